@@ -1,0 +1,162 @@
+"""What one seat may see: the only thing renderers and computer players receive.
+
+RULES.md §1 "What each player sees": own hand; both tableaus' face-up cards; the
+up-card; every card played. Nobody sees a face-down tableau card (not even its
+owner), the kitty, or another player's hand or discard.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from engine.actions import Action, Play
+from engine.cards import Card, Suit
+
+__all__ = ["HandResult", "Phase", "PlayerView", "TableauPile", "Trick"]
+
+
+class Phase(Enum):
+    """Where a game stands. ``DEAL`` and ``HAND_OVER`` wait for :meth:`Game.deal`."""
+
+    DEAL = "deal"
+    BIDDING_1 = "round 1 bidding"
+    DISCARD = "dealer's discard"
+    BIDDING_2 = "round 2 bidding"
+    GOING_ALONE = "going alone"
+    PLAY = "play"
+    HAND_OVER = "hand over"
+    GAME_OVER = "game over"
+
+
+@dataclass(frozen=True, slots=True)
+class TableauPile:
+    """One tableau pile as anyone sees it.
+
+    Attributes:
+        up: the face-up card, or ``None`` once played (until the card beneath is turned up).
+        face_down: whether a face-down card still lies in the pile.
+    """
+
+    up: Card | None
+    face_down: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A trick: who led, the cards in play order, and the winner once complete."""
+
+    leader: int
+    plays: tuple[tuple[int, Card], ...]
+    winner: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The outcome of one hand.
+
+    Attributes:
+        hand_no: 1-based number of the hand in the game.
+        dealer: the dealer's seat.
+        up_card: the card turned up.
+        trump: the trump suit, ``None`` if the hand was thrown in.
+        maker: the seat that made trump, ``None`` if thrown in.
+        alone: the seat that went alone, if any.
+        tricks: tricks won by each seat.
+        points: points scored by each side this hand.
+        scores: each side's game score after the hand.
+    """
+
+    hand_no: int
+    dealer: int
+    up_card: Card
+    trump: Suit | None
+    maker: int | None
+    alone: int | None
+    tricks: tuple[int, ...]
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+
+    @property
+    def thrown_in(self) -> bool:
+        """Every player passed twice: no trump, no play, no score (RULES.md §3 Round 2)."""
+        return self.maker is None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """Everything ``seat`` may know at this moment (``seat`` ``None``: a spectator).
+
+    Attributes:
+        variant: the variant's name.
+        seat: the viewer's seat, or ``None`` for the public view.
+        sides: the side of each seat.
+        phase: the current phase.
+        turn: the seat to act, ``None`` between hands and at the end.
+        dealer: the dealer's seat.
+        hand_no: 1-based number of the current hand.
+        hand: the viewer's hand, in index order (empty for a spectator).
+        hand_sizes: how many cards each seat holds in hand.
+        tableaus: each seat's tableau piles (empty tuples in variants without one).
+        up_card: the card turned up this hand.
+        up_card_turned_down: whether both passed it in round 1.
+        trump: the trump suit once made.
+        maker: the seat that made trump.
+        alone: the seat going alone, if any; its partner sits out.
+        bids: each bidding action of this hand in order, as ``(seat, action)``.
+        trick: the trick in progress.
+        tricks: the completed tricks of this hand.
+        tricks_won: tricks won by each seat this hand.
+        scores: each side's game score.
+        target: points that win the game.
+        discard: the viewer's own discard this hand (only the dealer who made it sees it).
+        last_hand: the result of the previous hand, if any.
+        legal_actions: the viewer's legal actions now.
+        winner: the winning side once the game is over.
+    """
+
+    variant: str
+    seat: int | None
+    sides: tuple[int, ...]
+    phase: Phase
+    turn: int | None
+    dealer: int
+    hand_no: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    tableaus: tuple[tuple[TableauPile, ...], ...]
+    up_card: Card | None
+    up_card_turned_down: bool
+    trump: Suit | None
+    maker: int | None
+    alone: int | None
+    bids: tuple[tuple[int, Action], ...]
+    trick: Trick
+    tricks: tuple[Trick, ...]
+    tricks_won: tuple[int, ...]
+    scores: tuple[int, ...]
+    target: int
+    discard: Card | None
+    last_hand: HandResult | None
+    legal_actions: tuple[Action, ...]
+    winner: int | None
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return len(self.sides)
+
+    @property
+    def sitting_out(self) -> int | None:
+        """The partner of a player going alone."""
+        if self.alone is None or self.players < 4:
+            return None
+        return (self.alone + 2) % self.players
+
+    def playable(self) -> tuple[Card, ...]:
+        """The cards the viewer may play now."""
+        return tuple(a.card for a in self.legal_actions if isinstance(a, Play))
+
+    def face_up(self, seat: int) -> tuple[Card, ...]:
+        """The face-up tableau cards of ``seat``."""
+        return tuple(p.up for p in self.tableaus[seat] if p.up is not None)
