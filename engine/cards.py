@@ -179,7 +179,9 @@ class Card:
 
 def _build_cards() -> tuple[Card, ...]:
     cards = [
-        Card(rank, suit, 0, s * 9 + r) for s, suit in enumerate(SUITS) for r, rank in enumerate(RANKS)
+        Card(rank, suit, 0, s * 9 + r)
+        for s, suit in enumerate(SUITS)
+        for r, rank in enumerate(RANKS)
     ]
     cards += [Card(None, None, b, 35 + b) for b in (1, 2, 3)]
     return tuple(cards)
@@ -256,7 +258,8 @@ EFFECTIVE_SUIT: list[list[int]] = [_effective_suit_table(t) for t in range(4)]
 """``EFFECTIVE_SUIT[trump][card]``: the suit index a card follows under that trump."""
 
 SUIT_MASK: list[list[int]] = [
-    [sum(1 << i for i in range(39) if EFFECTIVE_SUIT[t][i] == s) for s in range(4)] for t in range(4)
+    [sum(1 << i for i in range(39) if EFFECTIVE_SUIT[t][i] == s) for s in range(4)]
+    for t in range(4)
 ]
 """``SUIT_MASK[trump][suit]``: every card whose effective suit is ``suit``."""
 

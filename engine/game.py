@@ -337,7 +337,9 @@ class Game:
         else:
             order = [c.index for c in cards]
             if sorted(order) != pack:
-                raise EngineError(f"a deal must hold each card of the {self.variant.title} pack once")
+                raise EngineError(
+                    f"a deal must hold each card of the {self.variant.title} pack once"
+                )
         if self._phase is _OVER:
             self._dealer = (self._dealer + 1) % self.variant.players
         self._lay_out(order)
@@ -646,7 +648,9 @@ class Game:
                 return IllegalAction("Only the dealer takes it up; you may order it up.")
             if self._up_card >= 36:
                 return IllegalAction("A Ben is the up-card: name the trump suit as you accept it.")
-            return IllegalAction("The up-card's suit becomes trump: no other suit can be named now.")
+            return IllegalAction(
+                "The up-card's suit becomes trump: no other suit can be named now."
+            )
         if isinstance(action, NameTrump):
             if phase is _BID1:
                 return WrongPhase("In the first round you may pass or accept the up-card's suit.")
