@@ -1,0 +1,197 @@
+"""Forward-only SQL migrations, tracked by SQLite's ``PRAGMA user_version``.
+
+A migrations folder holds files named ``NNN_description.sql`` numbered 1, 2, 3, ...
+without gaps or duplicates. ``user_version`` is the number of the last migration
+applied. Each pending migration runs in its own ``BEGIN IMMEDIATE`` transaction
+together with its ``user_version`` bump and a ``PRAGMA foreign_key_check``, so a
+failing migration leaves the database exactly at the previous version.
+
+Rules for migration files:
+
+- No transaction control (``BEGIN``, ``COMMIT``, ``ROLLBACK``, ``SAVEPOINT``, ...) and
+  no ``PRAGMA user_version``: the runner owns both. Such files are rejected
+  before anything is applied.
+- ``PRAGMA foreign_keys`` cannot change inside a transaction. A migration that
+  rebuilds a table (SQLite's 12-step ``ALTER TABLE`` procedure) should use
+  ``PRAGMA defer_foreign_keys = ON`` instead; the runner's foreign key check
+  still runs before the commit.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiosqlite
+
+#: The repository's ``migrations/`` folder. It sits beside the ``bot`` package, which
+#: works from a checkout and from ``pip install -e .``; a plain (non-editable) wheel
+#: does not ship it, and ``discover`` then says so.
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+
+_FILE_NAME = re.compile(r"^(\d+)_[A-Za-z0-9_]+\.sql$")
+_LEADING_COMMENTS = re.compile(r"^(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/)*", re.DOTALL)
+_FORBIDDEN = re.compile(
+    r"(?:BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b|PRAGMA\s+user_version\b",
+    re.IGNORECASE,
+)
+
+
+class MigrationError(Exception):
+    """Base class for everything that stops the database from being brought up to date."""
+
+
+class InvalidMigrations(MigrationError):
+    """The migrations folder is missing, misnamed, has gaps or duplicate numbers,
+    or a file contains a statement the runner reserves for itself."""
+
+
+class DatabaseTooNew(MigrationError):
+    """The database was written by newer code: its ``user_version`` is above the
+    newest migration this code knows. Nothing was changed."""
+
+    def __init__(self, database_version: int, code_version: int) -> None:
+        super().__init__(
+            f"database schema version {database_version} is newer than this code "
+            f"(newest migration is {code_version}); upgrade the bot or restore a backup"
+        )
+        self.database_version = database_version
+        self.code_version = code_version
+
+
+class MigrationFailed(MigrationError):
+    """A migration raised an SQLite error or left broken foreign keys; it was rolled
+    back and the database is still at ``version - 1``."""
+
+    def __init__(self, migration: Migration, reason: str) -> None:
+        super().__init__(f"migration {migration.path.name} failed: {reason}")
+        self.migration = migration
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One migration file: ``version`` is its number, ``statements`` its SQL split
+    into single statements in file order."""
+
+    version: int
+    path: Path
+    statements: tuple[str, ...]
+
+
+def split_statements(script: str) -> list[str]:
+    """Split an SQL script into single statements, keeping trigger bodies whole.
+
+    ``sqlite3.complete_statement`` knows about string literals, comments and
+    ``CREATE TRIGGER ... BEGIN ... END``, so a ``;`` only ends a statement where
+    SQLite itself would end it. A trailing statement without ``;`` is kept.
+    """
+    statements: list[str] = []
+    start = 0
+    for index, char in enumerate(script):
+        if char == ";" and sqlite3.complete_statement(script[start : index + 1]):
+            statement = script[start : index + 1].strip()
+            if statement != ";":
+                statements.append(statement)
+            start = index + 1
+    tail = script[start:].strip()
+    if _LEADING_COMMENTS.sub("", tail):
+        statements.append(tail)
+    return statements
+
+
+def discover(folder: Path = MIGRATIONS_DIR) -> list[Migration]:
+    """Read and validate every ``NNN_name.sql`` file in ``folder``, sorted by number.
+
+    Files not ending in ``.sql`` are ignored. Raises ``InvalidMigrations`` if the
+    folder does not exist, a ``.sql`` file is misnamed, the numbers are not exactly
+    1..N, or a file uses transaction control or ``PRAGMA user_version``.
+    """
+    if not folder.is_dir():
+        raise InvalidMigrations(f"migrations folder not found: {folder}")
+    by_version: dict[int, Path] = {}
+    for path in sorted(folder.glob("*.sql")):
+        match = _FILE_NAME.match(path.name)
+        if match is None:
+            raise InvalidMigrations(f"{path.name}: expected a name like 001_description.sql")
+        version = int(match.group(1))
+        if version in by_version:
+            raise InvalidMigrations(
+                f"{path.name} and {by_version[version].name} both have number {version}"
+            )
+        by_version[version] = path
+    expected = list(range(1, len(by_version) + 1))
+    if sorted(by_version) != expected:
+        raise InvalidMigrations(
+            f"migration numbers must be 1..{len(by_version)} without gaps, "
+            f"found {sorted(by_version)}"
+        )
+    migrations = []
+    for version in expected:
+        path = by_version[version]
+        statements = split_statements(path.read_text(encoding="utf-8"))
+        for statement in statements:
+            if _FORBIDDEN.match(_LEADING_COMMENTS.sub("", statement)):
+                raise InvalidMigrations(
+                    f"{path.name}: transaction control and PRAGMA user_version "
+                    f"belong to the runner: {statement[:60]!r}"
+                )
+        migrations.append(Migration(version, path, tuple(statements)))
+    return migrations
+
+
+async def user_version(conn: aiosqlite.Connection) -> int:
+    """Return the database's ``PRAGMA user_version`` (0 for a new database)."""
+    async with conn.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    assert row is not None  # the pragma always returns one row
+    return int(row[0])
+
+
+async def apply_migrations(conn: aiosqlite.Connection, folder: Path = MIGRATIONS_DIR) -> int:
+    """Bring the database up to the newest migration in ``folder``; return its version.
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``) with no open
+    transaction, because the runner issues its own ``BEGIN IMMEDIATE``. The version
+    is re-read under the write lock, so two processes starting at once don't apply
+    a migration twice. Safe to call on every start: an up-to-date database is
+    left untouched.
+
+    Raises ``InvalidMigrations`` (bad folder, nothing applied), ``DatabaseTooNew``
+    (nothing applied) or ``MigrationFailed`` (that migration rolled back; earlier
+    ones in this call stay committed).
+    """
+    if conn.isolation_level is not None:
+        raise ValueError("apply_migrations needs a connection opened with isolation_level=None")
+    migrations = discover(folder)
+    newest = len(migrations)
+    while True:
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            current = await user_version(conn)
+            if current > newest:
+                raise DatabaseTooNew(current, newest)
+            if current == newest:
+                await conn.execute("ROLLBACK")
+                return current
+            await _apply_one(conn, migrations[current])
+            await conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            raise
+
+
+async def _apply_one(conn: aiosqlite.Connection, migration: Migration) -> None:
+    try:
+        for statement in migration.statements:
+            await conn.execute(statement)
+        async with conn.execute("PRAGMA foreign_key_check") as cursor:
+            violations = await cursor.fetchall()
+        if violations:
+            raise MigrationFailed(migration, f"foreign key violations: {list(violations)[:5]}")
+        # The pragma takes no bound parameters; version is an int parsed from the name.
+        await conn.execute(f"PRAGMA user_version = {migration.version:d}")
+    except sqlite3.Error as error:
+        raise MigrationFailed(migration, str(error)) from error

@@ -1,0 +1,1164 @@
+"""The bot's persistent state. ``Store`` owns every SQL statement of the project.
+
+One ``Store`` wraps one aiosqlite connection to an SQLite file in WAL mode with
+foreign keys on. Every method runs in its own transaction, under an asyncio lock
+so that coroutines sharing the connection never see each other's half-done
+work. Writes use ``BEGIN IMMEDIATE``, so a second process on the same file waits
+(up to ``BUSY_TIMEOUT_MS``) instead of failing half-way.
+
+Time is passed in as ``now``: seconds since the Unix epoch (a float); it
+defaults to ``time.time()`` and tests pass fixed values.
+
+Seats are the engine's seat numbers ``0..n-1`` with ``n`` 2 or 4. Every supported
+game has two sides, ``side = seat % 2``: in two-player Tuque each seat is its own
+side, in four-player Euchre seats 0 and 2 are partners against 1 and 3.
+
+Decisions that shape the data (see also ``bot.ratings`` for who is rated):
+
+- Hands are recorded with the actions that finish them (``append_actions(...,
+  hands=...)``), in the same transaction, so hand statistics survive a crash or
+  an abandoned game and can never be recorded twice or lost between two writes.
+- ``finish_game`` writes the status, the per-seat results and the rating updates
+  in one transaction. Resignations and forfeits are rated like any other loss,
+  so resigning never dodges a rating drop. Abandoned games have no winner, no
+  results and no rating change.
+- ``resolve_challenge`` and ``mark_reminded`` are compare-and-set updates that
+  report whether they changed anything: of two concurrent clicks exactly one wins.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import aiosqlite
+
+from bot.migrations import MIGRATIONS_DIR, apply_migrations
+from bot.ratings import DEFAULT_RATING, ORDINAL_Z, Rating, rate_two_sides
+
+log = logging.getLogger(__name__)
+
+#: How long a write waits for another connection's lock before failing, in ms.
+BUSY_TIMEOUT_MS = 5_000
+
+#: Seat counts the schema supports; both are two-sided games (side = seat % 2).
+SEAT_COUNTS = (2, 4)
+
+_INT64 = range(-(2**63), 2**63)
+
+
+class GameStatus(StrEnum):
+    """Lifecycle of a game: ``ACTIVE`` until it ends one of the four other ways."""
+
+    ACTIVE = "active"
+    FINISHED = "finished"
+    RESIGNED = "resigned"
+    FORFEITED = "forfeited"
+    ABANDONED = "abandoned"
+
+
+class SeatKind(StrEnum):
+    """Who sits in a seat."""
+
+    HUMAN = "human"
+    COMPUTER = "computer"
+
+
+class Outcome(StrEnum):
+    """A seat's result in a game that ended with a winner."""
+
+    WIN = "win"
+    LOSS = "loss"
+
+
+class ChallengeStatus(StrEnum):
+    """Lifecycle of a challenge: ``OPEN`` until answered, withdrawn or expired."""
+
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"
+
+
+class TimerDue(StrEnum):
+    """What the turn timer asks for: a reminder, or the forfeit of the game."""
+
+    REMIND = "remind"
+    FORFEIT = "forfeit"
+
+
+class StoreError(Exception):
+    """Base class for the store's own errors."""
+
+
+class GameNotFound(StoreError, LookupError):
+    """No game has this id."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game with id {game_id}")
+        self.game_id = game_id
+
+
+class ChallengeNotFound(StoreError, LookupError):
+    """No challenge has this id."""
+
+    def __init__(self, challenge_id: int) -> None:
+        super().__init__(f"no challenge with id {challenge_id}")
+        self.challenge_id = challenge_id
+
+
+class GameNotActive(StoreError):
+    """The game has already ended (``status``), so it takes no more actions or results."""
+
+    def __init__(self, game_id: int, status: GameStatus) -> None:
+        super().__init__(f"game {game_id} is {status}, not active")
+        self.game_id = game_id
+        self.status = status
+
+
+class StaleAction(StoreError):
+    """``append_actions`` was given ``first_seq`` but the log's next free seq is
+    ``expected_seq``: the caller's copy of the game is out of date (or the same
+    action is being applied twice). Nothing was written."""
+
+    def __init__(self, game_id: int, first_seq: int, expected_seq: int) -> None:
+        super().__init__(
+            f"game {game_id}: actions start at seq {first_seq} "
+            f"but the next free seq is {expected_seq}"
+        )
+        self.game_id = game_id
+        self.first_seq = first_seq
+        self.expected_seq = expected_seq
+
+
+def side_of(seat: int) -> int:
+    """Return the side (0 or 1) that ``seat`` plays for."""
+    return seat % 2
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat of a game. ``user_id`` is set for humans only; ``level`` (e.g.
+    ``"easy"``) for computers only. ``display_name`` is the player's last known
+    name in the guild: given to ``create_game`` it updates ``players``; on rows
+    read back it comes from ``players`` (None if unknown)."""
+
+    seat: int
+    kind: SeatKind
+    user_id: int | None = None
+    level: str | None = None
+    display_name: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.kind is SeatKind.HUMAN) != (self.user_id is not None):
+            raise ValueError(f"seat {self.seat}: a human seat needs a user_id, a computer none")
+        if self.kind is SeatKind.HUMAN and self.level is not None:
+            raise ValueError(f"seat {self.seat}: only computer seats have a level")
+
+    @classmethod
+    def human(cls, seat: int, user_id: int, display_name: str | None = None) -> SeatRow:
+        """A seat for the Discord user ``user_id``."""
+        return cls(seat, SeatKind.HUMAN, user_id=user_id, display_name=display_name)
+
+    @classmethod
+    def computer(cls, seat: int, level: str | None = None) -> SeatRow:
+        """A seat for a computer player of the given level."""
+        return cls(seat, SeatKind.COMPUTER, level=level)
+
+    @property
+    def side(self) -> int:
+        """The side (0 or 1) this seat plays for."""
+        return side_of(self.seat)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game as stored: header, seats ordered by seat number, and the engine's
+    action log (``actions[i]`` has seq ``i``). ``(variant, options, seed,
+    first_dealer, actions)`` is everything the engine needs to rebuild it."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    table_message_id: int | None
+    thread_id: int | None
+    variant: str
+    options: dict[str, Any]
+    seed: int
+    first_dealer: int
+    status: GameStatus
+    winner_seat: int | None
+    created_at: float
+    updated_at: float
+    finished_at: float | None
+    turn_started_at: float
+    reminded: bool
+    seats: tuple[SeatRow, ...]
+    actions: tuple[str, ...]
+
+    @property
+    def next_seq(self) -> int:
+        """The ``first_seq`` to pass to the next ``append_actions`` call."""
+        return len(self.actions)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` sits in, or None if they are not in this game."""
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """Statistics of one finished hand, as recorded with the action that ends it.
+
+    ``maker_seat`` is the seat that named trump, None if the hand was thrown in.
+    ``tricks`` maps each seat that played the hand to the tricks it took (a seat
+    sitting out while its partner goes alone is left out; a thrown-in hand has
+    none). ``points`` went to side ``points_side`` (None with 0 points when
+    thrown in). ``march``: the makers took every trick; ``euchred``: the makers
+    failed. Raises ``ValueError`` when these contradict each other.
+    """
+
+    hand_no: int
+    maker_seat: int | None
+    tricks: Mapping[int, int]
+    points_side: int | None
+    points: int
+    alone: bool = False
+    march: bool = False
+    euchred: bool = False
+
+    def __post_init__(self) -> None:
+        if self.hand_no < 0:
+            raise ValueError("hand_no must be >= 0")
+        if any(t < 0 for t in self.tricks.values()):
+            raise ValueError("tricks must be >= 0")
+        if self.march and self.euchred:
+            raise ValueError("a hand cannot be both a march and a euchre")
+        if (self.points_side is None) != (self.points == 0) or self.points < 0:
+            raise ValueError("points > 0 go to side 0 or 1; a hand without points has no side")
+        if self.points_side not in (None, 0, 1):
+            raise ValueError("points_side must be 0 or 1")
+        if self.maker_seat is None and (self.points or self.alone or self.march or self.euchred):
+            raise ValueError("a thrown-in hand (no maker) scores nothing")
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """How one player's rating moved in a rated game."""
+
+    user_id: int
+    before: Rating
+    after: Rating
+
+    @property
+    def delta(self) -> float:
+        """Change of the displayed rating (ordinal)."""
+        return self.after.ordinal - self.before.ordinal
+
+
+@dataclass(frozen=True)
+class TurnTimer:
+    """An active game whose current turn has run too long: ``due`` says what to do."""
+
+    game_id: int
+    due: TimerDue
+    turn_started_at: float
+
+
+@dataclass(frozen=True)
+class ChallengeRow:
+    """A challenge from ``challenger_id`` to ``opponent_id`` to play ``variant``."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    challenger_id: int
+    opponent_id: int
+    variant: str
+    options: dict[str, Any]
+    status: ChallengeStatus
+    created_at: float
+    expires_at: float
+    resolved_at: float | None
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    """One line of the leaderboard. ``rank`` counts from 1 over the whole board;
+    wins and losses count rated (all-human) games only; ``rating`` is the
+    displayed rating (best over variants when the board spans all variants)."""
+
+    rank: int
+    user_id: int
+    display_name: str | None
+    wins: int
+    losses: int
+    rating: float
+
+    @property
+    def games(self) -> int:
+        """Rated games played."""
+        return self.wins + self.losses
+
+    @property
+    def win_rate(self) -> float:
+        """Wins / games, from 0.0 to 1.0 (0.0 before any game)."""
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's record in a guild, for one variant or all (``variant`` None).
+
+    ``games``/``wins``/``losses`` count rated (all-human) games; games with a
+    computer seat are counted apart in ``computer_wins``/``computer_losses``.
+    Hand figures cover every hand the player played, against humans or not:
+    ``hands_called`` hands where they named trump, of which ``hands_made``
+    succeeded, ``hands_euchred`` failed and ``marches`` took every trick.
+    ``avg_tricks`` is tricks per hand played (None before any hand). ``rating``
+    is the displayed rating (best over variants when ``variant`` is None), None
+    before any rated game.
+    """
+
+    user_id: int
+    variant: str | None
+    games: int
+    wins: int
+    losses: int
+    rating: float | None
+    computer_wins: int
+    computer_losses: int
+    hands_played: int
+    hands_called: int
+    hands_made: int
+    hands_euchred: int
+    marches: int
+    avg_tricks: float | None
+
+    @property
+    def win_rate(self) -> float:
+        """Rated wins / rated games, from 0.0 to 1.0 (0.0 before any game)."""
+        return self.wins / self.games if self.games else 0.0
+
+
+def _now(now: float | None) -> float:
+    return time.time() if now is None else float(now)
+
+
+def _dump_options(options: Mapping[str, Any]) -> str:
+    return json.dumps(dict(options), sort_keys=True, separators=(",", ":"))
+
+
+class Store:
+    """Async access to the bot's SQLite database. Create with ``await Store.open(path)``.
+
+    Usable as ``async with await Store.open(path) as store: ...``. Methods raise
+    the ``StoreError`` subclasses documented on each, ``ValueError`` for
+    arguments that break the data's rules, and ``sqlite3.Error`` for I/O trouble.
+    """
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        """Wrap an open, migrated connection; use ``Store.open`` instead."""
+        self._db = db
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR) -> Store:
+        """Open (creating it and its parent folder if needed) and migrate the database file.
+
+        Raises ``bot.migrations.DatabaseTooNew`` if the file was written by newer
+        code, ``MigrationFailed``/``InvalidMigrations`` if the schema cannot be
+        brought up to date, and ``StoreError`` if the file cannot use WAL mode
+        (e.g. ``":memory:"``).
+        """
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            db.row_factory = aiosqlite.Row
+            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+            journal = await db.execute_fetchall("PRAGMA journal_mode = WAL")
+            if next(iter(journal))[0] != "wal":
+                raise StoreError(f"{path}: SQLite refused WAL mode; use a real file")
+            await db.execute("PRAGMA foreign_keys = ON")
+            # In WAL mode NORMAL is durable against application crashes and much faster.
+            await db.execute("PRAGMA synchronous = NORMAL")
+            version = await apply_migrations(db, migrations_dir)
+        except BaseException:
+            await db.close()
+            raise
+        log.info("database %s at schema version %d", path, version)
+        return cls(db)
+
+    async def close(self) -> None:
+        """Close the connection; the store is unusable afterwards."""
+        async with self._lock:
+            await self._db.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @asynccontextmanager
+    async def _transaction(self, *, write: bool) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            # IMMEDIATE takes the write lock up front, so a write transaction never
+            # fails half-way with SQLITE_BUSY; readers get a consistent snapshot.
+            await self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield self._db
+                await self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    await self._db.execute("ROLLBACK")
+                raise
+
+    # Players
+
+    async def upsert_player(
+        self, guild_id: int, user_id: int, display_name: str, *, now: float | None = None
+    ) -> None:
+        """Record ``display_name`` as the player's current name in the guild."""
+        async with self._transaction(write=True) as db:
+            await self._upsert_player(db, guild_id, user_id, display_name, _now(now))
+
+    @staticmethod
+    async def _upsert_player(
+        db: aiosqlite.Connection, guild_id: int, user_id: int, display_name: str, now: float
+    ) -> None:
+        await db.execute(
+            """
+            INSERT INTO players (guild_id, user_id, display_name, updated_at)
+            VALUES (?, ?, ?, ?)
+            ON CONFLICT (guild_id, user_id) DO UPDATE
+            SET display_name = excluded.display_name, updated_at = excluded.updated_at
+            """,
+            (guild_id, user_id, display_name, now),
+        )
+
+    # Games
+
+    async def create_game(
+        self,
+        guild_id: int,
+        channel_id: int,
+        variant: str,
+        options: Mapping[str, Any],
+        seed: int,
+        first_dealer: int,
+        seats: Sequence[SeatRow],
+        *,
+        now: float | None = None,
+    ) -> int:
+        """Create an active game and return its id (never reused).
+
+        ``seats`` must be numbered ``0..n-1`` with ``n`` in ``SEAT_COUNTS``, and no
+        user may take two seats; ``options`` must be JSON-serialisable; ``seed``
+        must fit in a signed 64-bit integer. The turn timer starts at ``now``.
+        Names given on human seats update ``players``. Raises ``ValueError``.
+        """
+        ordered = sorted(seats, key=lambda s: s.seat)
+        if len(ordered) not in SEAT_COUNTS or [s.seat for s in ordered] != list(
+            range(len(ordered))
+        ):
+            raise ValueError(f"seats must be numbered 0..n-1 with n in {SEAT_COUNTS}")
+        humans = [s.user_id for s in ordered if s.user_id is not None]
+        if len(set(humans)) != len(humans):
+            raise ValueError("a player cannot take two seats in one game")
+        if first_dealer not in range(len(ordered)):
+            raise ValueError(f"first_dealer {first_dealer} is not a seat")
+        if seed not in _INT64:
+            raise ValueError("seed must fit in a signed 64-bit integer")
+        options_json = _dump_options(options)
+        now = _now(now)
+        async with self._transaction(write=True) as db:
+            cursor = await db.execute(
+                """
+                INSERT INTO games (guild_id, channel_id, variant, options, seed, first_dealer,
+                                   created_at, updated_at, turn_started_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                (guild_id, channel_id, variant, options_json, seed, first_dealer, now, now, now),
+            )
+            game_id = cursor.lastrowid
+            assert game_id is not None  # an INSERT into a rowid table always sets it
+            await db.executemany(
+                "INSERT INTO seats (game_id, seat, kind, user_id, level) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, s.seat, s.kind, s.user_id, s.level) for s in ordered],
+            )
+            for s in ordered:
+                if s.user_id is not None and s.display_name:
+                    await self._upsert_player(db, guild_id, s.user_id, s.display_name, now)
+        return game_id
+
+    async def set_table_message(
+        self, game_id: int, message_id: int, thread_id: int | None = None
+    ) -> None:
+        """Remember the Discord message (and thread, if any) showing the game's table.
+
+        Raises ``GameNotFound``.
+        """
+        async with self._transaction(write=True) as db:
+            cursor = await db.execute(
+                "UPDATE games SET table_message_id = ?, thread_id = ? WHERE id = ?",
+                (message_id, thread_id, game_id),
+            )
+            if cursor.rowcount == 0:
+                raise GameNotFound(game_id)
+
+    async def append_actions(
+        self,
+        game_id: int,
+        first_seq: int,
+        actions: Sequence[str],
+        *,
+        hands: Iterable[HandRecord] = (),
+        now: float | None = None,
+    ) -> int:
+        """Append ``actions`` to the game's log as seqs ``first_seq, first_seq+1, ...``
+        and record the ``hands`` they finished, all in one transaction; return the
+        next free seq.
+
+        ``first_seq`` must be the log's next free seq (``GameRow.next_seq``), which
+        makes a double-applied action impossible. Raises ``StaleAction`` if it is
+        not, ``GameNotActive`` if the game has ended, ``GameNotFound``, and
+        ``ValueError`` for an empty or blank action. Nothing is written on error.
+        """
+        if not actions or not all(isinstance(a, str) and a.strip() for a in actions):
+            raise ValueError("actions must be a non-empty sequence of non-blank strings")
+        now = _now(now)
+        async with self._transaction(write=True) as db:
+            await self._require_active(db, game_id)
+            rows = await db.execute_fetchall(
+                "SELECT COALESCE(MAX(seq) + 1, 0) FROM game_actions WHERE game_id = ?",
+                (game_id,),
+            )
+            expected = next(iter(rows))[0]
+            if first_seq != expected:
+                raise StaleAction(game_id, first_seq, expected)
+            await db.executemany(
+                "INSERT INTO game_actions (game_id, seq, action) VALUES (?, ?, ?)",
+                [(game_id, first_seq + i, action) for i, action in enumerate(actions)],
+            )
+            for hand in hands:
+                await self._insert_hand(db, game_id, hand, now)
+            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+        return first_seq + len(actions)
+
+    @staticmethod
+    async def _insert_hand(
+        db: aiosqlite.Connection, game_id: int, hand: HandRecord, now: float
+    ) -> None:
+        await db.execute(
+            """
+            INSERT INTO hands (game_id, hand_no, maker_seat, alone, points_side, points,
+                               march, euchred, recorded_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            (
+                game_id,
+                hand.hand_no,
+                hand.maker_seat,
+                int(hand.alone),
+                hand.points_side,
+                hand.points,
+                int(hand.march),
+                int(hand.euchred),
+                now,
+            ),
+        )
+        await db.executemany(
+            "INSERT INTO hand_tricks (game_id, hand_no, seat, tricks) VALUES (?, ?, ?, ?)",
+            [(game_id, hand.hand_no, seat, n) for seat, n in sorted(hand.tricks.items())],
+        )
+
+    async def _require_active(self, db: aiosqlite.Connection, game_id: int) -> aiosqlite.Row:
+        rows = list(
+            await db.execute_fetchall(
+                "SELECT guild_id, variant, status FROM games WHERE id = ?", (game_id,)
+            )
+        )
+        if not rows:
+            raise GameNotFound(game_id)
+        status = GameStatus(rows[0]["status"])
+        if status is not GameStatus.ACTIVE:
+            raise GameNotActive(game_id, status)
+        return rows[0]
+
+    async def load_game(self, game_id: int) -> GameRow:
+        """Return the game with its seats and full action log. Raises ``GameNotFound``."""
+        async with self._transaction(write=False) as db:
+            games = await self._load_games(db, "g.id = :id", {"id": game_id})
+        if not games:
+            raise GameNotFound(game_id)
+        return games[0]
+
+    async def active_games(self) -> list[GameRow]:
+        """Every active game in every guild, oldest first: what to resume after a restart."""
+        async with self._transaction(write=False) as db:
+            return await self._load_games(db, "g.status = 'active'", {})
+
+    async def active_game_between(self, guild_id: int, user_a: int, user_b: int) -> GameRow | None:
+        """The oldest active game in the guild where both users are seated, or None."""
+        async with self._transaction(write=False) as db:
+            games = await self._load_games(
+                db,
+                """
+                g.status = 'active' AND g.guild_id = :guild
+                AND g.id IN (SELECT game_id FROM seats WHERE user_id = :a)
+                AND g.id IN (SELECT game_id FROM seats WHERE user_id = :b)
+                """,
+                {"guild": guild_id, "a": user_a, "b": user_b},
+            )
+        return games[0] if games else None
+
+    async def active_games_for_user(
+        self, guild_id: int, channel_id: int | None, user_id: int
+    ) -> list[GameRow]:
+        """The user's active games in the guild, oldest first; only those in
+        ``channel_id`` unless it is None."""
+        async with self._transaction(write=False) as db:
+            return await self._load_games(
+                db,
+                """
+                g.status = 'active' AND g.guild_id = :guild
+                AND (:channel IS NULL OR g.channel_id = :channel)
+                AND g.id IN (SELECT game_id FROM seats WHERE user_id = :user)
+                """,
+                {"guild": guild_id, "channel": channel_id, "user": user_id},
+            )
+
+    @staticmethod
+    async def _load_games(
+        db: aiosqlite.Connection, where: str, params: Mapping[str, Any]
+    ) -> list[GameRow]:
+        # Three queries for any number of games instead of two per game.
+        headers = await db.execute_fetchall(
+            f"SELECT * FROM games AS g WHERE {where} ORDER BY g.id", params
+        )
+        if not headers:
+            return []
+        seats: dict[int, list[SeatRow]] = {}
+        for row in await db.execute_fetchall(
+            f"""
+            SELECT s.game_id, s.seat, s.kind, s.user_id, s.level, p.display_name
+            FROM seats AS s
+            JOIN games AS g ON g.id = s.game_id
+            LEFT JOIN players AS p ON p.guild_id = g.guild_id AND p.user_id = s.user_id
+            WHERE {where}
+            ORDER BY s.game_id, s.seat
+            """,
+            params,
+        ):
+            seats.setdefault(row["game_id"], []).append(
+                SeatRow(
+                    seat=row["seat"],
+                    kind=SeatKind(row["kind"]),
+                    user_id=row["user_id"],
+                    level=row["level"],
+                    display_name=row["display_name"],
+                )
+            )
+        actions: dict[int, list[str]] = {}
+        for row in await db.execute_fetchall(
+            f"""
+            SELECT a.game_id, a.action
+            FROM game_actions AS a JOIN games AS g ON g.id = a.game_id
+            WHERE {where}
+            ORDER BY a.game_id, a.seq
+            """,
+            params,
+        ):
+            actions.setdefault(row["game_id"], []).append(row["action"])
+        return [
+            GameRow(
+                id=h["id"],
+                guild_id=h["guild_id"],
+                channel_id=h["channel_id"],
+                table_message_id=h["table_message_id"],
+                thread_id=h["thread_id"],
+                variant=h["variant"],
+                options=json.loads(h["options"]),
+                seed=h["seed"],
+                first_dealer=h["first_dealer"],
+                status=GameStatus(h["status"]),
+                winner_seat=h["winner_seat"],
+                created_at=h["created_at"],
+                updated_at=h["updated_at"],
+                finished_at=h["finished_at"],
+                turn_started_at=h["turn_started_at"],
+                reminded=bool(h["reminded"]),
+                seats=tuple(seats.get(h["id"], ())),
+                actions=tuple(actions.get(h["id"], ())),
+            )
+            for h in headers
+        ]
+
+    # Turn timer
+
+    async def touch_turn(self, game_id: int, *, now: float | None = None) -> bool:
+        """Start the turn timer afresh (a new turn began) and clear the reminder flag.
+
+        Returns False, changing nothing, if the game is not active or does not exist.
+        """
+        now = _now(now)
+        async with self._transaction(write=True) as db:
+            cursor = await db.execute(
+                """
+                UPDATE games SET turn_started_at = ?, reminded = 0, updated_at = ?
+                WHERE id = ? AND status = 'active'
+                """,
+                (now, now, game_id),
+            )
+            return cursor.rowcount == 1
+
+    async def mark_reminded(self, game_id: int) -> bool:
+        """Note that the current turn's reminder was sent.
+
+        Returns True only for the call that flipped the flag, so of two timers racing
+        exactly one sends the reminder; False if already reminded or not active.
+        """
+        async with self._transaction(write=True) as db:
+            cursor = await db.execute(
+                "UPDATE games SET reminded = 1 WHERE id = ? AND status = 'active' AND reminded = 0",
+                (game_id,),
+            )
+            return cursor.rowcount == 1
+
+    async def due_turn_timers(
+        self, now: float, remind_after: float, forfeit_after: float
+    ) -> list[TurnTimer]:
+        """Active games whose turn started at least ``forfeit_after`` seconds before
+        ``now`` (due: forfeit), or ``remind_after`` seconds and not yet reminded
+        (due: remind); longest-waiting first.
+
+        The store knows only the clock: the caller skips games where a computer is
+        to move and decides which seat forfeits.
+        """
+        async with self._transaction(write=False) as db:
+            rows = await db.execute_fetchall(
+                """
+                SELECT id, turn_started_at, turn_started_at <= :forfeit_before AS forfeit
+                FROM games
+                WHERE status = 'active'
+                  AND (turn_started_at <= :forfeit_before
+                       OR (reminded = 0 AND turn_started_at <= :remind_before))
+                ORDER BY turn_started_at, id
+                """,
+                {"forfeit_before": now - forfeit_after, "remind_before": now - remind_after},
+            )
+        return [
+            TurnTimer(
+                game_id=r["id"],
+                due=TimerDue.FORFEIT if r["forfeit"] else TimerDue.REMIND,
+                turn_started_at=r["turn_started_at"],
+            )
+            for r in rows
+        ]
+
+    # Game end, results and ratings
+
+    async def finish_game(
+        self,
+        game_id: int,
+        status: GameStatus,
+        winner_seat: int | None,
+        scores: Mapping[int, int] | None = None,
+        *,
+        now: float | None = None,
+    ) -> list[RatingChange]:
+        """End an active game; return the rating changes (empty if unrated).
+
+        For ``FINISHED``, ``RESIGNED`` and ``FORFEITED``: ``winner_seat`` is any seat
+        of the winning side and ``scores`` maps every seat to its side's final
+        score. One result row per seat is written, and if every seat is human the
+        players' ratings and rated wins/losses are updated (see ``bot.ratings``).
+        For ``ABANDONED``: no winner and no scores; nothing else is written.
+        Status, results and ratings are one transaction.
+
+        Raises ``GameNotActive`` (already ended: of two racing finishes exactly
+        one succeeds), ``GameNotFound``, and ``ValueError`` for arguments that do
+        not fit the game's seats.
+        """
+        status = GameStatus(status)
+        if status is GameStatus.ACTIVE:
+            raise ValueError("finish_game needs a final status")
+        scores = dict(scores or {})
+        now = _now(now)
+        async with self._transaction(write=True) as db:
+            game = await self._require_active(db, game_id)
+            seats = [
+                SeatRow(r["seat"], SeatKind(r["kind"]), r["user_id"], r["level"])
+                for r in await db.execute_fetchall(
+                    "SELECT seat, kind, user_id, level FROM seats WHERE game_id = ? ORDER BY seat",
+                    (game_id,),
+                )
+            ]
+            if status is GameStatus.ABANDONED:
+                if winner_seat is not None or scores:
+                    raise ValueError("an abandoned game has no winner and no scores")
+            else:
+                if winner_seat not in {s.seat for s in seats}:
+                    raise ValueError(f"winner_seat {winner_seat} is not a seat of game {game_id}")
+                if set(scores) != {s.seat for s in seats}:
+                    raise ValueError("scores must give a score for every seat")
+            await db.execute(
+                """
+                UPDATE games SET status = ?, winner_seat = ?, finished_at = ?, updated_at = ?
+                WHERE id = ?
+                """,
+                (status, winner_seat, now, now, game_id),
+            )
+            if winner_seat is None:
+                return []
+            winning_side = side_of(winner_seat)
+            vs_computer = any(s.kind is SeatKind.COMPUTER for s in seats)
+            await db.executemany(
+                """
+                INSERT INTO results (game_id, seat, user_id, outcome, score, vs_computer)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    (
+                        game_id,
+                        s.seat,
+                        s.user_id,
+                        Outcome.WIN if s.side == winning_side else Outcome.LOSS,
+                        scores[s.seat],
+                        int(vs_computer),
+                    )
+                    for s in seats
+                ],
+            )
+            if vs_computer:
+                return []
+            winners = [s.user_id for s in seats if s.side == winning_side and s.user_id is not None]
+            losers = [s.user_id for s in seats if s.side != winning_side and s.user_id is not None]
+            return await self._rate(db, game["guild_id"], game["variant"], winners, losers, now)
+
+    @staticmethod
+    async def _rate(
+        db: aiosqlite.Connection,
+        guild_id: int,
+        variant: str,
+        winners: list[int],
+        losers: list[int],
+        now: float,
+    ) -> list[RatingChange]:
+        users = winners + losers
+        marks = ", ".join("?" * len(users))
+        current = {
+            r["user_id"]: Rating(r["mu"], r["sigma"])
+            for r in await db.execute_fetchall(
+                f"""
+                SELECT user_id, mu, sigma FROM ratings
+                WHERE guild_id = ? AND variant = ? AND user_id IN ({marks})
+                """,
+                (guild_id, variant, *users),
+            )
+        }
+        before = [current.get(u, DEFAULT_RATING) for u in users]
+        new_winners, new_losers = rate_two_sides(before[: len(winners)], before[len(winners) :])
+        after = new_winners + new_losers
+        await db.executemany(
+            """
+            INSERT INTO ratings (guild_id, user_id, variant, mu, sigma, wins, losses, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (guild_id, variant, user_id) DO UPDATE
+            SET mu = excluded.mu, sigma = excluded.sigma,
+                wins = wins + excluded.wins, losses = losses + excluded.losses,
+                updated_at = excluded.updated_at
+            """,
+            [
+                (guild_id, u, variant, r.mu, r.sigma, int(won), int(not won), now)
+                for won, u, r in zip(
+                    [True] * len(winners) + [False] * len(losers), users, after, strict=True
+                )
+            ],
+        )
+        return [RatingChange(u, b, a) for u, b, a in zip(users, before, after, strict=True)]
+
+    # Challenges
+
+    async def create_challenge(
+        self,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        variant: str,
+        options: Mapping[str, Any],
+        *,
+        lifetime: float,
+        now: float | None = None,
+    ) -> ChallengeRow:
+        """Create an open challenge that expires ``lifetime`` seconds after ``now``.
+
+        Raises ``ValueError`` if a user challenges themselves or ``lifetime`` < 0.
+        """
+        if challenger_id == opponent_id:
+            raise ValueError("a player cannot challenge themselves")
+        if lifetime < 0:
+            raise ValueError("lifetime must be >= 0 seconds")
+        now = _now(now)
+        async with self._transaction(write=True) as db:
+            rows = await db.execute_fetchall(
+                """
+                INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id,
+                                        variant, options, created_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                RETURNING *
+                """,
+                (
+                    guild_id,
+                    channel_id,
+                    challenger_id,
+                    opponent_id,
+                    variant,
+                    _dump_options(options),
+                    now,
+                    now + lifetime,
+                ),
+            )
+        return _challenge(next(iter(rows)))
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the Discord message showing the challenge. Raises ``ChallengeNotFound``."""
+        async with self._transaction(write=True) as db:
+            cursor = await db.execute(
+                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+            )
+            if cursor.rowcount == 0:
+                raise ChallengeNotFound(challenge_id)
+
+    async def load_challenge(self, challenge_id: int) -> ChallengeRow:
+        """Return the challenge. Raises ``ChallengeNotFound``."""
+        async with self._transaction(write=False) as db:
+            rows = list(
+                await db.execute_fetchall("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+            )
+        if not rows:
+            raise ChallengeNotFound(challenge_id)
+        return _challenge(rows[0])
+
+    async def resolve_challenge(
+        self, challenge_id: int, status: ChallengeStatus, *, now: float | None = None
+    ) -> bool:
+        """Move an open, unexpired challenge to ``ACCEPTED``, ``DECLINED`` or
+        ``CANCELLED``; return whether this call changed it.
+
+        Compare-and-set: of two concurrent calls at most one returns True, and a
+        challenge past ``expires_at`` can no longer be answered even before
+        ``expire_challenges`` has run. Raises ``ChallengeNotFound``, and
+        ``ValueError`` for ``OPEN`` or ``EXPIRED`` (use ``expire_challenges``).
+        """
+        status = ChallengeStatus(status)
+        if status in (ChallengeStatus.OPEN, ChallengeStatus.EXPIRED):
+            raise ValueError(f"resolve_challenge cannot set {status}")
+        now = _now(now)
+        async with self._transaction(write=True) as db:
+            cursor = await db.execute(
+                """
+                UPDATE challenges SET status = ?, resolved_at = ?
+                WHERE id = ? AND status = 'open' AND expires_at > ?
+                """,
+                (status, now, challenge_id, now),
+            )
+            if cursor.rowcount == 1:
+                return True
+            exists = await db.execute_fetchall(
+                "SELECT 1 FROM challenges WHERE id = ?", (challenge_id,)
+            )
+            if not exists:
+                raise ChallengeNotFound(challenge_id)
+            return False
+
+    async def open_challenges(self) -> list[ChallengeRow]:
+        """Every open challenge, oldest first (including ones past ``expires_at``
+        that ``expire_challenges`` has not swept yet)."""
+        async with self._transaction(write=False) as db:
+            rows = await db.execute_fetchall(
+                "SELECT * FROM challenges WHERE status = 'open' ORDER BY id"
+            )
+        return [_challenge(r) for r in rows]
+
+    async def expire_challenges(self, now: float | None = None) -> list[ChallengeRow]:
+        """Mark open challenges with ``expires_at <= now`` expired; return them
+        (oldest first) so their messages can be updated."""
+        now = _now(now)
+        async with self._transaction(write=True) as db:
+            rows = await db.execute_fetchall(
+                """
+                UPDATE challenges SET status = 'expired', resolved_at = :now
+                WHERE status = 'open' AND expires_at <= :now
+                RETURNING *
+                """,
+                {"now": now},
+            )
+        # RETURNING yields rows in no defined order.
+        return sorted((_challenge(r) for r in rows), key=lambda c: c.id)
+
+    # Leaderboard and statistics
+
+    async def leaderboard(
+        self, guild_id: int, variant: str | None = None, *, limit: int = 10, offset: int = 0
+    ) -> list[LeaderboardRow]:
+        """One page of the guild's leaderboard of rated human players.
+
+        Ordered by displayed rating, then wins, then user id (so pages are
+        stable). With ``variant`` None a player's wins and losses are summed over
+        variants and their best rating counts. Raises ``ValueError`` for
+        ``limit`` < 1 or ``offset`` < 0.
+        """
+        if limit < 1 or offset < 0:
+            raise ValueError("limit must be >= 1 and offset >= 0")
+        async with self._transaction(write=False) as db:
+            rows = await db.execute_fetchall(
+                """
+                SELECT r.user_id, p.display_name, SUM(r.wins) AS wins, SUM(r.losses) AS losses,
+                       MAX(r.mu - :z * r.sigma) AS rating
+                FROM ratings AS r
+                LEFT JOIN players AS p ON p.guild_id = r.guild_id AND p.user_id = r.user_id
+                WHERE r.guild_id = :guild AND (:variant IS NULL OR r.variant = :variant)
+                GROUP BY r.user_id
+                ORDER BY rating DESC, wins DESC, r.user_id
+                LIMIT :limit OFFSET :offset
+                """,
+                {
+                    "z": ORDINAL_Z,
+                    "guild": guild_id,
+                    "variant": variant,
+                    "limit": limit,
+                    "offset": offset,
+                },
+            )
+        return [
+            LeaderboardRow(
+                rank=offset + i + 1,
+                user_id=r["user_id"],
+                display_name=r["display_name"],
+                wins=r["wins"],
+                losses=r["losses"],
+                rating=r["rating"],
+            )
+            for i, r in enumerate(rows)
+        ]
+
+    async def leaderboard_count(self, guild_id: int, variant: str | None = None) -> int:
+        """How many players the leaderboard of ``leaderboard(guild_id, variant)`` has."""
+        async with self._transaction(write=False) as db:
+            rows = await db.execute_fetchall(
+                """
+                SELECT COUNT(DISTINCT user_id) FROM ratings
+                WHERE guild_id = :guild AND (:variant IS NULL OR variant = :variant)
+                """,
+                {"guild": guild_id, "variant": variant},
+            )
+        return int(next(iter(rows))[0])
+
+    async def player_stats(
+        self, guild_id: int, user_id: int, variant: str | None = None
+    ) -> PlayerStats:
+        """The player's record in the guild for ``variant`` (all variants if None).
+
+        A player who never played gets all zeros and None averages.
+        """
+        params = {"guild": guild_id, "user": user_id, "variant": variant, "z": ORDINAL_Z}
+        async with self._transaction(write=False) as db:
+            games = await db.execute_fetchall(
+                """
+                SELECT COUNT(*) FILTER (WHERE NOT r.vs_computer) AS games,
+                       COUNT(*) FILTER (WHERE NOT r.vs_computer AND r.outcome = 'win') AS wins,
+                       COUNT(*) FILTER (WHERE r.vs_computer AND r.outcome = 'win') AS cpu_wins,
+                       COUNT(*) FILTER (WHERE r.vs_computer AND r.outcome = 'loss') AS cpu_losses
+                FROM results AS r JOIN games AS g ON g.id = r.game_id
+                WHERE r.user_id = :user AND g.guild_id = :guild
+                  AND (:variant IS NULL OR g.variant = :variant)
+                """,
+                params,
+            )
+            called = await db.execute_fetchall(
+                """
+                SELECT COUNT(*) AS called,
+                       COUNT(*) FILTER (WHERE h.euchred) AS euchred,
+                       COUNT(*) FILTER (WHERE h.march) AS marches
+                FROM hands AS h
+                JOIN seats AS s ON s.game_id = h.game_id AND s.seat = h.maker_seat
+                JOIN games AS g ON g.id = h.game_id
+                WHERE s.user_id = :user AND g.guild_id = :guild
+                  AND (:variant IS NULL OR g.variant = :variant)
+                """,
+                params,
+            )
+            tricks = await db.execute_fetchall(
+                """
+                SELECT COUNT(*) AS played, AVG(t.tricks) AS avg_tricks
+                FROM hand_tricks AS t
+                JOIN seats AS s ON s.game_id = t.game_id AND s.seat = t.seat
+                JOIN games AS g ON g.id = t.game_id
+                WHERE s.user_id = :user AND g.guild_id = :guild
+                  AND (:variant IS NULL OR g.variant = :variant)
+                """,
+                params,
+            )
+            rating = await db.execute_fetchall(
+                """
+                SELECT MAX(mu - :z * sigma) FROM ratings
+                WHERE guild_id = :guild AND user_id = :user
+                  AND (:variant IS NULL OR variant = :variant)
+                """,
+                params,
+            )
+        g, c, t = next(iter(games)), next(iter(called)), next(iter(tricks))
+        return PlayerStats(
+            user_id=user_id,
+            variant=variant,
+            games=g["games"],
+            wins=g["wins"],
+            losses=g["games"] - g["wins"],
+            rating=next(iter(rating))[0],
+            computer_wins=g["cpu_wins"],
+            computer_losses=g["cpu_losses"],
+            hands_played=t["played"],
+            hands_called=c["called"],
+            hands_made=c["called"] - c["euchred"],
+            hands_euchred=c["euchred"],
+            marches=c["marches"],
+            avg_tricks=t["avg_tricks"],
+        )
+
+
+def _challenge(row: aiosqlite.Row) -> ChallengeRow:
+    return ChallengeRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        message_id=row["message_id"],
+        challenger_id=row["challenger_id"],
+        opponent_id=row["opponent_id"],
+        variant=row["variant"],
+        options=json.loads(row["options"]),
+        status=ChallengeStatus(row["status"]),
+        # float(): values read back through RETURNING skip REAL affinity (0.0 comes back as 0).
+        created_at=float(row["created_at"]),
+        expires_at=float(row["expires_at"]),
+        resolved_at=None if row["resolved_at"] is None else float(row["resolved_at"]),
+    )
