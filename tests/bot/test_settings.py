@@ -1,0 +1,122 @@
+"""Settings: defaults, environment and ``.env`` parsing, and the token kept secret."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr, ValidationError
+
+from bot.settings import Settings
+
+TOKEN = "MTIz.not-a-real-token.abc"
+VARIABLES = (
+    "DISCORD_TOKEN",
+    "DATABASE_PATH",
+    "DEV_GUILD_ID",
+    "LOG_LEVEL",
+    "TURN_REMINDER_MINUTES",
+    "COMPUTER_MOVE_DELAY_SECONDS",
+)
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Run each test in an empty folder (no ``.env``) without the settings' variables."""
+    monkeypatch.chdir(tmp_path)
+    for name in VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_defaults() -> None:
+    """With nothing configured every setting has its documented default."""
+    settings = Settings()
+    assert settings.discord_token is None
+    assert settings.database_path == Path("data/tuque.db")
+    assert settings.dev_guild_id is None
+    assert settings.log_level == "INFO"
+    assert settings.turn_reminder_minutes == 5
+    assert settings.computer_move_delay_seconds == 1.0
+
+
+def test_environment_variables_are_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each variable is read and converted to its field's type."""
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("DATABASE_PATH", "/var/lib/tuque/bot.db")
+    monkeypatch.setenv("DEV_GUILD_ID", "123456789012345678")
+    monkeypatch.setenv("LOG_LEVEL", "debug")
+    monkeypatch.setenv("TURN_REMINDER_MINUTES", "2.5")
+    monkeypatch.setenv("COMPUTER_MOVE_DELAY_SECONDS", "0")
+    settings = Settings()
+    assert settings.discord_token == SecretStr(TOKEN)
+    assert settings.database_path == Path("/var/lib/tuque/bot.db")
+    assert settings.dev_guild_id == 123456789012345678
+    assert settings.log_level == "DEBUG"
+    assert settings.turn_reminder_minutes == 2.5
+    assert settings.computer_move_delay_seconds == 0
+
+
+def test_dotenv_file_is_read(tmp_path: Path) -> None:
+    """A ``.env`` in the working directory supplies settings."""
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN={TOKEN}\nDEV_GUILD_ID=42\n")
+    settings = Settings()
+    assert settings.discord_token is not None
+    assert settings.discord_token.get_secret_value() == TOKEN
+    assert settings.dev_guild_id == 42
+
+
+def test_environment_overrides_dotenv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An environment variable wins over the same key in ``.env``."""
+    (tmp_path / ".env").write_text("LOG_LEVEL=ERROR\n")
+    monkeypatch.setenv("LOG_LEVEL", "WARNING")
+    assert Settings().log_level == "WARNING"
+
+
+def test_empty_values_mean_default(tmp_path: Path) -> None:
+    """Keys left empty, as in a copied ``.env.example``, fall back to the defaults."""
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=\nDEV_GUILD_ID=\nLOG_LEVEL=\n")
+    settings = Settings()
+    assert settings.discord_token is None
+    assert settings.dev_guild_id is None
+    assert settings.log_level == "INFO"
+
+
+def test_blank_token_counts_as_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A token of only spaces is treated as no token at all."""
+    monkeypatch.setenv("DISCORD_TOKEN", "   ")
+    assert Settings().discord_token is None
+
+
+def test_token_hidden_in_repr_and_str(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The token never appears in the settings' repr, str or model dump."""
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    settings = Settings()
+    assert TOKEN not in repr(settings)
+    assert TOKEN not in str(settings)
+    assert TOKEN not in str(settings.model_dump())
+
+
+def test_forfeit_is_twice_the_reminder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The turn timer reminds after the configured minutes and forfeits after twice that."""
+    monkeypatch.setenv("TURN_REMINDER_MINUTES", "3")
+    settings = Settings()
+    assert settings.turn_reminder_seconds == 180
+    assert settings.turn_forfeit_seconds == 360
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("LOG_LEVEL", "LOUD"),
+        ("TURN_REMINDER_MINUTES", "0"),
+        ("COMPUTER_MOVE_DELAY_SECONDS", "-1"),
+        ("DEV_GUILD_ID", "not-a-number"),
+    ],
+)
+def test_invalid_values_are_rejected(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    """Out-of-range or malformed values raise ValidationError naming the setting."""
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ValidationError, match=name.lower()):
+        Settings()
