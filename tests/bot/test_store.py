@@ -1,0 +1,755 @@
+"""The store, on a real SQLite file in a temporary folder."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from bot import store as store_module
+from bot.migrations import DatabaseTooNew, discover
+from bot.ratings import DEFAULT_RATING
+from bot.store import (
+    ChallengeNotFound,
+    ChallengeStatus,
+    GameNotActive,
+    GameNotFound,
+    GameStatus,
+    HandRecord,
+    Outcome,
+    SeatRow,
+    StaleAction,
+    Store,
+    TimerDue,
+)
+
+GUILD = 1
+CHANNEL = 10
+ANN, BOB, CAT, DAN = 100, 200, 300, 400
+T0 = 1_000_000.0
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """Where the store's database file goes; its folder does not exist yet."""
+    return tmp_path / "data" / "tuque.db"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[Store]:
+    """An open store on a fresh database file."""
+    async with await Store.open(db_path) as opened:
+        yield opened
+
+
+async def new_game(
+    store: Store,
+    *players: int | None,
+    variant: str = "tuque",
+    guild: int = GUILD,
+    channel: int = CHANNEL,
+    now: float = T0,
+) -> int:
+    """Create a game with one seat per player in order (None = computer); return its id."""
+    seats = [
+        SeatRow.computer(i, "normal") if p is None else SeatRow.human(i, p, f"user{p}")
+        for i, p in enumerate(players)
+    ]
+    return await store.create_game(
+        guild, channel, variant, {"points_to_win": 10}, seed=7, first_dealer=0, seats=seats,
+        now=now,
+    )
+
+
+def hand(
+    hand_no: int,
+    maker: int | None,
+    tricks: dict[int, int],
+    points_side: int | None = None,
+    points: int = 0,
+    *,
+    march: bool = False,
+    euchred: bool = False,
+) -> HandRecord:
+    """A hand record with the flags defaulting to an ordinary made hand."""
+    return HandRecord(hand_no, maker, tricks, points_side, points, march=march, euchred=euchred)
+
+
+async def play_out(
+    store: Store, game_id: int, hands: Sequence[HandRecord], winner_seat: int, now: float = T0
+) -> None:
+    """Record one action per hand (with its stats), then finish the game for ``winner_seat``."""
+    game = await store.load_game(game_id)
+    seq = game.next_seq
+    for record in hands:
+        seq = await store.append_actions(game_id, seq, [f"hand {record.hand_no}"], hands=[record])
+    scores = {s.seat: (10 if s.side == winner_seat % 2 else 4) for s in game.seats}
+    await store.finish_game(game_id, GameStatus.FINISHED, winner_seat, scores, now=now)
+
+
+@contextmanager
+def raw(db_path: Path) -> Iterator[sqlite3.Connection]:
+    """A plain second connection to inspect or arrange the file behind the store's back."""
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+# Opening and migrations
+
+
+async def test_open_creates_folder_and_migrates(db_path: Path) -> None:
+    """Opening a new path creates its folder and a database at the newest version."""
+    async with await Store.open(db_path):
+        pass
+    with raw(db_path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(discover())
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_reopen_keeps_data_and_version(db_path: Path) -> None:
+    """Reopening an existing database migrates nothing and keeps its rows."""
+    async with await Store.open(db_path) as store:
+        game_id = await new_game(store, ANN, BOB)
+    async with await Store.open(db_path) as store:
+        assert (await store.load_game(game_id)).seats[0].user_id == ANN
+    with raw(db_path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(discover())
+
+
+async def test_open_refuses_newer_database(db_path: Path) -> None:
+    """A database from newer code raises DatabaseTooNew on open."""
+    async with await Store.open(db_path):
+        pass
+    with raw(db_path) as conn:
+        conn.execute("PRAGMA user_version = 999")
+    with pytest.raises(DatabaseTooNew):
+        await Store.open(db_path)
+
+
+# Games
+
+
+async def test_create_and_load_game(store: Store) -> None:
+    """A created game loads back with its header, seats and names, active and empty."""
+    game_id = await store.create_game(
+        GUILD,
+        CHANNEL,
+        "tuque",
+        {"points_to_win": 10, "stick_the_dealer": True},
+        seed=2**63 - 1,
+        first_dealer=1,
+        seats=[SeatRow.human(0, ANN, "Ann"), SeatRow.computer(1, "hard")],
+        now=T0,
+    )
+    game = await store.load_game(game_id)
+    assert (game.guild_id, game.channel_id, game.variant) == (GUILD, CHANNEL, "tuque")
+    assert game.options == {"points_to_win": 10, "stick_the_dealer": True}
+    assert (game.seed, game.first_dealer) == (2**63 - 1, 1)
+    assert game.status is GameStatus.ACTIVE
+    assert (game.created_at, game.turn_started_at, game.reminded) == (T0, T0, False)
+    assert game.seats == (SeatRow.human(0, ANN, "Ann"), SeatRow.computer(1, "hard"))
+    assert game.actions == ()
+    assert game.seat_of(ANN) == 0
+
+
+async def test_game_ids_are_never_reused(store: Store, db_path: Path) -> None:
+    """A new game never takes the id of a deleted one (old buttons carry game ids)."""
+    first = await new_game(store, ANN, BOB)
+    with raw(db_path) as conn:
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("DELETE FROM games WHERE id = ?", (first,))
+    assert await new_game(store, ANN, BOB) > first
+
+
+@pytest.mark.parametrize(
+    "seats",
+    [
+        [SeatRow.human(0, ANN), SeatRow.human(2, BOB)],
+        [SeatRow.human(0, ANN)],
+        [SeatRow.human(i, 100 + i) for i in range(3)],
+        [SeatRow.human(0, ANN), SeatRow.human(1, ANN)],
+    ],
+    ids=["gap", "one seat", "three seats", "same player twice"],
+)
+async def test_create_game_rejects_bad_seats(store: Store, seats: list[SeatRow]) -> None:
+    """Seats must be 0..n-1 with n 2 or 4 and no player twice."""
+    with pytest.raises(ValueError):
+        await store.create_game(GUILD, CHANNEL, "tuque", {}, 1, 0, seats)
+
+
+def test_seat_row_rejects_human_without_user() -> None:
+    """A human seat needs a user id and a computer seat must not have one."""
+    with pytest.raises(ValueError):
+        SeatRow(0, store_module.SeatKind.HUMAN)
+    with pytest.raises(ValueError):
+        SeatRow(0, store_module.SeatKind.COMPUTER, user_id=ANN)
+
+
+async def test_set_table_message(store: Store) -> None:
+    """The table message and thread ids are stored on the game."""
+    game_id = await new_game(store, ANN, BOB)
+    await store.set_table_message(game_id, 5555, thread_id=6666)
+    game = await store.load_game(game_id)
+    assert (game.table_message_id, game.thread_id) == (5555, 6666)
+
+
+async def test_set_table_message_unknown_game(store: Store) -> None:
+    """Setting the table message of a missing game raises GameNotFound."""
+    with pytest.raises(GameNotFound):
+        await store.set_table_message(404, 1)
+
+
+async def test_load_unknown_game(store: Store) -> None:
+    """Loading a missing game raises GameNotFound."""
+    with pytest.raises(GameNotFound):
+        await store.load_game(404)
+
+
+async def test_append_actions_in_order(store: Store) -> None:
+    """Appended actions come back in seq order and the next seq is returned."""
+    game_id = await new_game(store, ANN, BOB)
+    assert await store.append_actions(game_id, 0, ["deal 9C AS", "pass"], now=T0 + 5) == 2
+    assert await store.append_actions(game_id, 2, ["order"]) == 3
+    game = await store.load_game(game_id)
+    assert game.actions == ("deal 9C AS", "pass", "order")
+    assert game.next_seq == 3
+
+
+async def test_append_existing_seq_raises_and_changes_nothing(store: Store) -> None:
+    """Re-using a seq raises StaleAction and writes neither actions, hands nor timestamps."""
+    game_id = await new_game(store, ANN, BOB)
+    await store.append_actions(game_id, 0, ["deal", "pass"], now=T0 + 1)
+    before = await store.load_game(game_id)
+    with pytest.raises(StaleAction) as raised:
+        await store.append_actions(
+            game_id, 1, ["order", "play AS"], hands=[hand(0, 0, {0: 3, 1: 2}, 0, 1)], now=T0 + 2
+        )
+    assert (raised.value.first_seq, raised.value.expected_seq) == (1, 2)
+    assert await store.load_game(game_id) == before
+    assert (await store.player_stats(GUILD, ANN)).hands_played == 0
+
+
+async def test_append_with_gap_raises(store: Store) -> None:
+    """Starting past the next free seq raises StaleAction."""
+    game_id = await new_game(store, ANN, BOB)
+    with pytest.raises(StaleAction):
+        await store.append_actions(game_id, 1, ["deal"])
+
+
+async def test_concurrent_appends_of_same_seq(store: Store) -> None:
+    """Of two concurrent appends at the same seq exactly one lands."""
+    game_id = await new_game(store, ANN, BOB)
+    results = await asyncio.gather(
+        store.append_actions(game_id, 0, ["play AS"]),
+        store.append_actions(game_id, 0, ["play KS"]),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, StaleAction) for r in results) == 1
+    assert len((await store.load_game(game_id)).actions) == 1
+
+
+async def test_append_bad_hand_rolls_back_actions(store: Store) -> None:
+    """A hand whose maker seat is not in the game fails its foreign key; no action stays."""
+    game_id = await new_game(store, ANN, BOB)
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.append_actions(game_id, 0, ["play AS"], hands=[hand(0, 3, {0: 3}, 0, 1)])
+    assert (await store.load_game(game_id)).actions == ()
+
+
+async def test_append_to_finished_game(store: Store) -> None:
+    """A game that has ended takes no more actions."""
+    game_id = await new_game(store, ANN, BOB)
+    await store.finish_game(game_id, GameStatus.RESIGNED, 1, {0: 3, 1: 5})
+    with pytest.raises(GameNotActive):
+        await store.append_actions(game_id, 0, ["pass"])
+
+
+async def test_append_rejects_blank_action(store: Store) -> None:
+    """Empty action lists and blank actions are refused."""
+    game_id = await new_game(store, ANN, BOB)
+    with pytest.raises(ValueError):
+        await store.append_actions(game_id, 0, [])
+    with pytest.raises(ValueError):
+        await store.append_actions(game_id, 0, [" "])
+
+
+def test_hand_record_rejects_contradictions() -> None:
+    """A hand cannot be both march and euchre, nor score when thrown in."""
+    with pytest.raises(ValueError):
+        hand(0, 0, {0: 5, 1: 0}, 0, 2, march=True, euchred=True)
+    with pytest.raises(ValueError):
+        hand(0, None, {}, 0, 1)
+
+
+# Active games
+
+
+async def test_active_games_survive_restart(db_path: Path) -> None:
+    """After reopening, active_games returns exactly the unfinished games with their logs."""
+    async with await Store.open(db_path) as store:
+        running = await new_game(store, ANN, BOB)
+        await store.append_actions(running, 0, ["deal", "pass", "order"])
+        other = await new_game(store, CAT, None)
+        done = await new_game(store, ANN, CAT)
+        await store.finish_game(done, GameStatus.ABANDONED, None)
+    async with await Store.open(db_path) as store:
+        games = await store.active_games()
+    assert [g.id for g in games] == [running, other]
+    assert games[0].actions == ("deal", "pass", "order")
+    assert games[1].seats[1].level == "normal"
+
+
+async def test_active_game_between(store: Store) -> None:
+    """The active game seating both users is found, in either order, and only in its guild."""
+    game_id = await new_game(store, ANN, BOB)
+    await new_game(store, ANN, CAT)
+    found = await store.active_game_between(GUILD, BOB, ANN)
+    assert found is not None and found.id == game_id
+    assert await store.active_game_between(GUILD + 1, ANN, BOB) is None
+    assert await store.active_game_between(GUILD, BOB, CAT) is None
+
+
+async def test_active_games_for_user(store: Store) -> None:
+    """A user's active games are filtered by channel unless the channel is None."""
+    here = await new_game(store, ANN, BOB)
+    there = await new_game(store, ANN, None, channel=CHANNEL + 1)
+    await new_game(store, BOB, CAT)
+    ended = await new_game(store, ANN, CAT)
+    await store.finish_game(ended, GameStatus.ABANDONED, None)
+    in_channel = await store.active_games_for_user(GUILD, CHANNEL, ANN)
+    anywhere = await store.active_games_for_user(GUILD, None, ANN)
+    assert [g.id for g in in_channel] == [here]
+    assert [g.id for g in anywhere] == [here, there]
+
+
+# Turn timer
+
+
+async def test_due_turn_timers(store: Store) -> None:
+    """Turns past the reminder delay are due a reminder, past the forfeit delay a forfeit."""
+    fresh = await new_game(store, ANN, BOB, now=T0 + 250)
+    slow = await new_game(store, ANN, CAT, now=T0 + 100)
+    gone = await new_game(store, BOB, CAT, now=T0)
+    due = await store.due_turn_timers(T0 + 300, remind_after=150, forfeit_after=300)
+    assert [(t.game_id, t.due) for t in due] == [(gone, TimerDue.FORFEIT), (slow, TimerDue.REMIND)]
+    assert fresh not in {t.game_id for t in due}
+
+
+async def test_reminded_turn_is_not_due_again(store: Store) -> None:
+    """After mark_reminded a turn is only due again when it reaches the forfeit delay."""
+    game_id = await new_game(store, ANN, BOB, now=T0)
+    assert await store.mark_reminded(game_id)
+    assert await store.due_turn_timers(T0 + 200, remind_after=150, forfeit_after=300) == []
+    due = await store.due_turn_timers(T0 + 300, remind_after=150, forfeit_after=300)
+    assert [t.due for t in due] == [TimerDue.FORFEIT]
+
+
+async def test_mark_reminded_only_once(store: Store) -> None:
+    """Of two racing reminders exactly one gets True."""
+    game_id = await new_game(store, ANN, BOB)
+    flags = await asyncio.gather(store.mark_reminded(game_id), store.mark_reminded(game_id))
+    assert sorted(flags) == [False, True]
+
+
+async def test_touch_turn_restarts_timer(store: Store) -> None:
+    """touch_turn moves the turn start and clears the reminder."""
+    game_id = await new_game(store, ANN, BOB, now=T0)
+    await store.mark_reminded(game_id)
+    assert await store.touch_turn(game_id, now=T0 + 400)
+    game = await store.load_game(game_id)
+    assert (game.turn_started_at, game.reminded) == (T0 + 400, False)
+    assert await store.due_turn_timers(T0 + 450, remind_after=150, forfeit_after=300) == []
+
+
+async def test_touch_turn_ignores_finished_game(store: Store) -> None:
+    """A finished game's timer is not restarted."""
+    game_id = await new_game(store, ANN, BOB)
+    await store.finish_game(game_id, GameStatus.ABANDONED, None)
+    assert not await store.touch_turn(game_id)
+
+
+# Finishing games and ratings
+
+
+async def test_finish_human_game_writes_results_and_ratings(store: Store) -> None:
+    """A human game's end writes status, results and ratings together."""
+    game_id = await new_game(store, ANN, BOB)
+    changes = await store.finish_game(
+        game_id, GameStatus.FINISHED, 1, {0: 6, 1: 10}, now=T0 + 60
+    )
+    game = await store.load_game(game_id)
+    assert (game.status, game.winner_seat, game.finished_at) == (GameStatus.FINISHED, 1, T0 + 60)
+    assert {c.user_id: c.delta > 0 for c in changes} == {ANN: False, BOB: True}
+    assert all(c.before == DEFAULT_RATING for c in changes)
+    board = await store.leaderboard(GUILD)
+    assert [(r.user_id, r.wins, r.losses) for r in board] == [(BOB, 1, 0), (ANN, 0, 1)]
+    bob = await store.player_stats(GUILD, BOB)
+    assert (bob.games, bob.wins, bob.losses) == (1, 1, 0)
+
+
+async def test_finish_is_atomic(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """If the rating update fails the game stays active with no results."""
+
+    def broken(*_: object) -> None:
+        raise RuntimeError("rating backend down")
+
+    game_id = await new_game(store, ANN, BOB)
+    monkeypatch.setattr(store_module, "rate_two_sides", broken)
+    with pytest.raises(RuntimeError):
+        await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 2})
+    assert (await store.load_game(game_id)).status is GameStatus.ACTIVE
+    assert (await store.player_stats(GUILD, ANN)).games == 0
+    assert await store.leaderboard_count(GUILD) == 0
+
+
+async def test_finish_twice_raises(store: Store) -> None:
+    """Of two finishes (e.g. last card and timer forfeit) only the first counts."""
+    game_id = await new_game(store, ANN, BOB)
+    await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 2})
+    with pytest.raises(GameNotActive):
+        await store.finish_game(game_id, GameStatus.FORFEITED, 1, {0: 10, 1: 2})
+    assert (await store.player_stats(GUILD, ANN)).wins == 1
+
+
+async def test_finish_against_computer_is_unrated(store: Store) -> None:
+    """A game with a computer seat counts in the record against the computer only."""
+    game_id = await new_game(store, ANN, None)
+    assert await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 7}) == []
+    stats = await store.player_stats(GUILD, ANN)
+    assert (stats.games, stats.computer_wins, stats.computer_losses) == (0, 1, 0)
+    assert stats.rating is None
+    assert await store.leaderboard(GUILD) == []
+
+
+async def test_abandoned_game_has_no_results(store: Store) -> None:
+    """An abandoned game writes neither results nor ratings."""
+    game_id = await new_game(store, ANN, BOB)
+    assert await store.finish_game(game_id, GameStatus.ABANDONED, None) == []
+    game = await store.load_game(game_id)
+    assert (game.status, game.winner_seat) == (GameStatus.ABANDONED, None)
+    assert (await store.player_stats(GUILD, ANN)).games == 0
+
+
+@pytest.mark.parametrize(
+    ("status", "winner", "scores"),
+    [
+        (GameStatus.ACTIVE, 0, {0: 1, 1: 1}),
+        (GameStatus.FINISHED, 2, {0: 1, 1: 1}),
+        (GameStatus.FINISHED, 0, {0: 10}),
+        (GameStatus.ABANDONED, 0, {}),
+    ],
+    ids=["not final", "no such seat", "missing score", "abandoned with winner"],
+)
+async def test_finish_rejects_bad_arguments(
+    store: Store, status: GameStatus, winner: int, scores: dict[int, int]
+) -> None:
+    """Arguments that do not fit the game raise ValueError and leave it active."""
+    game_id = await new_game(store, ANN, BOB)
+    with pytest.raises(ValueError):
+        await store.finish_game(game_id, status, winner, scores)
+    assert (await store.load_game(game_id)).status is GameStatus.ACTIVE
+
+
+async def test_partners_share_the_result(store: Store) -> None:
+    """In a four-player game seats 0 and 2 win or lose together and are rated together."""
+    game_id = await new_game(store, ANN, BOB, CAT, DAN, variant="euchre")
+    changes = await store.finish_game(game_id, GameStatus.FINISHED, 2, {0: 10, 1: 8, 2: 10, 3: 8})
+    assert {c.user_id for c in changes if c.delta > 0} == {ANN, CAT}
+    board = await store.leaderboard(GUILD, "euchre")
+    assert {r.user_id: r.wins for r in board} == {ANN: 1, BOB: 0, CAT: 1, DAN: 0}
+
+
+async def test_resignation_is_rated(store: Store) -> None:
+    """Resigning counts as a rated loss."""
+    game_id = await new_game(store, ANN, BOB)
+    await store.finish_game(game_id, GameStatus.RESIGNED, 1, {0: 9, 1: 2})
+    ann = await store.player_stats(GUILD, ANN)
+    assert (ann.losses, ann.rating is not None and ann.rating < 0) == (1, True)
+
+
+async def test_ratings_accumulate(store: Store) -> None:
+    """A second game starts from the rating the first one left."""
+    first = await new_game(store, ANN, BOB)
+    await store.finish_game(first, GameStatus.FINISHED, 0, {0: 10, 1: 2})
+    second = await new_game(store, ANN, BOB)
+    changes = await store.finish_game(second, GameStatus.FINISHED, 0, {0: 10, 1: 2})
+    ann = next(c for c in changes if c.user_id == ANN)
+    assert ann.before != DEFAULT_RATING
+    assert (await store.leaderboard(GUILD))[0].wins == 2
+
+
+# Leaderboard
+
+
+def seed_ratings(db_path: Path, rows: list[tuple[int, str, float, float, int, int]]) -> None:
+    """Write rating rows (user, variant, mu, sigma, wins, losses) for GUILD directly."""
+    with raw(db_path) as conn:
+        conn.executemany(
+            "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(GUILD, u, v, mu, sigma, w, lo, T0) for u, v, mu, sigma, w, lo in rows],
+        )
+
+
+async def test_leaderboard_orders_by_rating_then_wins(store: Store, db_path: Path) -> None:
+    """Higher rating ranks first; equal ratings rank by wins, then user id."""
+    seed_ratings(
+        db_path,
+        [
+            (ANN, "tuque", 30.0, 5.0, 3, 1),
+            (BOB, "tuque", 35.0, 5.0, 1, 0),
+            (CAT, "tuque", 30.0, 5.0, 5, 5),
+            (DAN, "tuque", 30.0, 5.0, 5, 0),
+        ],
+    )
+    board = await store.leaderboard(GUILD, "tuque")
+    assert [r.user_id for r in board] == [BOB, CAT, DAN, ANN]
+    assert [r.rank for r in board] == [1, 2, 3, 4]
+    assert board[0].rating == pytest.approx(20.0)
+    assert (board[3].games, board[3].win_rate) == (4, 0.75)
+
+
+async def test_leaderboard_pages(store: Store, db_path: Path) -> None:
+    """limit and offset page through the board with ranks continuing across pages."""
+    seed_ratings(db_path, [(1000 + i, "tuque", 40.0 - i, 5.0, i, 0) for i in range(5)])
+    page = await store.leaderboard(GUILD, limit=2, offset=2)
+    assert [(r.rank, r.user_id) for r in page] == [(3, 1002), (4, 1003)]
+    assert await store.leaderboard_count(GUILD) == 5
+    assert await store.leaderboard(GUILD, limit=2, offset=6) == []
+
+
+async def test_leaderboard_variant_filter(store: Store, db_path: Path) -> None:
+    """A variant's board has that variant's players; all variants sum records, best rating."""
+    seed_ratings(
+        db_path,
+        [
+            (ANN, "tuque", 30.0, 5.0, 2, 1),
+            (ANN, "euchre", 40.0, 5.0, 1, 1),
+            (BOB, "euchre", 32.0, 5.0, 4, 0),
+        ],
+    )
+    tuque = await store.leaderboard(GUILD, "tuque")
+    overall = await store.leaderboard(GUILD)
+    assert [r.user_id for r in tuque] == [ANN]
+    assert [(r.user_id, r.wins, r.losses, r.rating) for r in overall] == [
+        (ANN, 3, 2, pytest.approx(25.0)),
+        (BOB, 4, 0, pytest.approx(17.0)),
+    ]
+    assert await store.leaderboard_count(GUILD, "tuque") == 1
+    assert await store.leaderboard_count(GUILD) == 2
+
+
+async def test_leaderboard_is_per_guild(store: Store) -> None:
+    """Another guild's games do not appear on this guild's board."""
+    game_id = await new_game(store, ANN, BOB, guild=GUILD + 1)
+    await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 2})
+    assert await store.leaderboard(GUILD) == []
+    assert await store.leaderboard_count(GUILD + 1) == 2
+
+
+async def test_leaderboard_shows_latest_name(store: Store) -> None:
+    """The board shows the name last recorded for the player."""
+    game_id = await new_game(store, ANN, BOB)
+    await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 2})
+    await store.upsert_player(GUILD, ANN, "Annie")
+    assert (await store.leaderboard(GUILD))[0].display_name == "Annie"
+
+
+# Player statistics
+
+
+async def build_history(store: Store) -> None:
+    """Ann and Bob's history: a Tuque game, Ann against the computer, a Euchre game.
+
+    Tuque, Ann (seat 0) beats Bob: Ann marches; Bob calls and is euchred; Ann calls
+    and is euchred; a thrown-in hand. Tuque, the computer beats Ann; Ann makes one
+    hand. Euchre, Ann and Bob (seats 0, 2) beat Cat and Dan; Ann makes one hand.
+    """
+    tuque = await new_game(store, ANN, BOB)
+    await play_out(
+        store,
+        tuque,
+        [
+            hand(0, 0, {0: 5, 1: 0}, 0, 2, march=True),
+            hand(1, 1, {0: 3, 1: 2}, 0, 2, euchred=True),
+            hand(2, 0, {0: 2, 1: 3}, 1, 2, euchred=True),
+            hand(3, None, {}),
+        ],
+        winner_seat=0,
+    )
+    computer = await new_game(store, ANN, None)
+    await play_out(store, computer, [hand(0, 0, {0: 4, 1: 1}, 0, 1)], winner_seat=1)
+    euchre = await new_game(store, ANN, CAT, BOB, DAN, variant="euchre")
+    await play_out(
+        store, euchre, [hand(0, 0, {0: 1, 1: 1, 2: 2, 3: 1}, 0, 1)], winner_seat=0
+    )
+
+
+async def test_stats_all_variants(store: Store) -> None:
+    """Ann's numbers over every variant add up from the constructed history."""
+    await build_history(store)
+    ann = await store.player_stats(GUILD, ANN)
+    assert (ann.games, ann.wins, ann.losses) == (2, 2, 0)
+    assert (ann.computer_wins, ann.computer_losses) == (0, 1)
+    assert (ann.hands_played, ann.hands_called, ann.hands_made) == (5, 4, 3)
+    assert (ann.hands_euchred, ann.marches) == (1, 1)
+    assert ann.avg_tricks == pytest.approx(15 / 5)
+    assert ann.win_rate == 1.0
+
+
+async def test_stats_one_variant(store: Store) -> None:
+    """Filtering by variant keeps only that variant's games and hands."""
+    await build_history(store)
+    ann = await store.player_stats(GUILD, ANN, "tuque")
+    assert (ann.games, ann.wins, ann.computer_losses) == (1, 1, 1)
+    assert (ann.hands_played, ann.hands_called, ann.hands_made) == (4, 3, 2)
+    assert ann.avg_tricks == pytest.approx(14 / 4)
+
+
+async def test_stats_of_a_partner(store: Store) -> None:
+    """Bob's euchred call and his partnership win are counted as his."""
+    await build_history(store)
+    bob = await store.player_stats(GUILD, BOB)
+    assert (bob.games, bob.wins, bob.losses) == (2, 1, 1)
+    assert (bob.hands_called, bob.hands_made, bob.hands_euchred) == (1, 0, 1)
+    assert bob.avg_tricks == pytest.approx(7 / 4)
+
+
+async def test_stats_of_a_stranger(store: Store) -> None:
+    """A user who never played gets zeros and no averages."""
+    stats = await store.player_stats(GUILD, 999)
+    assert (stats.games, stats.hands_played, stats.avg_tricks, stats.rating) == (0, 0, None, None)
+
+
+async def test_hands_survive_abandoned_game(store: Store) -> None:
+    """Hands recorded before a game is abandoned still count in the stats."""
+    game_id = await new_game(store, ANN, BOB)
+    await store.append_actions(game_id, 0, ["play"], hands=[hand(0, 0, {0: 3, 1: 2}, 0, 1)])
+    await store.finish_game(game_id, GameStatus.ABANDONED, None)
+    assert (await store.player_stats(GUILD, ANN)).hands_called == 1
+
+
+async def test_results_record_outcome_per_seat(store: Store, db_path: Path) -> None:
+    """Each seat gets one result row with its outcome, score and computer flag."""
+    game_id = await new_game(store, ANN, None)
+    await store.finish_game(game_id, GameStatus.FORFEITED, 1, {0: 3, 1: 5})
+    with raw(db_path) as conn:
+        rows = conn.execute(
+            "SELECT seat, user_id, outcome, score, vs_computer FROM results ORDER BY seat"
+        ).fetchall()
+    assert rows == [(0, ANN, Outcome.LOSS, 3, 1), (1, None, Outcome.WIN, 5, 1)]
+
+
+# Challenges
+
+
+async def new_challenge(store: Store, lifetime: float = 300) -> int:
+    """Ann challenges Bob to Tuque at T0; return the challenge id."""
+    challenge = await store.create_challenge(
+        GUILD, CHANNEL, ANN, BOB, "tuque", {"points_to_win": 5}, lifetime=lifetime, now=T0
+    )
+    return challenge.id
+
+
+async def test_create_and_load_challenge(store: Store) -> None:
+    """A challenge loads back open, with its message id once set."""
+    challenge_id = await new_challenge(store)
+    await store.set_challenge_message(challenge_id, 777)
+    challenge = await store.load_challenge(challenge_id)
+    assert challenge.status is ChallengeStatus.OPEN
+    assert (challenge.challenger_id, challenge.opponent_id) == (ANN, BOB)
+    assert challenge.options == {"points_to_win": 5}
+    assert (challenge.message_id, challenge.created_at, challenge.expires_at) == (
+        777,
+        T0,
+        T0 + 300,
+    )
+
+
+async def test_self_challenge_rejected(store: Store) -> None:
+    """A player cannot challenge themselves."""
+    with pytest.raises(ValueError):
+        await store.create_challenge(GUILD, CHANNEL, ANN, ANN, "tuque", {}, lifetime=60)
+
+
+async def test_accept_race_has_one_winner(store: Store) -> None:
+    """Two concurrent accepts: exactly one returns True."""
+    challenge_id = await new_challenge(store)
+    results = await asyncio.gather(
+        store.resolve_challenge(challenge_id, ChallengeStatus.ACCEPTED, now=T0 + 1),
+        store.resolve_challenge(challenge_id, ChallengeStatus.ACCEPTED, now=T0 + 1),
+    )
+    assert sorted(results) == [False, True]
+    assert (await store.load_challenge(challenge_id)).status is ChallengeStatus.ACCEPTED
+
+
+async def test_accept_race_across_connections(store: Store, db_path: Path) -> None:
+    """Accept and decline racing from two processes' stores: exactly one wins."""
+    challenge_id = await new_challenge(store)
+    async with await Store.open(db_path) as other:
+        results = await asyncio.gather(
+            store.resolve_challenge(challenge_id, ChallengeStatus.ACCEPTED, now=T0 + 1),
+            other.resolve_challenge(challenge_id, ChallengeStatus.DECLINED, now=T0 + 1),
+        )
+    assert sorted(results) == [False, True]
+
+
+async def test_expired_challenge_cannot_be_accepted(store: Store) -> None:
+    """Past expires_at an accept fails even before the expiry sweep ran."""
+    challenge_id = await new_challenge(store, lifetime=60)
+    assert not await store.resolve_challenge(challenge_id, ChallengeStatus.ACCEPTED, now=T0 + 60)
+    assert (await store.load_challenge(challenge_id)).status is ChallengeStatus.OPEN
+
+
+async def test_resolve_unknown_challenge(store: Store) -> None:
+    """Resolving a missing challenge raises ChallengeNotFound."""
+    with pytest.raises(ChallengeNotFound):
+        await store.resolve_challenge(404, ChallengeStatus.DECLINED)
+
+
+async def test_resolve_rejects_open_and_expired(store: Store) -> None:
+    """resolve_challenge cannot reopen a challenge nor expire it."""
+    challenge_id = await new_challenge(store)
+    for status in (ChallengeStatus.OPEN, ChallengeStatus.EXPIRED):
+        with pytest.raises(ValueError):
+            await store.resolve_challenge(challenge_id, status)
+
+
+async def test_expire_challenges(store: Store) -> None:
+    """Only open challenges past their expiry are expired and returned."""
+    short = await new_challenge(store, lifetime=60)
+    long = await new_challenge(store, lifetime=600)
+    answered = await new_challenge(store, lifetime=60)
+    await store.resolve_challenge(answered, ChallengeStatus.CANCELLED, now=T0 + 1)
+    expired = await store.expire_challenges(now=T0 + 60)
+    assert [(c.id, c.status, c.resolved_at) for c in expired] == [
+        (short, ChallengeStatus.EXPIRED, T0 + 60)
+    ]
+    assert [c.id for c in await store.open_challenges()] == [long]
+    assert (await store.load_challenge(answered)).status is ChallengeStatus.CANCELLED
+
+
+async def test_open_challenges_survive_restart(db_path: Path) -> None:
+    """Open challenges are listed again after reopening the database."""
+    async with await Store.open(db_path) as store:
+        challenge_id = await new_challenge(store)
+    async with await Store.open(db_path) as store:
+        assert [c.id for c in await store.open_challenges()] == [challenge_id]
+
+
+# Players
+
+
+async def test_upsert_player_updates_name(store: Store, db_path: Path) -> None:
+    """Recording a player twice keeps one row with the newest name."""
+    await store.upsert_player(GUILD, ANN, "Ann", now=T0)
+    await store.upsert_player(GUILD, ANN, "Annie", now=T0 + 1)
+    with raw(db_path) as conn:
+        rows = conn.execute("SELECT display_name, updated_at FROM players").fetchall()
+    assert rows == [("Annie", T0 + 1)]
