@@ -134,7 +134,8 @@ class Game:
 
     Args:
         variant: a :class:`Variant` or its name (``"tuque"``, ``"tuque61"``, ``"euchre"``).
-        seed: seeds the RNG that picks the first dealer and shuffles each deal.
+        seed: picks the first dealer and every hand's shuffle (default: a random seed,
+            kept in :attr:`seed` and in the record).
         first_dealer: the first dealer's seat (default: drawn from the RNG).
         **options: the variant's adjustable options (``target``, ``stick_the_dealer``).
 
@@ -164,7 +165,6 @@ class Game:
         "_pick_up",
         "_pile_of",
         "_results",
-        "_rng",
         "_scores",
         "_smask",
         "_trick",
@@ -194,11 +194,12 @@ class Game:
     ) -> None:
         self.variant = get_variant(variant) if isinstance(variant, str) else variant
         self.options: Options = self.variant.options(**options)
-        self.seed = seed
-        self._rng = random.Random(seed)
+        if seed is None:
+            seed = random.SystemRandom().randrange(1 << 62)
+        self.seed: int = seed
         n = self.variant.players
         if first_dealer is None:
-            first_dealer = self._rng.randrange(n)
+            first_dealer = random.Random(f"tuque:{seed}:dealer").randrange(n)
         elif not (isinstance(first_dealer, int) and 0 <= first_dealer < n):
             raise ValueError(f"first_dealer must be a seat from 0 to {n - 1}")
         self.first_dealer = first_dealer
@@ -332,8 +333,10 @@ class Game:
             raise WrongPhase("A hand is in progress: finish it before the next deal.")
         pack = [c.index for c in self.variant.pack]
         if cards is None:
+            # Each hand's shuffle depends on (seed, hand) only, so a game rebuilt from its
+            # record deals the same next hand as the original would have.
             order = pack
-            self._rng.shuffle(order)
+            random.Random(f"tuque:{self.seed}:{self._hand_no + 1}").shuffle(order)
         else:
             order = [c.index for c in cards]
             if sorted(order) != pack:
@@ -744,12 +747,10 @@ class Game:
     # --- copies and records --------------------------------------------------------------------
 
     def copy(self) -> Game:
-        """An independent copy of the whole game, RNG included."""
+        """An independent copy of the whole game."""
         other = Game.__new__(Game)
         for name in Game.__slots__:
             setattr(other, name, getattr(self, name))
-        other._rng = random.Random()
-        other._rng.setstate(self._rng.getstate())
         for name in ("_hands", "_upmask", "_scores", "_results", "_log", "_pile_of", "_bids"):
             setattr(other, name, list(getattr(self, name)))
         for name in ("_trick", "_trick_seats", "_tricks", "_history", "_pending", "_next"):
@@ -788,7 +789,7 @@ class Game:
         try:
             game = cls(
                 record["variant"],
-                seed=record.get("seed"),
+                seed=record["seed"],
                 first_dealer=record["first_dealer"],
                 **record.get("options", {}),
             )
