@@ -19,6 +19,7 @@ Rules for migration files:
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sqlite3
 from dataclasses import dataclass
@@ -179,7 +180,9 @@ async def apply_migrations(conn: aiosqlite.Connection, folder: Path = MIGRATIONS
             await conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
-                await conn.execute("ROLLBACK")
+                # A failing rollback must not hide the error that caused it.
+                with contextlib.suppress(sqlite3.Error):
+                    await conn.execute("ROLLBACK")
             raise
 
 

@@ -29,8 +29,10 @@ Decisions that shape the data (see also ``bot.ratings`` for who is rated):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -428,7 +430,9 @@ class Store:
                 await self._db.execute("COMMIT")
             except BaseException:
                 if self._db.in_transaction:
-                    await self._db.execute("ROLLBACK")
+                    # A failing rollback must not hide the error that caused it.
+                    with contextlib.suppress(sqlite3.Error):
+                        await self._db.execute("ROLLBACK")
                 raise
 
     # Players
@@ -650,7 +654,8 @@ class Store:
     async def _load_games(
         db: aiosqlite.Connection, where: str, params: Mapping[str, Any]
     ) -> list[GameRow]:
-        # Three queries for any number of games instead of two per game.
+        # ``where`` is one of this module's fixed SQL fragments over ``games AS g``;
+        # values always go through ``params``. Three queries for any number of games.
         headers = await db.execute_fetchall(
             f"SELECT * FROM games AS g WHERE {where} ORDER BY g.id", params
         )

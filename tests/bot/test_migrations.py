@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiosqlite
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.migrations import (
     MIGRATIONS_DIR,
@@ -158,6 +161,23 @@ def test_split_keeps_trailing_statement_without_semicolon() -> None:
 def test_split_drops_comment_only_tail() -> None:
     """Comments after the last ';' are not a statement."""
     assert split_statements("SELECT 1; -- the end\n/* really */") == ["SELECT 1;"]
+
+
+@given(st.lists(st.text(alphabet="ab;'-/*\n "), min_size=1, max_size=8))
+def test_split_matches_sqlite_on_tricky_literals(texts: list[str]) -> None:
+    """Literals full of ';', quotes and comment markers split exactly where SQLite would."""
+    quoted = ["'" + text.replace("'", "''") + "'" for text in texts]
+    script = ";\n".join(f"INSERT INTO t VALUES ({q})" for q in quoted) + ";"
+    statements = split_statements(script)
+    assert len(statements) == len(texts)
+    db = sqlite3.connect(":memory:")
+    try:
+        db.execute("CREATE TABLE t (v TEXT)")
+        for statement in statements:
+            db.execute(statement)
+        assert [r[0] for r in db.execute("SELECT v FROM t ORDER BY rowid")] == texts
+    finally:
+        db.close()
 
 
 def test_repository_migrations_are_valid() -> None:
