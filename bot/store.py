@@ -40,12 +40,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import aiosqlite
 
 from bot.migrations import MIGRATIONS_DIR, apply_migrations
 from bot.ratings import DEFAULT_RATING, ORDINAL_Z, Rating, rate_two_sides
+
+if TYPE_CHECKING:
+    from engine.view import HandResult
 
 log = logging.getLogger(__name__)
 
@@ -252,6 +255,37 @@ class HandRecord:
             raise ValueError("points_side must be 0 or 1")
         if self.maker_seat is None and (self.points or self.alone or self.march or self.euchred):
             raise ValueError("a thrown-in hand (no maker) scores nothing")
+
+    @classmethod
+    def from_result(cls, result: HandResult) -> HandRecord:
+        """The record of the engine's ``HandResult`` for a finished hand.
+
+        A thrown-in hand gets no tricks; the partner sitting out a lone hand gets
+        no tricks entry. ``march``: the makers' side took every trick; ``euchred``:
+        the points went to the defenders.
+        """
+        if result.maker is None:
+            return cls(result.hand_no, None, {}, None, 0)
+        sitting_out = {
+            seat
+            for seat in range(len(result.tricks))
+            if result.alone is not None
+            and seat != result.alone
+            and side_of(seat) == side_of(result.alone)
+        }
+        maker_side = side_of(result.maker)
+        made = sum(t for seat, t in enumerate(result.tricks) if side_of(seat) == maker_side)
+        points_side = next(side for side, p in enumerate(result.points) if p > 0)
+        return cls(
+            hand_no=result.hand_no,
+            maker_seat=result.maker,
+            tricks={s: t for s, t in enumerate(result.tricks) if s not in sitting_out},
+            points_side=points_side,
+            points=result.points[points_side],
+            alone=result.alone is not None,
+            march=made == sum(result.tricks),
+            euchred=points_side != maker_side,
+        )
 
 
 @dataclass(frozen=True)

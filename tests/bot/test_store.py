@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import sqlite3
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import contextmanager
@@ -26,6 +27,9 @@ from bot.store import (
     Store,
     TimerDue,
 )
+from engine.cards import Suit, parse_cards
+from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
+from engine.view import HandResult, Phase
 
 GUILD = 1
 CHANNEL = 10
@@ -286,6 +290,95 @@ def test_hand_record_rejects_contradictions() -> None:
         hand(0, 0, {0: 5, 1: 0}, 0, 2, march=True, euchred=True)
     with pytest.raises(ValueError):
         hand(0, None, {}, 0, 1)
+
+
+def engine_hand(
+    maker: int | None,
+    tricks: tuple[int, ...],
+    points: tuple[int, int],
+    alone: int | None = None,
+) -> HandResult:
+    """An engine HandResult with the fields the store reads; the rest are placeholders."""
+    return HandResult(
+        hand_no=1,
+        dealer=0,
+        up_card=parse_cards("9C")[0],
+        trump=None if maker is None else Suit.CLUBS,
+        maker=maker,
+        alone=alone,
+        tricks=tricks,
+        points=points,
+        scores=points,
+    )
+
+
+@pytest.mark.parametrize(
+    ("result", "expected"),
+    [
+        (engine_hand(0, (3, 2), (1, 0)), hand(1, 0, {0: 3, 1: 2}, 0, 1)),
+        (engine_hand(1, (0, 5), (0, 2)), hand(1, 1, {0: 0, 1: 5}, 1, 2, march=True)),
+        (engine_hand(1, (3, 2), (2, 0)), hand(1, 1, {0: 3, 1: 2}, 0, 2, euchred=True)),
+        (engine_hand(None, (0, 0), (0, 0)), hand(1, None, {})),
+        (
+            engine_hand(1, (0, 5, 0, 0), (0, 4), alone=1),
+            HandRecord(1, 1, {0: 0, 1: 5, 2: 0}, 1, 4, alone=True, march=True),
+        ),
+        (
+            engine_hand(2, (1, 2, 1, 1), (0, 2)),
+            hand(1, 2, {0: 1, 1: 2, 2: 1, 3: 1}, 1, 2, euchred=True),
+        ),
+    ],
+    ids=["made", "march", "euchred", "thrown in", "alone, partner sits out", "partners euchred"],
+)
+def test_hand_record_from_engine_result(result: HandResult, expected: HandRecord) -> None:
+    """The engine's hand outcome converts to the stats the store keeps."""
+    assert HandRecord.from_result(result) == expected
+
+
+@pytest.mark.parametrize("variant", ["tuque", "euchre"])
+async def test_engine_game_round_trips_through_store(store: Store, variant: str) -> None:
+    """A seeded engine game stored step by step rebuilds exactly and its hands are counted."""
+    game = Game(variant, seed=11)
+    players = [ANN, BOB, CAT, DAN][: game.variant.players]
+    game_id = await store.create_game(
+        GUILD, CHANNEL, variant, {}, game.seed, game.first_dealer,
+        [SeatRow.human(seat, user) for seat, user in enumerate(players)],
+    )
+    rng = random.Random(3)
+    seq = 0
+    while game.phase is not Phase.GAME_OVER:
+        finished_before = len(game.hand_results)
+        if game.turn is None:
+            game.deal()
+        else:
+            game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+        seq = await store.append_actions(
+            game_id,
+            seq,
+            [str(entry) for entry in game.log[seq:]],
+            hands=[HandRecord.from_result(r) for r in game.hand_results[finished_before:]],
+        )
+    assert game.winner is not None
+    scores = {seat: game.scores[seat % 2] for seat in range(len(players))}
+    await store.finish_game(game_id, GameStatus.FINISHED, game.winner, scores)
+    row = await store.load_game(game_id)
+    rebuilt = Game.from_record(
+        {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "variant": row.variant,
+            "options": row.options,
+            "seed": row.seed,
+            "first_dealer": row.first_dealer,
+            "actions": list(row.actions),
+        }
+    )
+    assert rebuilt.hand_results == game.hand_results
+    assert rebuilt.winner == game.winner
+    stats = [await store.player_stats(GUILD, user) for user in players]
+    called = [r for r in game.hand_results if r.maker is not None]
+    assert sum(s.hands_called for s in stats) == len(called)
+    assert sum(s.wins for s in stats) == len(players) // 2
 
 
 # Active games
