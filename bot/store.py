@@ -827,8 +827,9 @@ class Store:
         """End an active game; return the rating changes (empty if unrated).
 
         For ``FINISHED``, ``RESIGNED`` and ``FORFEITED``: ``winner_seat`` is any seat
-        of the winning side and ``scores`` maps every seat to its side's final
-        score. One result row per seat is written, and if every seat is human the
+        of the winning side (the engine's ``Game.winner`` side number will do, as
+        seat 0 and 1 sit on sides 0 and 1) and ``scores`` maps every seat to its
+        side's final score. One result row per seat is written, and if every seat is human the
         players' ratings and rated wins/losses are updated (see ``bot.ratings``).
         For ``ABANDONED``: no winner and no scores; nothing else is written.
         Status, results and ratings are one transaction.
