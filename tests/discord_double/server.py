@@ -1,0 +1,1736 @@
+"""The loopback Discord API: REST routes, the gateway websocket and the scripting API.
+
+While a `DiscordDouble` is started, discord.py is pointed at it by swapping two class
+attributes (`discord.http.Route.BASE` and `DiscordWebSocket.DEFAULT_GATEWAY`; a plain
+`discord.Client` never calls GET /gateway/bot, it connects straight to DEFAULT_GATEWAY)
+and `socket.getaddrinfo` refuses every host but loopback, so nothing reaches the network.
+All three are restored by `close()`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import hashlib
+import json
+import secrets
+import socket
+import time
+import traceback
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+import discord
+import yarl
+from aiohttp import BodyPartReader, web
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from .gateway import (
+    GUILD_MEMBERS,
+    GUILD_MESSAGES,
+    GUILDS,
+    HEARTBEAT,
+    HEARTBEAT_ACK,
+    HEARTBEAT_INTERVAL_MS,
+    HELLO,
+    IDENTIFY,
+    INVALID_SESSION,
+    PRESENCE_UPDATE,
+    PRIVILEGED_INTENTS,
+    REQUEST_GUILD_MEMBERS,
+    RESUME,
+    GatewaySession,
+    encode,
+)
+from .models import (
+    ADMINISTRATOR,
+    APPLICATION_COMMAND,
+    CHAT_INPUT_COMMAND_MESSAGE,
+    COMPONENTS_V2,
+    DEFAULT_MESSAGE,
+    EPHEMERAL,
+    EVERYONE_PERMISSIONS,
+    GUILD_TEXT,
+    LOADING,
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    TOKEN_LIFETIME,
+    Channel,
+    Guild,
+    InteractionRecord,
+    Member,
+    RequestRecord,
+    Role,
+    SnowflakeFactory,
+    StoredMessage,
+    User,
+    iso_now,
+    number_components,
+    walk_components,
+)
+from .validation import FieldError, command_errors, form_error_body, message_errors, modal_errors
+
+API_PREFIX = "/api/v10"
+GATEWAY_PATH = "/gateway-ws"
+
+SUPPRESS_EMBEDS = 1 << 2
+SUPPRESS_NOTIFICATIONS = 1 << 12
+# Flags a message may carry from its creation payload; EPHEMERAL only via interactions.
+_SENDABLE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2
+# Callback types Discord accepts for each interaction type.
+_CALLBACK_TYPES = {
+    APPLICATION_COMMAND: frozenset({4, 5, 9}),
+    MESSAGE_COMPONENT: frozenset({4, 5, 6, 7, 9}),
+    MODAL_SUBMIT: frozenset({4, 5, 6, 7}),
+}
+_LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
+_RATE_LIMIT = 10_000
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+_active: DiscordDouble | None = None
+
+
+class ScriptError(AssertionError):
+    """A test scripted something a real Discord user could not do (or that Discord rejects)."""
+
+
+def _snowflake_param(request: web.Request, name: str) -> int | None:
+    value = request.match_info.get(name, "")
+    return int(value) if value.isdigit() else None
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    # discord.py parses a body as JSON only if Content-Type is exactly "application/json".
+    return web.Response(
+        body=encode(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+def _error(
+    status: int, code: int, message: str, body: dict[str, Any] | None = None
+) -> web.Response:
+    return _json(body or {"code": code, "message": message}, status=status)
+
+
+class DiscordDouble:
+    """An in-process fake of the Discord API that the real discord.py client talks to.
+
+    Build the world (`add_guild`, `add_channel`, `add_user`), `await start()`, run a bot
+    with `async with double.running(client)`, then script users with `slash`, `click`,
+    `select` and `submit_modal` and inspect what the bot sent through the message store.
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str = "double-bot-token",
+        bot_name: str = "TuqueBot",
+        ack_deadline: float | None = 3.0,
+        privileged_intents: int = PRIVILEGED_INTENTS,
+    ) -> None:
+        """`ack_deadline` is Discord's 3-second rule (None disables it); `privileged_intents`
+        are the ones "enabled in the developer portal" (others close the gateway with 4014)."""
+        self.token = token
+        self.ack_deadline = ack_deadline
+        self.privileged_intents = privileged_intents
+        self._snowflake = SnowflakeFactory()
+        self.bot_user = User(id=self._snowflake(), name=bot_name, bot=True)
+        self.owner = User(id=self._snowflake(), name="app-owner")
+        self.application_id = self.bot_user.id
+        self.guilds: dict[int, Guild] = {}
+        self.users: dict[int, User] = {u.id: u for u in (self.bot_user, self.owner)}
+        self.channels: dict[int, Channel] = {}
+        self.interactions: list[InteractionRecord] = []
+        self.rest_calls: collections.Counter[str] = collections.Counter()
+        self.gateway_events: collections.Counter[str] = collections.Counter()
+        self.requests: list[RequestRecord] = []
+        self.unexpected: list[str] = []
+        self.failures: list[str] = []
+        self.presence_updates: list[dict[str, Any]] = []
+        self.port = 0
+        self._messages: dict[int, StoredMessage] = {}
+        self._ephemerals: dict[int, list[StoredMessage]] = collections.defaultdict(list)
+        self._commands: dict[int | None, dict[tuple[int, str], dict[str, Any]]] = {}
+        self._interactions_by_id: dict[int, InteractionRecord] = {}
+        self._interactions_by_token: dict[str, InteractionRecord] = {}
+        self._unacked: dict[int, InteractionRecord] = {}
+        self._connections: set[GatewaySession] = set()
+        self._sessions: list[GatewaySession] = []
+        self._resumable: dict[str, GatewaySession] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._buckets: dict[str, str] = {}
+        self._inflight = 0
+        self._last_activity = 0.0
+        self._changed = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self._saved: tuple[str, yarl.URL, Callable[..., Any]] | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def api_url(self) -> str:
+        """Base REST URL (what `Route.BASE` is set to while the double runs)."""
+        return f"http://127.0.0.1:{self.port}{API_PREFIX}"
+
+    @property
+    def gateway_url(self) -> str:
+        """Gateway websocket URL (also returned by GET /gateway/bot and as resume URL)."""
+        return f"ws://127.0.0.1:{self.port}{GATEWAY_PATH}"
+
+    async def start(self) -> None:
+        """Listen on a free loopback port and point discord.py at it."""
+        global _active
+        if _active is not None:
+            raise RuntimeError("another DiscordDouble is already running in this process")
+        app = web.Application(middlewares=[self._middleware], client_max_size=32 * 1024 * 1024)
+        app.router.add_get(GATEWAY_PATH, self._gateway)
+        for method, path, handler in self._routes():
+            app.router.add_route(method, API_PREFIX + path, handler)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0, shutdown_timeout=0.1)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        self._last_activity = asyncio.get_running_loop().time()
+        self._saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, socket.getaddrinfo)
+        Route.BASE = self.api_url
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        socket.getaddrinfo = self._guarded_getaddrinfo
+        _active = self
+
+    async def close(self) -> None:
+        """Drop gateway connections, stop the server and restore discord.py's URLs."""
+        global _active
+        for task in list(self._tasks):
+            task.cancel()
+        for session in list(self._connections):
+            await session.ws.close(code=1001, message=b"double shutting down")
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        if self._saved is not None:
+            Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, socket.getaddrinfo = self._saved
+            self._saved = None
+        if _active is self:
+            _active = None
+
+    async def __aenter__(self) -> DiscordDouble:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    def _guarded_getaddrinfo(self, host: Any, *args: Any, **kwargs: Any) -> Any:
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        if name not in _LOOPBACK_HOSTS:
+            self.unexpected.append(f"network: attempted to resolve {name!r}")
+            raise socket.gaierror(
+                socket.EAI_NONAME, f"DiscordDouble blocks network access to {name}"
+            )
+        assert self._saved is not None
+        return self._saved[2](host, *args, **kwargs)
+
+    @contextlib.asynccontextmanager
+    async def running(self, client: discord.Client, *, timeout: float = 5.0) -> AsyncIterator[None]:
+        """Start `client` against the double, wait for its `on_ready`, close it on exit.
+
+        The client must be built with a small `guild_ready_timeout` (e.g. 0.05): discord.py
+        waits that long after the last GUILD_CREATE before READY, 2 s by default.
+        """
+        if client._connection.guild_ready_timeout > 1.0:
+            raise ValueError(
+                "construct the client with guild_ready_timeout=0.05 (or so) for tests; "
+                "the default makes every start wait 2 s"
+            )
+        task = asyncio.create_task(client.start(self.token), name="discord-double-client")
+
+        async def ready() -> None:
+            # client.start() creates the ready event in its first step; let it run first.
+            await asyncio.sleep(0)
+            await client.wait_until_ready()
+
+        waiter = asyncio.create_task(ready())
+        done, _ = await asyncio.wait(
+            {task, waiter}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+        )
+        if waiter not in done:
+            waiter.cancel()
+            await client.close()
+            if task.done():
+                task.result()
+            task.cancel()
+            raise TimeoutError(f"client not ready within {timeout} s; problems: {self.problems()}")
+        try:
+            yield
+        finally:
+            await client.close()
+            await task
+
+    # ------------------------------------------------------------------ world building
+
+    def _spawn(self, coro: Awaitable[None]) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def add_guild(self, name: str = "Test Guild") -> Guild:
+        """Create a guild the bot is a member of (with @everyone and an admin role for the bot)."""
+        guild = Guild(id=self._snowflake(), name=name, owner_id=self.owner.id)
+        guild.roles[guild.id] = Role(
+            id=guild.id, name="@everyone", permissions=EVERYONE_PERMISSIONS
+        )
+        bot_role = Role(
+            id=self._snowflake(), name=self.bot_user.name, permissions=ADMINISTRATOR, position=1
+        )
+        guild.roles[bot_role.id] = bot_role
+        guild.members[self.bot_user.id] = Member(
+            user=self.bot_user, guild=guild, role_ids=[bot_role.id]
+        )
+        guild.members[self.owner.id] = Member(user=self.owner, guild=guild)
+        self.guilds[guild.id] = guild
+        if self._sessions:
+            for session in self._sessions:
+                if session.covers_guild(guild.id):
+                    self._spawn(
+                        self._send(session, "GUILD_CREATE", self._guild_create(guild, session))
+                    )
+        return guild
+
+    def add_channel(self, guild: Guild, name: str, *, topic: str | None = None) -> Channel:
+        """Create a text channel in `guild`."""
+        channel = Channel(
+            id=self._snowflake(), guild=guild, name=name, topic=topic, position=len(guild.channels)
+        )
+        guild.channels[channel.id] = channel
+        self.channels[channel.id] = channel
+        self._broadcast_later(guild.id, "CHANNEL_CREATE", channel.payload(), GUILDS)
+        return channel
+
+    def add_role(self, guild: Guild, name: str, *, permissions: int = 0) -> Role:
+        """Create a role in `guild`."""
+        role = Role(
+            id=self._snowflake(), name=name, permissions=permissions, position=len(guild.roles)
+        )
+        guild.roles[role.id] = role
+        self._broadcast_later(
+            guild.id,
+            "GUILD_ROLE_CREATE",
+            {"guild_id": str(guild.id), "role": role.payload()},
+            GUILDS,
+        )
+        return role
+
+    def add_user(
+        self, name: str, *, bot: bool = False, guild: Guild | None = None, nick: str | None = None
+    ) -> User:
+        """Create a user; with `guild`, also make them a member of it."""
+        user = User(id=self._snowflake(), name=name, bot=bot, global_name=name)
+        self.users[user.id] = user
+        if guild is not None:
+            self.add_member(guild, user, nick=nick)
+        return user
+
+    def add_member(
+        self, guild: Guild, user: User, *, nick: str | None = None, roles: Sequence[Role] = ()
+    ) -> Member:
+        """Make `user` a member of `guild`."""
+        member = Member(user=user, guild=guild, nick=nick, role_ids=[role.id for role in roles])
+        guild.members[user.id] = member
+        self._broadcast_later(
+            guild.id,
+            "GUILD_MEMBER_ADD",
+            {**member.payload(), "guild_id": str(guild.id)},
+            GUILD_MEMBERS,
+        )
+        return member
+
+    # ------------------------------------------------------------------ message store
+
+    def message(self, message_id: int) -> StoredMessage:
+        """Return the stored message with this id (raises ScriptError if unknown)."""
+        try:
+            return self._messages[message_id]
+        except KeyError:
+            raise ScriptError(f"the bot never created message {message_id}") from None
+
+    def channel_messages(
+        self, channel: Channel, *, include_deleted: bool = False
+    ) -> list[StoredMessage]:
+        """Non-ephemeral messages in a channel or thread, oldest first."""
+        out = []
+        for message_id in channel.message_ids:
+            message = self._messages[message_id]
+            if message.ephemeral_for is None and (include_deleted or not message.deleted):
+                out.append(message)
+        return out
+
+    def latest_message(self, channel: Channel) -> StoredMessage:
+        """The newest non-ephemeral, non-deleted message in a channel or thread."""
+        messages = self.channel_messages(channel)
+        if not messages:
+            raise ScriptError(f"no messages in #{channel.name}")
+        return messages[-1]
+
+    def ephemerals_for(self, user: User) -> list[StoredMessage]:
+        """Ephemeral messages only `user` can see (responses and follow-ups), oldest first."""
+        return [m for m in self._ephemerals[user.id] if not m.deleted]
+
+    def latest_ephemeral(self, user: User) -> StoredMessage:
+        """The newest ephemeral message shown to `user`."""
+        messages = self.ephemerals_for(user)
+        if not messages:
+            raise ScriptError(f"{user.name} has no ephemeral messages")
+        return messages[-1]
+
+    def visible_messages(self, user: User, channel: Channel) -> list[StoredMessage]:
+        """What `user` sees in a channel: public messages plus their ephemerals there, in order."""
+        mine = [m for m in self.ephemerals_for(user) if m.channel is channel]
+        return sorted(self.channel_messages(channel) + mine, key=lambda m: m.id)
+
+    def thread_for(self, message: StoredMessage) -> Channel | None:
+        """The thread started from `message`, if any."""
+        return message.thread
+
+    def synced_commands(self, guild: Guild | None = None) -> list[dict[str, Any]]:
+        """The commands the bot last synced globally (`guild=None`) or to `guild`."""
+        scope = None if guild is None else guild.id
+        return list(self._commands.get(scope, {}).values())
+
+    # ------------------------------------------------------------------ strictness
+
+    def problems(self) -> list[str]:
+        """Everything that should fail the test: unknown routes, rejected payloads,
+        invalid interaction use and interactions the bot never acknowledged."""
+        unanswered = [
+            f"interaction {rec.label} (id {rec.id}) was never acknowledged"
+            for rec in self._unacked.values()
+            if not rec.unanswered_ok
+        ]
+        return [*self.unexpected, *self.failures, *unanswered]
+
+    def take_problems(self) -> list[str]:
+        """Return `problems()` and forget them, for tests that provoke problems on purpose."""
+        found = self.problems()
+        self.unexpected.clear()
+        self.failures.clear()
+        for rec in self._unacked.values():
+            rec.unanswered_ok = True
+        return found
+
+    def check(self) -> None:
+        """Raise AssertionError listing `problems()`, if there are any."""
+        found = self.problems()
+        if found:
+            raise AssertionError("Discord double saw problems:\n  " + "\n  ".join(found))
+
+    # ------------------------------------------------------------------ waiting
+
+    def _touch(self) -> None:
+        self._last_activity = asyncio.get_running_loop().time()
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def idle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
+        """Wait until no request is in flight, every fresh interaction is acknowledged and
+        nothing arrived for `quiet` seconds. Prefer `wait_until` when you know what to expect."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        window = self.ack_deadline or 3.0
+        while True:
+            now = loop.time()
+            waiting = [r for r in self._unacked.values() if now - r.dispatched_at < window]
+            busy = bool(self._inflight or self._tasks or waiting)
+            quiet_for = now - self._last_activity
+            if not busy and quiet_for >= quiet:
+                return
+            if now >= deadline:
+                raise TimeoutError(
+                    f"double not idle after {timeout} s (in flight: {self._inflight}, "
+                    f"unacknowledged: {[r.label for r in waiting]})"
+                )
+            await asyncio.sleep(0.005 if busy else quiet - quiet_for)
+
+    async def wait_until(self, predicate: Callable[[], object], timeout: float = 3.0) -> None:
+        """Wait until `predicate()` is truthy, re-checking after every request and gateway frame."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not predicate():
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(
+                    f"condition not met within {timeout} s; problems: {self.problems()}"
+                )
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+
+    def ack_latencies(self) -> list[float]:
+        """Dispatch-to-callback seconds of every acknowledged interaction, in dispatch order."""
+        return [r.ack_latency for r in self.interactions if r.ack_latency is not None]
+
+    # ------------------------------------------------------------------ scripting users
+
+    def _find_command(self, guild: Guild, name: str) -> dict[str, Any] | None:
+        for scope in (guild.id, None):
+            command = self._commands.get(scope, {}).get((1, name))
+            if command is not None:
+                return command
+        return None
+
+    def _option_value(
+        self, spec: dict[str, Any], value: Any, guild: Guild, resolved: dict[str, dict[str, Any]]
+    ) -> Any:
+        kind = spec["type"]
+        name = spec["name"]
+        checks: dict[int, tuple[type | tuple[type, ...], str]] = {
+            3: (str, "a str"),
+            4: (int, "an int"),
+            5: (bool, "a bool"),
+            10: ((int, float), "a number"),
+        }
+        if kind in checks:
+            expected, noun = checks[kind]
+            if not isinstance(value, expected) or (kind in (4, 10) and isinstance(value, bool)):
+                raise ScriptError(f"option {name!r} must be {noun}, got {value!r}")
+            choices = spec.get("choices")
+            if choices and value not in [c["value"] for c in choices]:
+                raise ScriptError(f"option {name!r} must be one of {[c['value'] for c in choices]}")
+            if kind == 3 and not spec.get("min_length", 0) <= len(value) <= spec.get(
+                "max_length", 6000
+            ):
+                raise ScriptError(f"option {name!r} has a length outside the allowed range")
+            if kind in (4, 10) and not (
+                spec.get("min_value", value) <= value <= spec.get("max_value", value)
+            ):
+                raise ScriptError(f"option {name!r} is outside the allowed range")
+            return value
+        if kind == 6:
+            if not isinstance(value, User):
+                raise ScriptError(f"option {name!r} needs a User from the double, got {value!r}")
+            resolved.setdefault("users", {})[str(value.id)] = value.payload()
+            member = guild.members.get(value.id)
+            if member is not None:
+                resolved.setdefault("members", {})[str(value.id)] = member.payload(
+                    with_user=False, with_permissions=True
+                )
+            return str(value.id)
+        if kind == 7:
+            if not isinstance(value, Channel):
+                raise ScriptError(f"option {name!r} needs a Channel from the double, got {value!r}")
+            resolved.setdefault("channels", {})[str(value.id)] = {
+                **value.payload(),
+                "permissions": str(EVERYONE_PERMISSIONS),
+            }
+            return str(value.id)
+        if kind == 8:
+            if not isinstance(value, Role):
+                raise ScriptError(f"option {name!r} needs a Role from the double, got {value!r}")
+            resolved.setdefault("roles", {})[str(value.id)] = value.payload()
+            return str(value.id)
+        raise ScriptError(f"option type {kind} of {name!r} is not supported by the double")
+
+    def _build_options(
+        self,
+        specs: list[dict[str, Any]],
+        given: Mapping[str, Any],
+        guild: Guild,
+        resolved: dict[str, dict[str, Any]],
+    ) -> list[dict[str, Any]]:
+        by_name = {spec["name"]: spec for spec in specs}
+        unknown = set(given) - set(by_name)
+        if unknown:
+            raise ScriptError(
+                f"unknown options {sorted(unknown)}; the command takes {sorted(by_name)}"
+            )
+        missing = [s["name"] for s in specs if s.get("required") and s["name"] not in given]
+        if missing:
+            raise ScriptError(f"missing required options {missing}")
+        return [
+            {
+                "name": spec["name"],
+                "type": spec["type"],
+                "value": self._option_value(spec, given[spec["name"]], guild, resolved),
+            }
+            for spec in specs
+            if spec["name"] in given
+        ]
+
+    async def slash(
+        self, user: User, channel: Channel, name: str, *path: str, **options: Any
+    ) -> InteractionRecord:
+        """Have `user` run `/name path... option=value` in `channel`, as synced by the bot.
+
+        `path` names the subcommand group and/or subcommand; options take str, int, float,
+        bool, or the double's User/Channel/Role objects. Returns once INTERACTION_CREATE is sent.
+        """
+        guild = channel.guild
+        command = self._find_command(guild, name)
+        if command is None:
+            synced = sorted({n for scope in self._commands.values() for (_, n) in scope})
+            raise ScriptError(f"/{name} is not synced for {guild.name} (synced: {synced})")
+        top: list[dict[str, Any]] = []
+        target = top
+        node = command
+        for part in path:
+            sub = next(
+                (o for o in node.get("options", []) if o["name"] == part and o["type"] in (1, 2)),
+                None,
+            )
+            if sub is None:
+                raise ScriptError(f"/{name} has no subcommand {part!r} at this level")
+            entry: dict[str, Any] = {"name": part, "type": sub["type"], "options": []}
+            target.append(entry)
+            target = entry["options"]
+            node = sub
+        if any(o["type"] in (1, 2) for o in node.get("options", [])):
+            choices = [o["name"] for o in node["options"]]
+            raise ScriptError(f"/{' '.join((name, *path))} needs a subcommand: one of {choices}")
+        resolved: dict[str, dict[str, Any]] = {}
+        target.extend(self._build_options(node.get("options", []), options, guild, resolved))
+        data: dict[str, Any] = {"id": command["id"], "name": name, "type": 1, "options": top}
+        if command.get("guild_id"):
+            data["guild_id"] = command["guild_id"]
+        if resolved:
+            data["resolved"] = resolved
+        label = "/" + " ".join((name, *path))
+        return await self._dispatch_interaction(
+            APPLICATION_COMMAND, user, channel, data, None, label
+        )
+
+    def _visible_component(
+        self, user: User, message: StoredMessage | int, custom_id: str, kinds: tuple[int, ...]
+    ) -> tuple[StoredMessage, dict[str, Any]]:
+        stored = message if isinstance(message, StoredMessage) else self.message(message)
+        if not stored.visible_to(user):
+            raise ScriptError(f"{user.name} cannot see message {stored.id}")
+        component = stored.component(custom_id)
+        if component is None:
+            ids = [
+                c.get("custom_id") for c in walk_components(stored.components) if c.get("custom_id")
+            ]
+            raise ScriptError(f"message {stored.id} has no component {custom_id!r}; it has {ids}")
+        if component["type"] not in kinds:
+            raise ScriptError(f"component {custom_id!r} has type {component['type']}, not {kinds}")
+        if component.get("disabled"):
+            raise ScriptError(f"component {custom_id!r} is disabled")
+        return stored, component
+
+    async def click(
+        self, user: User, message: StoredMessage | int, custom_id: str
+    ) -> InteractionRecord:
+        """Have `user` click the button `custom_id` on a message they can see."""
+        stored, component = self._visible_component(user, message, custom_id, (2,))
+        if component.get("style") == 5:
+            raise ScriptError(
+                f"{custom_id!r} is a link button; clicking it sends nothing to the bot"
+            )
+        data = {"custom_id": custom_id, "component_type": 2, "id": component.get("id")}
+        return await self._dispatch_interaction(
+            MESSAGE_COMPONENT, user, stored.channel, data, stored, f"click {custom_id!r}"
+        )
+
+    async def select(
+        self, user: User, message: StoredMessage | int, custom_id: str, values: Sequence[str]
+    ) -> InteractionRecord:
+        """Have `user` pick `values` in the string select `custom_id` on a message they can see."""
+        stored, component = self._visible_component(user, message, custom_id, (3,))
+        allowed = [option["value"] for option in component.get("options", [])]
+        bad = [v for v in values if v not in allowed]
+        if bad:
+            raise ScriptError(f"{bad} are not options of {custom_id!r} (options: {allowed})")
+        low, high = component.get("min_values", 1), component.get("max_values", 1)
+        if not low <= len(values) <= high:
+            raise ScriptError(f"{custom_id!r} takes between {low} and {high} values")
+        data = {
+            "custom_id": custom_id,
+            "component_type": 3,
+            "values": list(values),
+            "id": component.get("id"),
+        }
+        return await self._dispatch_interaction(
+            MESSAGE_COMPONENT, user, stored.channel, data, stored, f"select {custom_id!r}"
+        )
+
+    async def submit_modal(
+        self, user: User, opened_by: InteractionRecord, values: Mapping[str, str]
+    ) -> InteractionRecord:
+        """Have `user` fill in and submit the modal the bot showed in reply to `opened_by`.
+
+        `values` maps each text input's custom_id to the text typed.
+        """
+        modal = opened_by.modal
+        if modal is None or user is not opened_by.user:
+            raise ScriptError(f"{user.name} was not shown a modal by interaction {opened_by.label}")
+        inputs = {
+            c["custom_id"]: c for c in walk_components(modal["components"]) if c.get("type") == 4
+        }
+        unknown = set(values) - set(inputs)
+        if unknown:
+            raise ScriptError(
+                f"modal has no text inputs {sorted(unknown)}; it has {sorted(inputs)}"
+            )
+        for custom_id, spec in inputs.items():
+            text = values.get(custom_id, "")
+            if spec.get("required", True) and not text:
+                raise ScriptError(f"modal input {custom_id!r} is required")
+            if text and not spec.get("min_length", 0) <= len(text) <= spec.get("max_length", 4000):
+                raise ScriptError(
+                    f"modal input {custom_id!r} has a length outside the allowed range"
+                )
+
+        def submitted(component: dict[str, Any]) -> dict[str, Any]:
+            custom_id = component["custom_id"]
+            return {
+                "type": 4,
+                "id": component.get("id"),
+                "custom_id": custom_id,
+                "value": values.get(custom_id, ""),
+            }
+
+        rows: list[dict[str, Any]] = []
+        for top in modal["components"]:
+            if top.get("type") == 1:
+                rows.append(
+                    {
+                        "type": 1,
+                        "components": [submitted(c) for c in top["components"] if c["type"] == 4],
+                    }
+                )
+            elif top.get("type") == 18 and top["component"].get("type") == 4:
+                rows.append(
+                    {"type": 18, "id": top.get("id"), "component": submitted(top["component"])}
+                )
+        data = {"custom_id": modal["custom_id"], "components": rows}
+        return await self._dispatch_interaction(
+            MODAL_SUBMIT,
+            user,
+            opened_by.channel,
+            data,
+            opened_by.source_message,
+            f"modal {modal['custom_id']!r}",
+        )
+
+    async def _dispatch_interaction(
+        self,
+        kind: int,
+        user: User,
+        channel: Channel,
+        data: dict[str, Any],
+        source: StoredMessage | None,
+        label: str,
+    ) -> InteractionRecord:
+        guild = channel.guild
+        member = guild.members.get(user.id)
+        if member is None:
+            raise ScriptError(f"{user.name} is not a member of {guild.name}")
+        sessions = [s for s in self._sessions if s.open and s.covers_guild(guild.id)]
+        if not sessions:
+            raise ScriptError("no bot is connected to the gateway")
+        rec = InteractionRecord(
+            id=self._snowflake(),
+            token=f"double-{secrets.token_urlsafe(24)}",
+            type=kind,
+            user=user,
+            channel=channel,
+            data=data,
+            source_message=source,
+            label=label,
+        )
+        rec._settle = self.idle
+        payload: dict[str, Any] = {
+            "id": str(rec.id),
+            "application_id": str(self.application_id),
+            "type": kind,
+            "token": rec.token,
+            "version": 1,
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+            "channel_id": str(channel.id),
+            "channel": {**channel.payload(), "permissions": str(member.permissions)},
+            "member": member.payload(with_permissions=True),
+            "data": data,
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "app_permissions": str(guild.members[self.bot_user.id].permissions),
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "authorizing_integration_owners": {"0": str(guild.id)},
+            "context": 0,
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if source is not None:
+            payload["message"] = source.payload(self.application_id)
+        self.interactions.append(rec)
+        self._interactions_by_id[rec.id] = rec
+        self._interactions_by_token[rec.token] = rec
+        self._unacked[rec.id] = rec
+        rec.dispatched_at = asyncio.get_running_loop().time()
+        # Discord delivers to every session of the shard: two live bot processes both get it.
+        for session in sessions:
+            await self._send(session, "INTERACTION_CREATE", payload)
+        return rec
+
+    # ------------------------------------------------------------------ gateway
+
+    async def _send(self, session: GatewaySession, event: str, data: dict[str, Any]) -> None:
+        if not session.open:
+            return
+        self.gateway_events[event] += 1
+        try:
+            await session.dispatch(event, data)
+        except (ConnectionError, RuntimeError):
+            # The client hung up between our check and the write; it will not see the event.
+            self._drop(session)
+        self._touch()
+
+    async def _broadcast(
+        self, guild_id: int, event: str, data: dict[str, Any], intent: int
+    ) -> None:
+        for session in list(self._sessions):
+            if session.covers_guild(guild_id) and session.wants(intent):
+                await self._send(session, event, data)
+
+    def _broadcast_later(
+        self, guild_id: int, event: str, data: dict[str, Any], intent: int
+    ) -> None:
+        # World building is synchronous; events for an already-connected bot go out in order
+        # because tasks start FIFO and each session's send lock is fair.
+        if self._sessions:
+            self._spawn(self._broadcast(guild_id, event, data, intent))
+
+    def _drop(self, session: GatewaySession) -> None:
+        if session in self._sessions:
+            self._sessions.remove(session)
+
+    def _guild_create(self, guild: Guild, session: GatewaySession) -> dict[str, Any]:
+        return guild.payload(
+            include_members=session.wants(GUILD_MEMBERS), bot_user_id=self.bot_user.id
+        )
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        if request.query.get("encoding", "json") != "json":
+            self.unexpected.append(f"gateway: unsupported encoding {request.query['encoding']!r}")
+            await ws.close(code=4002, message=b"Error while decoding payload.")
+            return ws
+        session = GatewaySession(ws, request.query.get("compress"))
+        self._connections.add(session)
+        try:
+            await session.send(
+                HELLO, {"heartbeat_interval": HEARTBEAT_INTERVAL_MS, "_trace": ["double"]}
+            )
+            async for frame in ws:
+                self._touch()
+                if frame.type.name != "TEXT":
+                    self.unexpected.append(f"gateway: unexpected {frame.type.name} frame")
+                    continue
+                await self._gateway_frame(session, json.loads(frame.data))
+        finally:
+            self._connections.discard(session)
+            self._drop(session)
+        return ws
+
+    async def _gateway_frame(self, session: GatewaySession, frame: dict[str, Any]) -> None:
+        op, data = frame.get("op"), frame.get("d")
+        if op == HEARTBEAT:
+            await session.send(HEARTBEAT_ACK, None)
+        elif op == IDENTIFY:
+            await self._identify(session, data)
+        elif op == RESUME:
+            await self._resume(session, data)
+        elif op == PRESENCE_UPDATE:
+            self.presence_updates.append(data)
+        elif op == REQUEST_GUILD_MEMBERS:
+            await self._request_members(session, data)
+        else:
+            self.unexpected.append(f"gateway: unexpected op {op}: {frame}")
+
+    async def _identify(self, session: GatewaySession, data: dict[str, Any]) -> None:
+        if data.get("token") != self.token:
+            await session.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        intents = int(data.get("intents", 0))
+        if intents & PRIVILEGED_INTENTS & ~self.privileged_intents:
+            await session.ws.close(code=4014, message=b"Disallowed intent(s).")
+            return
+        session.intents = intents
+        shard = data.get("shard") or [0, 1]
+        session.shard = (int(shard[0]), int(shard[1]))
+        session.identified = True
+        self._sessions.append(session)
+        self._resumable[session.session_id] = session
+        guilds = [g for g in self.guilds.values() if session.covers_guild(g.id)]
+        ready = {
+            "v": 10,
+            "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+            "session_id": session.session_id,
+            "resume_gateway_url": self.gateway_url,
+            "session_type": "normal",
+            "shard": list(session.shard),
+            "application": {"id": str(self.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "user_settings": {},
+            "auth": {},
+            "_trace": ["double"],
+        }
+        await self._send(session, "READY", ready)
+        for guild in guilds:
+            await self._send(session, "GUILD_CREATE", self._guild_create(guild, session))
+
+    async def _resume(self, session: GatewaySession, data: dict[str, Any]) -> None:
+        previous = self._resumable.get(data.get("session_id", ""))
+        if previous is None or data.get("token") != self.token:
+            await session.send(INVALID_SESSION, False)
+            return
+        # Events sent while disconnected are not replayed: the double has no backlog.
+        session.session_id = previous.session_id
+        session.intents = previous.intents
+        session.shard = previous.shard
+        session.sequence = int(data.get("seq") or 0)
+        session.identified = True
+        self._drop(previous)
+        self._sessions.append(session)
+        self._resumable[session.session_id] = session
+        await self._send(session, "RESUMED", {"_trace": ["double"]})
+
+    async def _request_members(self, session: GatewaySession, data: dict[str, Any]) -> None:
+        raw_ids = data.get("guild_id")
+        guild_ids = raw_ids if isinstance(raw_ids, list) else [raw_ids]
+        for raw in guild_ids:
+            guild = self.guilds.get(int(raw))
+            if guild is None:
+                continue
+            members = list(guild.members.values())
+            if data.get("user_ids"):
+                wanted = {int(u) for u in data["user_ids"]}
+                members = [m for m in members if m.user.id in wanted]
+            else:
+                query = (data.get("query") or "").lower()
+                members = [
+                    m
+                    for m in members
+                    if m.user.name.lower().startswith(query)
+                    or (m.nick or "").lower().startswith(query)
+                ]
+                if data.get("limit"):
+                    members = members[: int(data["limit"])]
+            chunk = {
+                "guild_id": str(guild.id),
+                "members": [m.payload() for m in members],
+                "chunk_index": 0,
+                "chunk_count": 1,
+                "not_found": [],
+            }
+            if data.get("nonce") is not None:
+                chunk["nonce"] = data["nonce"]
+            await self._send(session, "GUILD_MEMBERS_CHUNK", chunk)
+
+    # ------------------------------------------------------------------ REST plumbing
+
+    def _routes(self) -> list[tuple[str, str, Handler]]:
+        return [
+            ("GET", "/users/@me", self._get_me),
+            ("GET", "/users/{user_id}", self._get_user),
+            ("GET", "/oauth2/applications/@me", self._get_application),
+            ("GET", "/gateway", self._get_gateway),
+            ("GET", "/gateway/bot", self._get_gateway),
+            ("GET", "/applications/{application_id}/commands", self._get_commands),
+            ("PUT", "/applications/{application_id}/commands", self._put_commands),
+            (
+                "GET",
+                "/applications/{application_id}/guilds/{guild_id}/commands",
+                self._get_commands,
+            ),
+            (
+                "PUT",
+                "/applications/{application_id}/guilds/{guild_id}/commands",
+                self._put_commands,
+            ),
+            ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member),
+            ("GET", "/channels/{channel_id}", self._get_channel),
+            ("POST", "/channels/{channel_id}/typing", self._typing),
+            ("GET", "/channels/{channel_id}/messages", self._list_messages),
+            ("POST", "/channels/{channel_id}/messages", self._create_message),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_message),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message),
+            (
+                "POST",
+                "/channels/{channel_id}/messages/{message_id}/threads",
+                self._thread_from_message,
+            ),
+            ("POST", "/channels/{channel_id}/threads", self._thread_without_message),
+            ("PUT", "/channels/{channel_id}/thread-members/{user_id}", self._thread_member),
+            ("DELETE", "/channels/{channel_id}/thread-members/{user_id}", self._thread_member),
+            ("POST", "/interactions/{interaction_id}/{token}/callback", self._interaction_callback),
+            ("POST", "/webhooks/{application_id}/{token}", self._create_followup),
+            (
+                "GET",
+                "/webhooks/{application_id}/{token}/messages/{message_id}",
+                self._get_webhook_message,
+            ),
+            (
+                "PATCH",
+                "/webhooks/{application_id}/{token}/messages/{message_id}",
+                self._edit_webhook_message,
+            ),
+            (
+                "DELETE",
+                "/webhooks/{application_id}/{token}/messages/{message_id}",
+                self._delete_webhook_message,
+            ),
+        ]
+
+    def _ratelimit_headers(self, route: str) -> dict[str, str]:
+        # A huge bucket that never runs low: discord.py then never sleeps, and a Reset-After of
+        # 1 s stays under any max_ratelimit_timeout a bot may set (minimum 30 s).
+        bucket = self._buckets.get(route)
+        if bucket is None:
+            bucket = self._buckets[route] = hashlib.blake2s(
+                route.encode(), digest_size=8
+            ).hexdigest()
+        return {
+            "X-RateLimit-Limit": str(_RATE_LIMIT),
+            "X-RateLimit-Remaining": str(_RATE_LIMIT - 1),
+            "X-RateLimit-Reset": f"{time.time() + 1:.3f}",
+            "X-RateLimit-Reset-After": "1.000",
+            "X-RateLimit-Bucket": bucket,
+        }
+
+    @staticmethod
+    async def _read_body(request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
+        if request.content_type == "multipart/form-data":
+            payload: Any = {}
+            files: list[dict[str, Any]] = []
+            reader = await request.multipart()
+            async for part in reader:
+                if not isinstance(part, BodyPartReader):
+                    continue
+                if part.name == "payload_json":
+                    payload = json.loads(await part.text())
+                else:
+                    content = await part.read()
+                    files.append(
+                        {
+                            "field": part.name,
+                            "filename": part.filename,
+                            "size": len(content),
+                            "content_type": part.headers.get("Content-Type"),
+                        }
+                    )
+            return payload, files
+        if request.body_exists:
+            text = await request.text()
+            return (json.loads(text) if text else None), []
+        return None, []
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.path == GATEWAY_PATH:
+            return await handler(request)
+        self._inflight += 1
+        self._touch()
+        route = "?"
+        status = 500
+        body: Any = None
+        try:
+            match = request.match_info
+            if match.http_exception is not None:
+                self.unexpected.append(f"unknown route: {request.method} {request.path_qs}")
+                response: web.StreamResponse = _error(404, 0, "404: Not Found")
+            else:
+                route = match.route.resource.canonical.removeprefix(API_PREFIX)  # type: ignore[union-attr]
+                self.rest_calls[f"{request.method} {route}"] += 1
+                body, files = await self._read_body(request)
+                request["body"], request["files"] = body, files
+                token_route = route.startswith(("/interactions/", "/webhooks/"))
+                if not token_route and request.headers.get("Authorization") != f"Bot {self.token}":
+                    response = _error(401, 0, "401: Unauthorized")
+                else:
+                    response = await handler(request)
+                    response.headers.update(self._ratelimit_headers(route))
+            status = response.status
+            return response
+        except Exception:
+            # A 5xx would make discord.py retry with multi-second sleeps; fail fast instead.
+            self.unexpected.append(
+                f"double crashed on {request.method} {request.path}:\n{traceback.format_exc()}"
+            )
+            status = 400
+            return _error(400, 0, "DiscordDouble internal error")
+        finally:
+            self._inflight -= 1
+            self.requests.append(
+                RequestRecord(request.method, route, request.path, status, body, time.monotonic())
+            )
+            self._touch()
+
+    def _fail(
+        self,
+        request: web.Request,
+        status: int,
+        code: int,
+        message: str,
+        *,
+        rec: InteractionRecord | None = None,
+        detail: str = "",
+        errors: list[FieldError] | None = None,
+    ) -> web.Response:
+        """Reject a request the way Discord would and record it as a test failure."""
+        text = "; ".join(f"{e.path}: {e.message}" for e in errors or [])
+        note = f"{request.method} {request.path}: {status} {code} {message}"
+        extra = " — ".join(part for part in (detail, text) if part)
+        if rec is not None:
+            note += f" [interaction {rec.label}]"
+        if extra:
+            note += f" — {extra}"
+        self.failures.append(note)
+        if rec is not None:
+            rec.problems.append(note)
+        body = form_error_body(errors) if errors else None
+        return _error(status, code, message, body)
+
+    # ------------------------------------------------------------------ REST: identity
+
+    async def _get_me(self, request: web.Request) -> web.Response:
+        return _json(
+            {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US"}
+        )
+
+    async def _get_user(self, request: web.Request) -> web.Response:
+        user = self.users.get(_snowflake_param(request, "user_id") or 0)
+        return _json(user.payload()) if user else _error(404, 10013, "Unknown User")
+
+    async def _get_application(self, request: web.Request) -> web.Response:
+        return _json(
+            {
+                "id": str(self.application_id),
+                "name": self.bot_user.name,
+                "icon": None,
+                "description": "",
+                "summary": "",
+                "type": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "owner": self.owner.payload(),
+                "team": None,
+                "bot": self.bot_user.payload(),
+                "interactions_endpoint_url": None,
+                "redirect_uris": [],
+                "tags": [],
+                "approximate_guild_count": len(self.guilds),
+            }
+        )
+
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        return _json(
+            {
+                "url": self.gateway_url,
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 999,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    async def _get_member(self, request: web.Request) -> web.Response:
+        guild = self.guilds.get(_snowflake_param(request, "guild_id") or 0)
+        if guild is None:
+            return _error(404, 10004, "Unknown Guild")
+        member = guild.members.get(_snowflake_param(request, "user_id") or 0)
+        return _json(member.payload()) if member else _error(404, 10007, "Unknown Member")
+
+    # ------------------------------------------------------------------ REST: commands
+
+    def _command_scope(self, request: web.Request) -> tuple[int | None, web.Response | None]:
+        if _snowflake_param(request, "application_id") != self.application_id:
+            return None, self._fail(
+                request,
+                403,
+                20012,
+                "You are not authorized to perform this action on this application",
+            )
+        if "guild_id" not in request.match_info:
+            return None, None
+        guild_id = _snowflake_param(request, "guild_id")
+        if guild_id not in self.guilds:
+            return None, self._fail(request, 404, 10004, "Unknown Guild")
+        return guild_id, None
+
+    async def _get_commands(self, request: web.Request) -> web.Response:
+        scope, error = self._command_scope(request)
+        return error or _json(list(self._commands.get(scope, {}).values()))
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        scope, error = self._command_scope(request)
+        if error:
+            return error
+        body = request["body"]
+        if not isinstance(body, list):
+            return self._fail(request, 400, 50109, "The request body contains invalid JSON.")
+        errors = command_errors(body)
+        if errors:
+            return self._fail(request, 400, 50035, "Invalid Form Body", errors=errors)
+        previous = self._commands.get(scope, {})
+        synced: dict[tuple[int, str], dict[str, Any]] = {}
+        for item in body:
+            key = (item.get("type", 1), item["name"])
+            old = previous.get(key)
+            command = {
+                "type": 1,
+                "options": [],
+                "default_member_permissions": None,
+                "nsfw": False,
+                **item,
+                # Discord keeps a command's id across overwrites when name and type match.
+                "id": old["id"] if old else str(self._snowflake()),
+                "application_id": str(self.application_id),
+                "version": str(self._snowflake()),
+            }
+            if scope is not None:
+                command["guild_id"] = str(scope)
+            synced[key] = command
+        self._commands[scope] = synced
+        return _json(list(synced.values()))
+
+    # ------------------------------------------------------------------ REST: channels & messages
+
+    def _channel(self, request: web.Request) -> Channel | None:
+        return self.channels.get(_snowflake_param(request, "channel_id") or 0)
+
+    def _channel_message(self, request: web.Request) -> tuple[Channel | None, StoredMessage | None]:
+        channel = self._channel(request)
+        message = self._messages.get(_snowflake_param(request, "message_id") or 0)
+        if channel is None or message is None or message.channel is not channel:
+            return channel, None
+        # Ephemeral messages do not exist as far as the channel endpoints are concerned.
+        if message.deleted or message.ephemeral:
+            return channel, None
+        return channel, message
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        return _json(channel.payload()) if channel else _error(404, 10003, "Unknown Channel")
+
+    async def _typing(self, request: web.Request) -> web.Response:
+        return (
+            web.Response(status=204)
+            if self._channel(request)
+            else _error(404, 10003, "Unknown Channel")
+        )
+
+    async def _list_messages(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        if channel is None:
+            return _error(404, 10003, "Unknown Channel")
+        limit = min(int(request.query.get("limit", 50)), 100)
+        before = int(request.query.get("before", 0)) or None
+        after = int(request.query.get("after", 0)) or None
+        messages = [
+            m
+            for m in self.channel_messages(channel)
+            if (before is None or m.id < before) and (after is None or m.id > after)
+        ]
+        # Newest first, except that `after` pages forward from the oldest match.
+        picked = messages[:limit] if after is not None else messages[-limit:]
+        return _json([m.payload(self.application_id) for m in reversed(picked)])
+
+    async def _get_message(self, request: web.Request) -> web.Response:
+        channel, message = self._channel_message(request)
+        if channel is None:
+            return _error(404, 10003, "Unknown Channel")
+        if message is None:
+            return _error(404, 10008, "Unknown Message")
+        return _json(message.payload(self.application_id))
+
+    def _new_message(
+        self,
+        channel: Channel,
+        body: dict[str, Any],
+        files: list[dict[str, Any]],
+        flags: int,
+        *,
+        ephemeral_for: User | None = None,
+        interaction: InteractionRecord | None = None,
+        message_type: int = DEFAULT_MESSAGE,
+    ) -> StoredMessage:
+        message = StoredMessage(
+            id=self._snowflake(),
+            channel=channel,
+            author=self.bot_user,
+            content=body.get("content") or "",
+            embeds=[{"type": "rich", **embed} for embed in body.get("embeds") or []],
+            components=body.get("components") or [],
+            flags=flags,
+            attachments=self._attachments(body, files),
+            ephemeral_for=ephemeral_for,
+            interaction=interaction,
+            via_webhook=interaction is not None,
+            type=message_type,
+        )
+        number_components(message.components)
+        if body.get("message_reference"):
+            message.extra["message_reference"] = body["message_reference"]
+        self._messages[message.id] = message
+        channel.message_ids.append(message.id)
+        if ephemeral_for is not None:
+            self._ephemerals[ephemeral_for.id].append(message)
+        return message
+
+    def _attachments(
+        self, body: dict[str, Any], files: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        out = []
+        for file in files:
+            attachment_id = self._snowflake()
+            out.append(
+                {
+                    "id": str(attachment_id),
+                    "filename": file["filename"],
+                    "size": file["size"],
+                    "content_type": file["content_type"],
+                    "url": f"https://cdn.discordapp.com/attachments/{attachment_id}/{file['filename']}",
+                    "proxy_url": f"https://media.discordapp.net/attachments/{attachment_id}/{file['filename']}",
+                }
+            )
+        return out
+
+    @staticmethod
+    def _is_empty(body: dict[str, Any], files: list[dict[str, Any]]) -> bool:
+        return not (
+            body.get("content")
+            or body.get("embeds")
+            or body.get("components")
+            or files
+            or body.get("sticker_ids")
+            or body.get("poll")
+        )
+
+    def _create_errors(
+        self, body: dict[str, Any], files: list[dict[str, Any]], flags: int
+    ) -> list[FieldError]:
+        errors = message_errors(body, flags)
+        if self._is_empty(body, files):
+            errors.append(FieldError("content", "MESSAGE_EMPTY", "Cannot send an empty message"))
+        return errors
+
+    async def _create_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        if channel is None:
+            return _error(404, 10003, "Unknown Channel")
+        body, files = request["body"] or {}, request["files"]
+        flags = int(body.get("flags") or 0) & _SENDABLE_FLAGS
+        errors = self._create_errors(body, files, flags)
+        if errors:
+            return self._fail(request, 400, 50035, "Invalid Form Body", errors=errors)
+        message = self._new_message(channel, body, files, flags)
+        payload = message.payload(self.application_id)
+        await self._broadcast(channel.guild.id, "MESSAGE_CREATE", payload, GUILD_MESSAGES)
+        return _json(payload)
+
+    def _apply_edit(
+        self, message: StoredMessage, body: dict[str, Any], files: list[dict[str, Any]]
+    ) -> list[FieldError]:
+        """Apply an edit (only the fields present change), or return the errors if invalid."""
+        content = (body.get("content") or "") if "content" in body else message.content
+        embeds = (body.get("embeds") or []) if "embeds" in body else message.embeds
+        components = (body.get("components") or []) if "components" in body else message.components
+        flags = message.flags & ~LOADING
+        if body.get("flags") is not None:
+            flags = (flags & ~SUPPRESS_EMBEDS) | (
+                int(body["flags"]) & (SUPPRESS_EMBEDS | COMPONENTS_V2)
+            )
+        if "attachments" in body:
+            kept = {str(a.get("id")) for a in body.get("attachments") or []}
+            attachments = [a for a in message.attachments if a["id"] in kept]
+        else:
+            attachments = list(message.attachments)
+        attachments += self._attachments(body, files)
+        merged = {"content": content, "embeds": embeds, "components": components}
+        errors = message_errors(merged, flags)
+        if self._is_empty(merged, attachments):
+            errors.append(FieldError("content", "MESSAGE_EMPTY", "Cannot send an empty message"))
+        if errors:
+            return errors
+        message.history.append(message.snapshot())
+        message.content = content
+        message.embeds = [{"type": "rich", **embed} for embed in embeds]
+        message.components = components
+        number_components(message.components)
+        message.flags = flags
+        message.attachments = attachments
+        message.edited_timestamp = iso_now()
+        return []
+
+    async def _announce_edit(self, message: StoredMessage) -> None:
+        if message.ephemeral_for is None:
+            await self._broadcast(
+                message.channel.guild.id,
+                "MESSAGE_UPDATE",
+                message.payload(self.application_id),
+                GUILD_MESSAGES,
+            )
+
+    async def _announce_delete(self, message: StoredMessage) -> None:
+        if message.ephemeral_for is None:
+            data = {
+                "id": str(message.id),
+                "channel_id": str(message.channel.id),
+                "guild_id": str(message.channel.guild.id),
+            }
+            await self._broadcast(message.channel.guild.id, "MESSAGE_DELETE", data, GUILD_MESSAGES)
+
+    async def _edit_message(self, request: web.Request) -> web.Response:
+        channel, message = self._channel_message(request)
+        if channel is None:
+            return _error(404, 10003, "Unknown Channel")
+        if message is None:
+            return _error(404, 10008, "Unknown Message")
+        if message.author is not self.bot_user:
+            return self._fail(request, 403, 50005, "Cannot edit a message authored by another user")
+        errors = self._apply_edit(message, request["body"] or {}, request["files"])
+        if errors:
+            return self._fail(request, 400, 50035, "Invalid Form Body", errors=errors)
+        await self._announce_edit(message)
+        return _json(message.payload(self.application_id))
+
+    async def _delete_message(self, request: web.Request) -> web.Response:
+        channel, message = self._channel_message(request)
+        if channel is None:
+            return _error(404, 10003, "Unknown Channel")
+        if message is None:
+            return _error(404, 10008, "Unknown Message")
+        message.deleted = True
+        await self._announce_delete(message)
+        return web.Response(status=204)
+
+    def _new_thread(
+        self, request: web.Request, parent: Channel, thread_id: int, kind: int
+    ) -> Channel | web.Response:
+        body = request["body"] or {}
+        name = body.get("name") or ""
+        if not 1 <= len(name) <= 100:
+            return self._fail(
+                request,
+                400,
+                50035,
+                "Invalid Form Body",
+                errors=[
+                    FieldError(
+                        "name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."
+                    )
+                ],
+            )
+        thread = Channel(
+            id=thread_id,
+            guild=parent.guild,
+            name=name,
+            type=kind,
+            parent_id=parent.id,
+            owner_id=self.bot_user.id,
+            auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
+            thread_member_ids={self.bot_user.id},
+        )
+        parent.guild.threads[thread.id] = thread
+        self.channels[thread.id] = thread
+        return thread
+
+    async def _thread_created(self, thread: Channel) -> web.Response:
+        payload = thread.payload()
+        await self._broadcast(
+            thread.guild.id, "THREAD_CREATE", {**payload, "newly_created": True}, GUILDS
+        )
+        return _json(payload)
+
+    async def _thread_from_message(self, request: web.Request) -> web.Response:
+        channel, message = self._channel_message(request)
+        if channel is None:
+            return _error(404, 10003, "Unknown Channel")
+        if message is None:
+            return _error(404, 10008, "Unknown Message")
+        if channel.type != GUILD_TEXT:
+            return self._fail(request, 400, 50024, "Cannot execute action on this channel type")
+        if message.thread is not None:
+            return self._fail(
+                request, 400, 160004, "A thread has already been created for this message"
+            )
+        # A thread started from a message shares the message's id.
+        thread = self._new_thread(request, channel, message.id, PUBLIC_THREAD)
+        if isinstance(thread, web.Response):
+            return thread
+        message.thread = thread
+        return await self._thread_created(thread)
+
+    async def _thread_without_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        if channel is None:
+            return _error(404, 10003, "Unknown Channel")
+        if channel.type != GUILD_TEXT:
+            return self._fail(request, 400, 50024, "Cannot execute action on this channel type")
+        kind = int((request["body"] or {}).get("type") or PRIVATE_THREAD)
+        thread = self._new_thread(request, channel, self._snowflake(), kind)
+        if isinstance(thread, web.Response):
+            return thread
+        return await self._thread_created(thread)
+
+    async def _thread_member(self, request: web.Request) -> web.Response:
+        thread = self._channel(request)
+        if thread is None or not thread.is_thread:
+            return _error(404, 10003, "Unknown Channel")
+        raw = request.match_info["user_id"]
+        user_id = self.bot_user.id if raw == "@me" else _snowflake_param(request, "user_id")
+        if user_id not in thread.guild.members:
+            return _error(404, 10013, "Unknown User")
+        if request.method == "PUT":
+            thread.thread_member_ids.add(user_id)
+        else:
+            thread.thread_member_ids.discard(user_id)
+        return web.Response(status=204)
+
+    # ------------------------------------------------------------------ REST: interactions
+
+    async def _interaction_callback(self, request: web.Request) -> web.Response:
+        now = asyncio.get_running_loop().time()
+        rec = self._interactions_by_id.get(_snowflake_param(request, "interaction_id") or 0)
+        if rec is None or rec.token != request.match_info["token"]:
+            return self._fail(request, 404, 10062, "Unknown interaction")
+        if rec.acknowledged:
+            return self._fail(
+                request, 400, 40060, "Interaction has already been acknowledged.", rec=rec
+            )
+        if self.ack_deadline is not None and now - rec.dispatched_at > self.ack_deadline:
+            return self._fail(
+                request,
+                404,
+                10062,
+                "Unknown interaction",
+                rec=rec,
+                detail=f"callback {now - rec.dispatched_at:.2f} s after dispatch "
+                f"(limit {self.ack_deadline} s)",
+            )
+        body = request["body"] or {}
+        kind = body.get("type")
+        data = body.get("data") or {}
+        files = request["files"]
+        allowed = _CALLBACK_TYPES[rec.type]
+        if kind in (6, 7) and rec.source_message is None:
+            allowed = allowed - {6, 7}
+        if kind not in allowed:
+            return self._fail(
+                request,
+                400,
+                50035,
+                "Invalid Form Body",
+                rec=rec,
+                errors=[
+                    FieldError(
+                        "type",
+                        "INTERACTION_RESPONSE_TYPE_INVALID",
+                        f"Callback type {kind} is not valid for interaction type {rec.type}",
+                    )
+                ],
+            )
+        if kind == 4:
+            flags = int(data.get("flags") or 0) & (_SENDABLE_FLAGS | EPHEMERAL)
+            errors = self._create_errors(data, files, flags)
+            if errors:
+                return self._fail(request, 400, 50035, "Invalid Form Body", rec=rec, errors=errors)
+            message_type = (
+                CHAT_INPUT_COMMAND_MESSAGE if rec.type == APPLICATION_COMMAND else DEFAULT_MESSAGE
+            )
+            rec.original = self._new_message(
+                rec.channel,
+                data,
+                files,
+                flags,
+                ephemeral_for=rec.user if flags & EPHEMERAL else None,
+                interaction=rec,
+                message_type=message_type,
+            )
+        elif kind == 5:
+            flags = (int(data.get("flags") or 0) & EPHEMERAL) | LOADING
+            message_type = (
+                CHAT_INPUT_COMMAND_MESSAGE if rec.type == APPLICATION_COMMAND else DEFAULT_MESSAGE
+            )
+            rec.original = self._new_message(
+                rec.channel,
+                {},
+                [],
+                flags,
+                ephemeral_for=rec.user if flags & EPHEMERAL else None,
+                interaction=rec,
+                message_type=message_type,
+            )
+        elif kind in (6, 7):
+            assert rec.source_message is not None
+            if kind == 7:
+                errors = self._apply_edit(rec.source_message, data, files)
+                if errors:
+                    return self._fail(
+                        request, 400, 50035, "Invalid Form Body", rec=rec, errors=errors
+                    )
+            # For component interactions @original is the message the component sits on.
+            rec.original = rec.source_message
+        else:
+            errors = modal_errors(data)
+            if errors:
+                return self._fail(request, 400, 50035, "Invalid Form Body", rec=rec, errors=errors)
+            number_components(data.get("components") or [])
+            rec.modal = data
+        rec.response_type = kind
+        rec.acked_at = now
+        self._unacked.pop(rec.id, None)
+        rec._acked.set()
+        if kind == 7:
+            await self._announce_edit(rec.source_message)  # type: ignore[arg-type]
+        elif kind in (4, 5) and rec.original is not None and not rec.original.ephemeral:
+            await self._broadcast(
+                rec.guild.id,
+                "MESSAGE_CREATE",
+                rec.original.payload(self.application_id),
+                GUILD_MESSAGES,
+            )
+        if request.query.get("with_response") not in ("1", "true", "True"):
+            return web.Response(status=204)
+        shown = rec.original if kind in (4, 5, 7) else None
+        result: dict[str, Any] = {
+            "interaction": {
+                "id": str(rec.id),
+                "type": rec.type,
+                "response_message_loading": kind == 5,
+                "response_message_ephemeral": bool(shown and shown.ephemeral),
+            }
+        }
+        if shown is not None:
+            result["interaction"]["response_message_id"] = str(shown.id)
+            result["resource"] = {"type": kind, "message": shown.payload(self.application_id)}
+        return _json(result)
+
+    def _webhook_interaction(
+        self, request: web.Request
+    ) -> tuple[InteractionRecord | None, web.Response | None]:
+        rec = self._interactions_by_token.get(request.match_info["token"])
+        if rec is None or _snowflake_param(request, "application_id") != self.application_id:
+            return None, self._fail(request, 404, 10015, "Unknown Webhook")
+        if asyncio.get_running_loop().time() - rec.dispatched_at > TOKEN_LIFETIME:
+            return None, self._fail(request, 401, 50027, "Invalid Webhook Token", rec=rec)
+        if not rec.acknowledged:
+            return None, self._fail(
+                request,
+                404,
+                10015,
+                "Unknown Webhook",
+                rec=rec,
+                detail="interaction webhook used before the interaction was acknowledged",
+            )
+        return rec, None
+
+    def _webhook_message(
+        self, request: web.Request, rec: InteractionRecord
+    ) -> StoredMessage | None:
+        raw = request.match_info["message_id"]
+        if raw == "@original":
+            message = rec.original
+        else:
+            message = self._messages.get(_snowflake_param(request, "message_id") or 0)
+            # A token reaches its own messages, the message its component sits on, and other
+            # application messages in the same channel that its user can see.
+            reachable = message is not None and (
+                message.interaction is rec
+                or message is rec.source_message
+                or (
+                    message.via_webhook
+                    and message.channel is rec.channel
+                    and message.visible_to(rec.user)
+                )
+            )
+            if not reachable:
+                message = None
+        if message is None or message.deleted:
+            return None
+        return message
+
+    async def _create_followup(self, request: web.Request) -> web.Response:
+        rec, error = self._webhook_interaction(request)
+        if error:
+            return error
+        assert rec is not None
+        body, files = request["body"] or {}, request["files"]
+        original = rec.original
+        if original is not None and original.loading and rec.response_type == 5:
+            # Discord resolves the "thinking" placeholder with the first follow-up, which keeps
+            # the defer's visibility whatever flags the follow-up carries.
+            errors = self._apply_edit(original, body, files)
+            if errors:
+                return self._fail(request, 400, 50035, "Invalid Form Body", rec=rec, errors=errors)
+            await self._announce_edit(original)
+            return _json(original.payload(self.application_id))
+        flags = int(body.get("flags") or 0) & (_SENDABLE_FLAGS | EPHEMERAL)
+        errors = self._create_errors(body, files, flags)
+        if errors:
+            return self._fail(request, 400, 50035, "Invalid Form Body", rec=rec, errors=errors)
+        message = self._new_message(
+            rec.channel,
+            body,
+            files,
+            flags,
+            ephemeral_for=rec.user if flags & EPHEMERAL else None,
+            interaction=rec,
+        )
+        rec.followups.append(message)
+        payload = message.payload(self.application_id)
+        if not message.ephemeral:
+            await self._broadcast(rec.guild.id, "MESSAGE_CREATE", payload, GUILD_MESSAGES)
+        return _json(payload)
+
+    async def _get_webhook_message(self, request: web.Request) -> web.Response:
+        rec, error = self._webhook_interaction(request)
+        if error:
+            return error
+        assert rec is not None
+        message = self._webhook_message(request, rec)
+        if message is None:
+            return _error(404, 10008, "Unknown Message")
+        return _json(message.payload(self.application_id))
+
+    async def _edit_webhook_message(self, request: web.Request) -> web.Response:
+        rec, error = self._webhook_interaction(request)
+        if error:
+            return error
+        assert rec is not None
+        message = self._webhook_message(request, rec)
+        if message is None:
+            return _error(404, 10008, "Unknown Message")
+        errors = self._apply_edit(message, request["body"] or {}, request["files"])
+        if errors:
+            return self._fail(request, 400, 50035, "Invalid Form Body", rec=rec, errors=errors)
+        await self._announce_edit(message)
+        return _json(message.payload(self.application_id))
+
+    async def _delete_webhook_message(self, request: web.Request) -> web.Response:
+        rec, error = self._webhook_interaction(request)
+        if error:
+            return error
+        assert rec is not None
+        message = self._webhook_message(request, rec)
+        if message is None:
+            return _error(404, 10008, "Unknown Message")
+        message.deleted = True
+        await self._announce_delete(message)
+        return web.Response(status=204)
