@@ -1,0 +1,678 @@
+"""The ``normal`` and ``easy`` levels: a rule-based player and its casual, slip-prone cousin.
+
+:class:`HeuristicPlayer` plays every variant (RULES.md §1 Tuque, §2 Tuque to 61,
+§3 four-hand Euchre) from its :class:`~engine.view.PlayerView` alone:
+
+* **bidding**: for each suit it may make trump in, a linear model estimates the
+  tricks its side would take (weights fitted on simulated hands; see
+  ``docs/players.md``), turns the estimate into expected points with the variant's
+  own scoring, and makes trump when that beats a per-situation threshold;
+* **going alone** (Euchre): only with a near-certain march;
+* **discard**: shortest off suit, lowest card, never a trump or an ace unless forced;
+* **play**: win as cheaply as possible, play low when it cannot win or when its
+  partner holds the trick, draw trumps with master trumps as maker, cash safe
+  off-suit masters, and in Tuque prefer a tableau card that uncovers a face-down one.
+
+:class:`CasualPlayer` is the same player with occasional, human-like slips.
+
+The players work on card bitmasks (:mod:`engine.cards`) so a decision takes tens
+of microseconds, cheap enough for search rollouts.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from functools import cache
+
+from engine.actions import Action, Discard, GoAlone, NameTrump, OrderUp, Pass, Play, TakeUp
+from engine.cards import EFFECTIVE_SUIT, POWER, SUIT_MASK, Card
+from engine.variants import VARIANTS
+from engine.view import Phase, PlayerView
+
+__all__ = ["CasualPlayer", "HeuristicPlayer"]
+
+_PACK = {name: sum(1 << c.index for c in v.pack) for name, v in VARIANTS.items()}
+_TRICKS = {name: v.tricks for name, v in VARIANTS.items()}
+_ACE = 8
+_KING = 7
+
+# --- bidding model ---------------------------------------------------------------------
+
+# Expected tricks of the would-be maker's side = dot(weights, features); fitted by
+# least squares on hands whose trump and maker were forced and then played out by this
+# player (docs/players.md "Calibration"). ``sd`` is the residual standard deviation.
+_TUQUE_FEATURES = (
+    "bias",
+    "B3",
+    "B2",
+    "B1",
+    "right",
+    "left",
+    "ace",
+    "king",
+    "low trumps",
+    "opponent's top trumps",
+    "opponent's low trumps",
+    "unseen trumps",
+    "off aces",
+    "off kings",
+    "voids",
+    "leads first",
+    "opponent's off aces",
+)
+_TUQUE_WEIGHTS = (
+    4.0,
+    1.0,
+    1.0,
+    1.0,
+    0.9,
+    0.9,
+    0.8,
+    0.7,
+    0.55,
+    -0.8,
+    -0.5,
+    0.05,
+    0.7,
+    0.3,
+    0.3,
+    0.2,
+    -0.5,
+)
+_TUQUE_SD = 2.0
+
+_EUCHRE_FEATURES = (
+    "bias",
+    "right",
+    "left",
+    "ace",
+    "king",
+    "queen",
+    "low trumps",
+    "off aces",
+    "off kings",
+    "voids",
+    "partner picks up",
+    "partner picks up high",
+    "opponent picks up",
+    "opponent picks up high",
+    "side leads first",
+)
+_EUCHRE_WEIGHTS = (
+    0.8,
+    0.9,
+    0.8,
+    0.65,
+    0.55,
+    0.5,
+    0.45,
+    0.55,
+    0.2,
+    0.2,
+    0.4,
+    0.3,
+    -0.3,
+    -0.3,
+    0.1,
+)
+_EUCHRE_SD = 1.0
+
+# Expected-points margin a making action must beat, by (variant, round, seat is dealer);
+# the margin of passing is not zero: a pass leaves the other side to make trump
+# (and in round 2 sticks the dealer, whose forced make favours the defenders).
+_THRESHOLDS: dict[tuple[str, int, bool], float] = {
+    ("tuque", 1, False): 0.0,
+    ("tuque", 1, True): 0.0,
+    ("tuque", 2, False): 0.0,
+    ("tuque61", 1, False): 0.0,
+    ("tuque61", 1, True): 0.0,
+    ("tuque61", 2, False): 0.0,
+    ("euchre", 1, False): 0.0,
+    ("euchre", 1, True): 0.0,
+    ("euchre", 2, False): 0.0,
+    ("euchre", 2, True): 0.0,
+}
+
+
+def _bits(mask: int) -> list[int]:
+    """The card indices of ``mask``, low to high."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _mask(cards: Sequence[Card]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c.index
+    return m
+
+
+def _trump_order(trump: int, pack: int) -> list[int]:
+    """The trumps of ``pack`` from highest to lowest."""
+    return sorted(_bits(SUIT_MASK[trump][trump] & pack), key=lambda c: -POWER[trump][trump][c])
+
+
+_ORDER = {(name, t): _trump_order(t, pack) for name, pack in _PACK.items() for t in range(4)}
+
+
+@cache
+def _margin_table(variant: str, sd: float) -> tuple[float, ...]:
+    """Expected points (makers minus defenders) for each mean trick estimate, in 1/20ths.
+
+    The makers' tricks are taken as a normal law of the estimate's mean and ``sd``,
+    rounded to whole tricks and clipped to ``0..tricks``; points come from the
+    variant's own ``score_hand`` (RULES.md §1–§3 Scoring).
+    """
+    v = VARIANTS[variant]
+    n = v.tricks
+    margins = [m - d for m, d in (v.score_hand(k, n - k, False) for k in range(n + 1))]
+    table = []
+    for step in range(n * 20 + 1):
+        mu = step / 20
+        cdf = [0.5 * (1 + math.erf((k + 0.5 - mu) / (sd * math.sqrt(2)))) for k in range(n)]
+        probs = [cdf[0], *(cdf[k] - cdf[k - 1] for k in range(1, n)), 1 - cdf[-1]]
+        table.append(sum(p * g for p, g in zip(probs, margins, strict=True)))
+    return tuple(table)
+
+
+def _expected_margin(variant: str, tricks: float) -> float:
+    sd = _EUCHRE_SD if variant == "euchre" else _TUQUE_SD
+    table = _margin_table(variant, sd)
+    step = round(min(max(tricks, 0.0), _TRICKS[variant]) * 20)
+    return table[step]
+
+
+# --- the player ------------------------------------------------------------------------------
+
+
+class HeuristicPlayer:
+    """The ``normal`` level: rule-based bidding, discard and card play for every variant.
+
+    Args:
+        seed: seeds the RNG that breaks exact ties between equally good cards, so a
+            seed and the same views always give the same actions.
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """The heuristic's action for ``view.seat``: always one of ``legal``."""
+        if len(legal) == 1:
+            return legal[0]
+        phase = view.phase
+        if phase is Phase.PLAY:
+            return self._rank_plays(view, legal)[0]
+        if phase is Phase.DISCARD:
+            return self._rank_discards(view, legal)[0]
+        if phase is Phase.GOING_ALONE:
+            want = GoAlone if self._march_likely(view) else Pass
+            return next(a for a in legal if isinstance(a, want))
+        options, threshold = self._bid_options(view, legal)
+        return _pick_bid(options, threshold, legal)
+
+    # --- bidding -------------------------------------------------------------------------
+
+    def _bid_options(
+        self, view: PlayerView, legal: Sequence[Action]
+    ) -> tuple[list[tuple[float, Action]], float | None]:
+        """Each making action with its expected points margin, and the threshold to beat.
+
+        The threshold is ``None`` when passing is not allowed (stick the dealer).
+        """
+        assert view.seat is not None and view.up_card is not None
+        first_round = view.phase is Phase.BIDDING_1
+        up_suit = view.up_card.suit
+        options: list[tuple[float, Action]] = []
+        for action in legal:
+            if isinstance(action, OrderUp | TakeUp):
+                suit = action.suit if action.suit is not None else up_suit
+                assert suit is not None
+                tricks = self._estimate(view, suit.index, pickup=True)
+            elif isinstance(action, NameTrump):
+                tricks = self._estimate(view, action.suit.index, pickup=False)
+            else:
+                continue
+            options.append((_expected_margin(view.variant, tricks), action))
+        threshold = None
+        if any(isinstance(a, Pass) for a in legal):
+            key = (view.variant, 1 if first_round else 2, view.seat == view.dealer)
+            threshold = _THRESHOLDS[key]
+        return options, threshold
+
+    def _estimate(self, view: PlayerView, trump: int, *, pickup: bool) -> float:
+        """Expected tricks of this seat's side if ``trump`` is made (RULES.md §1, §3)."""
+        if view.variant == "euchre":
+            features = _euchre_features(view, trump, pickup)
+            weights = _EUCHRE_WEIGHTS
+        else:
+            features = _tuque_features(view, trump, pickup)
+            weights = _TUQUE_WEIGHTS
+        return sum(w * f for w, f in zip(weights, features, strict=True))
+
+    def _march_likely(self, view: PlayerView) -> bool:
+        """Go alone only when the hand should take all five tricks by itself (RULES.md §3).
+
+        Counts the unbroken run of top trumps the seat holds (the up-card included
+        when the seat is the dealer picking it up); every other card must be a
+        trump or an off-suit ace, and no more than one card may be a non-master.
+        """
+        assert view.seat is not None and view.trump is not None and view.up_card is not None
+        t = view.trump.index
+        pack = _PACK[view.variant]
+        mine = _mask(view.hand)
+        picks_up = view.seat == view.dealer and not view.up_card_turned_down
+        if picks_up:
+            mine |= 1 << view.up_card.index
+        trumps = mine & SUIT_MASK[t][t]
+        top = 0
+        for c in _ORDER[view.variant, t]:
+            if not trumps >> c & 1:
+                break
+            top += 1
+        n_trumps = trumps.bit_count()
+        off = _bits(mine & ~trumps & pack)
+        if any(c % 9 != _ACE for c in off) and not picks_up:
+            return False
+        if picks_up and sum(c % 9 != _ACE for c in off) > 1:
+            return False  # the dealer can discard one loser, not two
+        return n_trumps >= 5 or (n_trumps >= 4 and top >= 2) or (n_trumps >= 3 and top >= 3)
+
+    # --- discard ------------------------------------------------------------------------
+
+    def _rank_discards(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
+        """Discards best first: an off-suit loser from the shortest suit (RULES.md §1 Ruling)."""
+        assert view.seat is not None and view.trump is not None
+        t = view.trump.index
+        mine = _mask(view.hand) | _mask(view.face_up(view.seat))
+        rng = self._rng.random
+
+        def key(action: Action) -> tuple[float, ...]:
+            assert isinstance(action, Discard)
+            return (*_discard_key(action.card.index, mine, t), rng())
+
+        return sorted(legal, key=key)
+
+    # --- card play ----------------------------------------------------------------------
+
+    def _rank_plays(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
+        """Legal plays best first (RULES.md "Following", "Trick winner")."""
+        k = _Knowledge(view)
+        cards = [a.card.index for a in legal if isinstance(a, Play)]
+        keys = k.lead_keys(cards) if not view.trick.plays else k.follow_keys(cards)
+        rng = self._rng.random
+        order = sorted(range(len(cards)), key=lambda i: (*keys[i], rng()))
+        return [legal[i] for i in order]
+
+
+def _pick_bid(
+    options: list[tuple[float, Action]], threshold: float | None, legal: Sequence[Action]
+) -> Action:
+    """The best making action if it beats ``threshold`` (always when passing is barred)."""
+    best_margin, best = max(options, key=lambda o: o[0])
+    if threshold is not None and best_margin <= threshold:
+        return next(a for a in legal if isinstance(a, Pass))
+    return best
+
+
+# --- bidding features ----------------------------------------------------------------
+
+
+def _discard_key(card: int, mine: int, trump: int) -> tuple[int, float]:
+    """Sort key of a discard (lower is better): off-suit losers of short suits first.
+
+    ``mine`` is every card the dealer may play (in Tuque the face-up tableau too), so
+    a suit counts as short only if the tableau does not hold it either.
+    """
+    suit = EFFECTIVE_SUIT[trump][card]
+    if suit == trump:
+        return 2, POWER[trump][trump][card]
+    if card % 9 == _ACE:
+        return 1, 0.0
+    return 0, card % 9 + 1.5 * ((mine & SUIT_MASK[trump][suit]).bit_count() - 1)
+
+
+def _dealer_keeps(hand: int, mine: int, trump: int) -> int:
+    """``mine`` less the card the dealer would discard from ``hand`` (RULES.md §1, §3)."""
+    discard = min(_bits(hand), key=lambda c: _discard_key(c, mine, trump))
+    return mine & ~(1 << discard)
+
+
+def _tuque_features(view: PlayerView, t: int, pickup: bool) -> list[float]:
+    """Features of :data:`_TUQUE_FEATURES` for making trump ``t`` (RULES.md §1)."""
+    assert view.seat is not None and view.up_card is not None
+    me = view.seat
+    opp = 1 - me
+    pack = _PACK[view.variant]
+    up = 1 << view.up_card.index
+    mine = _mask(view.hand) | _mask(view.face_up(me))
+    theirs = _mask(view.face_up(opp))
+    if pickup and view.dealer == me:
+        mine = _dealer_keeps(_mask(view.hand) | up, mine | up, t)
+    elif pickup:
+        theirs |= up
+    unseen = pack & ~(mine | theirs | up)
+    trumps = SUIT_MASK[t][t]
+    order = _ORDER[view.variant, t]
+    top, low = order[:7], trumps & ~sum(1 << c for c in order[:7])
+    f: list[float] = [1.0]
+    f += [float(mine >> c & 1) for c in top]
+    f.append(float((mine & low).bit_count()))
+    f.append(float(sum(theirs >> c & 1 for c in top)))
+    f.append(float((theirs & low).bit_count()))
+    f.append(float((unseen & trumps).bit_count()))
+    aces = kings = voids = their_aces = 0
+    for s in range(4):
+        if s == t:
+            continue
+        sm = SUIT_MASK[t][s]
+        ace, king = 1 << (s * 9 + _ACE), 1 << (s * 9 + _KING)
+        aces += bool(mine & ace & sm)
+        kings += bool(mine & king & sm)
+        their_aces += bool(theirs & ace & sm)
+        voids += not mine & sm
+    f += [float(aces), float(kings), float(voids), float(view.dealer != me), float(their_aces)]
+    return f
+
+
+def _euchre_features(view: PlayerView, t: int, pickup: bool) -> list[float]:
+    """Features of :data:`_EUCHRE_FEATURES` for making trump ``t`` (RULES.md §3)."""
+    assert view.seat is not None and view.up_card is not None
+    me = view.seat
+    partner = (me + 2) % 4
+    up_card = view.up_card.index
+    mine = _mask(view.hand)
+    if pickup and view.dealer == me:
+        mine = _dealer_keeps(mine | 1 << up_card, mine | 1 << up_card, t)
+    order = _ORDER[view.variant, t]
+    trumps = SUIT_MASK[t][t]
+    f: list[float] = [1.0]
+    f += [float(mine >> c & 1) for c in order[:5]]
+    f.append(float((mine & trumps).bit_count() - sum(mine >> c & 1 for c in order[:5])))
+    aces = kings = voids = 0
+    for s in range(4):
+        if s == t:
+            continue
+        sm = SUIT_MASK[t][s]
+        aces += bool(mine & sm & 1 << (s * 9 + _ACE))
+        kings += bool(mine & sm & 1 << (s * 9 + _KING))
+        voids += not mine & sm
+    high = float(up_card % 9 in (_ACE, 5))  # the jack turned up is the Right Bower
+    to_partner = pickup and view.dealer == partner
+    to_opp = pickup and view.dealer % 2 != me % 2
+    f += [float(aces), float(kings), float(voids)]
+    f += [float(to_partner), float(to_partner) * high, float(to_opp), float(to_opp) * high]
+    f.append(float(view.dealer % 2 != me % 2))
+    return f
+
+
+# --- what the seat knows during play ------------------------------------------------------
+
+
+class _Knowledge:
+    """The seat's picture of the hand in play: its cards, who may hold what, voids.
+
+    ``possible[s]`` holds every card seat ``s`` may still play: its face-up tableau
+    cards (Tuque) plus the unseen cards, less any suit it has shown it lacks. Unseen
+    cards include the seat's own face-down ones and the kitty, so the picture errs on
+    the side of caution.
+    """
+
+    __slots__ = (
+        "covering",
+        "esuit",
+        "mine",
+        "opponents",
+        "partner",
+        "possible",
+        "power",
+        "seat",
+        "trump",
+        "trumps",
+        "unseen",
+        "view",
+        "visible",
+    )
+
+    def __init__(self, view: PlayerView) -> None:
+        assert view.seat is not None and view.trump is not None
+        self.view = view
+        me = self.seat = view.seat
+        t = self.trump = view.trump.index
+        n = view.players
+        esuit = self.esuit = EFFECTIVE_SUIT[t]
+        self.power = POWER[t]
+        pack = _PACK[view.variant]
+        self.trumps = SUIT_MASK[t][t] & pack
+        played = 0
+        voids = [0] * n
+        for trick in (*view.tricks, view.trick):
+            plays = trick.plays
+            if not plays:
+                continue
+            led = esuit[plays[0][1].index]
+            for seat, card in plays:
+                c = card.index
+                played |= 1 << c
+                if esuit[c] != led:
+                    voids[seat] |= 1 << led
+        visible = [0] * n
+        self.covering = 0
+        for s, piles in enumerate(view.tableaus):
+            for pile in piles:
+                if pile.up is not None:
+                    visible[s] |= 1 << pile.up.index
+                    if s == me and pile.face_down:
+                        self.covering |= 1 << pile.up.index
+        self.mine = _mask(view.hand) | visible[me]
+        gone = played | sum(visible)
+        if view.discard is not None:
+            gone |= 1 << view.discard.index
+        if view.up_card_turned_down and view.up_card is not None:
+            gone |= 1 << view.up_card.index
+        unseen = self.unseen = pack & ~(gone | self.mine)
+        self.visible = visible
+        out = view.sitting_out
+        self.partner = (me + 2) % 4 if n == 4 and out != (me + 2) % 4 else -1
+        self.opponents = [s for s in range(n) if view.sides[s] != view.sides[me] and s != out]
+        self.possible = [0] * n
+        for s in range(n):
+            lacking = 0
+            for suit in range(4):
+                if voids[s] >> suit & 1:
+                    lacking |= SUIT_MASK[t][suit]
+            self.possible[s] = visible[s] | (unseen & ~lacking)
+
+    def _count(self, mask: int) -> int:
+        return (self.mine & mask).bit_count()
+
+    def _beats(self, card: int, holders: Sequence[int], led: int) -> bool:
+        """Whether any of ``holders`` may hold a card beating ``card`` on a ``led`` trick."""
+        power = self.power[led]
+        p = power[card]
+        led_mask = SUIT_MASK[self.trump][led]
+        for s in holders:
+            # A face-up card of the led suit (Tuque) forces the seat to follow: no ruff.
+            reach = led_mask if self.visible[s] & led_mask else led_mask | self.trumps
+            if any(power[c] > p for c in _bits(self.possible[s] & reach)):
+                return True
+        return False
+
+    def _ruff_risk(self, suit: int) -> bool:
+        """Whether an opponent may be out of ``suit`` yet hold a trump."""
+        sm = SUIT_MASK[self.trump][suit]
+        return any(
+            not self.possible[s] & sm and self.possible[s] & self.trumps for s in self.opponents
+        )
+
+    def _master(self, card: int) -> bool:
+        """No opponent may hold a higher card of ``card``'s suit."""
+        suit = self.esuit[card]
+        power = self.power[suit]
+        sm = SUIT_MASK[self.trump][suit]
+        p = power[card]
+        return not any(power[c] > p for s in self.opponents for c in _bits(self.possible[s] & sm))
+
+    def _keep_value(self, card: int) -> float:
+        """How much the seat would miss ``card``: low for short-suit small cards."""
+        t = self.trump
+        suit = self.esuit[card]
+        if suit == t:
+            return 100.0 + self.power[t][card] - 0.25 * bool(self.covering >> card & 1)
+        value = card % 9 + 0.5 * self._count(SUIT_MASK[t][suit])
+        if self._master(card):
+            value += 20
+        return value - 0.25 * bool(self.covering >> card & 1)
+
+    def _expected_opponent_trumps(self) -> float:
+        """Tuque: the opponent's face-up trumps plus its share of the unseen trumps."""
+        view = self.view
+        (opp,) = self.opponents
+        hidden = view.hand_sizes[opp] + sum(p.face_down for p in view.tableaus[opp])
+        share = hidden / (self.unseen.bit_count() or 1)
+        unseen_trumps = (self.possible[opp] & self.unseen & self.trumps).bit_count()
+        return (self.visible[opp] & self.trumps).bit_count() + unseen_trumps * share
+
+    def lead_keys(self, cards: list[int]) -> list[tuple[float, ...]]:
+        """Sort keys for leading each of ``cards`` (lower is better)."""
+        view = self.view
+        t = self.trump
+        trumps_held = self._count(self.trumps)
+        opp_trumps = any(self.possible[s] & self.trumps for s in self.opponents)
+        our_side = view.maker is not None and view.sides[view.maker] == view.sides[self.seat]
+        if view.variant == "euchre":
+            draw = opp_trumps and our_side
+        else:
+            draw = opp_trumps and (our_side or trumps_held >= self._expected_opponent_trumps())
+        partner_made = self.partner >= 0 and view.maker == self.partner
+        keys: list[tuple[float, ...]] = []
+        for c in cards:
+            cover = -0.25 * bool(self.covering >> c & 1)
+            suit = self.esuit[c]
+            if suit == t:
+                if self._master(c):
+                    keys.append((0 if draw else 2, self.power[t][c] + cover))
+                elif partner_made:
+                    keys.append((1, -self.power[t][c] + cover))
+                else:
+                    keys.append((4, self.power[t][c] + cover))
+                continue
+            if self._master(c) and not (opp_trumps and self._ruff_risk(suit)):
+                keys.append((2, c % 9 + cover))
+                continue
+            length = self._count(SUIT_MASK[t][suit])
+            score = c % 9 + (6 if self._ruff_risk(suit) else 0)
+            score += 0.3 * length if trumps_held else -0.3 * length
+            keys.append((3, score + cover))
+        return keys
+
+    def follow_keys(self, cards: list[int]) -> list[tuple[float, ...]]:
+        """Sort keys for playing each of ``cards`` to the trick in progress (lower is better)."""
+        view = self.view
+        t = self.trump
+        plays = view.trick.plays
+        led = self.esuit[plays[0][1].index]
+        power = self.power[led]
+        best, winner = -1, -1
+        for seat, card in plays:
+            if power[card.index] > best:
+                best, winner = power[card.index], seat
+        played_seats = {s for s, _ in plays}
+        after = [s for s in self.opponents if s not in played_seats]
+        partner_after = self.partner >= 0 and self.partner not in played_seats
+        keys: list[tuple[float, ...]] = []
+        if winner == self.partner:
+            held = next(card.index for s, card in plays if s == winner)
+            partner_safe = not after or not self._beats(held, after, led)
+            for c in cards:
+                wins = power[c] > best
+                ruffs = self.esuit[c] == t and led != t
+                if wins and not partner_safe and not ruffs and not self._beats(c, after, led):
+                    keys.append((0, power[c]))
+                else:
+                    keys.append((1 + wins, self._keep_value(c)))
+            return keys
+        for c in cards:
+            cover = -0.25 * bool(self.covering >> c & 1)
+            if power[c] <= best:
+                keys.append((2, self._keep_value(c)))
+            elif not after or not self._beats(c, after, led):
+                keys.append((0, power[c] + cover))
+            elif not partner_after or (self.esuit[c] == t and led != t):
+                keys.append((1, power[c] + cover))
+            else:
+                keys.append((3, power[c] + cover))
+        return keys
+
+
+class CasualPlayer(HeuristicPlayer):
+    """The ``easy`` level: the heuristic player with human-like slips.
+
+    With probability ``slip`` per decision it plays the heuristic's second-best
+    card or discard, or bids as if a little too timid or too bold. Slips are never
+    absurd: it never trumps a trick its partner is winning, never discards a trump
+    or an ace it could keep, and never goes alone unless the heuristic would.
+
+    Args:
+        seed: seeds every choice, so a seed and the same views give the same actions.
+        slip: the chance of a slip at each decision, ``0 <= slip <= 1``.
+
+    Raises:
+        ValueError: ``slip`` outside ``[0, 1]``.
+    """
+
+    def __init__(self, seed: int | None = None, slip: float = 0.15) -> None:
+        if not 0.0 <= slip <= 1.0:
+            raise ValueError("slip must be between 0 and 1")
+        super().__init__(seed)
+        self.slip = slip
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """The heuristic's action, or with probability ``slip`` a near miss (one of ``legal``)."""
+        if len(legal) == 1 or self._rng.random() >= self.slip:
+            return super().choose(view, legal)
+        phase = view.phase
+        if phase is Phase.PLAY:
+            ranked = self._rank_plays(view, legal)
+            if not _trumps_partner(view, ranked[1]):
+                return ranked[1]
+            return ranked[0]
+        if phase is Phase.DISCARD:
+            ranked = self._rank_discards(view, legal)
+            trump = view.trump
+            assert trump is not None
+            second = ranked[1]
+            assert isinstance(second, Discard)
+            keeper = _discard_key(second.card.index, 0, trump.index)[0] > 0
+            return ranked[0] if keeper else second
+        if phase is Phase.GOING_ALONE:
+            # A timid slip; a bold one would go alone on too little.
+            return next(a for a in legal if isinstance(a, Pass))
+        options, threshold = self._bid_options(view, legal)
+        if threshold is not None:
+            threshold += self._rng.choice((-1, 1)) * _BID_SLIP[view.variant]
+        return _pick_bid(options, threshold, legal)
+
+
+# How far a casual bid slip moves the threshold, in expected points of the variant.
+_BID_SLIP = {"tuque": 0.35, "tuque61": 2.5, "euchre": 0.35}
+
+
+def _trumps_partner(view: PlayerView, action: Action) -> bool:
+    """Whether ``action`` puts a trump on a non-trump trick the seat's partner is winning."""
+    if view.players != 4 or not view.trick.plays or view.trump is None or view.seat is None:
+        return False
+    assert isinstance(action, Play)
+    t = view.trump.index
+    esuit = EFFECTIVE_SUIT[t]
+    plays = view.trick.plays
+    led = esuit[plays[0][1].index]
+    power = POWER[t][led]
+    winner = max(plays, key=lambda p: power[p[1].index])[0]
+    return winner == (view.seat + 2) % 4 and esuit[action.card.index] == t != led
