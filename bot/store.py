@@ -261,8 +261,8 @@ class HandRecord:
         """The record of the engine's ``HandResult`` for a finished hand.
 
         A thrown-in hand gets no tricks; the partner sitting out a lone hand gets
-        no tricks entry. ``march``: the makers' side took every trick; ``euchred``:
-        the points went to the defenders.
+        no tricks entry. ``march`` and ``euchred`` are the engine's judgement
+        (the makers took every trick / fewer than their contract).
         """
         if result.maker is None:
             return cls(result.hand_no, None, {}, None, 0)
@@ -273,18 +273,18 @@ class HandRecord:
             and seat != result.alone
             and side_of(seat) == side_of(result.alone)
         }
-        maker_side = side_of(result.maker)
-        made = sum(t for seat, t in enumerate(result.tricks) if side_of(seat) == maker_side)
-        points_side = next(side for side, p in enumerate(result.points) if p > 0)
+        # Tuque to 61 scores both sides in one hand; the stats keep the larger share.
+        points_side = max(range(len(result.points)), key=lambda side: result.points[side])
+        points = result.points[points_side]
         return cls(
             hand_no=result.hand_no,
             maker_seat=result.maker,
             tricks={s: t for s, t in enumerate(result.tricks) if s not in sitting_out},
-            points_side=points_side,
-            points=result.points[points_side],
+            points_side=points_side if points else None,
+            points=points,
             alone=result.alone is not None,
-            march=made == sum(result.tricks),
-            euchred=points_side != maker_side,
+            march=result.march,
+            euchred=result.euchred,
         )
 
 

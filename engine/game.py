@@ -583,6 +583,7 @@ class Game:
     def _end_hand(self) -> None:
         v = self.variant
         points = [0] * len(self._scores)
+        made = 0
         if self._maker >= 0:
             maker_side = v.sides[self._maker]
             made = sum(t for s, t in enumerate(self._tricks) if v.sides[s] == maker_side)
@@ -602,6 +603,8 @@ class Game:
                 tricks=tuple(self._tricks),
                 points=tuple(points),
                 scores=tuple(self._scores),
+                march=self._maker >= 0 and made == v.tricks,
+                euchred=self._maker >= 0 and made < v.contract,
             )
         )
         self._turn = None

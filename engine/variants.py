@@ -76,6 +76,7 @@ class Variant:
         tableau_piles: piles of one face-down card under one face-up card per player.
         hand_size: cards dealt to the hand.
         alone: whether the maker may go alone (their partner sits out).
+        contract: tricks the makers must take; fewer and they are euchred.
         score_hand: points for a finished hand.
         defaults: the options a new game starts from.
         adjustable: names of the options a game may change.
@@ -90,6 +91,7 @@ class Variant:
     tableau_piles: int
     hand_size: int
     alone: bool
+    contract: int
     score_hand: ScoreHand
     defaults: Options
     adjustable: frozenset[str] = field(default_factory=frozenset)
@@ -137,6 +139,7 @@ VARIANTS: dict[str, Variant] = {
             tableau_piles=5,
             hand_size=7,
             alone=False,
+            contract=9,
             score_hand=score_tuque,
             defaults=Options(target=10, stick_the_dealer=True),
             adjustable=frozenset({"target"}),
@@ -151,6 +154,7 @@ VARIANTS: dict[str, Variant] = {
             tableau_piles=5,
             hand_size=7,
             alone=False,
+            contract=9,
             score_hand=score_tuque61,
             defaults=Options(target=61, stick_the_dealer=True),
             adjustable=frozenset({"target"}),
@@ -165,6 +169,7 @@ VARIANTS: dict[str, Variant] = {
             tableau_piles=0,
             hand_size=5,
             alone=True,
+            contract=3,
             score_hand=score_euchre,
             defaults=Options(target=10, stick_the_dealer=False),
             adjustable=frozenset({"target", "stick_the_dealer"}),

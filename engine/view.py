@@ -65,6 +65,8 @@ class HandResult:
         tricks: tricks won by each seat.
         points: points scored by each side this hand.
         scores: each side's game score after the hand.
+        march: the makers took every trick.
+        euchred: the makers took fewer tricks than their contract (RULES.md "Euchre").
     """
 
     hand_no: int
@@ -76,6 +78,8 @@ class HandResult:
     tricks: tuple[int, ...]
     points: tuple[int, ...]
     scores: tuple[int, ...]
+    march: bool = False
+    euchred: bool = False
 
     @property
     def thrown_in(self) -> bool:

@@ -297,6 +297,9 @@ def engine_hand(
     tricks: tuple[int, ...],
     points: tuple[int, int],
     alone: int | None = None,
+    *,
+    march: bool = False,
+    euchred: bool = False,
 ) -> HandResult:
     """An engine HandResult with the fields the store reads; the rest are placeholders."""
     return HandResult(
@@ -309,6 +312,8 @@ def engine_hand(
         tricks=tricks,
         points=points,
         scores=points,
+        march=march,
+        euchred=euchred,
     )
 
 
@@ -316,15 +321,15 @@ def engine_hand(
     ("result", "expected"),
     [
         (engine_hand(0, (3, 2), (1, 0)), hand(1, 0, {0: 3, 1: 2}, 0, 1)),
-        (engine_hand(1, (0, 5), (0, 2)), hand(1, 1, {0: 0, 1: 5}, 1, 2, march=True)),
-        (engine_hand(1, (3, 2), (2, 0)), hand(1, 1, {0: 3, 1: 2}, 0, 2, euchred=True)),
+        (engine_hand(1, (0, 5), (0, 2), march=True), hand(1, 1, {0: 0, 1: 5}, 1, 2, march=True)),
+        (engine_hand(1, (3, 2), (2, 0), euchred=True), hand(1, 1, {0: 3, 1: 2}, 0, 2, euchred=True)),
         (engine_hand(None, (0, 0), (0, 0)), hand(1, None, {})),
         (
-            engine_hand(1, (0, 5, 0, 0), (0, 4), alone=1),
+            engine_hand(1, (0, 5, 0, 0), (0, 4), alone=1, march=True),
             HandRecord(1, 1, {0: 0, 1: 5, 2: 0}, 1, 4, alone=True, march=True),
         ),
         (
-            engine_hand(2, (1, 2, 1, 1), (0, 2)),
+            engine_hand(2, (1, 2, 1, 1), (0, 2), euchred=True),
             hand(1, 2, {0: 1, 1: 2, 2: 1, 3: 1}, 1, 2, euchred=True),
         ),
     ],
