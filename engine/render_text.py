@@ -1,0 +1,358 @@
+"""Plain-text rendering of views, actions and results for the terminal.
+
+Presentation only: what is legal, who won a trick and what a hand scores all
+come from the engine (a :class:`~engine.view.PlayerView`, its legal actions, a
+:class:`~engine.view.HandResult`). Output is plain text, no ANSI codes; cards use
+suit symbols (``10♥``, ``🃏3``) unless ``ascii_only`` asks for the notation.
+
+A tableau pile is drawn ``[face-up/face-down]``: ``[ K♠/▮]`` a king over a
+face-down card, ``[ — /▮]`` its face-up card played (the card beneath turns up
+once the trick is over), ``[ 9♦/ ]`` nothing beneath, ``[ — / ]`` an empty pile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from engine.actions import Action, Discard, GoAlone, NameTrump, OrderUp, Pass, Play, TakeUp
+from engine.cards import Card, Suit
+from engine.variants import Variant
+from engine.view import HandResult, Phase, PlayerView, Trick
+
+__all__ = ["FullPile", "TextRenderer"]
+
+FullPile = tuple[Card | None, Card | None]
+"""A tableau pile with nothing hidden, ``(face-up, face-down)``: for watching and replays."""
+
+_COMPASS = {2: ("South", "North"), 4: ("South", "West", "North", "East")}
+_BIDDING = (Phase.BIDDING_1, Phase.BIDDING_2, Phase.DISCARD, Phase.GOING_ALONE)
+
+
+class TextRenderer:
+    """Turns engine objects into text for one table of a variant.
+
+    Args:
+        variant: the game's variant (for seat names and the number of tricks).
+        you: the seat of the person reading, named "You" (their partner "Partner",
+            the other seats "Computer" in a two-player game, else by compass point);
+            ``None`` names every seat by compass point, for watching and replays.
+        ascii_only: show cards in the notation (``10H``, ``AS``, ``B3``) and use ASCII
+            tableau marks, for terminals that cannot print suit symbols.
+    """
+
+    def __init__(self, variant: Variant, *, you: int | None = None, ascii_only: bool = False):
+        n = variant.players
+        names = list(_COMPASS.get(n, tuple(f"Seat {s + 1}" for s in range(n))))
+        if you is not None:
+            for seat in range(n):
+                if seat == you:
+                    names[seat] = "You"
+                elif variant.sides[seat] == variant.sides[you]:
+                    names[seat] = "Partner"
+                elif n == 2:
+                    names[seat] = "Computer"
+        self.variant = variant
+        self.you = you
+        self.ascii_only = ascii_only
+        self.names: tuple[str, ...] = tuple(names)
+        members: list[list[int]] = [[] for _ in range(max(variant.sides) + 1)]
+        for seat, side in enumerate(variant.sides):
+            members[side].append(seat)
+        # The reader's own seat comes first in their side's name: "You & Partner".
+        for seats in members:
+            seats.sort(key=lambda s: (s != you, s))
+        self.side_names: tuple[str, ...] = tuple(
+            " & ".join(self.names[s] for s in seats) for seats in members
+        )
+        self._plural_side = tuple(len(seats) > 1 or you in seats for seats in members)
+        self._down, self._gone = ("#", " - ") if ascii_only else ("▮", " — ")
+
+    # --- words -------------------------------------------------------------------------
+
+    def card(self, card: Card) -> str:
+        """One card: ``10♥``, ``🃏3`` (``10H``, ``B3`` when ASCII only)."""
+        if self.ascii_only:
+            return card.code.replace("T", "10") if not card.is_ben else card.code
+        return card.pretty()
+
+    def cards(self, cards: Iterable[Card]) -> str:
+        """Cards separated by spaces, or ``(none)``."""
+        return " ".join(self.card(c) for c in cards) or "(none)"
+
+    def suit(self, suit: Suit) -> str:
+        """A suit as ``♥ hearts`` (``hearts`` when ASCII only)."""
+        return suit.noun if self.ascii_only else f"{suit.symbol} {suit.noun}"
+
+    def _does(self, seat: int, third_person: str, base: str) -> str:
+        """``"You play"`` / ``"Computer plays"``: the seat's name with its verb."""
+        return f"{self.names[seat]} {base if seat == self.you else third_person}"
+
+    def _side_does(self, side: int, third_person: str, base: str) -> str:
+        plural = self._plural_side[side]
+        return f"{self.side_names[side]} {base if plural else third_person}"
+
+    def _possessive(self, seat: int) -> str:
+        return "Your" if seat == self.you else f"{self.names[seat]}'s"
+
+    def _scores(self, scores: Sequence[int]) -> str:
+        return ", ".join(f"{self.side_names[i]} {p}" for i, p in enumerate(scores))
+
+    def _side_tricks(self, view: PlayerView) -> str:
+        won = [0] * len(self.side_names)
+        for seat, tricks in enumerate(view.tricks_won):
+            won[view.sides[seat]] += tricks
+        return ", ".join(f"{self.side_names[i]} {t}" for i, t in enumerate(won))
+
+    # --- the table ---------------------------------------------------------------------
+
+    def pile(self, up: Card | None, down: Card | bool | None) -> str:
+        """One tableau pile; ``down`` is the hidden card (full view) or whether there is one."""
+        if up is None:
+            top = self._gone
+        else:
+            # 🃏 is two columns wide on a terminal, so "🃏3" already fills three.
+            wide = up.is_ben and not self.ascii_only
+            top = self.card(up) if wide else self.card(up).rjust(3)
+        under = self.card(down) if isinstance(down, Card) else self._down if down else " "
+        return f"[{top}/{under}]"
+
+    def screen(self, view: PlayerView) -> str:
+        """Everything the viewer may see, as the screen shown before they choose."""
+        assert view.seat is not None
+        lines = [
+            f"--- Hand {view.hand_no} of {self.variant.title}: "
+            f"{self._does(view.dealer, 'deals', 'deal')} ---",
+            f"Score: {self._scores(view.scores)} (game to {view.target})",
+            f"{self._up_card(view)}   Trump: {self._trump(view)}",
+        ]
+        if view.phase is Phase.PLAY:
+            played = len(view.tricks)
+            left = self.variant.tricks - played
+            lines.append(f"Tricks won: {self._side_tricks(view)} ({left} still to play)")
+        lines.append("")
+        lines += self._tableaus(view)
+        others = [
+            f"{self.names[s]} {view.hand_sizes[s]}"
+            for s in range(view.players)
+            if s != view.seat and s != view.sitting_out
+        ]
+        lines.append(f"Cards in hand: {', '.join(others)}")
+        if view.sitting_out is not None:
+            lines.append(f"{self._does(view.sitting_out, 'sits', 'sit')} out this hand.")
+        lines.append(f"Your hand: {self.cards(view.hand)}")
+        if view.discard is not None:
+            lines.append(f"Your discard: {self.card(view.discard)}")
+        lines.append("")
+        lines.append(self._now(view))
+        return "\n".join(lines)
+
+    def _up_card(self, view: PlayerView) -> str:
+        if view.up_card is None:
+            return "Up-card: none"
+        turned = " (turned down)" if view.up_card_turned_down else ""
+        return f"Up-card: {self.card(view.up_card)}{turned}"
+
+    def _trump(self, view: PlayerView) -> str:
+        if view.trump is None or view.maker is None:
+            return "not made yet"
+        alone = ", alone" if view.alone is not None else ""
+        return f"{self.suit(view.trump)} (made by {self.names[view.maker]}{alone})"
+
+    def _tableaus(self, view: PlayerView) -> list[str]:
+        if not any(view.tableaus):
+            return []
+        # The reader's own tableau last, next to their hand.
+        seats = sorted(range(view.players), key=lambda s: (s == view.seat, s))
+        width = max(len(self.names[s]) for s in seats)
+        lines = [
+            f"{self.names[s].ljust(width)}  "
+            + " ".join(self.pile(p.up, p.face_down) for p in view.tableaus[s])
+            for s in seats
+        ]
+        lines.append(f"{''.ljust(width)}  (tableau piles: face-up card / {self._down} face-down)")
+        return lines
+
+    def _now(self, view: PlayerView) -> str:
+        """The line that says what is happening: the trick so far, or the bidding round."""
+        if view.phase is not Phase.PLAY:
+            return f"{view.phase.value.capitalize()}: your turn."
+        number = len(view.tricks) + 1
+        if not view.trick.plays:
+            return f"Trick {number}: your lead."
+        return f"Trick {number}: {self._plays(view.trick)}; your turn."
+
+    def _plays(self, trick: Trick, tableau: frozenset[Card] = frozenset()) -> str:
+        parts = []
+        for i, (seat, card) in enumerate(trick.plays):
+            verb = "led" if i == 0 else "played"
+            source = " (tableau)" if card in tableau else ""
+            parts.append(f"{self.names[seat]} {verb} {self.card(card)}{source}")
+        return ", ".join(parts)
+
+    # --- choices -----------------------------------------------------------------------
+
+    def action_label(self, view: PlayerView, action: Action) -> str:
+        """The menu text of one of the viewer's legal actions, e.g. ``Play 10♥ (hand)``."""
+        match action:
+            case Pass():
+                return "Don't go alone" if view.phase is Phase.GOING_ALONE else "Pass"
+            case OrderUp(suit=None):
+                return "Order it up"
+            case OrderUp(suit=suit) if suit is not None:
+                return f"Order it up, {self.suit(suit)} trump"
+            case TakeUp(suit=None):
+                return "Take it up"
+            case TakeUp(suit=suit) if suit is not None:
+                return f"Take it up, {self.suit(suit)} trump"
+            case NameTrump(suit=suit):
+                return f"Name {self.suit(suit)}"
+            case GoAlone():
+                return "Go alone"
+            case Discard(card=card):
+                return f"Discard {self.card(card)}"
+            case Play(card=card):
+                if view.seat is None or not view.tableaus[view.seat]:
+                    return f"Play {self.card(card)}"
+                source = "hand" if card in view.hand else "tableau"
+                return f"Play {self.card(card)} ({source})"
+        raise AssertionError(f"unknown action {action!r}")
+
+    def menu(self, view: PlayerView) -> str:
+        """The numbered legal actions, several to a line: ``1) Pass   2) Order it up``."""
+        entries = [
+            f"{i}) {self.action_label(view, a)}" for i, a in enumerate(view.legal_actions, 1)
+        ]
+        lines: list[str] = []
+        line = ""
+        for entry in entries:
+            if line and len(line) + 3 + len(entry) > 78:
+                lines.append(line)
+                line = entry
+            else:
+                line = f"{line}   {entry}" if line else entry
+        lines.append(line)
+        return "\n".join(lines)
+
+    def input_help(self, view: PlayerView) -> str:
+        """How to answer the prompt, with examples taken from the legal actions."""
+        examples = " or ".join(f"'{a}'" for a in view.legal_actions[:2])
+        return (
+            f"Type a number from 1 to {len(view.legal_actions)}, or the action itself "
+            f"(e.g. {examples}; a card may be written 10h or TH). 'quit' stops the game."
+        )
+
+    # --- what happened -----------------------------------------------------------------
+
+    def hand_start(self, view: PlayerView) -> str:
+        """The line announcing a new deal (public information only)."""
+        up = f" Up-card: {self.card(view.up_card)}." if view.up_card is not None else ""
+        return f"\n=== Hand {view.hand_no}: {self._does(view.dealer, 'deals', 'deal')}.{up} ==="
+
+    def full_deal(
+        self,
+        view: PlayerView,
+        hands: Sequence[Sequence[Card]],
+        tableaus: Sequence[Sequence[FullPile]],
+    ) -> str:
+        """A deal with every hand and every face-down card shown (watching and replays only)."""
+        lines = [self.hand_start(view)]
+        width = max(len(n) for n in self.names)
+        for seat in range(len(hands)):
+            name = self.names[seat].ljust(width)
+            lines.append(f"{name}  hand     {self.cards(hands[seat])}")
+            if tableaus[seat]:
+                piles = " ".join(self.pile(up, down) for up, down in tableaus[seat])
+                lines.append(f"{''.ljust(width)}  tableau  {piles}")
+        return "\n".join(lines)
+
+    def action_line(
+        self, before: PlayerView, seat: int, action: Action, after: PlayerView, *, reveal: bool
+    ) -> str:
+        """One action as it happens: ``Computer plays A♠.``.
+
+        ``before`` and ``after`` are views from just before and after the action;
+        a discard is named only when ``reveal`` is set or the reader made it.
+        """
+        trump = f": {self.suit(after.trump)} are trump" if after.trump is not None else ""
+        match action:
+            case Pass() if before.phase is Phase.GOING_ALONE:
+                return self._does(seat, "doesn't", "don't") + " go alone."
+            case Pass():
+                return f"{self._does(seat, 'passes', 'pass')}."
+            case OrderUp():
+                return f"{self._does(seat, 'orders', 'order')} it up{trump}."
+            case TakeUp():
+                return f"{self._does(seat, 'takes', 'take')} it up{trump}."
+            case NameTrump(suit=suit):
+                return f"{self._does(seat, 'names', 'name')} {self.suit(suit)} as trump."
+            case GoAlone():
+                out = after.sitting_out
+                sits = f"; {self._does(out, 'sits', 'sit')} out" if out is not None else ""
+                return f"{self._does(seat, 'goes', 'go')} alone{sits}."
+            case Discard(card=card):
+                what = self.card(card) if reveal or seat == self.you else "a card"
+                return f"{self._does(seat, 'discards', 'discard')} {what}."
+            case Play(card=card):
+                source = " from the tableau" if card in before.face_up(seat) else ""
+                return f"{self._does(seat, 'plays', 'play')} {self.card(card)}{source}."
+        raise AssertionError(f"unknown action {action!r}")
+
+    def trick_won(self, after: PlayerView) -> str:
+        """The winner of the trick just completed, with the running trick count."""
+        trick = after.tricks[-1]
+        assert trick.winner is not None
+        won = self._does(trick.winner, "wins", "win")
+        return f"{won} the trick ({self._side_tricks(after)})."
+
+    def trick_summary(self, after: PlayerView, from_tableau: frozenset[Card]) -> str:
+        """The trick just completed on one line, for watching and replays."""
+        trick = after.tricks[-1]
+        assert trick.winner is not None
+        return (
+            f"Trick {len(after.tricks)}: {self._plays(trick, from_tableau)}"
+            f" -> {self.names[trick.winner]} ({self._side_tricks(after)})"
+        )
+
+    def turned_up(self, before: PlayerView, after: PlayerView) -> list[str]:
+        """The face-down tableau cards turned up between two views."""
+        lines = []
+        for seat, (old, new) in enumerate(zip(before.tableaus, after.tableaus, strict=True)):
+            for was, now in zip(old, new, strict=True):
+                if was.face_down and not now.face_down and now.up is not None:
+                    owner = self._possessive(seat)
+                    lines.append(f"{owner} face-down card turned up: {self.card(now.up)}.")
+        return lines
+
+    def hand_result(self, result: HandResult, target: int) -> str:
+        """A finished hand: who made what, the tricks, the points and the score."""
+        if result.maker is None or result.trump is None:
+            return f"Hand {result.hand_no}: everyone passed; the hand is thrown in."
+        won = [0] * len(self.side_names)
+        for seat, tricks in enumerate(result.tricks):
+            won[self.variant.sides[seat]] += tricks
+        alone = " alone" if result.alone is not None else ""
+        tricks = ", ".join(f"{self.side_names[i]} {t}" for i, t in enumerate(won))
+        scored = " and ".join(
+            f"{self._side_does(side, 'scores', 'score')} {p}"
+            for side, p in enumerate(result.points)
+            if p
+        )
+        return (
+            f"Hand {result.hand_no}: {self.names[result.maker]} made "
+            f"{self.suit(result.trump)}{alone}. Tricks: {tricks}.\n"
+            f"{scored or 'Nobody scores'}. "
+            f"Score: {self._scores(result.scores)} (game to {target})."
+        )
+
+    def game_result(self, view: PlayerView) -> str:
+        """The end of the game: the winning side and the final score."""
+        assert view.winner is not None
+        won = self._side_does(view.winner, "wins", "win")
+        return f"Game over: {won} the game. Final score: {self._scores(view.scores)}."
+
+    def unfinished(self, view: PlayerView) -> str:
+        """The end of a record of a game that was stopped before its end."""
+        return (
+            f"\nThe record stops during hand {view.hand_no}, before the game's end. "
+            f"Score: {self._scores(view.scores)} (game to {view.target})."
+        )
