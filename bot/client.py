@@ -1,0 +1,93 @@
+"""The bot: a ``commands.Bot`` that opens the store and restores games in ``setup_hook``."""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+import discord
+from discord.ext import commands, tasks
+
+from bot.components import (
+    ActionButton,
+    ChallengeButton,
+    LeaderboardButton,
+    ResignButton,
+    ShowHandButton,
+)
+from bot.sessions import GameSessions
+from bot.settings import Settings
+from bot.store import Store
+
+__all__ = ["TuqueBot"]
+
+log = logging.getLogger(__name__)
+
+
+class TuqueBot(commands.Bot):
+    """Hosts Tuque games: slash commands under ``/tuque``, persistent buttons, timers.
+
+    Args:
+        settings: the configuration.
+        executor: where computer players think; default a one-process pool, so a
+            search never blocks the event loop.
+    """
+
+    def __init__(self, settings: Settings, *, executor: Executor | None = None) -> None:
+        # Slash commands and components need no privileged intents, and no message content.
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+        self.settings = settings
+        self._executor = executor
+        self._own_executor = executor is None
+        self.store: Store
+        self.sessions: GameSessions
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.settings.database_path)
+        executor = self._executor or ProcessPoolExecutor(max_workers=1)
+        self._executor = executor
+        self.sessions = GameSessions(
+            self, self.store, executor, move_delay=self.settings.computer_move_delay_seconds
+        )
+        self.add_dynamic_items(
+            ActionButton, ShowHandButton, ResignButton, ChallengeButton, LeaderboardButton
+        )
+        from bot.commands import TuqueCog  # the cog imports this module for typing
+
+        await self.add_cog(TuqueCog(self))
+        await self.sessions.restore()
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        self._timers.start()
+
+    @tasks.loop(seconds=30)
+    async def _timers(self) -> None:
+        try:
+            await self.sessions.tick(
+                self.settings.turn_reminder_seconds, self.settings.turn_forfeit_seconds
+            )
+        except Exception:
+            log.exception("turn timers failed")
+
+    @_timers.before_loop
+    async def _before_timers(self) -> None:
+        await self.wait_until_ready()
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
+    ) -> None:
+        log.exception("slash command failed", exc_info=error)
+
+    async def close(self) -> None:
+        self._timers.cancel()
+        if hasattr(self, "sessions"):
+            await self.sessions.close()
+        if hasattr(self, "store"):
+            await self.store.close()
+        if self._own_executor and self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+        await super().close()

@@ -1,0 +1,256 @@
+"""Persistent buttons: ``discord.ui.DynamicItem`` s with namespaced custom_ids.
+
+Every custom_id starts with ``tuque:`` and carries only ids and public numbers:
+
+==============================================  ===========================================
+``tuque:act:<game>:<seq>:<action>``             an action in a player's ephemeral hand view;
+                                                ``seq`` is the log length it was offered at
+``tuque:hand:<game>``                           "Show my hand" on the public table
+``tuque:resign:<game>``                         confirm a resignation (ephemeral)
+``tuque:challenge:<id>:accept|decline``         answer a challenge
+``tuque:lb:<guild>:<variant>:<page>``           leaderboard paging
+==============================================  ===========================================
+
+An action id names a card only on the ephemeral message of the player who may
+play it, so a custom_id never shows anyone a card hidden from them. The items
+are registered in ``setup_hook``, so buttons keep working after a restart or
+after their view timed out. Callbacks hand over to the session manager at once.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from engine.actions import ACTIONS, Action, Discard, Play
+from engine.view import PlayerView
+
+if TYPE_CHECKING:
+    from bot.client import TuqueBot
+
+__all__ = [
+    "ActionButton",
+    "ChallengeButton",
+    "LeaderboardButton",
+    "ResignButton",
+    "ShowHandButton",
+    "challenge_view",
+    "hand_buttons",
+    "leaderboard_view",
+    "resign_view",
+    "table_view",
+]
+
+
+def _bot(interaction: discord.Interaction) -> TuqueBot:
+    return cast("TuqueBot", interaction.client)
+
+
+class ActionButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tuque:act:(?P<game>\d+):(?P<seq>\d+):(?P<action>\d+)",
+):
+    """One legal action in a player's hand view."""
+
+    def __init__(
+        self, game_id: int, seq: int, action_id: int, button: discord.ui.Button[Any] | None = None
+    ) -> None:
+        super().__init__(
+            button or discord.ui.Button(custom_id=f"tuque:act:{game_id}:{seq}:{action_id}")
+        )
+        self.game_id = game_id
+        self.seq = seq
+        self.action_id = action_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> ActionButton:
+        return cls(int(match["game"]), int(match["seq"]), int(match["action"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        action = ACTIONS[self.action_id] if self.action_id < len(ACTIONS) else None
+        await _bot(interaction).sessions.on_action(interaction, self.game_id, self.seq, action)
+
+
+class ShowHandButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tuque:hand:(?P<game>\d+)"
+):
+    """The public "Show my hand" button: a fresh ephemeral hand view for the clicker."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Show my hand",
+                emoji="🃏",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"tuque:hand:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> ShowHandButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _bot(interaction).sessions.show_hand(interaction, self.game_id)
+
+
+class ResignButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tuque:resign:(?P<game>\d+)"
+):
+    """Confirms ``/tuque resign``."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Yes, resign",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"tuque:resign:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> ResignButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _bot(interaction).sessions.resign(interaction, self.game_id)
+
+
+class ChallengeButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tuque:challenge:(?P<id>\d+):(?P<answer>accept|decline)",
+):
+    """Accept or Decline on a challenge; only the challenged member may use them."""
+
+    def __init__(self, challenge_id: int, accept: bool) -> None:
+        answer = "accept" if accept else "decline"
+        super().__init__(
+            discord.ui.Button(
+                label="Accept" if accept else "Decline",
+                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary,
+                custom_id=f"tuque:challenge:{challenge_id}:{answer}",
+            )
+        )
+        self.challenge_id = challenge_id
+        self.accept = accept
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> ChallengeButton:
+        return cls(int(match["id"]), match["answer"] == "accept")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _bot(interaction).sessions.answer_challenge(
+            interaction, self.challenge_id, self.accept
+        )
+
+
+class LeaderboardButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tuque:lb:(?P<variant>[a-z0-9]+):(?P<page>\d+)",
+):
+    """Previous/next page of a leaderboard (anyone may page a public leaderboard)."""
+
+    def __init__(self, variant: str, page: int, label: str = "", disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or f"Page {page + 1}",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"tuque:lb:{variant}:{page}",
+                disabled=disabled,
+            )
+        )
+        self.variant = variant
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> LeaderboardButton:
+        return cls(match["variant"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _bot(interaction).sessions.page_leaderboard(interaction, self.variant, self.page)
+
+
+def _style(action: Action) -> discord.ButtonStyle:
+    if isinstance(action, Play):
+        return discord.ButtonStyle.secondary
+    if isinstance(action, Discard):
+        return discord.ButtonStyle.danger
+    return discord.ButtonStyle.primary
+
+
+def hand_buttons(
+    game_id: int, seq: int, view: PlayerView, labels: list[str]
+) -> discord.ui.View | None:
+    """Buttons for exactly ``view.legal_actions`` (``labels`` in the same order).
+
+    Cards from the hand come first, then face-up tableau cards (marked 📤), five a
+    row; Discord allows 25 buttons, more than any legal-action list here.
+    """
+    if not view.legal_actions:
+        return None
+    ui = discord.ui.View(timeout=None)
+    tableau = set(view.face_up(view.seat)) if view.seat is not None and view.tableaus else set()
+    ordered = sorted(
+        zip(view.legal_actions, labels, strict=True),
+        key=lambda pair: isinstance(pair[0], Play) and pair[0].card in tableau,
+    )
+    for i, (action, label) in enumerate(ordered):
+        from_tableau = isinstance(action, Play) and action.card in tableau
+        button = discord.ui.Button[Any](
+            label=label + (" 📤" if from_tableau else ""),
+            style=discord.ButtonStyle.success if from_tableau else _style(action),
+            custom_id=f"tuque:act:{game_id}:{seq}:{action.id}",
+            row=i // 5,
+        )
+        ui.add_item(ActionButton(game_id, seq, action.id, button))
+    return ui
+
+
+def table_view(game_id: int, finished: bool) -> discord.ui.View | None:
+    """The table message's components: "Show my hand" while the game runs."""
+    if finished:
+        return None
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(ShowHandButton(game_id))
+    return ui
+
+
+def challenge_view(challenge_id: int) -> discord.ui.View:
+    """Accept / Decline for a challenge message."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(ChallengeButton(challenge_id, True))
+    ui.add_item(ChallengeButton(challenge_id, False))
+    return ui
+
+
+def resign_view(game_id: int) -> discord.ui.View:
+    """The confirm button of ``/tuque resign``."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(ResignButton(game_id))
+    return ui
+
+
+def leaderboard_view(variant: str, page: int, pages: int) -> discord.ui.View | None:
+    """Previous/next buttons for a leaderboard with ``pages`` pages (none if one page)."""
+    if pages <= 1:
+        return None
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(LeaderboardButton(variant, max(page - 1, 0), "◀ Previous", disabled=page == 0))
+    ui.add_item(
+        LeaderboardButton(variant, min(page + 1, pages - 1), "Next ▶", disabled=page >= pages - 1)
+    )
+    return ui

@@ -1,0 +1,383 @@
+"""Rendering: engine views and store rows into embeds and text. No rules, no I/O.
+
+Everything here takes a :class:`~engine.view.PlayerView` (public or one seat's),
+so a public embed can only ever show what the public view holds: the hidden
+cards never reach this module for a channel post.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import discord
+
+from bot.store import LeaderboardRow, PlayerStats
+from engine.actions import Action, Discard, GoAlone, NameTrump, OrderUp, Pass, Play, TakeUp
+from engine.cards import EFFECTIVE_SUIT, POWER, Card, Suit
+from engine.variants import VARIANTS
+from engine.view import HandResult, Phase, PlayerView
+
+__all__ = [
+    "Seating",
+    "action_label",
+    "game_over_embed",
+    "hand_embed",
+    "hand_summary_embed",
+    "leaderboard_embed",
+    "rules_embed",
+    "sort_cards",
+    "stats_embed",
+    "table_content",
+    "table_embed",
+]
+
+TABLE_COLOUR = discord.Colour.dark_green()
+HAND_COLOUR = discord.Colour.blurple()
+RESULT_COLOUR = discord.Colour.gold()
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who sits where: display names and, for people, their user ids (``None``: computer)."""
+
+    names: tuple[str, ...]
+    user_ids: tuple[int | None, ...]
+
+    def who(self, seat: int | None) -> str:
+        """The display name of ``seat`` (``"—"`` for none)."""
+        return "—" if seat is None else self.names[seat]
+
+    def side_names(self, side: int, sides: Sequence[int]) -> str:
+        """The names on ``side`` joined with ``&``."""
+        return " & ".join(n for n, s in zip(self.names, sides, strict=True) if s == side)
+
+
+def sort_cards(cards: Sequence[Card], trump: Suit | None) -> list[Card]:
+    """Cards grouped by effective suit (trump first once made), high to low within a suit."""
+    if trump is None:
+        return sorted(
+            cards, key=lambda c: (c.suit is None, c.suit.index if c.suit else 0, -c.index)
+        )
+    t = trump.index
+
+    def key(card: Card) -> tuple[int, int]:
+        suit = EFFECTIVE_SUIT[t][card.index]
+        return (0 if suit == t else 1 + suit, -POWER[t][suit][card.index])
+
+    return sorted(cards, key=key)
+
+
+def _cards(cards: Sequence[Card], trump: Suit | None) -> str:
+    return " ".join(c.pretty() for c in sort_cards(cards, trump)) or "—"
+
+
+def _suit(suit: Suit) -> str:
+    return f"{suit.symbol} {suit.noun}"
+
+
+def action_label(action: Action, view: PlayerView) -> str:
+    """A button label for ``action``: ``"Order it up"``, ``"Name ♥ hearts"``, ``"10♥"``."""
+    if isinstance(action, Play):
+        return action.card.pretty()
+    if isinstance(action, Discard):
+        return f"Discard {action.card.pretty()}"
+    if isinstance(action, Pass):
+        return "Play with partner" if view.phase is Phase.GOING_ALONE else "Pass"
+    if isinstance(action, OrderUp):
+        return "Order it up" if action.suit is None else f"Order up: {_suit(action.suit)}"
+    if isinstance(action, TakeUp):
+        return "Take it up" if action.suit is None else f"Take up: {_suit(action.suit)}"
+    if isinstance(action, NameTrump):
+        return f"Name {_suit(action.suit)}"
+    assert isinstance(action, GoAlone)
+    return "Go alone"
+
+
+def _tableau(view: PlayerView, seat: int) -> str:
+    piles = view.tableaus[seat]
+    shown = []
+    for pile in piles:
+        up = pile.up.pretty() if pile.up is not None else "·"
+        shown.append(f"{up}{'▮' if pile.face_down else ''}")
+    down = sum(p.face_down for p in piles)
+    return f"{'  '.join(shown)}  ({down} face-down)"
+
+
+def _status(view: PlayerView, seating: Seating) -> str:
+    if view.phase is Phase.GAME_OVER:
+        assert view.winner is not None
+        return f"🏆 {seating.side_names(view.winner, view.sides)} won the game."
+    if view.turn is None:
+        return "Dealing the next hand…"
+    who = seating.who(view.turn)
+    doing = {
+        Phase.BIDDING_1: "to bid (round 1)",
+        Phase.BIDDING_2: "to bid (round 2)",
+        Phase.DISCARD: "to discard",
+        Phase.GOING_ALONE: "to decide on going alone",
+        Phase.PLAY: "to lead" if not view.trick.plays else "to play",
+    }[view.phase]
+    return f"**{who}** {doing}."
+
+
+def _describe_bid(seat: int, action: Action, seating: Seating) -> str:
+    name = seating.who(seat)
+    if isinstance(action, Pass):
+        return f"{name} passed"
+    if isinstance(action, GoAlone):
+        return f"{name} is going alone"
+    if isinstance(action, OrderUp):
+        return f"{name} ordered it up" + (f" ({_suit(action.suit)})" if action.suit else "")
+    if isinstance(action, TakeUp):
+        return f"{name} took it up" + (f" ({_suit(action.suit)})" if action.suit else "")
+    assert isinstance(action, NameTrump)
+    return f"{name} named {_suit(action.suit)}"
+
+
+def _trick_line(plays: Sequence[tuple[int, Card]], seating: Seating) -> str:
+    return " · ".join(f"{seating.who(s)} {c.pretty()}" for s, c in plays) or "—"
+
+
+def table_embed(view: PlayerView, seating: Seating, game_id: int) -> discord.Embed:
+    """The public table: players, dealer, up-card, trump, tableaus, trick, tricks, score.
+
+    Args:
+        view: the PUBLIC view (``game.view(None)``); a seat's view would show a hand.
+        seating: names per seat.
+        game_id: shown in the footer so players can tell tables apart.
+
+    Raises:
+        ValueError: ``view`` is a seat's view, not the public one.
+    """
+    if view.seat is not None:
+        raise ValueError("the table is rendered from the public view only")
+    variant = VARIANTS[view.variant]
+    title = f"{variant.title}: " + " vs ".join(
+        seating.side_names(side, view.sides) for side in sorted(set(view.sides))
+    )
+    embed = discord.Embed(title=title, description=_status(view, seating), colour=TABLE_COLOUR)
+    if view.hand_no:
+        up = view.up_card.pretty() if view.up_card else "—"
+        if view.up_card_turned_down:
+            up += " (turned down)"
+        embed.add_field(name="Dealer", value=seating.who(view.dealer))
+        embed.add_field(name="Up-card", value=up)
+        if view.trump is not None:
+            trump = f"{_suit(view.trump)}, made by {seating.who(view.maker)}"
+            if view.alone is not None:
+                trump += f" (alone: {seating.who(view.alone)})"
+        else:
+            trump = "not yet made"
+        embed.add_field(name="Trump", value=trump)
+        if view.bids and view.phase in (Phase.BIDDING_1, Phase.BIDDING_2, Phase.GOING_ALONE):
+            bids = "; ".join(_describe_bid(s, a, seating) for s, a in view.bids)
+            embed.add_field(name="Bidding", value=bids, inline=False)
+        for seat, name in enumerate(seating.names):
+            if view.tableaus[seat]:
+                value = f"{_tableau(view, seat)}\nHand: {view.hand_sizes[seat]} cards"
+                embed.add_field(name=f"{name}'s tableau", value=value, inline=False)
+        if view.phase is Phase.PLAY or view.tricks:
+            embed.add_field(
+                name="Trick", value=_trick_line(view.trick.plays, seating), inline=False
+            )
+            if view.tricks:
+                last = view.tricks[-1]
+                line = f"{_trick_line(last.plays, seating)} → {seating.who(last.winner)}"
+                embed.add_field(name="Last trick", value=line, inline=False)
+        won = " · ".join(f"{n} {t}" for n, t in zip(seating.names, view.tricks_won, strict=True))
+        embed.add_field(name="Tricks this hand", value=won, inline=False)
+    score = " · ".join(
+        f"{seating.side_names(side, view.sides)} {points}"
+        for side, points in enumerate(view.scores)
+    )
+    embed.add_field(name="Score", value=f"{score} (to {view.target})", inline=False)
+    embed.set_footer(text=f"Game #{game_id} · hand {view.hand_no} · {variant.rules}")
+    return embed
+
+
+def table_content(view: PlayerView, seating: Seating) -> str | None:
+    """The table message's text: a mention of the person to act, so they see it's their turn."""
+    if view.turn is None or view.phase is Phase.GAME_OVER:
+        return None
+    user = seating.user_ids[view.turn]
+    return f"<@{user}>, it's your turn." if user is not None else None
+
+
+def hand_embed(view: PlayerView, seating: Seating, note: str | None = None) -> discord.Embed:
+    """One player's private view: hand, own tableau, discard, what to do now.
+
+    Args:
+        view: the player's own view (``game.view(seat)``).
+        seating: names per seat.
+        note: an extra line shown first (e.g. the result of the last click).
+
+    Raises:
+        ValueError: ``view`` is the public view.
+    """
+    if view.seat is None:
+        raise ValueError("a hand is rendered from a seat's view")
+    lines = [note] if note else []
+    if view.phase is Phase.GAME_OVER:
+        lines.append(_status(view, seating))
+    elif view.turn == view.seat:
+        lines.append("**Your turn:** " + _prompt(view))
+    elif view.turn is not None:
+        lines.append(f"Waiting for {seating.who(view.turn)}.")
+    embed = discord.Embed(
+        title="Your hand", description="\n".join(lines) or None, colour=HAND_COLOUR
+    )
+    embed.add_field(name="Hand", value=_cards(view.hand, view.trump), inline=False)
+    if view.tableaus and view.tableaus[view.seat]:
+        embed.add_field(name="Your tableau", value=_tableau(view, view.seat), inline=False)
+    if view.discard is not None:
+        embed.add_field(name="You discarded", value=view.discard.pretty())
+    if view.up_card is not None and view.hand_no:
+        up = view.up_card.pretty() + (" (turned down)" if view.up_card_turned_down else "")
+        embed.add_field(name="Up-card", value=up)
+    if view.trump is not None:
+        embed.add_field(name="Trump", value=_suit(view.trump))
+    if view.trick.plays:
+        embed.add_field(name="Trick", value=_trick_line(view.trick.plays, seating), inline=False)
+    return embed
+
+
+def _prompt(view: PlayerView) -> str:
+    return {
+        Phase.BIDDING_1: "order it up, or pass."
+        if view.seat != view.dealer
+        else "take it up, or pass.",
+        Phase.BIDDING_2: "name a suit, or pass."
+        if Pass() in view.legal_actions
+        else "name a suit.",
+        Phase.DISCARD: "discard one card from your hand.",
+        Phase.GOING_ALONE: "go alone, or play with your partner.",
+        Phase.PLAY: "play a card." if view.trick.plays else "lead a card.",
+    }.get(view.phase, "")
+
+
+def hand_summary_embed(result: HandResult, variant: str, seating: Seating) -> discord.Embed:
+    """The channel announcement of a finished hand."""
+    v = VARIANTS[variant]
+    embed = discord.Embed(title=f"Hand {result.hand_no} result", colour=RESULT_COLOUR)
+    if result.thrown_in:
+        embed.description = "Everyone passed twice: the hand is thrown in."
+        return embed
+    assert result.maker is not None and result.trump is not None
+    maker_side = v.sides[result.maker]
+    made = sum(t for s, t in enumerate(result.tricks) if v.sides[s] == maker_side)
+    line = f"{seating.who(result.maker)} made {_suit(result.trump)} and took {made} of {v.tricks}"
+    if result.alone is not None:
+        line += f" (alone: {seating.who(result.alone)})"
+    if made == v.tricks:
+        line += " — a march!"
+    elif result.points[maker_side] == 0:
+        line += " — euchred!"
+    embed.description = line + "."
+    gained = [
+        f"{seating.side_names(side, v.sides)} +{p}" for side, p in enumerate(result.points) if p
+    ]
+    embed.add_field(name="Points", value=", ".join(gained) or "none")
+    score = " · ".join(
+        f"{seating.side_names(side, v.sides)} {p}" for side, p in enumerate(result.scores)
+    )
+    embed.add_field(name="Score", value=score)
+    return embed
+
+
+def game_over_embed(view: PlayerView, seating: Seating, reason: str | None = None) -> discord.Embed:
+    """The channel announcement of a finished game (won on points, resigned or forfeited)."""
+    embed = discord.Embed(title="Game over", colour=RESULT_COLOUR)
+    if reason:
+        embed.description = reason
+    else:
+        assert view.winner is not None
+        embed.description = f"🏆 {seating.side_names(view.winner, view.sides)} won the game!"
+    score = " · ".join(
+        f"{seating.side_names(side, view.sides)} {p}" for side, p in enumerate(view.scores)
+    )
+    embed.add_field(name="Final score", value=f"{score} (to {view.target})")
+    return embed
+
+
+_RULES = {
+    "tuque": (
+        "Two players, 39 cards (6–A and three Bens). Each has 7 cards in hand and a tableau of "
+        "5 face-up cards on 5 face-down ones; face-up tableau cards are playable, and the card "
+        "beneath is turned up when the trick is over.\n\n"
+        "**Trump**: the non-dealer orders up or passes, then the dealer takes it up or passes; "
+        "the dealer picks up the up-card and discards. If both pass, the up-card is turned down "
+        "and each may name another suit; the dealer must name one (stick the dealer). If a Ben "
+        "is turned up, whoever accepts names the suit.\n\n"
+        "**Ranking**: B3 > B2 > B1 > Right Bower (trump jack) > Left Bower (same-colour jack) > "
+        "A K Q 10 9 8 7 6. The Bens and the Left Bower are trumps. Follow suit if you can.\n\n"
+        "**17 tricks. Scoring**: maker with 9+ tricks scores 1, 12+ scores 2, 15+ scores 3; "
+        "otherwise the defender scores 2 (3 with 12+ tricks, 4 with 15+)."
+    ),
+    "tuque61": (
+        "Tuque with per-trick scoring: deal, trump and play exactly as in Tuque.\n\n"
+        "**Scoring**: the maker scores 1 point per trick; the defender 1 per trick, or 2 per "
+        "trick with 9 or more. First to 61 wins; if both pass 61 in one hand the higher total "
+        "wins, and an exact tie plays another hand."
+    ),
+    "euchre": (
+        "Four players in two partnerships, 24 cards (9–A). Five cards each, one up-card.\n\n"
+        "**Trump**: from the dealer's left, each passes or orders it up (the dealer takes it "
+        "up) and the dealer discards; if all pass, each may name another suit. The maker may "
+        "go alone: their partner sits out.\n\n"
+        "**Scoring**: makers with 3–4 tricks score 1, all 5 (a march) 2, a march alone 4; "
+        "euchred makers give the defenders 2. First to 10."
+    ),
+}
+
+
+def rules_embed(variant: str) -> discord.Embed:
+    """A short rules summary of ``variant`` (RULES.md §1–§3)."""
+    v = VARIANTS[variant]
+    embed = discord.Embed(title=f"{v.title}: the rules", description=_RULES[variant])
+    embed.set_footer(text=f"Full rules: {v.rules}")
+    return embed
+
+
+def leaderboard_embed(
+    rows: Sequence[LeaderboardRow], variant: str | None, page: int, pages: int
+) -> discord.Embed:
+    """One page of the server's leaderboard: rank, name, wins, losses, win %, games, rating."""
+    title = "Leaderboard" + (f": {VARIANTS[variant].title}" if variant else "")
+    embed = discord.Embed(title=title, colour=RESULT_COLOUR)
+    if not rows:
+        embed.description = "No rated games yet: challenge someone with `/tuque challenge`."
+        return embed
+    lines = [
+        f"**{r.rank}.** {r.display_name or f'<@{r.user_id}>'} — {r.wins}W {r.losses}L "
+        f"({r.win_rate:.0%} of {r.games}) · rating {r.rating:.1f}"
+        for r in rows
+    ]
+    embed.description = "\n".join(lines)
+    embed.set_footer(text=f"Page {page + 1} of {pages} · rated games between people only")
+    return embed
+
+
+def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
+    """A player's record: games, wins, hands made and euchred, marches, average tricks."""
+    title = f"{name}'s record" + (f": {VARIANTS[stats.variant].title}" if stats.variant else "")
+    embed = discord.Embed(title=title, colour=HAND_COLOUR)
+    rating = f"{stats.rating:.1f}" if stats.rating is not None else "unrated"
+    embed.add_field(
+        name="Games",
+        value=f"{stats.games} played · {stats.wins} won · {stats.losses} lost "
+        f"({stats.win_rate:.0%}) · rating {rating}",
+        inline=False,
+    )
+    embed.add_field(
+        name="Against the computer", value=f"{stats.computer_wins}W {stats.computer_losses}L"
+    )
+    avg = f"{stats.avg_tricks:.1f}" if stats.avg_tricks is not None else "—"
+    embed.add_field(
+        name="Hands",
+        value=f"{stats.hands_played} played · {stats.hands_called} called · "
+        f"{stats.hands_made} made · {stats.hands_euchred} euchred · {stats.marches} marches · "
+        f"{avg} tricks a hand",
+        inline=False,
+    )
+    return embed

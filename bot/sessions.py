@@ -1,0 +1,709 @@
+"""The async session manager: one engine game per session, one lock per game.
+
+Data flows one way: an interaction reaches a handler here, the handler applies an
+engine action to a *copy* of the game, the store records the new log entries, and
+only then does the session take the new state and update the Discord views. A
+failure before the store write leaves the game and the database as they were.
+
+Private views are ephemeral messages, which can only be edited through the
+interaction token that created them, for 15 minutes. Each session remembers the
+newest such token per seat; when it is too old the player is pointed to the
+table's "Show my hand" button.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import render
+from bot.components import challenge_view, hand_buttons, resign_view, table_view
+from bot.store import (
+    ChallengeNotFound,
+    ChallengeStatus,
+    GameNotActive,
+    GameRow,
+    GameStatus,
+    HandRecord,
+    SeatKind,
+    SeatRow,
+    Store,
+    TimerDue,
+)
+from engine.actions import ACTIONS, Action
+from engine.errors import IllegalAction
+from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
+from engine.players import make_player
+from engine.variants import VARIANTS
+from engine.view import Phase, PlayerView
+
+if TYPE_CHECKING:
+    from bot.client import TuqueBot
+
+__all__ = ["CHALLENGE_LIFETIME", "GameSessions", "Session", "choose_action"]
+
+log = logging.getLogger(__name__)
+
+CHALLENGE_LIFETIME = 600.0
+"""Seconds a challenge stays open (the issue: 10 minutes)."""
+TOKEN_LIFETIME = 14 * 60.0
+"""Seconds an interaction token is trusted for edits (Discord allows 15 minutes)."""
+
+
+def choose_action(level: str, seed: int, view: PlayerView) -> int:
+    """A computer player's action id; runs in a worker so the event loop never waits on it.
+
+    Takes only the seat's view: a computer seat sees no more than a person would.
+    """
+    player = make_player(level, seed)
+    return player.choose(view, view.legal_actions).id
+
+
+@dataclass(slots=True)
+class HandMessage:
+    """A seat's newest ephemeral hand view and the interaction that can edit it."""
+
+    interaction: discord.Interaction
+    message_id: int | None  # None: the interaction's original response
+    issued: float  # time.monotonic() when the token was issued
+
+    @property
+    def expired(self) -> bool:
+        return time.monotonic() - self.issued > TOKEN_LIFETIME
+
+
+@dataclass(slots=True)
+class Session:
+    """A game in progress and what the bot needs to show it."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    seats: tuple[SeatRow, ...]
+    game: Game
+    seating: render.Seating
+    table_message_id: int | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    hands: dict[int, HandMessage] = field(default_factory=dict)
+    computer: asyncio.Task[None] | None = None
+    finished: bool = False
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of ``user_id``, or None for a stranger."""
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def is_computer(self, seat: int | None) -> bool:
+        return seat is not None and self.seats[seat].kind is SeatKind.COMPUTER
+
+    def opponents_of(self, user_id: int) -> str:
+        return " and ".join(self.seating.names[s.seat] for s in self.seats if s.user_id != user_id)
+
+
+def _seating(seats: Sequence[SeatRow]) -> render.Seating:
+    names = tuple(
+        f"Computer ({s.level})" if s.kind is SeatKind.COMPUTER else (s.display_name or "Player")
+        for s in seats
+    )
+    return render.Seating(names, tuple(s.user_id for s in seats))
+
+
+def _record(row: GameRow) -> dict[str, Any]:
+    return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "variant": row.variant,
+        "options": row.options,
+        "seed": row.seed,
+        "first_dealer": row.first_dealer,
+        "actions": list(row.actions),
+    }
+
+
+class GameSessions:
+    """Every running game of the bot, and the handlers of every game interaction.
+
+    Args:
+        bot: the client (for channels and the event loop).
+        store: the database.
+        executor: where computer players think (a process pool in production).
+        move_delay: seconds to wait before each computer move.
+    """
+
+    def __init__(
+        self, bot: TuqueBot, store: Store, executor: Executor, *, move_delay: float
+    ) -> None:
+        self.bot = bot
+        self.store = store
+        self.executor = executor
+        self.move_delay = move_delay
+        self._sessions: dict[int, Session] = {}
+        self._challengers: dict[int, discord.Interaction] = {}
+
+    # --- start-up -----------------------------------------------------------------------
+
+    async def restore(self) -> int:
+        """Load every unfinished game from the store so its table and buttons work again.
+
+        Returns:
+            the number of games restored.
+        """
+        rows = await self.store.active_games()
+        for row in rows:
+            session = Session(
+                id=row.id,
+                guild_id=row.guild_id,
+                channel_id=row.channel_id,
+                seats=row.seats,
+                game=Game.from_record(_record(row)),
+                seating=_seating(row.seats),
+                table_message_id=row.table_message_id,
+            )
+            self._sessions[row.id] = session
+            # A crash between two writes can leave a hand to deal or a game to close.
+            await self._settle(session)
+            self._schedule_computer(session)
+        log.info("restored %d unfinished games", len(rows))
+        return len(rows)
+
+    def session(self, game_id: int) -> Session | None:
+        """The running session of ``game_id``, if any."""
+        return self._sessions.get(game_id)
+
+    def games_of(self, guild_id: int, channel_id: int | None, user_id: int) -> list[Session]:
+        """The user's running games in the guild (in ``channel_id`` unless None), newest first."""
+        found = [
+            s
+            for s in self._sessions.values()
+            if s.guild_id == guild_id
+            and (channel_id is None or s.channel_id == channel_id)
+            and s.seat_of(user_id) is not None
+        ]
+        return sorted(found, key=lambda s: -s.id)
+
+    # --- replies ------------------------------------------------------------------------
+
+    @staticmethod
+    async def deny(interaction: discord.Interaction, text: str) -> None:
+        """Answer ``interaction`` with an ephemeral explanation; nothing else happens."""
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    def _hand_message(
+        self, session: Session, seat: int, note: str | None = None
+    ) -> tuple[discord.Embed, discord.ui.View | None]:
+        view = session.game.view(seat)
+        labels = [render.action_label(a, view) for a in view.legal_actions]
+        buttons = None
+        if not session.finished:
+            buttons = hand_buttons(session.id, len(session.game.log), view, labels)
+        return render.hand_embed(view, session.seating, note), buttons
+
+    async def _send_hand(
+        self, interaction: discord.Interaction, session: Session, seat: int, note: str | None = None
+    ) -> None:
+        """A fresh ephemeral hand view as the answer to ``interaction``."""
+        embed, buttons = self._hand_message(session, seat, note)
+        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True}
+        if buttons is not None:
+            kwargs["view"] = buttons
+        if interaction.response.is_done():
+            message = await interaction.followup.send(wait=True, **kwargs)
+            session.hands[seat] = HandMessage(interaction, message.id, time.monotonic())
+        else:
+            await interaction.response.send_message(**kwargs)
+            session.hands[seat] = HandMessage(interaction, None, time.monotonic())
+
+    async def _refresh_hand(self, session: Session, seat: int, note: str | None = None) -> None:
+        """Edit ``seat``'s newest ephemeral hand view, if its token still lives."""
+        handle = session.hands.get(seat)
+        if handle is None:
+            return
+        if handle.expired:
+            del session.hands[seat]
+            return
+        embed, buttons = self._hand_message(session, seat, note)
+        try:
+            if handle.message_id is None:
+                await handle.interaction.edit_original_response(embed=embed, view=buttons)
+            else:
+                await handle.interaction.followup.edit_message(
+                    handle.message_id, embed=embed, view=buttons
+                )
+        except discord.HTTPException as err:
+            # The player dismissed the message or the token died early: the table's
+            # "Show my hand" button brings a fresh one.
+            log.info(
+                "game %d: hand view of seat %d not editable (%s)", session.id, seat, err.status
+            )
+            session.hands.pop(seat, None)
+
+    async def _update_table(self, session: Session) -> None:
+        if session.table_message_id is None:
+            return
+        public = session.game.view(None)
+        channel = self.bot.get_partial_messageable(session.channel_id)
+        try:
+            await channel.get_partial_message(session.table_message_id).edit(
+                content=render.table_content(public, session.seating),
+                embed=render.table_embed(public, session.seating, session.id),
+                view=table_view(session.id, session.finished),
+            )
+        except discord.HTTPException as err:
+            log.warning("game %d: table message not editable (%s)", session.id, err.status)
+
+    async def _post_table(self, session: Session) -> None:
+        public = session.game.view(None)
+        channel = self.bot.get_partial_messageable(session.channel_id)
+        message = await channel.send(
+            content=render.table_content(public, session.seating),
+            embed=render.table_embed(public, session.seating, session.id),
+            view=table_view(session.id, False),
+        )
+        session.table_message_id = message.id
+        await self.store.set_table_message(session.id, message.id)
+
+    # --- starting games -------------------------------------------------------------------
+
+    async def _create(
+        self,
+        guild_id: int,
+        channel_id: int,
+        variant: str,
+        options: dict[str, Any],
+        seats: list[SeatRow],
+    ) -> Session:
+        game = Game(variant, seed=secrets.randbits(62), **options)
+        game.deal()
+        game_id = await self.store.create_game(
+            guild_id, channel_id, variant, options, game.seed, game.first_dealer, seats
+        )
+        await self.store.append_actions(game_id, 0, [str(e) for e in game.log])
+        session = Session(game_id, guild_id, channel_id, tuple(seats), game, _seating(seats))
+        self._sessions[game_id] = session
+        log.info("game %d started: %s, %d seats", game_id, variant, len(seats))
+        return session
+
+    async def start_computer_game(
+        self, interaction: discord.Interaction, variant: str, target: int | None, level: str
+    ) -> None:
+        """``/tuque bot``: a game against the computer, the hand answered at once."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await self.deny(interaction, "Games are played in a server channel.")
+            return
+        seats = [
+            SeatRow.human(0, interaction.user.id, interaction.user.display_name),
+            SeatRow.computer(1, level),
+        ]
+        options = {"target": target} if target else {}
+        session = await self._create(
+            interaction.guild_id, interaction.channel_id, variant, options, seats
+        )
+        await self._send_hand(interaction, session, 0, f"Game #{session.id} against the computer.")
+        await self._post_table(session)
+        await self._touch(session)
+        self._schedule_computer(session)
+
+    async def start_challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.abc.User,
+        variant: str,
+        target: int | None,
+    ) -> None:
+        """``/tuque challenge``: post Accept/Decline for ``opponent``; expires in 10 minutes."""
+        user = interaction.user
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await self.deny(interaction, "Challenges are made in a server channel.")
+            return
+        if opponent.id == user.id:
+            await self.deny(interaction, "You can't challenge yourself. Try `/tuque bot`.")
+            return
+        if opponent.bot:
+            await self.deny(
+                interaction, f"{opponent.display_name} is a bot. Play the computer: `/tuque bot`."
+            )
+            return
+        running = await self.store.active_game_between(interaction.guild_id, user.id, opponent.id)
+        if running is not None:
+            await self.deny(
+                interaction,
+                f"You're already playing {opponent.display_name} (game #{running.id}): "
+                "finish or resign it first.",
+            )
+            return
+        options = {"target": target} if target else {}
+        await self.store.upsert_player(interaction.guild_id, user.id, user.display_name)
+        await self.store.upsert_player(interaction.guild_id, opponent.id, opponent.display_name)
+        challenge = await self.store.create_challenge(
+            interaction.guild_id,
+            interaction.channel_id,
+            user.id,
+            opponent.id,
+            variant,
+            options,
+            lifetime=CHALLENGE_LIFETIME,
+        )
+        title = VARIANTS[variant].title
+        goal = target or VARIANTS[variant].defaults.target
+        await interaction.response.send_message(
+            f"Challenge sent to {opponent.display_name}. If they accept, your hand appears here.",
+            ephemeral=True,
+        )
+        self._challengers[challenge.id] = interaction
+        channel = self.bot.get_partial_messageable(interaction.channel_id)
+        message = await channel.send(
+            f"{opponent.mention}, {user.mention} challenges you to **{title}** (to {goal}). "
+            f"This challenge expires <t:{int(challenge.expires_at)}:R>.",
+            view=challenge_view(challenge.id),
+        )
+        await self.store.set_challenge_message(challenge.id, message.id)
+
+    async def answer_challenge(
+        self, interaction: discord.Interaction, challenge_id: int, accept: bool
+    ) -> None:
+        """Accept or Decline: only the challenged member; once; before it expires."""
+        try:
+            challenge = await self.store.load_challenge(challenge_id)
+        except ChallengeNotFound:
+            await self.deny(interaction, "This challenge no longer exists.")
+            return
+        if interaction.user.id != challenge.opponent_id:
+            who = (
+                "your own challenge"
+                if interaction.user.id == challenge.challenger_id
+                else ("a challenge made to someone else")
+            )
+            await self.deny(interaction, f"You can't answer {who}.")
+            return
+        status = ChallengeStatus.ACCEPTED if accept else ChallengeStatus.DECLINED
+        if challenge.status is not ChallengeStatus.OPEN or not await self.store.resolve_challenge(
+            challenge_id, status
+        ):
+            await self.deny(interaction, "This challenge has expired or was already answered.")
+            return
+        self_name = interaction.user.display_name
+        if not accept:
+            self._challengers.pop(challenge_id, None)
+            await interaction.response.edit_message(
+                content=f"{self_name} declined the challenge from <@{challenge.challenger_id}>.",
+                view=None,
+            )
+            return
+        challenger = self._challengers.pop(challenge_id, None)
+        challenger_name = challenger.user.display_name if challenger else None
+        seats = [
+            SeatRow.human(0, challenge.challenger_id, challenger_name),
+            SeatRow.human(1, interaction.user.id, self_name),
+        ]
+        session = await self._create(
+            challenge.guild_id, challenge.channel_id, challenge.variant, challenge.options, seats
+        )
+        session.seating = _seating(await self._seats_with_names(session))
+        await interaction.response.edit_message(
+            content=f"{self_name} accepted the challenge from <@{challenge.challenger_id}>: "
+            f"game #{session.id} is on.",
+            view=None,
+        )
+        await self._post_table(session)
+        await self._send_hand(interaction, session, 1, f"Game #{session.id} is on.")
+        if challenger is not None:
+            try:
+                embed, buttons = self._hand_message(session, 0, f"Game #{session.id} is on.")
+                kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True, "wait": True}
+                if buttons is not None:
+                    kwargs["view"] = buttons
+                message = await challenger.followup.send(**kwargs)
+                session.hands[0] = HandMessage(challenger, message.id, time.monotonic())
+            except discord.HTTPException as err:
+                log.info("game %d: challenger's hand not sent (%s)", session.id, err.status)
+        await self._touch(session)
+
+    async def _seats_with_names(self, session: Session) -> tuple[SeatRow, ...]:
+        row = await self.store.load_game(session.id)
+        session.seats = row.seats
+        return row.seats
+
+    # --- the hand view ----------------------------------------------------------------------
+
+    async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
+        """ "Show my hand": a fresh ephemeral view for a player of the game."""
+        session = self._sessions.get(game_id)
+        if session is None:
+            await self.deny(interaction, f"Game #{game_id} is over.")
+            return
+        seat = session.seat_of(interaction.user.id)
+        if seat is None:
+            await self.deny(
+                interaction,
+                f"Game #{game_id} is between {' and '.join(session.seating.names)}: "
+                "you have no hand in it.",
+            )
+            return
+        await self._send_hand(interaction, session, seat)
+
+    # --- actions ------------------------------------------------------------------------------
+
+    async def on_action(
+        self, interaction: discord.Interaction, game_id: int, seq: int, action: Action | None
+    ) -> None:
+        """A click on an action button of a hand view.
+
+        Strangers, stale or double clicks, clicks out of turn and illegal actions get
+        an ephemeral explanation and change nothing.
+        """
+        session = self._sessions.get(game_id)
+        if session is None:
+            await self.deny(interaction, f"Game #{game_id} is over.")
+            return
+        seat = session.seat_of(interaction.user.id)
+        if seat is None:
+            await self.deny(interaction, "These aren't your cards: you're not in this game.")
+            return
+        if action is None:
+            await self.deny(interaction, "That button isn't an action of this game.")
+            return
+        async with session.lock:
+            if session.finished:
+                await self.deny(interaction, f"Game #{game_id} is over.")
+                return
+            before = session.game
+            if seq != len(before.log):
+                await self._send_hand(
+                    interaction,
+                    session,
+                    seat,
+                    "That button was from an earlier turn: here is your hand now.",
+                )
+                return
+            new = before.copy()
+            try:
+                new.apply(seat, action)
+            except IllegalAction as err:
+                await self.deny(interaction, str(err))
+                return
+            await self._commit(session, new)
+            embed, buttons = self._hand_message(session, seat)
+            await interaction.response.edit_message(embed=embed, view=buttons)
+            session.hands[seat] = HandMessage(interaction, None, time.monotonic())
+            await self._after_change(session, before, actor=seat)
+
+    async def _commit(self, session: Session, new: Game) -> None:
+        """Deal on if a hand ended, store the new log entries, then take the new state."""
+        before = session.game
+        if new.phase is Phase.HAND_OVER:
+            new.deal()
+        finished = new.hand_results[len(before.hand_results) :]
+        entries = [str(e) for e in new.log[len(before.log) :]]
+        await self.store.append_actions(
+            session.id,
+            len(before.log),
+            entries,
+            hands=[HandRecord.from_result(r) for r in finished],
+        )
+        session.game = new
+        if new.phase is Phase.GAME_OVER:
+            await self._finish(session, GameStatus.FINISHED, winner_side=new.winner)
+        elif new.turn != before.turn or finished:
+            await self._touch(session)
+
+    async def _touch(self, session: Session) -> None:
+        await self.store.touch_turn(session.id)
+
+    async def _settle(self, session: Session) -> None:
+        game = session.game
+        if game.phase is Phase.GAME_OVER:
+            await self._finish(session, GameStatus.FINISHED, winner_side=game.winner)
+        elif game.phase in (Phase.DEAL, Phase.HAND_OVER):
+            await self._commit(session, game.copy())
+
+    async def _finish(
+        self, session: Session, status: GameStatus, *, winner_side: int | None
+    ) -> None:
+        game = session.game
+        sides = game.variant.sides
+        winner_seat = sides.index(winner_side) if winner_side is not None else None
+        scores = {s: game.scores[sides[s]] for s in range(len(sides))}
+        try:
+            await self.store.finish_game(session.id, status, winner_seat, scores)
+        except GameNotActive:
+            log.info("game %d was already finished", session.id)
+        session.finished = True
+        self._sessions.pop(session.id, None)
+        log.info("game %d ended: %s", session.id, status)
+
+    async def _after_change(self, session: Session, before: Game, actor: int | None) -> None:
+        """Announce finished hands and games, then update the table and waiting players."""
+        game = session.game
+        channel = self.bot.get_partial_messageable(session.channel_id)
+        for result in game.hand_results[len(before.hand_results) :]:
+            await channel.send(
+                embed=render.hand_summary_embed(result, game.variant.name, session.seating)
+            )
+        if session.finished:
+            await channel.send(embed=render.game_over_embed(game.view(None), session.seating))
+        await self._update_table(session)
+        new_hand = game.hand_no != before.hand_no
+        for seat in range(len(session.seats)):
+            if seat == actor or session.is_computer(seat):
+                continue
+            if session.finished or new_hand or game.turn == seat or before.turn == seat:
+                await self._refresh_hand(session, seat)
+        self._schedule_computer(session)
+
+    # --- computer players -----------------------------------------------------------------------
+
+    def _schedule_computer(self, session: Session) -> None:
+        if session.finished or not session.is_computer(session.game.turn):
+            return
+        if session.computer is not None and not session.computer.done():
+            return
+        session.computer = asyncio.create_task(
+            self._run_computer(session), name=f"computer-{session.id}"
+        )
+
+    async def _run_computer(self, session: Session) -> None:
+        loop = asyncio.get_running_loop()
+        while not session.finished and session.is_computer(session.game.turn):
+            await asyncio.sleep(self.move_delay)
+            game = session.game
+            seat = game.turn
+            assert seat is not None
+            seq = len(game.log)
+            level = session.seats[seat].level or "normal"
+            seed = hash((game.seed, seq, seat)) & ((1 << 62) - 1)
+            try:
+                action_id = await loop.run_in_executor(
+                    self.executor, choose_action, level, seed, game.view(seat)
+                )
+            except Exception:
+                log.exception("game %d: computer player failed", session.id)
+                return
+            async with session.lock:
+                if session.finished or len(session.game.log) != seq:
+                    continue
+                new = game.copy()
+                new.apply(seat, ACTIONS[action_id])
+                await self._commit(session, new)
+                await self._after_change(session, game, actor=None)
+
+    # --- resigning ---------------------------------------------------------------------------
+
+    async def ask_resign(self, interaction: discord.Interaction) -> None:
+        """``/tuque resign``: an ephemeral confirm button for the player's game here."""
+        assert interaction.guild_id is not None
+        games = self.games_of(interaction.guild_id, interaction.channel_id, interaction.user.id)
+        if not games:
+            await self.deny(interaction, "You have no game in progress in this channel.")
+            return
+        session = games[0]
+        await interaction.response.send_message(
+            f"Resign game #{session.id} against {session.opponents_of(interaction.user.id)}? "
+            "It counts as a loss.",
+            view=resign_view(session.id),
+            ephemeral=True,
+        )
+
+    async def resign(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The resign confirmation: the player's side loses the game."""
+        session = self._sessions.get(game_id)
+        if session is None:
+            await self.deny(interaction, f"Game #{game_id} is already over.")
+            return
+        seat = session.seat_of(interaction.user.id)
+        if seat is None:
+            await self.deny(interaction, "You can only resign a game you're playing.")
+            return
+        async with session.lock:
+            if session.finished:
+                await self.deny(interaction, f"Game #{game_id} is already over.")
+                return
+            sides = session.game.variant.sides
+            await self._finish(session, GameStatus.RESIGNED, winner_side=1 - sides[seat])
+            await interaction.response.edit_message(
+                content=f"You resigned game #{game_id}.", view=None
+            )
+            await self._announce_end(session, f"{interaction.user.display_name} resigned.")
+
+    async def _announce_end(self, session: Session, reason: str) -> None:
+        channel = self.bot.get_partial_messageable(session.channel_id)
+        view = session.game.view(None)
+        await channel.send(embed=render.game_over_embed(view, session.seating, reason))
+        await self._update_table(session)
+        for seat in range(len(session.seats)):
+            if not session.is_computer(seat):
+                await self._refresh_hand(session, seat, reason)
+
+    # --- timers -------------------------------------------------------------------------------
+
+    async def tick(
+        self, remind_after: float, forfeit_after: float, now: float | None = None
+    ) -> None:
+        """Expire old challenges, remind slow players, forfeit games left too long."""
+        now = time.time() if now is None else now
+        for challenge in await self.store.expire_challenges(now):
+            self._challengers.pop(challenge.id, None)
+            if challenge.message_id is None:
+                continue
+            channel = self.bot.get_partial_messageable(challenge.channel_id)
+            try:
+                await channel.get_partial_message(challenge.message_id).edit(
+                    content=f"The challenge from <@{challenge.challenger_id}> to "
+                    f"<@{challenge.opponent_id}> expired.",
+                    view=None,
+                )
+            except discord.HTTPException as err:
+                log.info("challenge %d: message not editable (%s)", challenge.id, err.status)
+        for timer in await self.store.due_turn_timers(now, remind_after, forfeit_after):
+            session = self._sessions.get(timer.game_id)
+            if session is None or session.finished:
+                continue
+            seat = session.game.turn
+            if seat is None or session.is_computer(seat):
+                continue
+            user = session.seats[seat].user_id
+            channel = self.bot.get_partial_messageable(session.channel_id)
+            if timer.due is TimerDue.FORFEIT:
+                async with session.lock:
+                    if session.finished or session.game.turn != seat:
+                        continue
+                    sides = session.game.variant.sides
+                    await self._finish(session, GameStatus.FORFEITED, winner_side=1 - sides[seat])
+                    name = session.seating.names[seat]
+                    await self._announce_end(session, f"{name} ran out of time and forfeits.")
+            elif await self.store.mark_reminded(session.id):
+                minutes = round((forfeit_after - remind_after) / 60)
+                await channel.send(
+                    f"<@{user}>, it's your turn in game #{session.id}. "
+                    f"Play within {minutes} minutes or the game is forfeited."
+                )
+
+    async def page_leaderboard(
+        self, interaction: discord.Interaction, variant: str, page: int
+    ) -> None:
+        """A leaderboard paging button: the message shows page ``page``."""
+        from bot.commands import leaderboard_message  # commands imports this module
+
+        if interaction.guild_id is None:
+            await self.deny(interaction, "Leaderboards belong to a server.")
+            return
+        embed, view = await leaderboard_message(
+            self.store, interaction.guild_id, None if variant == "all" else variant, page
+        )
+        await interaction.response.edit_message(embed=embed, view=view)
+
+    async def close(self) -> None:
+        """Stop the computer players' tasks (the games stay in the store)."""
+        tasks = [s.computer for s in self._sessions.values() if s.computer is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
