@@ -64,7 +64,13 @@ async def new_game(
         for i, p in enumerate(players)
     ]
     return await store.create_game(
-        guild, channel, variant, {"points_to_win": 10}, seed=7, first_dealer=0, seats=seats,
+        guild,
+        channel,
+        variant,
+        {"points_to_win": 10},
+        seed=7,
+        first_dealer=0,
+        seats=seats,
         now=now,
     )
 
@@ -322,7 +328,10 @@ def engine_hand(
     [
         (engine_hand(0, (3, 2), (1, 0)), hand(1, 0, {0: 3, 1: 2}, 0, 1)),
         (engine_hand(1, (0, 5), (0, 2), march=True), hand(1, 1, {0: 0, 1: 5}, 1, 2, march=True)),
-        (engine_hand(1, (3, 2), (2, 0), euchred=True), hand(1, 1, {0: 3, 1: 2}, 0, 2, euchred=True)),
+        (
+            engine_hand(1, (3, 2), (2, 0), euchred=True),
+            hand(1, 1, {0: 3, 1: 2}, 0, 2, euchred=True),
+        ),
         (engine_hand(None, (0, 0), (0, 0)), hand(1, None, {})),
         (
             engine_hand(1, (0, 5, 0, 0), (0, 4), alone=1, march=True),
@@ -346,7 +355,12 @@ async def test_engine_game_round_trips_through_store(store: Store, variant: str)
     game = Game(variant, seed=11)
     players = [ANN, BOB, CAT, DAN][: game.variant.players]
     game_id = await store.create_game(
-        GUILD, CHANNEL, variant, {}, game.seed, game.first_dealer,
+        GUILD,
+        CHANNEL,
+        variant,
+        {},
+        game.seed,
+        game.first_dealer,
         [SeatRow.human(seat, user) for seat, user in enumerate(players)],
     )
     rng = random.Random(3)
@@ -479,9 +493,7 @@ async def test_touch_turn_ignores_finished_game(store: Store) -> None:
 async def test_finish_human_game_writes_results_and_ratings(store: Store) -> None:
     """A human game's end writes status, results and ratings together."""
     game_id = await new_game(store, ANN, BOB)
-    changes = await store.finish_game(
-        game_id, GameStatus.FINISHED, 1, {0: 6, 1: 10}, now=T0 + 60
-    )
+    changes = await store.finish_game(game_id, GameStatus.FINISHED, 1, {0: 6, 1: 10}, now=T0 + 60)
     game = await store.load_game(game_id)
     assert (game.status, game.winner_seat, game.finished_at) == (GameStatus.FINISHED, 1, T0 + 60)
     assert {c.user_id: c.delta > 0 for c in changes} == {ANN: False, BOB: True}
@@ -684,9 +696,7 @@ async def build_history(store: Store) -> None:
     computer = await new_game(store, ANN, None)
     await play_out(store, computer, [hand(0, 0, {0: 4, 1: 1}, 0, 1)], winner_seat=1)
     euchre = await new_game(store, ANN, CAT, BOB, DAN, variant="euchre")
-    await play_out(
-        store, euchre, [hand(0, 0, {0: 1, 1: 1, 2: 2, 3: 1}, 0, 1)], winner_seat=0
-    )
+    await play_out(store, euchre, [hand(0, 0, {0: 1, 1: 1, 2: 2, 3: 1}, 0, 1)], winner_seat=0)
 
 
 async def test_stats_all_variants(store: Store) -> None:

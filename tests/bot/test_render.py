@@ -1,0 +1,162 @@
+"""Rendering: engine views into embeds and buttons, and what they must never show."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import discord
+import pytest
+
+from bot import render
+from bot.components import hand_buttons
+from engine.actions import Play
+from engine.cards import CARDS, Card, Suit
+from engine.game import Game
+from engine.view import Phase
+
+SEATING = render.Seating(("Ann", "Bob"), (101, None))
+
+
+def _embed_text(embed: discord.Embed) -> str:
+    return json.dumps(embed.to_dict(), ensure_ascii=False)
+
+
+def _hidden_from(game: Game, seat: int | None) -> set[Card]:
+    """Cards ``seat`` may not see now: other hands, face-down cards, kitty, others' discard.
+
+    The up-card is public once turned, even in the dealer's hand or discard.
+    """
+    zones = game.zones()
+    hidden = zones["kitty"]
+    for s in range(game.variant.players):
+        hidden |= zones[f"tableau-down:{s}"]
+        if s != seat:
+            hidden |= zones[f"hand:{s}"]
+    if seat != game.dealer:
+        hidden |= zones["discard"]
+    return {c for c in CARDS if hidden >> c.index & 1} - {game.up_card}
+
+
+def _mentions(text: str, card: Card) -> bool:
+    return card.pretty() in text or f'"{card.code}"' in text
+
+
+def _random_states(seed: int, count: int):
+    """Yield a Tuque game at ``count`` random moments of seeded random play."""
+    rng = random.Random(seed)
+    game = Game("tuque", seed=seed, target=5)
+    for _ in range(count):
+        if game.phase is Phase.GAME_OVER:
+            return
+        if game.turn is None:
+            game.deal()
+        else:
+            game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+        yield game
+
+
+def test_table_embed_refuses_a_seat_view() -> None:
+    """The table can only be rendered from the public view."""
+    game = Game("tuque", seed=1)
+    game.deal()
+    with pytest.raises(ValueError):
+        render.table_embed(game.view(0), SEATING, 1)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_table_embed_never_shows_a_hidden_card(seed: int) -> None:
+    """No public table shows a hand card, a face-down card, the kitty or the discard."""
+    for game in _random_states(seed, 400):
+        public = game.view(None)
+        text = _embed_text(render.table_embed(public, SEATING, 7))
+        text += render.table_content(public, SEATING) or ""
+        leaked = [c for c in _hidden_from(game, None) if _mentions(text, c)]
+        assert not leaked, f"table shows hidden {leaked} in phase {game.phase}"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hand_embed_shows_only_what_the_seat_may_see(seed: int) -> None:
+    """A hand view shows the seat's own cards and public ones, nothing else."""
+    for game in _random_states(seed, 400):
+        for seat in (0, 1):
+            view = game.view(seat)
+            text = _embed_text(render.hand_embed(view, SEATING))
+            leaked = [c for c in _hidden_from(game, seat) if _mentions(text, c)]
+            assert not leaked, f"seat {seat} sees hidden {leaked}"
+
+
+def test_hand_embed_lists_the_whole_hand() -> None:
+    """Every card of the player's hand appears in their hand view."""
+    game = Game("tuque", seed=4)
+    game.deal()
+    text = _embed_text(render.hand_embed(game.view(0), SEATING))
+    assert all(c.pretty() in text for c in game.hand_of(0))
+
+
+def test_buttons_are_exactly_the_legal_actions() -> None:
+    """One button per legal action, each custom_id naming the game, the seq and the action."""
+    for game in _random_states(5, 300):
+        if game.turn is None:
+            continue
+        view = game.view(game.turn)
+        labels = [render.action_label(a, view) for a in view.legal_actions]
+        ui = hand_buttons(9, len(game.log), view, labels)
+        assert ui is not None
+        ids = sorted(item.custom_id for item in ui.children)  # type: ignore[attr-defined]
+        expected = sorted(f"tuque:act:9:{len(game.log)}:{a.id}" for a in view.legal_actions)
+        assert ids == expected
+        assert all(len(i) <= 100 for i in ids)
+        assert len(ui.children) <= 25
+
+
+def test_no_buttons_when_it_is_not_your_turn() -> None:
+    """A waiting player's hand view has no action buttons."""
+    game = Game("tuque", seed=2)
+    game.deal()
+    waiting = 1 - game.turn  # type: ignore[operator]
+    view = game.view(waiting)
+    assert hand_buttons(1, len(game.log), view, []) is None
+
+
+def test_tableau_cards_are_marked_on_their_buttons() -> None:
+    """A playable face-up tableau card's button is marked, a hand card's is not."""
+    for game in _random_states(8, 200):
+        if game.phase is Phase.PLAY and game.turn is not None:
+            view = game.view(game.turn)
+            if view.face_up(game.turn) and any(isinstance(a, Play) for a in view.legal_actions):
+                break
+    labels = [render.action_label(a, view) for a in view.legal_actions]
+    ui = hand_buttons(1, 0, view, labels)
+    assert ui is not None
+    face_up = set(view.face_up(view.seat))  # type: ignore[arg-type]
+    for item in ui.children:
+        action = next(a for a in view.legal_actions if item.custom_id.endswith(f":{a.id}"))  # type: ignore[attr-defined]
+        assert isinstance(action, Play)
+        assert ("📤" in item.item.label) == (action.card in face_up)  # type: ignore[attr-defined]
+
+
+def test_sort_cards_puts_trump_first_with_bowers_on_top() -> None:
+    """With hearts trump: Bens, J♥, J♦, then A♥… before the other suits."""
+    cards = [Card.parse(c) for c in ("9C", "JD", "AH", "B1", "JH", "AS")]
+    ordered = [c.code for c in render.sort_cards(cards, Suit.HEARTS)]
+    assert ordered[:4] == ["B1", "JH", "JD", "AH"]
+
+
+def test_hand_summary_names_a_euchre() -> None:
+    """A hand the makers lost is announced as euchred, with the defender's points."""
+    game = Game("tuque", seed=3, first_dealer=0)
+    game.deal()
+    while not game.hand_results:
+        game.apply(game.turn, game.legal_actions(game.turn)[-1])  # type: ignore[arg-type]
+    result = game.hand_results[0]
+    text = _embed_text(render.hand_summary_embed(result, "tuque", SEATING))
+    assert ("euchred" in text) == result.euchred
+    assert "Score" in text
+
+
+@pytest.mark.parametrize("variant", ["tuque", "tuque61", "euchre"])
+def test_rules_embed_fits_discord(variant: str) -> None:
+    """Each rules summary is within Discord's embed description limit."""
+    embed = render.rules_embed(variant)
+    assert embed.description and len(embed.description) <= 4096
