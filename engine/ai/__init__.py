@@ -1,0 +1,1 @@
+"""Computer opponents that search: simulator, sampler, ISMCTS and the endgame solver."""
