@@ -218,7 +218,7 @@ class Person:
             try:
                 action = self._parse(text, view)
             except ValueError as err:
-                say(f"Sorry, I don't understand that ({err}).")
+                say(f"Sorry, I don't understand that: {err}.")
                 say(self.renderer.input_help(view))
                 continue
             try:
@@ -347,7 +347,7 @@ def _replay(args: argparse.Namespace, console: Console, err: TextIO) -> int:
     path: Path = args.file
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
-        actions = record.get("actions") if isinstance(record, dict) else None
+        actions = record.get("actions", []) if isinstance(record, dict) else []
         # The loop below reads the entries itself, so their shape is checked here.
         if not (isinstance(actions, list) and all(isinstance(a, str) for a in actions)):
             raise RecordError("its 'actions' are not a list of texts")

@@ -237,8 +237,8 @@ class TextRenderer:
         """How to answer the prompt, with examples taken from the legal actions."""
         examples = " or ".join(f"'{a}'" for a in view.legal_actions[:2])
         return (
-            f"Type a number from 1 to {len(view.legal_actions)}, or the action itself "
-            f"(e.g. {examples}; a card may be written 10h or TH). 'quit' stops the game."
+            f"Type a number from 1 to {len(view.legal_actions)}, or the action itself, "
+            f"e.g. {examples}\n(a card may be written 10h or TH). 'quit' stops the game."
         )
 
     # --- what happened -----------------------------------------------------------------
@@ -332,6 +332,7 @@ class TextRenderer:
             won[self.variant.sides[seat]] += tricks
         alone = " alone" if result.alone is not None else ""
         tricks = ", ".join(f"{self.side_names[i]} {t}" for i, t in enumerate(won))
+        verdict = " A march!" if result.march else " Euchred!" if result.euchred else ""
         scored = " and ".join(
             f"{self._side_does(side, 'scores', 'score')} {p}"
             for side, p in enumerate(result.points)
@@ -339,7 +340,7 @@ class TextRenderer:
         )
         return (
             f"Hand {result.hand_no}: {self.names[result.maker]} made "
-            f"{self.suit(result.trump)}{alone}. Tricks: {tricks}.\n"
+            f"{self.suit(result.trump)}{alone}. Tricks: {tricks}.{verdict}\n"
             f"{scored or 'Nobody scores'}. "
             f"Score: {self._scores(result.scores)} (game to {target})."
         )

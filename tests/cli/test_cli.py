@@ -1,0 +1,399 @@
+"""The ``tuque`` command, driven through ``main`` with scripted input and captured output.
+
+A :class:`Keyboard` answers each prompt by reading the screen printed so far, the
+way a person would; the computers play at the ``random`` level, which is fast.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from engine.actions import Discard, parse_action
+from engine.cards import Card, cards_in
+from engine.cli import main
+from engine.game import Game
+from engine.view import Phase
+
+Policy = Callable[[str], str | None]
+"""Given everything printed so far (ending with a prompt), the line to type; ``None``: EOF."""
+
+_MENU_ENTRY = re.compile(r"(\d+)\) (.+?)(?=   \d+\) |$)", re.MULTILINE)
+
+
+class Keyboard(io.TextIOBase):
+    """An input stream whose every line comes from ``policy`` looking at the output."""
+
+    def __init__(self, out: io.StringIO, policy: Policy) -> None:
+        self.out = out
+        self.policy = policy
+
+    def readline(self, size: int | None = -1) -> str:
+        answer = self.policy(self.out.getvalue())
+        return "" if answer is None else answer + "\n"
+
+
+def run(argv: list[str], policy: Policy = lambda _: None) -> tuple[int, str, str]:
+    """Run ``tuque`` with ``argv``; return the exit code, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=Keyboard(out, policy), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def last_screen(text: str) -> str:
+    """The last screen printed: from its ``--- Hand`` line to the prompt."""
+    return text[text.rindex("--- Hand") :]
+
+
+def menu(text: str) -> dict[int, str]:
+    """The numbered choices of the last screen, number -> label."""
+    screen = last_screen(text)
+    choices = screen[screen.rindex("\n\n") :]
+    return {int(n): label for n, label in _MENU_ENTRY.findall(choices)}
+
+
+def always_one(_: str) -> str:
+    """Pick the first choice every time."""
+    return "1"
+
+
+def typist(seed: int) -> Policy:
+    """Pick a random choice, half the time by number and half by typing the action.
+
+    Made for ``--ascii`` screens, whose labels turn into the action notation:
+    ``Play 10H (hand)`` -> ``play 10h``, ``Take it up, hearts trump`` -> ``take hearts``.
+    """
+    rng = random.Random(seed)
+
+    def answer(text: str) -> str:
+        choices = menu(text)
+        number = rng.choice(list(choices))
+        if rng.random() < 0.5:
+            return str(number)
+        label = choices[number].lower().removesuffix(" (hand)").removesuffix(" (tableau)")
+        for verb in ("order", "take"):
+            if label.startswith(f"{verb} it up, "):
+                return f"{verb} {label.split(', ')[1].removesuffix(' trump')}"
+        return label
+
+    return answer
+
+
+def saved_game(path: Path) -> tuple[dict[str, object], Game]:
+    record = json.loads(path.read_text(encoding="utf-8"))
+    return record, Game.from_record(record)
+
+
+# --- playing against the computer -------------------------------------------------------
+
+
+def test_whole_tuque_game_to_a_short_target_finishes(tmp_path: Path) -> None:
+    """Always choosing 1, a seeded game reaches its target and is saved complete."""
+    argv = ["play", "--seed", "3", "--target", "3", "--level", "random"]
+    code, out, err = run([*argv, "--save", str(tmp_path / "g")], always_one)
+    assert (code, err) == (0, "")
+    _, game = saved_game(tmp_path / "g")
+    assert game.phase is Phase.GAME_OVER
+    assert "Game over:" in out and "Game saved to" in out
+    assert "Computer plays" in out and "wins the trick" in out
+    assert "face-down card turned up:" in out
+    for result in game.hand_results:
+        assert f"Hand {result.hand_no}: " in out
+    assert "Traceback" not in out
+
+
+def test_typed_actions_play_a_whole_game(tmp_path: Path) -> None:
+    """Actions typed as text ('pass', 'take hearts', 'play 10h') are understood."""
+    path = tmp_path / "g.json"
+    argv = ["play", "--seed", "8", "--target", "3", "--level", "random", "--ascii"]
+    code, out, _ = run([*argv, "--save", str(path)], typist(8))
+    assert code == 0
+    assert saved_game(path)[1].phase is Phase.GAME_OVER
+    assert "I don't understand" not in out and "must follow" not in out.lower()
+
+
+def test_euchre_with_a_computer_partner_finishes(tmp_path: Path) -> None:
+    """In Euchre the person sits South with a computer partner against two computers."""
+    path = tmp_path / "e.json"
+    argv = ["play", "--variant", "euchre", "--seed", "4", "--target", "3", "--level", "random"]
+    code, out, _ = run([*argv, "--ascii", "--stick-the-dealer", "--save", str(path)], typist(4))
+    assert code == 0
+    record, game = saved_game(path)
+    assert game.phase is Phase.GAME_OVER
+    assert record["options"] == {"stick_the_dealer": True, "target": 3}
+    assert "Score: You & Partner" in out and "Partner plays" in out
+
+
+def test_the_screen_shows_the_table() -> None:
+    """The first screen shows hand, both tableaus, up-card, trump, score and the choices."""
+    code, out, _ = run(["play", "--seed", "3", "--level", "random"])
+    assert code == 0
+    game = Game("tuque", seed=3)
+    game.deal()
+    view = game.view(0)
+    screen = last_screen(out)
+    assert f"Up-card: {view.up_card.pretty()}" in screen
+    assert "Trump: not made yet" in screen
+    assert "Score: You 0, Computer 0 (game to 10)" in screen
+    assert "Your hand: " + " ".join(c.pretty() for c in view.hand) in screen
+    for seat, name in ((0, "You"), (1, "Computer")):
+        piles = " ".join(f"[{c.pretty():>3}/▮]" for c in view.face_up(seat))
+        assert f"{name:<8}  {piles}" in screen
+    assert re.search(r"^1\) Pass   2\) (Order|Take) it up$", screen, re.MULTILINE)
+
+
+def test_bad_inputs_reprompt_with_clear_messages() -> None:
+    """A wrong number, gibberish and illegal actions are explained, then asked again."""
+    script = iter(["9", "xyzzy", "play 1x", "play AS", "order", "", "take", "42", "quit"])
+    code, out, _ = run(["play", "--seed", "3", "--level", "random"], lambda _: next(script))
+    assert code == 0
+    assert "Your choice [1-2]: 9\nThere is no choice 9: type a number from 1 to 2.\n" in out
+    assert "Sorry, I don't understand that: 'xyzzy' is not an action.\n" in out
+    assert "Sorry, I don't understand that: '1x' is not a card" in out
+    assert "Type a number from 1 to 2, or the action itself, e.g. 'pass' or 'take'\n" in out
+    # The engine's own explanations (seat 0 deals this seeded hand).
+    assert "play AS\nYou can't play a card during the round 1 bidding.\n" in out
+    assert "order\nAs the dealer you take it up rather than order it up.\n" in out
+    assert out.count("Your choice [1-2]: ") == 7  # one screen, asked until 'take'
+    assert "You take it up: ♦ diamonds are trump." in out
+    assert "There is no choice 42: type a number from 1 to 8." in out
+    assert out.endswith("quit\nGame stopped.\n")
+
+
+def test_an_illegal_card_gets_the_engines_must_follow_message() -> None:
+    """Playing an off-suit card while holding the led suit shows the engine's message."""
+    tried: list[str] = []
+
+    def policy(text: str) -> str:
+        if tried:
+            return "quit"
+        screen = last_screen(text)
+        hand = re.search(r"^Your hand: (.*)$", screen, re.MULTILINE)
+        if hand and re.search(r"^Trick \d+: Computer led", screen, re.MULTILINE):
+            legal = {label.split()[1] for label in menu(text).values()}
+            off = [card for card in hand.group(1).split() if card not in legal]
+            if off:
+                tried.append(off[0])
+                return f"play {off[0]}"
+        return "1"
+
+    code, out, _ = run(["play", "--seed", "5", "--level", "random", "--ascii"], policy)
+    assert code == 0 and tried
+    after = out[out.rindex("Your choice [1-") :]
+    assert re.match(
+        rf"Your choice \[1-\d+\]: play {tried[0]}\nYou must follow suit: \w+ were led",
+        out[out.rindex("Your choice", 0, out.index("You must follow")) :],
+    )
+    assert after.endswith("quit\nGame stopped.\n")
+
+
+def test_end_of_input_stops_cleanly_and_saves(tmp_path: Path) -> None:
+    """EOF ends with a short message, exit code 0, and the record so far."""
+    path = tmp_path / "g.json"
+    code, out, err = run(["play", "--seed", "3", "--level", "random", "--save", str(path)])
+    assert (code, err) == (0, "")
+    assert "End of input: game stopped." in out and "Traceback" not in out
+    _, game = saved_game(path)
+    assert game.hand_no == 1 and game.phase is not Phase.GAME_OVER
+
+
+def test_ctrl_c_stops_cleanly_with_code_130() -> None:
+    """KeyboardInterrupt at the prompt ends with a short message and exit code 130."""
+
+    def interrupt(_: str) -> str:
+        raise KeyboardInterrupt
+
+    code, out, err = run(["play", "--seed", "3", "--level", "random"], interrupt)
+    assert (code, err) == (130, "")
+    assert out.rstrip().endswith("Interrupted: game stopped.")
+
+
+def test_hidden_cards_never_appear_on_the_persons_screens(tmp_path: Path) -> None:
+    """No screen shows the other hands, a face-down card, the kitty or another's discard."""
+    for variant, seed in (("tuque", 21), ("euchre", 22)):
+        path = tmp_path / f"{variant}.json"
+        argv = ["play", "--variant", variant, "--seed", str(seed), "--target", "2"]
+        code, out, _ = run([*argv, "--level", "random", "--save", str(path)], always_one)
+        assert code == 0
+        screens = re.findall(r"^--- Hand .*?^Your choice", out, re.MULTILINE | re.DOTALL)
+        hands = out.split("\n=== Hand ")[1:]
+        record = json.loads(path.read_text(encoding="utf-8"))
+        replay = Game.from_record({**record, "actions": []})
+        asked = 0
+        for entry in record["actions"]:
+            if replay.turn == 0:
+                hidden = _hidden_from_seat_0(replay)
+                screen = screens[asked]
+                assert not [c.code for c in hidden if c.pretty() in screen], screen
+                asked += 1
+            replay.replay(entry)
+            action = None if entry.startswith("deal ") else parse_action(entry)
+            if isinstance(action, Discard) and action.card != replay.up_card and replay.dealer:
+                assert action.card.pretty() not in hands[replay.hand_no - 1]
+        assert asked == len(screens)
+
+
+def _hidden_from_seat_0(game: Game) -> list[Card]:
+    zones = game.zones()
+    mask = zones["kitty"]
+    for seat in range(game.variant.players):
+        mask |= zones[f"tableau-down:{seat}"]
+        if seat != 0:
+            mask |= zones[f"hand:{seat}"]
+    if game.dealer != 0:
+        mask |= zones["discard"]
+    # The up-card was shown to everyone, even once the dealer has picked it up.
+    return [c for c in cards_in(mask) if c != game.up_card]
+
+
+def test_symbols_fall_back_to_ascii_when_the_output_cannot_print_them() -> None:
+    """On an ASCII-only terminal cards print as 10H, AS, B3: no encoding error."""
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="ascii")
+    code = main(
+        ["play", "--seed", "3", "--target", "2", "--level", "random"],
+        stdin=Keyboard(io.StringIO(), always_one),
+        stdout=out,
+    )
+    out.flush()
+    assert code == 0
+    assert "Game over:" in raw.getvalue().decode("ascii")
+
+
+# --- watching and replaying -------------------------------------------------------------
+
+
+def test_watch_plays_computer_against_computer(tmp_path: Path) -> None:
+    """--watch needs no input, shows every hand at each deal, and finishes."""
+    path = tmp_path / "w.json"
+    argv = ["play", "--watch", "--seed", "6", "--target", "4", "--level", "random"]
+    code, out, _ = run([*argv, "--opponent-level", "easy", "--save", str(path)])
+    assert code == 0
+    assert out.startswith("Tuque: South (random) against North (easy). Game to 4, seed 6.")
+    assert "Game over:" in out and "Your choice" not in out
+    _, game = saved_game(path)
+    assert len(game.hand_results) == out.count("\n=== Hand ")
+    first = Game("tuque", seed=6)
+    first.deal()
+    for seat, name in ((0, "South"), (1, "North")):
+        hand = " ".join(c.pretty() for c in first.hand_of(seat))
+        assert re.search(rf"^{name} +hand +{re.escape(hand)}$", out, re.MULTILINE)
+
+
+def test_watch_shows_each_face_down_card_under_its_own_pile() -> None:
+    """The deal in review pairs face-down and face-up cards as the engine turns them up."""
+    argv = ["play", "--watch", "--seed", "2", "--target", "1", "--level", "random", "--ascii"]
+    code, out, _ = run(argv)
+    assert code == 0
+    game = Game("tuque", seed=2)
+    game.deal()
+    public, zones = game.view(None), game.zones()
+    hand_1 = out.split("\n=== Hand ")[1]
+    under: dict[str, str] = {}
+    rows = re.findall(r"^(\w+) +hand .*\n +tableau +(.*)$", hand_1, re.MULTILINE)
+    for seat, (_, row) in enumerate(rows):
+        pairs = re.findall(r"\[ *([^/\]]+)/([^\]]+)\]", row)
+        assert [Card.parse(up) for up, _ in pairs] == list(public.face_up(seat))
+        downs = {Card.parse(down) for _, down in pairs}
+        assert downs == set(cards_in(zones[f"tableau-down:{seat}"]))
+        under.update(pairs)
+    checked = 0
+    # In each trick a seat plays one card; if from its tableau, its next reveal is that pile's.
+    for trick, reveals in re.findall(r"^(Trick .*)\n((?:.*turned up: .*\n)*)", hand_1, re.M):
+        for name, card in re.findall(r"(\w+) (?:led|played) (\S+) \(tableau\)", trick):
+            shown = re.search(rf"^{name}'s face-down card turned up: (\S+)\.$", reveals, re.M)
+            if card in under and shown:
+                assert shown.group(1) == under.pop(card)
+                checked += 1
+    assert checked >= 5
+
+
+def test_replay_prints_every_hand_of_a_saved_game(tmp_path: Path) -> None:
+    """A saved game replays hand by hand: deal, bidding, tricks, result, final score."""
+    path = tmp_path / "g.json"
+    argv = ["play", "--variant", "euchre", "--watch", "--seed", "9", "--target", "4"]
+    assert run([*argv, "--level", "random", "--save", str(path)])[0] == 0
+    _, game = saved_game(path)
+    code, out, err = run(["replay", str(path)])
+    assert (code, err) == (0, "")
+    assert out.startswith(f"Replay of {path}: Euchre (four-hand), game to 4, seed 9")
+    for result in game.hand_results:
+        assert f"=== Hand {result.hand_no}: " in out
+        assert f"\nHand {result.hand_no}: " in out
+    tricks = sum(not r.thrown_in for r in game.hand_results) * game.variant.tricks
+    assert len(re.findall(r"^Trick \d+: ", out, re.MULTILINE)) == tricks
+    assert re.search(r"(passes|orders it up|takes it up|names)", out)
+    assert out.rstrip().splitlines()[-1].startswith("Game over: ")
+
+
+def test_replay_of_a_stopped_game_says_where_it_stops(tmp_path: Path) -> None:
+    """A record saved when the person quit replays up to that point."""
+    path = tmp_path / "g.json"
+    script = iter(["1", "1", "1", "quit"])
+    run(["play", "--seed", "3", "--level", "random", "--save", str(path)], lambda _: next(script))
+    code, out, _ = run(["replay", str(path)])
+    assert code == 0
+    assert "The record stops during hand 1, before the game's end." in out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read"),
+        ("not json", "is not a JSON file"),
+        ('{"format": "chess"}', "is not a valid game record: not a tuque-game record"),
+        ("[1, 2]", "is not a valid game record"),
+        ("BROKEN", "does not replay"),
+        ("NOT-TEXT", "are not a list of texts"),
+    ],
+)
+def test_a_bad_replay_file_is_one_error_line_and_exit_2(
+    tmp_path: Path, content: str | None, message: str
+) -> None:
+    """Missing, non-JSON, foreign or corrupted files: one line on stderr, exit code 2."""
+    path = tmp_path / "bad.json"
+    if content in ("BROKEN", "NOT-TEXT"):
+        game = Game("tuque", seed=1)
+        game.deal()
+        record = game.to_record()
+        record["actions"].append("play B9" if content == "BROKEN" else 7)
+        content = json.dumps(record)
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    code, out, err = run(["replay", str(path)])
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith("tuque replay: error: ")
+    assert message in err
+
+
+# --- arguments --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["play", "--help"], ["replay", "--help"]])
+def test_help_is_printed_with_exit_code_0(argv: list[str]) -> None:
+    """Each help names the command's usage and exits 0."""
+    code, out, _ = run(argv)
+    assert code == 0
+    assert out.startswith("usage: tuque")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([], "the following arguments are required: COMMAND"),
+        (["play", "--target", "0"], "argument --target: must be 1 or more"),
+        (["play", "--level", "genius"], "argument --level: invalid choice"),
+        (["play", "--variant", "pepper"], "argument --variant: invalid choice"),
+    ],
+)
+def test_bad_arguments_exit_2_with_a_usage_error(argv: list[str], message: str) -> None:
+    """Argument errors go to stderr with the usage, exit code 2."""
+    code, out, err = run(argv)
+    assert (code, out) == (2, "")
+    assert message in err
