@@ -89,6 +89,26 @@ def dealt_game(variant: str, dealer: int, options: dict[str, Any], **layout: Any
     return game
 
 
+class Table:
+    """Explicit deals with actions already taken: ``table.tuque("pass", "pass", up_card="9H")``.
+
+    Tuque is dealt by seat 1 and Euchre by seat 0, and the up-card is the 9♥, unless
+    ``dealer`` or ``up_card`` say otherwise.
+    """
+
+    def tuque(self, *actions: str, dealer: int = 1, up_card: str = "9H", **layout: Any) -> Game:
+        """A Tuque hand on the deal ``layout`` (see :func:`build_deal`) after ``actions``."""
+        game = dealt_game("tuque", dealer, {}, up_card=up_card, **layout)
+        act(game, *actions)
+        return game
+
+    def euchre(self, *actions: str, dealer: int = 0, up_card: str = "9H", **layout: Any) -> Game:
+        """A Euchre hand on the deal ``layout`` (see :func:`build_deal`) after ``actions``."""
+        game = dealt_game("euchre", dealer, {}, up_card=up_card, **layout)
+        act(game, *actions)
+        return game
+
+
 def act(game: Game, *texts: str) -> None:
     """Apply each action text for whichever seat is to act."""
     for text in texts:
@@ -160,6 +180,12 @@ def deal_euchre() -> Callable[..., Game]:
         return dealt_game("euchre", dealer, {"stick_the_dealer": stick_the_dealer}, **layout)
 
     return deal
+
+
+@pytest.fixture(scope="session")
+def table() -> Table:
+    """A :class:`Table`: explicit deals with some actions already taken."""
+    return Table()
 
 
 @pytest.fixture(scope="session", name="act")
