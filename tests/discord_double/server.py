@@ -89,6 +89,9 @@ _CALLBACK_TYPES = {
 }
 _LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
 _RATE_LIMIT = 10_000
+# The middleware parses every body once (JSON or multipart) and hands it to the handlers.
+BODY = web.RequestKey("body", object)
+FILES = web.RequestKey("files", list)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -152,6 +155,7 @@ class DiscordDouble:
         self.unexpected: list[str] = []
         self.failures: list[str] = []
         self.presence_updates: list[dict[str, Any]] = []
+        self.gateway_connections: list[dict[str, str]] = []
         self.port = 0
         self._messages: dict[int, StoredMessage] = {}
         self._ephemerals: dict[int, list[StoredMessage]] = collections.defaultdict(list)
@@ -191,9 +195,11 @@ class DiscordDouble:
         app.router.add_get(GATEWAY_PATH, self._gateway)
         for method, path, handler in self._routes():
             app.router.add_route(method, API_PREFIX + path, handler)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, shutdown_timeout=0.1
+        )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0, shutdown_timeout=0.1)
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = self._runner.addresses[0][1]
         self._last_activity = asyncio.get_running_loop().time()
@@ -457,7 +463,8 @@ class DiscordDouble:
             await asyncio.sleep(0.005 if busy else quiet - quiet_for)
 
     async def wait_until(self, predicate: Callable[[], object], timeout: float = 3.0) -> None:
-        """Wait until `predicate()` is truthy, re-checking after every request and gateway frame."""
+        """Wait until `predicate()` is truthy, re-checking after every request and gateway frame
+        (and every 10 ms, since the bot updates its own state after the last frame)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while not predicate():
@@ -467,7 +474,7 @@ class DiscordDouble:
                     f"condition not met within {timeout} s; problems: {self.problems()}"
                 )
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), remaining)
+                await asyncio.wait_for(self._changed.wait(), min(remaining, 0.01))
 
     def ack_latencies(self) -> list[float]:
         """Dispatch-to-callback seconds of every acknowledged interaction, in dispatch order."""
@@ -775,6 +782,18 @@ class DiscordDouble:
             await self._send(session, "INTERACTION_CREATE", payload)
         return rec
 
+    async def disconnect_bot(self, *, resumable: bool = True, code: int = 4000) -> None:
+        """Drop every gateway connection, as Discord does for maintenance.
+
+        With `resumable` discord.py RESUMEs (the double sends RESUMED but replays nothing);
+        otherwise its RESUME is refused with INVALID_SESSION and it identifies afresh.
+        """
+        if not resumable:
+            self._resumable.clear()
+        for session in list(self._connections):
+            self._drop(session)
+            await session.ws.close(code=code, message=b"double disconnect")
+
     # ------------------------------------------------------------------ gateway
 
     async def _send(self, session: GatewaySession, event: str, data: dict[str, Any]) -> None:
@@ -815,6 +834,7 @@ class DiscordDouble:
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
+        self.gateway_connections.append(dict(request.query))
         if request.query.get("encoding", "json") != "json":
             self.unexpected.append(f"gateway: unsupported encoding {request.query['encoding']!r}")
             await ws.close(code=4002, message=b"Error while decoding payload.")
@@ -1053,7 +1073,7 @@ class DiscordDouble:
                 route = match.route.resource.canonical.removeprefix(API_PREFIX)  # type: ignore[union-attr]
                 self.rest_calls[f"{request.method} {route}"] += 1
                 body, files = await self._read_body(request)
-                request["body"], request["files"] = body, files
+                request[BODY], request[FILES] = body, files
                 token_route = route.startswith(("/interactions/", "/webhooks/"))
                 if not token_route and request.headers.get("Authorization") != f"Bot {self.token}":
                     response = _error(401, 0, "401: Unauthorized")
@@ -1181,7 +1201,7 @@ class DiscordDouble:
         scope, error = self._command_scope(request)
         if error:
             return error
-        body = request["body"]
+        body = request[BODY]
         if not isinstance(body, list):
             return self._fail(request, 400, 50109, "The request body contains invalid JSON.")
         errors = command_errors(body)
@@ -1334,7 +1354,7 @@ class DiscordDouble:
         channel = self._channel(request)
         if channel is None:
             return _error(404, 10003, "Unknown Channel")
-        body, files = request["body"] or {}, request["files"]
+        body, files = request[BODY] or {}, request[FILES]
         flags = int(body.get("flags") or 0) & _SENDABLE_FLAGS
         errors = self._create_errors(body, files, flags)
         if errors:
@@ -1404,7 +1424,7 @@ class DiscordDouble:
             return _error(404, 10008, "Unknown Message")
         if message.author is not self.bot_user:
             return self._fail(request, 403, 50005, "Cannot edit a message authored by another user")
-        errors = self._apply_edit(message, request["body"] or {}, request["files"])
+        errors = self._apply_edit(message, request[BODY] or {}, request[FILES])
         if errors:
             return self._fail(request, 400, 50035, "Invalid Form Body", errors=errors)
         await self._announce_edit(message)
@@ -1423,7 +1443,7 @@ class DiscordDouble:
     def _new_thread(
         self, request: web.Request, parent: Channel, thread_id: int, kind: int
     ) -> Channel | web.Response:
-        body = request["body"] or {}
+        body = request[BODY] or {}
         name = body.get("name") or ""
         if not 1 <= len(name) <= 100:
             return self._fail(
@@ -1483,7 +1503,7 @@ class DiscordDouble:
             return _error(404, 10003, "Unknown Channel")
         if channel.type != GUILD_TEXT:
             return self._fail(request, 400, 50024, "Cannot execute action on this channel type")
-        kind = int((request["body"] or {}).get("type") or PRIVATE_THREAD)
+        kind = int((request[BODY] or {}).get("type") or PRIVATE_THREAD)
         thread = self._new_thread(request, channel, self._snowflake(), kind)
         if isinstance(thread, web.Response):
             return thread
@@ -1524,10 +1544,10 @@ class DiscordDouble:
                 detail=f"callback {now - rec.dispatched_at:.2f} s after dispatch "
                 f"(limit {self.ack_deadline} s)",
             )
-        body = request["body"] or {}
+        body = request[BODY] or {}
         kind = body.get("type")
         data = body.get("data") or {}
-        files = request["files"]
+        files = request[FILES]
         allowed = _CALLBACK_TYPES[rec.type]
         if kind in (6, 7) and rec.source_message is None:
             allowed = allowed - {6, 7}
@@ -1671,7 +1691,7 @@ class DiscordDouble:
         if error:
             return error
         assert rec is not None
-        body, files = request["body"] or {}, request["files"]
+        body, files = request[BODY] or {}, request[FILES]
         original = rec.original
         if original is not None and original.loading and rec.response_type == 5:
             # Discord resolves the "thinking" placeholder with the first follow-up, which keeps
@@ -1717,7 +1737,7 @@ class DiscordDouble:
         message = self._webhook_message(request, rec)
         if message is None:
             return _error(404, 10008, "Unknown Message")
-        errors = self._apply_edit(message, request["body"] or {}, request["files"])
+        errors = self._apply_edit(message, request[BODY] or {}, request[FILES])
         if errors:
             return self._fail(request, 400, 50035, "Invalid Form Body", rec=rec, errors=errors)
         await self._announce_edit(message)

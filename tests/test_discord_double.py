@@ -1,0 +1,492 @@
+"""End-to-end checks of the Discord double with the real, unmodified discord.py client.
+
+A tiny bot defined here exercises what the Tuque bot will need: a command group with a
+user option, a DynamicItem button, ephemeral responses, follow-ups, edits, deferrals,
+a select, a modal and a thread under a table message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+import socket
+from dataclasses import dataclass
+from typing import Literal
+
+import aiohttp
+import discord
+import pytest
+from discord import app_commands
+from discord_double import DiscordDouble, LogGuard, ScriptError, StoredMessage, User
+from discord_double.models import Channel, Guild
+from discord_double.validation import message_errors
+
+
+class JoinButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"table:(?P<table_id>[0-9]+):join",
+):
+    """A Join button that keeps working after a restart: its state lives in the custom_id."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Join",
+                emoji="🃏",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"table:{table_id}:join",
+            )
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[discord.ui.View],
+        match: re.Match[str],
+    ) -> JoinButton:
+        return cls(int(match["table_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            f"{interaction.user.name} joined table {self.table_id}", ephemeral=True
+        )
+
+
+def table_view(table_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(JoinButton(table_id))
+    return view
+
+
+class SettingsView(discord.ui.View):
+    @discord.ui.select(
+        custom_id="settings:variant",
+        placeholder="Variant",
+        options=[
+            discord.SelectOption(label="Tuque", value="tuque"),
+            discord.SelectOption(label="Euchre", value="euchre"),
+        ],
+    )
+    async def variant(
+        self, interaction: discord.Interaction, select: discord.ui.Select[SettingsView]
+    ) -> None:
+        await interaction.response.edit_message(content=f"Variant: {select.values[0]}", view=None)
+
+
+class RenameModal(discord.ui.Modal, title="Rename table"):
+    new_name: discord.ui.TextInput[RenameModal] = discord.ui.TextInput(
+        label="New name", custom_id="rename:name", max_length=40
+    )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"Renamed to {self.new_name.value}", ephemeral=True)
+
+
+class Tuque(app_commands.Group, name="tuque", description="Tuque card games"):
+    @app_commands.command(description="Challenge someone to a game")
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.Member,
+        variant: Literal["tuque", "euchre"] = "tuque",
+        points: int = 10,
+    ) -> None:
+        if opponent.id == interaction.user.id:
+            await interaction.response.send_message(
+                "You cannot challenge yourself.", ephemeral=True
+            )
+            return
+        text = f"{interaction.user.mention} challenges {opponent.mention} to {variant} to {points}"
+        await interaction.response.send_message(text, view=table_view(interaction.id))
+        message = await interaction.original_response()
+        thread = await message.create_thread(name=f"table {interaction.id}")
+        await thread.send(f"Table for {variant} is open.")
+        await interaction.followup.send("Challenge posted.", ephemeral=True)
+        await interaction.edit_original_response(content=f"{text} — waiting for {opponent.name}")
+
+    @app_commands.command(description="Open a table in this channel")
+    async def table(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Opening a table…", ephemeral=True)
+        channel = interaction.channel
+        assert isinstance(channel, discord.TextChannel)
+        rules = discord.File(io.BytesIO(b"first to ten"), filename="rules.txt")
+        message = await channel.send("Table (0/4)", view=table_view(interaction.id), file=rules)
+        await message.edit(content="Table (1/4)")
+
+    @app_commands.command(description="Pick the variant")
+    async def settings(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Settings", view=SettingsView(), ephemeral=True)
+
+    @app_commands.command(description="Rename the table")
+    async def rename(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(RenameModal())
+
+    @app_commands.command(description="Close the table")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Cancelling…", ephemeral=True)
+        note = await interaction.followup.send("Table closed.", wait=True)
+        await note.edit(content="Table closed for good.")
+        await note.fetch()
+        await interaction.delete_original_response()
+
+    @app_commands.command(description="Say far too much")
+    async def shout(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("A" * 2001)
+
+
+@app_commands.command(description="Think before answering")
+async def slow(interaction: discord.Interaction, private: bool = False, delay: float = 0.0) -> None:
+    await asyncio.sleep(delay)
+    await interaction.response.defer(ephemeral=private, thinking=True)
+    if private:
+        await interaction.edit_original_response(content="Done quietly.")
+    else:
+        # The first follow-up after a defer resolves the placeholder and keeps ITS
+        # visibility: this message ends up public despite ephemeral=True.
+        await interaction.followup.send("Done.", ephemeral=True)
+
+
+@app_commands.command(description="Look up something the double does not serve")
+async def stray(interaction: discord.Interaction) -> None:
+    assert interaction.guild_id is not None
+    try:
+        await interaction.client.fetch_guild(interaction.guild_id)
+    except discord.NotFound:
+        await interaction.response.send_message("lookup failed", ephemeral=True)
+
+
+class MiniBot(discord.Client):
+    def __init__(self, dev_guild_id: int) -> None:
+        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+        self.tree = app_commands.CommandTree(self)
+        self.dev_guild = discord.Object(id=dev_guild_id)
+        for command in (Tuque(), slow, stray):
+            self.tree.add_command(command, guild=self.dev_guild)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(JoinButton)
+        await self.tree.sync(guild=self.dev_guild)
+
+
+@dataclass
+class World:
+    guild: Guild
+    table: Channel
+    alice: User
+    bob: User
+    bot: MiniBot
+
+
+@pytest.fixture
+def world(double: DiscordDouble) -> World:
+    guild = double.add_guild("Dev")
+    table = double.add_channel(guild, "tuque")
+    alice = double.add_user("alice", guild=guild)
+    bob = double.add_user("bob", guild=guild)
+    return World(guild, table, alice, bob, MiniBot(guild.id))
+
+
+async def test_login_ready_and_command_sync(double: DiscordDouble, world: World) -> None:
+    async with double.running(world.bot):
+        assert world.bot.user is not None and world.bot.user.id == double.bot_user.id
+        assert world.bot.application_id == double.application_id
+        cached = world.bot.get_guild(world.guild.id)
+        assert cached is not None and cached.get_channel(world.table.id) is not None
+        synced = {c["name"]: c for c in double.synced_commands(world.guild)}
+        assert set(synced) == {"tuque", "slow", "stray"}
+        subcommands = {o["name"] for o in synced["tuque"]["options"]}
+        assert subcommands == {"challenge", "table", "settings", "rename", "cancel", "shout"}
+        assert double.synced_commands() == []
+    assert double.gateway_connections[0]["compress"] == "zlib-stream"
+    assert double.rest_calls["GET /users/@me"] == 1
+    assert double.rest_calls["PUT /applications/{application_id}/guilds/{guild_id}/commands"] == 1
+
+
+async def test_challenge_posts_table_thread_and_ephemeral_followup(
+    double: DiscordDouble, world: World
+) -> None:
+    async with double.running(world.bot):
+        rec = await double.slash(
+            world.alice, world.table, "tuque", "challenge", opponent=world.bob, variant="euchre"
+        )
+        await rec.settled()
+    assert rec.ack_latency is not None and rec.ack_latency < 3.0
+    assert double.ack_latencies() == [rec.ack_latency]
+    table_message = double.latest_message(world.table)
+    assert table_message is rec.original
+    assert table_message.content.endswith("— waiting for bob")
+    assert (
+        table_message.history[0].content
+        == f"{world.alice.mention} challenges {world.bob.mention} to euchre to 10"
+    )
+    assert [(b.label, b.emoji, b.style) for b in table_message.buttons] == [("Join", "🃏", 1)]
+    thread = double.thread_for(table_message)
+    assert thread is not None and thread.id == table_message.id
+    assert [m.content for m in double.channel_messages(thread)] == ["Table for euchre is open."]
+    assert [m.content for m in double.ephemerals_for(world.alice)] == ["Challenge posted."]
+    assert double.ephemerals_for(world.bob) == []
+
+
+async def test_dynamic_button_click_and_ephemeral_visibility(
+    double: DiscordDouble, world: World
+) -> None:
+    async with double.running(world.bot):
+        await (await double.slash(world.alice, world.table, "tuque", "table")).settled()
+        table_message = double.latest_message(world.table)
+        assert (table_message.content, table_message.edit_count) == ("Table (1/4)", 1)
+        assert table_message.attachments[0]["filename"] == "rules.txt"
+        custom_id = table_message.buttons[0].custom_id
+        assert custom_id is not None
+        rec = await double.click(world.bob, table_message, custom_id)
+        await rec.response()
+        reply = double.latest_ephemeral(world.bob)
+        assert reply.text.startswith("bob joined table") and reply.visible_to(world.bob)
+        assert not reply.visible_to(world.alice)
+        assert reply not in double.channel_messages(world.table)
+        assert reply in double.visible_messages(world.bob, world.table)
+        assert reply not in double.visible_messages(world.alice, world.table)
+        with pytest.raises(ScriptError, match="no component"):
+            await double.click(world.bob, table_message, "table:1:leave")
+        opening = double.latest_ephemeral(world.alice)
+        with pytest.raises(ScriptError, match="cannot see"):
+            await double.click(world.bob, opening, custom_id)
+        with pytest.raises(ScriptError, match="unknown options"):
+            await double.slash(world.alice, world.table, "tuque", "challenge", rival=world.bob)
+        with pytest.raises(ScriptError, match="one of"):
+            await double.slash(
+                world.alice, world.table, "tuque", "challenge", opponent=world.bob, variant="hearts"
+            )
+
+
+async def test_select_updates_ephemeral_and_modal_round_trip(
+    double: DiscordDouble, world: World
+) -> None:
+    async with double.running(world.bot):
+        await (await double.slash(world.alice, world.table, "tuque", "settings")).settled()
+        settings = double.latest_ephemeral(world.alice)
+        assert settings.selects[0].options == (("Tuque", "tuque"), ("Euchre", "euchre"))
+        rec = await double.select(world.alice, settings, "settings:variant", ["euchre"])
+        await rec.settled()
+        assert rec.response_type == 7 and rec.original is settings
+        assert (settings.content, settings.components) == ("Variant: euchre", [])
+
+        opened = await double.slash(world.alice, world.table, "tuque", "rename")
+        await opened.response()
+        assert opened.modal is not None and opened.modal["title"] == "Rename table"
+        submitted = await double.submit_modal(world.alice, opened, {"rename:name": "High table"})
+        await submitted.settled()
+        assert double.latest_ephemeral(world.alice).content == "Renamed to High table"
+
+
+async def test_deferred_responses(double: DiscordDouble, world: World) -> None:
+    async with double.running(world.bot):
+        public = await double.slash(world.alice, world.table, "slow")
+        await public.settled()
+        private = await double.slash(world.bob, world.table, "slow", private=True)
+        await private.settled()
+    assert public.response_type == 5
+    assert public.original is not None and not public.original.ephemeral
+    assert (public.original.content, public.original.loading) == ("Done.", False)
+    assert public.followups == []
+    assert private.original is not None and private.original.ephemeral_for is world.bob
+    assert private.original.content == "Done quietly."
+
+
+async def test_follow_up_edit_fetch_and_original_deletion(
+    double: DiscordDouble, world: World
+) -> None:
+    async with double.running(world.bot):
+        rec = await double.slash(world.alice, world.table, "tuque", "cancel")
+        await rec.settled()
+    assert rec.original is not None and rec.original.deleted
+    assert double.ephemerals_for(world.alice) == []
+    (note,) = rec.followups
+    assert note.content == "Table closed for good." and note.history[0].content == "Table closed."
+    assert double.channel_messages(world.table) == [note]
+
+
+async def test_rest_routes_outside_interactions(double: DiscordDouble, world: World) -> None:
+    async with double.running(world.bot):
+        bot = world.bot
+        assert (await bot.fetch_user(world.bob.id)).name == "bob"
+        channel = await bot.fetch_channel(world.table.id)
+        assert isinstance(channel, discord.TextChannel)
+        member = await channel.guild.fetch_member(world.alice.id)
+        assert member.display_name == "alice"
+        async with channel.typing():
+            first = await channel.send("one")
+        await channel.send(embed=discord.Embed(title="two"))
+        assert [m.content async for m in channel.history(limit=5)] == ["", "one"]
+        assert (await channel.fetch_message(first.id)).content == "one"
+        await first.delete()
+        side = await channel.create_thread(name="side", type=discord.ChannelType.private_thread)
+        await side.add_user(discord.Object(world.bob.id))
+        await side.remove_user(discord.Object(world.bob.id))
+    assert [m.text for m in double.channel_messages(world.table)] == ["two"]
+    assert double.channels[side.id].thread_member_ids == {double.bot_user.id}
+
+
+async def test_intents_member_cache_and_live_world_changes(
+    double: DiscordDouble, world: World
+) -> None:
+    intents = discord.Intents.default()
+    intents.members = True
+    client = discord.Client(intents=intents, guild_ready_timeout=0.05)
+    async with double.running(client):
+        guild = client.get_guild(world.guild.id)
+        assert guild is not None and guild.get_member(world.alice.id) is not None
+        assert [m.name for m in await guild.query_members("bo")] == ["bob"]
+        carol = double.add_user("carol", guild=world.guild)
+        lobby = double.add_channel(world.guild, "lobby")
+        await double.wait_until(lambda: guild.get_member(carol.id) and guild.get_channel(lobby.id))
+    async with double.running(world.bot):
+        cached = world.bot.get_guild(world.guild.id)
+        assert cached is not None and cached.get_member(world.alice.id) is None
+
+
+async def test_privileged_intents_must_be_enabled(double: DiscordDouble) -> None:
+    double.privileged_intents = 0
+    client = discord.Client(intents=discord.Intents.all(), guild_ready_timeout=0.05)
+    with pytest.raises(discord.PrivilegedIntentsRequired):
+        async with double.running(client):
+            pass
+
+
+class EagerBot(MiniBot):
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Skip discord.py's 5 s pause before every re-IDENTIFY."""
+
+
+async def test_gateway_resume_and_reidentify(double: DiscordDouble, world: World) -> None:
+    async with double.running(EagerBot(world.guild.id)):
+        await double.disconnect_bot()
+        await double.wait_until(lambda: double.gateway_events["RESUMED"] == 1)
+        await (await double.slash(world.alice, world.table, "tuque", "settings")).response()
+        await double.disconnect_bot(resumable=False)
+        await double.wait_until(lambda: double.gateway_events["READY"] == 2)
+        await (await double.slash(world.bob, world.table, "tuque", "settings")).response()
+    # initial, resumed, resume refused, fresh IDENTIFY
+    assert len(double.gateway_connections) == 4
+
+
+async def test_unknown_route_and_blocked_network_are_problems(
+    double: DiscordDouble, world: World, log_guard: LogGuard
+) -> None:
+    async with double.running(world.bot):
+        await (await double.slash(world.alice, world.table, "stray")).settled()
+        assert double.latest_ephemeral(world.alice).content == "lookup failed"
+    with pytest.raises(socket.gaierror):
+        socket.getaddrinfo("discord.com", 443)
+    with pytest.raises(AssertionError, match="unknown route: GET /api/v10/guilds/"):
+        double.check()
+    problems = double.take_problems()
+    assert len(problems) == 2 and "network: attempted to resolve 'discord.com'" in problems[1]
+    assert log_guard.records == []
+
+
+async def test_double_ack_bad_token_and_oversized_message_are_caught(
+    double: DiscordDouble, world: World, log_guard: LogGuard
+) -> None:
+    async with double.running(world.bot):
+        rec = await double.slash(world.alice, world.table, "tuque", "settings")
+        await rec.settled()
+        async with aiohttp.ClientSession() as session:
+            again = f"{double.api_url}/interactions/{rec.id}/{rec.token}/callback"
+            async with session.post(again, json={"type": 4, "data": {"content": "again"}}) as resp:
+                assert (resp.status, (await resp.json())["code"]) == (400, 40060)
+            stranger = f"{double.api_url}/webhooks/{double.application_id}/not-a-token"
+            async with session.post(stranger, json={"content": "hi"}) as resp:
+                assert (resp.status, (await resp.json())["code"]) == (404, 10015)
+        shout = await double.slash(world.alice, world.table, "tuque", "shout")
+        await double.wait_until(lambda: log_guard.records)
+    assert not shout.acknowledged
+    problems = double.take_problems()
+    assert "Interaction has already been acknowledged" in problems[0]
+    assert "Unknown Webhook" in problems[1]
+    assert "content: Must be 2000 or fewer in length." in problems[2]
+    assert "never acknowledged" in problems[3]
+    assert "In content: Must be 2000 or fewer in length." in log_guard.take()[0]
+
+
+async def test_late_acknowledgement_is_rejected(
+    double: DiscordDouble, world: World, log_guard: LogGuard
+) -> None:
+    double.ack_deadline = 0.05
+    async with double.running(world.bot):
+        rec = await double.slash(world.alice, world.table, "slow", delay=0.1)
+        await double.wait_until(lambda: log_guard.records)
+    assert not rec.acknowledged
+    assert "callback 0.1" in double.take_problems()[0]
+    assert "404 Not Found (error code: 10062): Unknown interaction" in log_guard.take()[0]
+
+
+async def test_restarted_client_handles_old_dynamic_button(
+    double: DiscordDouble, world: World
+) -> None:
+    async with double.running(world.bot):
+        await (await double.slash(world.alice, world.table, "tuque", "table")).settled()
+    old_table = double.latest_message(world.table)
+    restarted = MiniBot(world.guild.id)
+    async with double.running(restarted):
+        custom_id = old_table.buttons[0].custom_id
+        assert custom_id is not None
+        rec = await double.click(world.bob, old_table, custom_id)
+        await rec.response()
+        assert double.latest_ephemeral(world.bob).content.startswith("bob joined table")
+    assert len(double.gateway_connections) == 2
+    assert double.rest_calls["PUT /applications/{application_id}/guilds/{guild_id}/commands"] == 2
+
+
+def _payload_errors(**payload: object) -> list[str]:
+    return [f"{e.path}: {e.message}" for e in message_errors(dict(payload), 0)]
+
+
+def test_validation_limits() -> None:
+    embed = {
+        "title": "t" * 257,
+        "fields": [{"name": "n", "value": "v" * 1025}] + [{"name": "n", "value": "v"}] * 25,
+        "footer": {"text": "f" * 2049},
+    }
+    assert _payload_errors(embeds=[embed]) == [
+        "embeds.0.title: Must be 256 or fewer in length.",
+        "embeds.0.footer.text: Must be 2048 or fewer in length.",
+        "embeds.0.fields: Must be 25 or fewer in length.",
+        "embeds.0.fields.0.value: Must be 1024 or fewer in length.",
+    ]
+    assert _payload_errors(embeds=[{"description": "d" * 4000}, {"description": "d" * 2001}]) == [
+        "embeds: Embed size exceeds maximum size of 6000"
+    ]
+    button = {"type": 2, "style": 1, "label": "x", "custom_id": "c" * 101}
+    rows = [
+        {"type": 1, "components": [dict(button, custom_id=f"b{i}{j}") for j in range(6)]}
+        for i in range(6)
+    ]
+    rows[0]["components"][0] = button
+    errors = _payload_errors(components=rows)
+    assert errors[0] == "components: Must be 5 or fewer in length."
+    assert "components.0.components: Must be between 1 and 5 in length." in errors
+    assert "components.0.components.0.custom_id: Must be 100 or fewer in length." in errors
+    assert _payload_errors(embeds=[{}] * 11) == ["embeds: Must be 10 or fewer in length."]
+
+
+def test_stored_message_helpers() -> None:
+    guild = Guild(id=1, name="g", owner_id=2)
+    channel = Channel(id=3, guild=guild, name="c")
+    bot = User(id=4, name="bot", bot=True)
+    message = StoredMessage(
+        id=5,
+        channel=channel,
+        author=bot,
+        embeds=[{"title": "Score", "fields": [{"name": "Us", "value": "7"}]}],
+        components=[
+            {
+                "type": 1,
+                "components": [{"type": 2, "style": 5, "label": "Rules", "url": "https://x"}],
+            }
+        ],
+    )
+    assert message.text == "Score\nUs\n7"
+    assert message.buttons[0].url == "https://x" and message.buttons[0].custom_id is None
