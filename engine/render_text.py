@@ -25,7 +25,12 @@ FullPile = tuple[Card | None, Card | None]
 """A tableau pile with nothing hidden, ``(face-up, face-down)``: for watching and replays."""
 
 _COMPASS = {2: ("South", "North"), 4: ("South", "West", "North", "East")}
-_BIDDING = (Phase.BIDDING_1, Phase.BIDDING_2, Phase.DISCARD, Phase.GOING_ALONE)
+_LINE = 78  # the width menus wrap at, to fit an 80-column terminal
+
+
+def _width(text: str) -> int:
+    """Columns ``text`` takes on a terminal, where 🃏 is two columns wide."""
+    return len(text) + text.count("🃏")
 
 
 class TextRenderer:
@@ -218,19 +223,17 @@ class TextRenderer:
         raise AssertionError(f"unknown action {action!r}")
 
     def menu(self, view: PlayerView) -> str:
-        """The numbered legal actions, several to a line: ``1) Pass   2) Order it up``."""
+        """The numbered legal actions in aligned columns: ``1) Pass   2) Order it up``."""
         entries = [
             f"{i}) {self.action_label(view, a)}" for i, a in enumerate(view.legal_actions, 1)
         ]
-        lines: list[str] = []
-        line = ""
-        for entry in entries:
-            if line and len(line) + 3 + len(entry) > 78:
-                lines.append(line)
-                line = entry
-            else:
-                line = f"{line}   {entry}" if line else entry
-        lines.append(line)
+        column = max(_width(e) for e in entries) + 3
+        per_line = max(1, (_LINE + 3) // column)
+        lines = []
+        for start in range(0, len(entries), per_line):
+            row = entries[start : start + per_line]
+            padded = [e + " " * (column - _width(e)) for e in row[:-1]]
+            lines.append("".join(padded) + row[-1])
         return "\n".join(lines)
 
     def input_help(self, view: PlayerView) -> str:
