@@ -1,0 +1,292 @@
+"""Determinization: full deals consistent with one seat's view.
+
+A :class:`Sampler` reads a :class:`~engine.view.PlayerView` once and then draws
+any number of :class:`~engine.ai.sim.Sim` hands in which every card the view
+shows is where the view shows it and every hidden card is somewhere the view
+allows (RULES.md §1 "What each player sees"):
+
+* hidden: the other seats' hands, every face-down tableau card (its owner does
+  not know it either), the kitty and another dealer's discard;
+* known: the viewer's hand and discard, all face-up tableau cards, every card
+  played, and the up-card. Once turned down the up-card is out of play. Once
+  taken up it is in the dealer's hand (it is a trump, or a Ben that made trump)
+  unless the dealer has shown a void in its suit or has no hand left, in which
+  case it was the discard: a deliberate prior, since dealers keep the card they took;
+* a seat that did not follow the led suit holds none of it in hand, by
+  effective suit (Bens and the Left Bower are trump). Face-down cards are not
+  bound by this: they were not in the hand.
+
+With one constrained hand (Tuque) each sample is uniform over the consistent
+deals; with several (Euchre) the hands are filled most-constrained first, which
+is close to uniform, and a randomized backtracking fill guarantees a consistent
+deal whenever the quick fill fails.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from engine.actions import GoAlone, OrderUp, TakeUp
+from engine.ai.sim import ALONE, BID1, BID2, CODE, DISCARD, PLAY, TRUMP, Sim, to_codes
+from engine.cards import EFFECTIVE_SUIT, SUIT_MASK
+from engine.variants import Variant, get_variant
+from engine.view import Phase, PlayerView
+
+__all__ = ["Sampler", "voids"]
+
+_PHASES = {
+    Phase.BIDDING_1: BID1,
+    Phase.BIDDING_2: BID2,
+    Phase.DISCARD: DISCARD,
+    Phase.GOING_ALONE: ALONE,
+    Phase.PLAY: PLAY,
+}
+_QUICK_TRIES = 20
+
+
+def voids(view: PlayerView) -> list[int]:
+    """Per seat, the mask of cards the seat cannot hold in hand: the suits it failed to follow.
+
+    Suits are effective suits under this hand's trump (RULES.md "Following").
+    """
+    out = [0] * view.players
+    if view.trump is None:
+        return out
+    t = view.trump.index
+    es = EFFECTIVE_SUIT[t]
+    for trick in (*view.tricks, view.trick):
+        if not trick.plays:
+            continue
+        led = es[trick.plays[0][1].index]
+        for seat, card in trick.plays[1:]:
+            if es[card.index] != led:
+                out[seat] |= SUIT_MASK[t][led]
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Slot:
+    seat: int
+    size: int
+    allowed: int
+
+
+class Sampler:
+    """Draws determinizations of ``view`` (which must be a seat's view during a hand).
+
+    Args:
+        view: the viewer's view; its phase must be bidding, discard, going alone or play.
+        stick_the_dealer: the game's option (not part of the view); default: the
+            variant's default, or what the legal actions show.
+
+    Raises:
+        ValueError: a spectator's view or a view between hands.
+    """
+
+    def __init__(self, view: PlayerView, stick_the_dealer: bool | None = None) -> None:
+        if view.seat is None or view.phase not in _PHASES:
+            raise ValueError("a sampler needs a seat's view during a hand")
+        self.view = view
+        self.variant: Variant = get_variant(view.variant)
+        if stick_the_dealer is None:
+            stick_the_dealer = self.variant.defaults.stick_the_dealer
+        self.stick = stick_the_dealer
+        me = view.seat
+        known = 0
+        for c in view.hand:
+            known |= 1 << c.index
+        for seat in range(view.players):
+            for c in view.face_up(seat):
+                known |= 1 << c.index
+        played = 0
+        for trick in (*view.tricks, view.trick):
+            for _, c in trick.plays:
+                played |= 1 << c.index
+        if view.discard is not None:
+            known |= 1 << view.discard.index
+        up = view.up_card
+        assert up is not None
+        up_bit = 1 << up.index
+        self.void = voids(view)
+        # The up-card: on the table (bidding, going alone, turned down), or taken up.
+        self.up_holder = -1
+        if self._taken_up() and not (known | played) & up_bit and view.dealer != me:
+            dealer = view.dealer
+            if view.hand_sizes[dealer] and not self.void[dealer] & up_bit:
+                self.up_holder = dealer
+        self.pool = ((self.variant_pack() & ~known) & ~played) & ~up_bit
+        slots = []
+        for seat in range(view.players):
+            if seat == me:
+                continue
+            size = view.hand_sizes[seat] - (seat == self.up_holder)
+            slots.append(_Slot(seat, size, self.pool & ~self.void[seat]))
+        # Most constrained first: fewest allowed cards for the cards needed.
+        slots.sort(key=lambda s: s.allowed.bit_count() - s.size)
+        self.slots = slots
+        self.downs = [
+            (seat, pile)
+            for seat in range(view.players)
+            for pile, p in enumerate(view.tableaus[seat])
+            if p.face_down
+        ]
+        self.played = played
+
+    def variant_pack(self) -> int:
+        """The engine mask of the variant's pack."""
+        return sum(1 << c.index for c in self.variant.pack)
+
+    def _taken_up(self) -> bool:
+        view = self.view
+        accepted = any(isinstance(a, OrderUp | TakeUp) for _, a in view.bids)
+        if not accepted or view.phase is Phase.GOING_ALONE:
+            return False
+        n = view.players
+        alone = next((s for s, a in view.bids if isinstance(a, GoAlone)), None)
+        return alone is None or (alone + n // 2) % n != view.dealer
+
+    # --- drawing ------------------------------------------------------------------
+
+    def deal_hidden(self, rng: random.Random) -> tuple[dict[int, int], list[int]]:
+        """One consistent assignment: each other seat's hand mask, and the face-down cards.
+
+        Face-down cards are listed in the order of :attr:`downs`; the cards left over
+        are the kitty and any discard, which play no further part.
+        """
+        hands = self._quick(rng)
+        if hands is None:
+            hands = self._careful(rng)
+        rest = self.pool
+        for m in hands.values():
+            rest &= ~m
+        free = _bits(rest)
+        downs = rng.sample(free, len(self.downs))
+        if self.up_holder >= 0:
+            hands[self.up_holder] |= 1 << self.view.up_card.index  # type: ignore[union-attr]
+        return hands, downs
+
+    def _quick(self, rng: random.Random) -> dict[int, int] | None:
+        for _ in range(_QUICK_TRIES):
+            left = self.pool
+            hands: dict[int, int] = {}
+            for slot in self.slots:
+                choice = _bits(slot.allowed & left)
+                if len(choice) < slot.size:
+                    break
+                m = 0
+                for c in rng.sample(choice, slot.size):
+                    m |= 1 << c
+                hands[slot.seat] = m
+                left &= ~m
+            else:
+                return hands
+        return None
+
+    def _careful(self, rng: random.Random) -> dict[int, int]:
+        # Randomized backtracking, cards with the fewest possible seats first. The
+        # real deal is consistent, so a solution exists.
+        slots = self.slots
+        cap = [s.size for s in slots]
+        spare = self.pool.bit_count() - sum(cap)  # kitty, face-down cards, discard
+        cards = _bits(self.pool)
+        rng.shuffle(cards)
+        options = {c: [i for i, s in enumerate(slots) if s.allowed >> c & 1] for c in cards}
+        cards.sort(key=lambda c: len(options[c]))
+        hands = [0] * len(slots)
+
+        def place(k: int, spare: int) -> bool:
+            if k == len(cards):
+                return True
+            c = cards[k]
+            choices = [i for i in options[c] if cap[i]]
+            rng.shuffle(choices)
+            if spare:
+                choices.append(-1)
+            for i in choices:
+                if i < 0:
+                    if place(k + 1, spare - 1):
+                        return True
+                    continue
+                cap[i] -= 1
+                hands[i] |= 1 << c
+                if place(k + 1, spare):
+                    return True
+                cap[i] += 1
+                hands[i] ^= 1 << c
+            return False
+
+        if not place(0, spare):
+            raise ValueError("the view is inconsistent: no deal fits it")
+        return {s.seat: hands[i] for i, s in enumerate(slots)}
+
+    def sample(self, rng: random.Random) -> Sim:
+        """A full hand consistent with the view, at the view's point of the hand."""
+        view = self.view
+        hands, downs = self.deal_hidden(rng)
+        me = view.seat
+        assert me is not None
+        hands[me] = sum(1 << c.index for c in view.hand)
+        sim = Sim(self.variant, self.stick, view.dealer)
+        sim.up = view.up_card.index  # type: ignore[union-attr]
+        sim.phase = _PHASES[view.phase]
+        sim.turn = view.turn  # type: ignore[assignment]
+        sim.trump = view.trump.index if view.trump is not None else -1
+        sim.maker = view.maker if view.maker is not None else -1
+        sim.pick_up = any(isinstance(a, OrderUp | TakeUp) for _, a in view.bids)
+        under_of = dict(zip(self.downs, downs, strict=True))
+        for seat in range(view.players):
+            sim.hand[seat] = hands[seat]
+            for pile, p in enumerate(view.tableaus[seat]):
+                if p.up is not None:
+                    sim.tab[seat] |= 1 << p.up.index
+                    if p.face_down:
+                        sim.under[p.up.index] = 1 << under_of[seat, pile]
+        if view.alone is not None:
+            n = sim.n
+            partner = (view.alone + n // 2) % n
+            sim.alone = view.alone
+            sim.nxt = [(s + 1 + ((s + 1) % n == partner)) % n for s in range(n)]
+            sim.active = n - 1
+        if sim.phase != PLAY:
+            return sim
+        self._to_play(sim, under_of)
+        return sim
+
+    def _to_play(self, sim: Sim, under_of: dict[tuple[int, int], int]) -> None:
+        view = self.view
+        t = sim.trump
+        code = CODE[t]
+        under = [0] * 52
+        for card, bit in enumerate(sim.under[:39]):
+            if bit:
+                under[code[card]] = 1 << code[bit.bit_length() - 1]
+        sim.under = under
+        for seat in range(view.players):
+            sim.hand[seat] = to_codes(t, sim.hand[seat] | sim.tab[seat])
+            sim.tab[seat] = 0
+            for pile, p in enumerate(view.tableaus[seat]):
+                if p.up is None and p.face_down:  # played this trick: turned up at its end
+                    sim.pend[seat] |= 1 << code[under_of[seat, pile]]
+        sim.live = to_codes(t, self.variant_pack() & ~self.played)
+        sim.won = list(view.tricks_won)
+        sim.done = len(view.tricks)
+        trick = view.trick
+        sim.leader = trick.leader
+        sim.in_trick = len(trick.plays)
+        for i, (seat, card) in enumerate(trick.plays):
+            c = code[card.index]
+            if i == 0:
+                sim.led = c // 13
+                sim.best, sim.best_seat = c, seat
+            elif c > sim.best and (c >= TRUMP or c // 13 == sim.led):
+                sim.best, sim.best_seat = c, seat
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

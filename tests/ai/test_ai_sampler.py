@@ -1,0 +1,160 @@
+"""Determinizations never contradict the view (RULES.md §1 "What each player sees")."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.actions import OrderUp, TakeUp
+from engine.ai.sampler import Sampler
+from engine.ai.sim import CARD_OF, PLAY, Sim
+from engine.cards import effective_suit
+from engine.game import Game
+from engine.view import Phase, PlayerView
+
+
+def _engine_mask(sim: Sim, mask: int) -> int:
+    if sim.phase != PLAY:
+        return mask
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= 1 << CARD_OF[sim.trump][low.bit_length() - 1]
+        mask ^= low
+    return out
+
+
+def _downs(sim: Sim) -> int:
+    return _engine_mask(sim, sum(sim.under) | sum(sim.pend))
+
+
+def _ruled_out(view: PlayerView, seat: int) -> int:
+    """Cards ``seat`` cannot hold in hand: suits it failed to follow, by effective suit."""
+    out = 0
+    pack = Game(view.variant).variant.pack
+    for trick in (*view.tricks, view.trick):
+        if not trick.plays:
+            continue
+        led = effective_suit(trick.plays[0][1], view.trump)
+        for s, card in trick.plays[1:]:
+            if s == seat and effective_suit(card, view.trump) != led:
+                out |= sum(1 << c.index for c in pack if effective_suit(c, view.trump) == led)
+    return out
+
+
+def _play_to(variant: str, seed: int, steps: int) -> Game:
+    game = Game(variant, seed=seed)
+    rng = random.Random(seed)
+    game.deal()
+    for _ in range(steps):
+        if game.turn is None:
+            if game.phase is Phase.GAME_OVER:
+                break
+            game.deal()
+        game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))  # type: ignore[arg-type]
+    if game.turn is None and game.phase is not Phase.GAME_OVER:
+        game.deal()
+    return game
+
+
+def _check(view: PlayerView, sim: Sim) -> None:
+    me = view.seat
+    assert me is not None
+    pack = sum(1 << c.index for c in Game(view.variant).variant.pack)
+    face_up = [sum(1 << c.index for c in view.face_up(s)) for s in range(view.players)]
+    played = sum(1 << c.index for t in (*view.tricks, view.trick) for _, c in t.plays)
+    mine = sum(1 << c.index for c in view.hand)
+    up = view.up_card
+    assert up is not None
+    in_play = sim.phase == PLAY
+    hands = [_engine_mask(sim, h) for h in sim.hand]
+    if not in_play:
+        hands = [h | t for h, t in zip(hands, sim.tab, strict=True)]
+    downs = _downs(sim)
+    # The viewer's own cards are exactly the view's.
+    assert hands[me] == mine | face_up[me]
+    seen = mine | played | (1 << view.discard.index if view.discard else 0)
+    seen |= sum(face_up)
+    taken = any(isinstance(a, OrderUp | TakeUp) for _, a in view.bids) and (
+        view.phase in (Phase.DISCARD, Phase.PLAY)
+    )
+    total = downs
+    for seat in range(view.players):
+        hidden = hands[seat] & ~face_up[seat]
+        assert hands[seat] & face_up[seat] == face_up[seat]
+        assert hidden.bit_count() == view.hand_sizes[seat]
+        assert not total & hands[seat], "a card dealt twice"
+        total |= hands[seat]
+        if seat == me:
+            continue
+        assert not hidden & seen, "a seat was given a card the viewer can see elsewhere"
+        assert not hidden & _ruled_out(view, seat), "a seat was given a suit it showed void in"
+        if hidden & (1 << up.index):
+            assert taken and seat == view.dealer, "the up-card is only ever the dealer's"
+    assert not downs & (seen | 1 << up.index)
+    assert total & ~pack == 0
+    assert downs.bit_count() == sum(p.face_down for t in view.tableaus for p in t)
+    assert sorted(sim.legal()) == sorted(a.id for a in view.legal_actions)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    variant=st.sampled_from(["tuque", "tuque61", "euchre"]),
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 80),
+)
+def test_samples_never_contradict_the_view(variant: str, seed: int, steps: int) -> None:
+    """No sample gives a seat a card the view rules out, and the viewer's options are unchanged."""
+    game = _play_to(variant, seed, steps)
+    if game.turn is None:
+        return
+    view = game.view(game.turn)
+    sampler = Sampler(view)
+    rng = random.Random(seed)
+    for _ in range(15):
+        _check(view, sampler.sample(rng))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 60))
+def test_any_seat_can_be_sampled(seed: int, steps: int) -> None:
+    """The view of a seat not to act samples consistently too (the other seats' hands)."""
+    game = _play_to("euchre", seed, steps)
+    if game.turn is None:
+        return
+    seat = (game.turn + 1) % 4
+    view = game.view(seat)
+    sampler = Sampler(view)
+    rng = random.Random(seed)
+    for _ in range(10):
+        sim = sampler.sample(rng)
+        for other in range(4):
+            if other != seat:
+                assert not _engine_mask(sim, sim.hand[other]) & _ruled_out(view, other)
+
+
+def test_void_in_trump_puts_the_up_card_in_the_discard() -> None:
+    """A dealer who showed void in trump discarded the up-card: no sample gives it back."""
+    found = 0
+    for seed in range(400):
+        game = Game("euchre", seed=seed)
+        rng = random.Random(seed)
+        game.deal()
+        while game.turn is not None and game.phase is not Phase.PLAY:
+            game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+        while game.turn is not None:
+            view = game.view(game.turn)
+            dealer = view.dealer
+            up = view.up_card
+            assert up is not None
+            if dealer != view.seat and _ruled_out(view, dealer) >> up.index & 1:
+                sampler = Sampler(view)
+                for _ in range(5):
+                    sim = sampler.sample(rng)
+                    assert not _engine_mask(sim, sim.hand[dealer]) >> up.index & 1
+                found += 1
+                break
+            game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+    assert found >= 5
