@@ -63,25 +63,25 @@ _TUQUE_FEATURES = (
     "opponent's off aces",
 )
 _TUQUE_WEIGHTS = (
-    4.0,
-    1.0,
-    1.0,
-    1.0,
-    0.9,
-    0.9,
-    0.8,
-    0.7,
-    0.55,
-    -0.8,
-    -0.5,
-    0.05,
-    0.7,
-    0.3,
-    0.3,
-    0.2,
-    -0.5,
+    8.37,
+    1.16,
+    1.05,
+    0.94,
+    0.77,
+    0.53,
+    0.41,
+    0.39,
+    0.39,
+    -0.75,
+    -0.6,
+    -0.27,
+    0.68,
+    0.57,
+    0.21,
+    -0.41,
+    -0.32,
 )
-_TUQUE_SD = 2.0
+_TUQUE_SD = 1.9
 
 _EUCHRE_FEATURES = (
     "bias",
@@ -101,23 +101,23 @@ _EUCHRE_FEATURES = (
     "side leads first",
 )
 _EUCHRE_WEIGHTS = (
-    0.8,
-    0.9,
-    0.8,
-    0.65,
-    0.55,
-    0.5,
-    0.45,
-    0.55,
-    0.2,
-    0.2,
-    0.4,
-    0.3,
-    -0.3,
-    -0.3,
-    0.1,
+    1.15,
+    1.08,
+    0.81,
+    0.64,
+    0.49,
+    0.46,
+    0.42,
+    0.38,
+    0.08,
+    0.15,
+    0.53,
+    0.42,
+    -0.33,
+    -0.28,
+    -0.02,
 )
-_EUCHRE_SD = 1.0
+_EUCHRE_SD = 1.1
 
 # Expected-points margin a making action must beat, by (variant, round, seat is dealer);
 # the margin of passing is not zero: a pass leaves the other side to make trump
@@ -557,7 +557,7 @@ class _Knowledge:
             suit = self.esuit[c]
             if suit == t:
                 if self._master(c):
-                    keys.append((0 if draw else 2, self.power[t][c] + cover))
+                    keys.append((0 if draw else 2, -self.power[t][c] + cover))
                 elif partner_made:
                     keys.append((1, -self.power[t][c] + cover))
                 else:

@@ -1,0 +1,106 @@
+"""Engine speed bench: random full hands per second through the public ``Game`` API.
+
+Usage::
+
+    python bench/engine.py                 # Tuque and Euchre, 3 runs of 10,000 hands each
+    python bench/engine.py --hands 50000 --runs 5 --variant euchre
+
+A hand is the deal, the bidding and the play, every action a uniformly random
+choice (a seeded :class:`random.Random`) from ``Game.legal_actions``, applied with
+``Game.apply``; one process. Euchre is four-hand with stick the dealer on, so every
+hand is played out. When OpenSpiel (``pyspiel``) is importable, its C++ ``euchre``
+game is driven the same way from Python (random chance outcomes and legal actions,
+``stick_the_dealer=true``) for comparison. Prints the best and the median run, and
+the load average, since the figures move with whatever else the machine is doing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.game import Game
+from engine.view import Phase
+
+# High enough that no game ends during a run: every hand is deal + bidding + play.
+_ENDLESS = 10**9
+
+
+def engine_hands(variant: str, hands: int, seed: int) -> float:
+    """Seconds to play ``hands`` random hands of ``variant`` through the public API."""
+    options = {"stick_the_dealer": True} if variant == "euchre" else {}
+    rng = random.Random(seed)
+    choice = rng.choice
+    game = Game(variant, seed=seed, target=_ENDLESS, **options)
+    start = time.perf_counter()
+    for _ in range(hands):
+        game.deal()
+        seat = game.turn
+        while seat is not None:
+            game.apply(seat, choice(game.legal_actions(seat)))
+            seat = game.turn
+    elapsed = time.perf_counter() - start
+    assert game.phase is Phase.HAND_OVER
+    return elapsed
+
+
+def open_spiel_hands(hands: int, seed: int) -> float:
+    """Seconds to play ``hands`` random hands of OpenSpiel's C++ ``euchre`` from Python."""
+    import pyspiel
+
+    game = pyspiel.load_game("euchre", {"stick_the_dealer": True})
+    rng = random.Random(seed)
+    choice = rng.choice
+    start = time.perf_counter()
+    for _ in range(hands):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                action = choice(state.chance_outcomes())[0]
+            else:
+                action = choice(state.legal_actions())
+            state.apply_action(action)
+    return time.perf_counter() - start
+
+
+def report(name: str, measure: Callable[[int, int], float], hands: int, runs: int) -> None:
+    """Run ``measure`` ``runs`` times and print hands per second, best and median."""
+    rates = [hands / measure(hands, run) for run in range(runs)]
+    print(
+        f"{name:34s} best {max(rates):9,.0f} hands/s   median {statistics.median(rates):9,.0f}"
+        f"   ({runs} runs of {hands:,} hands)"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the command line and print one line per measured game."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=10_000, help="hands per run")
+    parser.add_argument("--runs", type=int, default=3, help="runs per game (best and median)")
+    parser.add_argument("--variant", choices=("all", "tuque", "euchre"), default="all")
+    args = parser.parse_args(argv)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"load average {load} on {os.cpu_count()} CPUs; one process")
+    for variant in ("tuque", "euchre"):
+        if args.variant in ("all", variant):
+            label = "engine tuque" if variant == "tuque" else "engine euchre (stick the dealer)"
+            report(label, lambda n, r, v=variant: engine_hands(v, n, seed=r), args.hands, args.runs)
+    if args.variant in ("all", "euchre"):
+        try:
+            import pyspiel  # noqa: F401
+        except ImportError:
+            print("open_spiel not installed")
+        else:
+            report("open_spiel euchre (C++ from Python)", open_spiel_hands, args.hands, args.runs)
+
+
+if __name__ == "__main__":
+    main()

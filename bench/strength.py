@@ -1,0 +1,218 @@
+"""Strength bench: two computer levels play duplicate deals; A's win rate with a 95% interval.
+
+Usage::
+
+    python bench/strength.py --variant tuque --a normal --b random --games 200
+    python bench/strength.py --variant euchre --a normal --b easy --hands 2000
+    python bench/strength.py --a hard --b normal --setting a.iterations=1000
+    python bench/strength.py --a hard --b normal --a-settings '{"iterations": 1000}'
+
+Every deal is played twice with the sides swapped (duplicate), so the luck of the
+cards cancels out: game ``i`` and game ``i + 1`` share a game seed, hence the same
+deals in the same order. In Euchre both seats of a side play the same level.
+``--games N`` plays N whole games and counts A's wins; ``--hands N`` plays N single
+hands and counts the share of scored hands in which side A scored. Work is spread
+over a process pool (``--workers``, default 2).
+
+The interval is Wilson's score interval on the games (or hands) as if they were
+independent; duplicate pairs are negatively correlated, so it errs on the wide side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.game import Game
+from engine.players import make_player
+from engine.view import Phase
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """What one bench run plays: the variant, its options, and the two sides' levels."""
+
+    variant: str
+    a: str
+    b: str
+    a_settings: dict[str, Any] = field(default_factory=dict)
+    b_settings: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One game or hand from A's side: whether A won (scored), hands played, points each."""
+
+    a_won: bool
+    scored: bool
+    hands: int
+    a_points: int
+    b_points: int
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (95% for the default ``z``).
+
+    Returns ``(0.0, 1.0)`` when ``n`` is 0.
+    """
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play(match: Match, seed: int, a_side: int, *, whole_game: bool) -> Outcome:
+    """Play one game (or one hand) on game seed ``seed`` with level A on side ``a_side``."""
+    game = Game(match.variant, seed=seed, **match.options)
+    sides = game.variant.sides
+    players = [
+        make_player(
+            match.a if side == a_side else match.b,
+            seed=seed * 8 + seat,
+            **(match.a_settings if side == a_side else match.b_settings),
+        )
+        for seat, side in enumerate(sides)
+    ]
+    game.deal()
+    while True:
+        seat = game.turn
+        if seat is None:
+            if not whole_game or game.phase is Phase.GAME_OVER:
+                break
+            game.deal()
+            continue
+        view = game.view(seat)
+        game.apply(seat, players[seat].choose(view, view.legal_actions))
+    results = game.hand_results
+    a_points = sum(r.points[a_side] for r in results)
+    b_points = sum(r.points[1 - a_side] for r in results)
+    if whole_game:
+        return Outcome(game.winner == a_side, True, len(results), a_points, b_points)
+    return Outcome(a_points > 0, a_points + b_points > 0, 1, a_points, b_points)
+
+
+def _play_pair(job: tuple[Match, int, bool]) -> tuple[Outcome, Outcome]:
+    match, seed, whole_game = job
+    return (
+        play(match, seed, 0, whole_game=whole_game),
+        play(match, seed, 1, whole_game=whole_game),
+    )
+
+
+def run(
+    match: Match, pairs: int, *, whole_game: bool, seed: int, workers: int
+) -> Iterator[Outcome]:
+    """Play ``pairs`` duplicate pairs on game seeds ``seed .. seed + pairs - 1``."""
+    jobs = [(match, seed + i, whole_game) for i in range(pairs)]
+    if workers <= 1:
+        for job in jobs:
+            yield from _play_pair(job)
+        return
+    chunk = max(1, pairs // (workers * 8))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for pair in pool.map(_play_pair, jobs, chunksize=chunk):
+            yield from pair
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _settings(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
+    a = dict(json.loads(args.a_settings)) if args.a_settings else {}
+    b = dict(json.loads(args.b_settings)) if args.b_settings else {}
+    for item in args.setting:
+        key, sep, value = item.partition("=")
+        side, dot, name = key.partition(".")
+        if not sep or not dot or side not in ("a", "b") or not name:
+            raise SystemExit(f"--setting {item!r}: expected a.NAME=VALUE or b.NAME=VALUE")
+        (a if side == "a" else b)[name] = _value(value)
+    return a, b
+
+
+def _label(level: str, settings: dict[str, Any]) -> str:
+    return f"{level} {json.dumps(settings)}" if settings else level
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the command line, play the match, print the summary."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", default="tuque", help="tuque, tuque61 or euchre")
+    parser.add_argument("--a", default="normal", help="side A's level (make_player)")
+    parser.add_argument("--b", default="random", help="side B's level")
+    count = parser.add_mutually_exclusive_group()
+    count.add_argument("--games", type=int, help="whole games to play (default 200)")
+    count.add_argument("--hands", type=int, help="single hands to play instead of games")
+    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--seed", type=int, default=1, help="first game seed (default 1)")
+    parser.add_argument("--target", type=int, help="points that win a game")
+    parser.add_argument(
+        "--stick-the-dealer", action="store_true", help="Euchre: the dealer must name in round 2"
+    )
+    parser.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        metavar="SIDE.NAME=VALUE",
+        help="a constructor setting for a side's level, e.g. a.iterations=1000 (repeatable)",
+    )
+    parser.add_argument("--a-settings", help="side A's settings as a JSON object")
+    parser.add_argument("--b-settings", help="side B's settings as a JSON object")
+    args = parser.parse_args(argv)
+
+    a_settings, b_settings = _settings(args)
+    options: dict[str, Any] = {}
+    if args.target is not None:
+        options["target"] = args.target
+    if args.stick_the_dealer:
+        options["stick_the_dealer"] = True
+    match = Match(args.variant, args.a, args.b, a_settings, b_settings, options)
+    whole_game = args.hands is None
+    total = (args.games or 200) if whole_game else args.hands
+    pairs = max(1, (total + 1) // 2)
+    Game(match.variant, **options)  # fail fast on a bad variant or option
+
+    start = time.perf_counter()
+    outcomes = list(run(match, pairs, whole_game=whole_game, seed=args.seed, workers=args.workers))
+    elapsed = time.perf_counter() - start
+
+    unit = "games" if whole_game else "hands"
+    scored = [o for o in outcomes if o.scored]
+    wins = sum(o.a_won for o in scored)
+    low, high = wilson(wins, len(scored))
+    hands = sum(o.hands for o in outcomes)
+    margin = sum(o.a_points - o.b_points for o in outcomes) / max(hands, 1)
+    opts = ", ".join(f"{k}={v}" for k, v in options.items()) or "defaults"
+    sides = f"A = {_label(match.a, a_settings)} vs B = {_label(match.b, b_settings)}"
+    print(f"{match.variant} ({opts}): {sides}")
+    print(
+        f"{len(outcomes)} {unit} ({pairs} duplicate deals), {hands} hands, {args.workers} workers"
+    )
+    what = "wins" if whole_game else "scored in"
+    share = wins / len(scored) if scored else 0.0
+    extra = "" if whole_game else f" of {len(scored)} scored hands"
+    print(
+        f"A {what} {wins}{extra}: {share:.1%} (95% CI {low:.1%}-{high:.1%}); "
+        f"A's points margin per hand {margin:+.3f}"
+    )
+    print(f"time {elapsed:.1f} s ({len(outcomes) / elapsed:.1f} {unit}/s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,215 @@
+"""Computer players: legality, determinism, and the heuristic's behaviour on explicit deals."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.actions import Action, Discard, GoAlone, OrderUp, Pass, Play, TakeUp
+from engine.cards import Card
+from engine.game import Game
+from engine.players import make_player
+from engine.players.heuristic import CasualPlayer, HeuristicPlayer
+from engine.view import Phase
+
+LEVELS = ("random", "easy", "normal")
+CONFIGS = (
+    ("tuque", {"target": 5}),
+    ("tuque61", {"target": 15}),
+    ("euchre", {}),
+    ("euchre", {"stick_the_dealer": True}),
+)
+
+
+def play_game(variant: str, levels: list[str], seed: int, **options: object) -> Game:
+    """A whole game with ``levels[seat]`` at each seat; every chosen action is checked legal."""
+    game = Game(variant, seed=seed, **options)
+    players = [make_player(level, seed * 10 + s) for s, level in enumerate(levels)]
+    while game.phase is not Phase.GAME_OVER:
+        seat = game.turn
+        if seat is None:
+            game.deal()
+            continue
+        view = game.view(seat)
+        action = players[seat].choose(view, view.legal_actions)
+        assert action in game.legal_actions(seat)
+        game.apply(seat, action)
+    return game
+
+
+def decide(game: Game, player: HeuristicPlayer | None = None) -> Action:
+    """What ``player`` (default: a seeded heuristic) does for the seat to act."""
+    assert game.turn is not None
+    view = game.view(game.turn)
+    return (player or HeuristicPlayer(seed=1)).choose(view, view.legal_actions)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(("variant", "options"), CONFIGS)
+def test_never_makes_an_illegal_move(level: str, variant: str, options: dict) -> None:
+    """Every level only picks legal actions, against itself and against random, in every variant."""
+    players = 2 if variant.startswith("tuque") else 4
+    for seed in range(4):
+        play_game(variant, [level] * players, seed, **options)
+        play_game(variant, [level, "random"] * (players // 2), seed, **options)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(("variant", "options"), CONFIGS)
+def test_same_seed_same_actions(level: str, variant: str, options: dict) -> None:
+    """A level seeded alike plays a seeded game exactly alike."""
+    players = 2 if variant.startswith("tuque") else 4
+    first = play_game(variant, [level] * players, 7, **options).to_record()
+    again = play_game(variant, [level] * players, 7, **options).to_record()
+    assert first == again
+
+
+def test_tuque_orders_up_a_strong_hand(deal) -> None:
+    """Tuque: the non-dealer orders up with the Bens, both Bowers and high trumps."""
+    game = deal(
+        "tuque",
+        dealer=1,
+        hands={0: "B3 B2 B1 JH JD AH KH"},
+        up={0: "QH TH AS AC AD"},
+        up_card="9H",
+    )
+    assert decide(game) == OrderUp()
+
+
+def test_tuque_passes_a_weak_hand(deal) -> None:
+    """Tuque: the non-dealer passes with small cards and no trump."""
+    game = deal(
+        "tuque",
+        dealer=1,
+        hands={0: "6C 7C 6D 7D 6S 7S 8S"},
+        up={0: "8C 8D 9S 9C 9D"},
+        up_card="9H",
+    )
+    assert decide(game) == Pass()
+
+
+def test_euchre_orders_up_a_strong_hand(deal) -> None:
+    """Euchre: eldest orders up holding both Bowers, the ace of trumps and an off ace."""
+    game = deal("euchre", dealer=3, hands={0: "JH JD AH KH AC"}, up_card="9H")
+    assert decide(game) == OrderUp()
+
+
+def test_euchre_passes_a_weak_hand(deal) -> None:
+    """Euchre: eldest passes with no trump and no ace."""
+    game = deal("euchre", dealer=3, hands={0: "9C TC 9S TD QD"}, up_card="9H")
+    assert decide(game) == Pass()
+
+
+def test_euchre_dealer_takes_up_a_strong_hand(deal, act) -> None:
+    """Euchre: the dealer takes up the Right Bower with the Left, two trumps and two aces."""
+    game = deal("euchre", dealer=3, hands={3: "JD AH KH AC AS"}, up_card="JH")
+    act(game, "pass", "pass", "pass")
+    assert decide(game) == TakeUp()
+
+
+def test_discards_the_lowest_off_suit_card(deal, act) -> None:
+    """The dealer discards its lowest off-suit card, keeping trumps and the off ace."""
+    game = deal("euchre", dealer=3, hands={3: "JH KH 9C TC AS"}, up_card="AH")
+    act(game, "pass", "pass", "pass", "take", "pass")
+    assert decide(game) == Discard(Card.parse("9C"))
+
+
+def test_plays_the_cheapest_winning_card(deal, act) -> None:
+    """Tuque: following a led ten, it wins with the queen, not the ace."""
+    game = deal(
+        "tuque",
+        dealer=1,
+        hands={0: "TC", 1: "9C QC AC 8D 9D TD QD"},
+        up={1: "6S 7S 8S 6D 7D"},
+        up_card="9H",
+    )
+    act(game, "order", "discard 9H", "play TC")
+    assert decide(game) == Play(Card.parse("QC"))
+
+
+def _partner_winning(deal, act) -> Game:
+    """Euchre, hearts trump: seat 3 last to a spade trick its partner wins with the ace."""
+    game = deal(
+        "euchre",
+        dealer=3,
+        hands={
+            0: "9S TC QD KD AD",
+            1: "AS 9C QC KC JD",
+            2: "TS QS KS JC AC",
+            3: "JH QH KH 9D TD",
+        },
+        up_card="9H",
+    )
+    act(game, "pass", "order", "pass", "discard 9D", "play 9S", "play AS", "play TS")
+    return game
+
+
+def test_does_not_trump_partners_winning_trick(deal, act) -> None:
+    """Euchre: void in the led suit while partner wins, it throws its off-suit card."""
+    game = _partner_winning(deal, act)
+    assert decide(game) == Play(Card.parse("TD"))
+
+
+def test_casual_slip_never_trumps_partners_trick(deal, act) -> None:
+    """Even slipping at every decision, the easy level keeps its trumps off partner's trick."""
+    game = _partner_winning(deal, act)
+    for seed in range(10):
+        assert decide(game, CasualPlayer(seed=seed, slip=1.0)) == Play(Card.parse("TD"))
+
+
+def test_defender_leads_an_off_suit_ace(deal, act) -> None:
+    """Euchre: a defender on lead with no trump leads its off-suit ace."""
+    game = deal("euchre", dealer=3, hands={0: "AC 9S TS 9D TD"}, up_card="9H")
+    act(game, "pass", "order", "pass")
+    while game.phase is Phase.DISCARD:
+        act(game, str(decide(game)))
+    assert decide(game) == Play(Card.parse("AC"))
+
+
+def test_maker_leads_high_trump(deal, act) -> None:
+    """Euchre: a maker on lead with both Bowers leads the Right Bower to draw trumps."""
+    game = deal("euchre", dealer=3, hands={0: "JH JD AH 9S AC"}, up_card="9H")
+    act(game, "order", "pass")
+    act(game, str(decide(game)))  # the dealer's discard
+    assert decide(game) == Play(Card.parse("JH"))
+
+
+def test_does_not_go_alone_on_a_fair_hand(deal, act) -> None:
+    """Euchre: a maker with one Bower, two trumps and an ace plays with its partner."""
+    game = deal("euchre", dealer=3, hands={0: "JH AH 9H AC KS"}, up_card="TH")
+    act(game, "order")
+    assert decide(game) == Pass()
+
+
+def test_goes_alone_on_a_lay_down(deal, act) -> None:
+    """Euchre: a maker holding the five top trumps goes alone."""
+    game = deal("euchre", dealer=3, hands={0: "JH JD AH KH QH"}, up_card="9H")
+    act(game, "order")
+    assert decide(game) == GoAlone()
+
+
+def test_stuck_dealer_names_its_best_suit(deal, act) -> None:
+    """Tuque: stuck in round 2, the dealer names the suit of its Bowers and aces."""
+    game = deal(
+        "tuque",
+        dealer=1,
+        hands={1: "JS JC AS KS QS 6D 7D"},
+        up={1: "AC 6H 7H 8H 9D"},
+        up_card="9H",
+    )
+    act(game, "pass", "pass", "pass")
+    assert str(decide(game)) == "name S"
+
+
+def test_casual_rejects_a_bad_slip() -> None:
+    """The easy level's slip must be a probability."""
+    with pytest.raises(ValueError, match="slip"):
+        CasualPlayer(slip=1.5)
+
+
+def test_heuristic_beats_random_at_tuque() -> None:
+    """Smoke test: the normal level wins clearly more than half of 40 Tuque games to 5."""
+    wins = 0
+    for seed in range(20):
+        wins += play_game("tuque", ["normal", "random"], seed, target=5).winner == 0
+        wins += play_game("tuque", ["random", "normal"], seed, target=5).winner == 1
+    assert wins >= 30
