@@ -21,7 +21,7 @@ from engine.actions import Action, Discard, Play, parse_action
 from engine.cards import Card
 from engine.errors import IllegalAction, RecordError
 from engine.game import Deal, Game
-from engine.players import LEVELS, Player, make_player
+from engine.players import LEVELS, make_player
 from engine.render_text import FullPile, TextRenderer
 from engine.variants import VARIANTS, Variant
 from engine.view import Phase, PlayerView
@@ -155,11 +155,11 @@ class Table:
 
 
 def _tableaus(variant: Variant, deal: Deal) -> list[list[FullPile]]:
-    """Each seat's piles as dealt, in the order :meth:`Game.deal` documents.
+    """Each seat's piles as dealt, in the layout :meth:`Game.deal` documents.
 
     Seat by seat: the face-down cards of the piles, the face-up cards on them, then
-    the hand. The views never pair a face-down card with its pile, so review reads
-    the deal itself.
+    the hand (docs/rulings.md R3). No view pairs a face-down card with its pile,
+    so review reads the deal itself.
     """
     piles, stride = variant.tableau_piles, 2 * variant.tableau_piles + variant.hand_size
     result = []
@@ -286,6 +286,9 @@ def _save(game: Game, path: Path | None, console: Console, err: TextIO) -> bool:
 
 
 def _play(args: argparse.Namespace, console: Console, err: TextIO) -> int:
+    if args.opponent_level and not args.watch:
+        err.write("tuque play: error: --opponent-level needs --watch (use --level)\n")
+        return EXIT_USAGE
     try:
         game = _new_game(args)
     except ValueError as error:
@@ -325,8 +328,7 @@ def _play(args: argparse.Namespace, console: Console, err: TextIO) -> int:
     def choose(seat: int) -> Action:
         if person is not None and seat == person.seat:
             return person.choose()
-        player: Player = computers[seat]
-        return player.choose(game.view(seat), game.legal_actions(seat))
+        return computers[seat].choose(game.view(seat), game.legal_actions(seat))
 
     code = EXIT_OK
     try:

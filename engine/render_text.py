@@ -21,7 +21,7 @@ from engine.view import HandResult, Phase, PlayerView, Trick
 
 __all__ = ["FullPile", "TextRenderer"]
 
-FullPile = tuple[Card | None, Card | None]
+FullPile = tuple[Card, Card]
 """A tableau pile with nothing hidden, ``(face-up, face-down)``: for watching and replays."""
 
 _COMPASS = {2: ("South", "North"), 4: ("South", "West", "North", "East")}
@@ -76,9 +76,7 @@ class TextRenderer:
 
     def card(self, card: Card) -> str:
         """One card: ``10♥``, ``🃏3`` (``10H``, ``B3`` when ASCII only)."""
-        if self.ascii_only:
-            return card.code.replace("T", "10") if not card.is_ben else card.code
-        return card.pretty()
+        return card.code.replace("T", "10") if self.ascii_only else card.pretty()
 
     def cards(self, cards: Iterable[Card]) -> str:
         """Cards separated by spaces, or ``(none)``."""
@@ -100,17 +98,19 @@ class TextRenderer:
         return "Your" if seat == self.you else f"{self.names[seat]}'s"
 
     def _scores(self, scores: Sequence[int]) -> str:
+        """One number per side: ``You 4, Computer 2``."""
         return ", ".join(f"{self.side_names[i]} {p}" for i, p in enumerate(scores))
 
-    def _side_tricks(self, view: PlayerView) -> str:
+    def _tricks(self, per_seat: Sequence[int]) -> str:
+        """Tricks won by each side: ``You & Partner 3, West & East 1``."""
         won = [0] * len(self.side_names)
-        for seat, tricks in enumerate(view.tricks_won):
-            won[view.sides[seat]] += tricks
-        return ", ".join(f"{self.side_names[i]} {t}" for i, t in enumerate(won))
+        for seat, tricks in enumerate(per_seat):
+            won[self.variant.sides[seat]] += tricks
+        return self._scores(won)
 
     # --- the table ---------------------------------------------------------------------
 
-    def pile(self, up: Card | None, down: Card | bool | None) -> str:
+    def pile(self, up: Card | None, down: Card | bool) -> str:
         """One tableau pile; ``down`` is the hidden card (full view) or whether there is one."""
         if up is None:
             top = self._gone
@@ -133,7 +133,7 @@ class TextRenderer:
         if view.phase is Phase.PLAY:
             played = len(view.tricks)
             left = self.variant.tricks - played
-            lines.append(f"Tricks won: {self._side_tricks(view)} ({left} still to play)")
+            lines.append(f"Tricks won: {self._tricks(view.tricks_won)} ({left} still to play)")
         lines.append("")
         lines += self._tableaus(view)
         others = [
@@ -152,8 +152,7 @@ class TextRenderer:
         return "\n".join(lines)
 
     def _up_card(self, view: PlayerView) -> str:
-        if view.up_card is None:
-            return "Up-card: none"
+        assert view.up_card is not None  # every dealt hand has one
         turned = " (turned down)" if view.up_card_turned_down else ""
         return f"Up-card: {self.card(view.up_card)}{turned}"
 
@@ -248,8 +247,9 @@ class TextRenderer:
 
     def hand_start(self, view: PlayerView) -> str:
         """The line announcing a new deal (public information only)."""
-        up = f" Up-card: {self.card(view.up_card)}." if view.up_card is not None else ""
-        return f"\n=== Hand {view.hand_no}: {self._does(view.dealer, 'deals', 'deal')}.{up} ==="
+        assert view.up_card is not None  # every dealt hand has one
+        deals = self._does(view.dealer, "deals", "deal")
+        return f"\n=== Hand {view.hand_no}: {deals}. Up-card: {self.card(view.up_card)}. ==="
 
     def full_deal(
         self,
@@ -305,7 +305,7 @@ class TextRenderer:
         trick = after.tricks[-1]
         assert trick.winner is not None
         won = self._does(trick.winner, "wins", "win")
-        return f"{won} the trick ({self._side_tricks(after)})."
+        return f"{won} the trick ({self._tricks(after.tricks_won)})."
 
     def trick_summary(self, after: PlayerView, from_tableau: frozenset[Card]) -> str:
         """The trick just completed on one line, for watching and replays."""
@@ -313,7 +313,7 @@ class TextRenderer:
         assert trick.winner is not None
         return (
             f"Trick {len(after.tricks)}: {self._plays(trick, from_tableau)}"
-            f" -> {self.names[trick.winner]} ({self._side_tricks(after)})"
+            f" -> {self.names[trick.winner]} ({self._tricks(after.tricks_won)})"
         )
 
     def turned_up(self, before: PlayerView, after: PlayerView) -> list[str]:
@@ -330,11 +330,7 @@ class TextRenderer:
         """A finished hand: who made what, the tricks, the points and the score."""
         if result.maker is None or result.trump is None:
             return f"Hand {result.hand_no}: everyone passed; the hand is thrown in."
-        won = [0] * len(self.side_names)
-        for seat, tricks in enumerate(result.tricks):
-            won[self.variant.sides[seat]] += tricks
         alone = " alone" if result.alone is not None else ""
-        tricks = ", ".join(f"{self.side_names[i]} {t}" for i, t in enumerate(won))
         verdict = " A march!" if result.march else " Euchred!" if result.euchred else ""
         scored = " and ".join(
             f"{self._side_does(side, 'scores', 'score')} {p}"
@@ -343,7 +339,7 @@ class TextRenderer:
         )
         return (
             f"Hand {result.hand_no}: {self.names[result.maker]} made "
-            f"{self.suit(result.trump)}{alone}. Tricks: {tricks}.{verdict}\n"
+            f"{self.suit(result.trump)}{alone}. Tricks: {self._tricks(result.tricks)}.{verdict}\n"
             f"{scored or 'Nobody scores'}. "
             f"Score: {self._scores(result.scores)} (game to {target})."
         )

@@ -393,6 +393,7 @@ def test_help_is_printed_with_exit_code_0(argv: list[str]) -> None:
         (["play", "--target", "0"], "argument --target: must be 1 or more"),
         (["play", "--level", "genius"], "argument --level: invalid choice"),
         (["play", "--variant", "pepper"], "argument --variant: invalid choice"),
+        (["play", "--opponent-level", "hard"], "--opponent-level needs --watch"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_usage_error(argv: list[str], message: str) -> None:
