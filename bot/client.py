@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
 
 import discord
 from discord.ext import commands, tasks
@@ -31,11 +32,16 @@ class TuqueBot(commands.Bot):
         settings: the configuration.
         executor: where computer players think; default a one-process pool, so a
             search never blocks the event loop.
+        **options: passed to ``commands.Bot`` (e.g. ``guild_ready_timeout`` in tests).
     """
 
-    def __init__(self, settings: Settings, *, executor: Executor | None = None) -> None:
+    def __init__(
+        self, settings: Settings, *, executor: Executor | None = None, **options: Any
+    ) -> None:
         # Slash commands and components need no privileged intents, and no message content.
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options
+        )
         self.settings = settings
         self._executor = executor
         self._own_executor = executor is None

@@ -204,12 +204,15 @@ def table_content(view: PlayerView, seating: Seating) -> str | None:
     return f"<@{user}>, it's your turn." if user is not None else None
 
 
-def hand_embed(view: PlayerView, seating: Seating, note: str | None = None) -> discord.Embed:
+def hand_embed(
+    view: PlayerView, seating: Seating, game_id: int, note: str | None = None
+) -> discord.Embed:
     """One player's private view: hand, own tableau, discard, what to do now.
 
     Args:
         view: the player's own view (``game.view(seat)``).
         seating: names per seat.
+        game_id: shown in the footer with the hand number.
         note: an extra line shown first (e.g. the result of the last click).
 
     Raises:
@@ -239,6 +242,7 @@ def hand_embed(view: PlayerView, seating: Seating, note: str | None = None) -> d
         embed.add_field(name="Trump", value=_suit(view.trump))
     if view.trick.plays:
         embed.add_field(name="Trick", value=_trick_line(view.trick.plays, seating), inline=False)
+    embed.set_footer(text=f"Game #{game_id} · hand {view.hand_no}")
     return embed
 
 

@@ -206,7 +206,7 @@ class GameSessions:
         buttons = None
         if not session.finished:
             buttons = hand_buttons(session.id, len(session.game.log), view, labels)
-        return render.hand_embed(view, session.seating, note), buttons
+        return render.hand_embed(view, session.seating, session.id, note), buttons
 
     async def _send_hand(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str | None = None

@@ -81,7 +81,7 @@ def test_hand_embed_shows_only_what_the_seat_may_see(seed: int) -> None:
     for game in _random_states(seed, 400):
         for seat in (0, 1):
             view = game.view(seat)
-            text = _embed_text(render.hand_embed(view, SEATING))
+            text = _embed_text(render.hand_embed(view, SEATING, 1))
             leaked = [c for c in _hidden_from(game, seat) if _mentions(text, c)]
             assert not leaked, f"seat {seat} sees hidden {leaked}"
 
@@ -90,7 +90,7 @@ def test_hand_embed_lists_the_whole_hand() -> None:
     """Every card of the player's hand appears in their hand view."""
     game = Game("tuque", seed=4)
     game.deal()
-    text = _embed_text(render.hand_embed(game.view(0), SEATING))
+    text = _embed_text(render.hand_embed(game.view(0), SEATING, 1))
     assert all(c.pretty() in text for c in game.hand_of(0))
 
 

@@ -1,0 +1,451 @@
+"""End to end: the real TuqueBot on discord.py, talking to the loopback Discord double.
+
+Scripted members challenge, bid and play whole games by clicking the buttons they
+can see; the tests then read the channel, each member's ephemerals and the SQLite file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from discord_double import DiscordDouble, StoredMessage
+from discord_double.models import Channel, Guild, User
+from discord_double.server import MESSAGE_COMPONENT
+
+from bot.client import TuqueBot
+from bot.settings import Settings
+from engine.cards import CARDS, Card
+from engine.game import Game
+
+CARD_CODE = re.compile(r"\b(?:[6-9TJQKA][CDHS]|B[123])\b")
+
+
+@dataclass
+class Table:
+    """A guild with one channel and three members: two players and a stranger."""
+
+    double: DiscordDouble
+    guild: Guild
+    channel: Channel
+    ann: User
+    bob: User
+    eve: User
+    db: Path
+
+
+@pytest.fixture
+def table(double: DiscordDouble, tmp_path: Path) -> Table:
+    guild = double.add_guild("Card club")
+    channel = double.add_channel(guild, "tuque")
+    return Table(
+        double,
+        guild,
+        channel,
+        double.add_user("ann", guild=guild),
+        double.add_user("bob", guild=guild),
+        double.add_user("eve", guild=guild),
+        tmp_path / "data" / "tuque.db",
+    )
+
+
+@asynccontextmanager
+async def running_bot(t: Table) -> AsyncIterator[TuqueBot]:
+    settings = Settings(
+        discord_token="unused-by-the-double",
+        database_path=t.db,
+        dev_guild_id=t.guild.id,
+        computer_move_delay_seconds=0,
+    )
+    executor = ThreadPoolExecutor(max_workers=1)
+    bot = TuqueBot(settings, executor=executor, guild_ready_timeout=0.05)
+    try:
+        async with t.double.running(bot):
+            yield bot
+    finally:
+        executor.shutdown(wait=True)
+
+
+def db_snapshot(t: Table) -> tuple[Any, ...]:
+    """Everything a bad click could change in the database."""
+    with sqlite3.connect(t.db) as db:
+        return tuple(
+            tuple(db.execute(f"SELECT * FROM {name}").fetchall())
+            for name in ("games", "game_actions", "hands", "results", "ratings", "challenges")
+        )
+
+
+def action_buttons(message: StoredMessage) -> list[str]:
+    return [
+        b.custom_id for b in message.buttons if b.custom_id and b.custom_id.startswith("tuque:act:")
+    ]
+
+
+def newest_hand(t: Table, user: User) -> StoredMessage | None:
+    """The user's newest ephemeral that carries action buttons."""
+    for message in reversed(t.double.ephemerals_for(user)):
+        if action_buttons(message):
+            return message
+    return None
+
+
+def table_message(t: Table) -> StoredMessage:
+    return next(
+        m
+        for m in t.double.channel_messages(t.channel)
+        if any(b.custom_id and b.custom_id.startswith("tuque:hand:") for b in m.buttons)
+        or ("Game #" in m.text and m.embeds and "tableau" in m.text)
+    )
+
+
+async def challenge_and_accept(t: Table, **options: Any) -> int:
+    rec = await t.double.slash(t.ann, t.channel, "tuque", "challenge", opponent=t.bob, **options)
+    await rec.settled()
+    invite = t.double.latest_message(t.channel)
+    accept = next(b.custom_id for b in invite.buttons if b.label == "Accept")
+    assert accept is not None
+    await (await t.double.click(t.bob, invite, accept)).settled()
+    match = re.search(r"game #(\d+)", t.double.message(invite.id).text)
+    assert match, t.double.message(invite.id).text
+    return int(match.group(1))
+
+
+async def play_turn(t: Table, bot: TuqueBot, game_id: int, rng: random.Random) -> bool:
+    """The player to act clicks one of the buttons they see; False once the game is over."""
+    session = bot.sessions.session(game_id)
+    if session is None:
+        return False
+    seat = session.game.turn
+    assert seat is not None
+    user = {t.ann.id: t.ann, t.bob.id: t.bob}[session.seats[seat].user_id]  # type: ignore[index]
+    seq = len(session.game.log)
+    message = newest_hand(t, user)
+    buttons = [b for b in action_buttons(message) if f":{seq}:" in b] if message else []
+    if not buttons:
+        # Token expired or never given: the table's button brings a fresh hand.
+        show = next(b.custom_id for b in table_message(t).buttons if b.label == "Show my hand")
+        await (await t.double.click(user, table_message(t), show)).settled()  # type: ignore[arg-type]
+        message = newest_hand(t, user)
+        assert message is not None
+        buttons = action_buttons(message)
+    await (await t.double.click(user, message, rng.choice(buttons))).settled()  # type: ignore[arg-type]
+    return True
+
+
+async def test_challenge_accept_and_play_a_whole_game(table: Table) -> None:
+    """Two members play a whole game: table, hand summaries, result, leaderboard rows."""
+    t = table
+    rng = random.Random(1)
+    async with running_bot(t) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        assert newest_hand(t, t.ann) or newest_hand(t, t.bob)
+        while await play_turn(t, bot, game_id, rng):
+            pass
+        texts = [m.text for m in t.double.channel_messages(t.channel)]
+    assert any("Game over" in text for text in texts)
+    assert any("Hand 1 result" in text for text in texts)
+    assert sum("Show my hand" in str(m.buttons) for m in t.double.channel_messages(t.channel)) == 0
+    with sqlite3.connect(t.db) as db:
+        status, winner = db.execute(
+            "SELECT status, winner_seat FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        results = db.execute("SELECT outcome FROM results WHERE game_id = ?", (game_id,)).fetchall()
+        ratings = db.execute("SELECT user_id, wins, losses FROM ratings").fetchall()
+        actions = [a for (a,) in db.execute("SELECT action FROM game_actions ORDER BY seq")]
+    assert status == "finished" and winner is not None
+    assert sorted(o for (o,) in results) == ["loss", "win"]
+    assert sorted((wins, losses) for _, wins, losses in ratings) == [(0, 1), (1, 0)]
+    record = {
+        "format": "tuque-game",
+        "version": 1,
+        "variant": "tuque",
+        "options": {"target": 5},
+        "first_dealer": None,
+        "seed": None,
+        "actions": actions,
+    }
+    with sqlite3.connect(t.db) as db:
+        record["seed"], record["first_dealer"] = db.execute(
+            "SELECT seed, first_dealer FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+    rebuilt = Game.from_record(record)
+    assert rebuilt.winner is not None and max(rebuilt.scores) >= 5
+
+
+async def test_play_a_whole_game_against_the_computer(table: Table) -> None:
+    """/tuque bot starts at once and the member plays it to the end against the computer."""
+    t = table
+    rng = random.Random(2)
+    async with running_bot(t) as bot:
+        rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", target=5)
+        await rec.settled()
+        assert rec.original is not None and rec.original.ephemeral
+        game_id = int(re.search(r"#(\d+)", rec.original.text).group(1))  # type: ignore[union-attr]
+        while (session := bot.sessions.session(game_id)) is not None:
+            if session.game.turn == 0:
+                await play_turn(t, bot, game_id, rng)
+            else:
+                await t.double.wait_until(
+                    lambda s=session: s.finished or s.game.turn == 0, timeout=5
+                )
+                await t.double.idle()
+    with sqlite3.connect(t.db) as db:
+        vs_computer = db.execute(
+            "SELECT vs_computer FROM results WHERE game_id = ? AND seat = 0", (game_id,)
+        ).fetchone()
+        ratings = db.execute("SELECT COUNT(*) FROM ratings").fetchone()
+    assert vs_computer == (1,)
+    assert ratings == (0,)
+    assert any("Game over" in m.text for m in t.double.channel_messages(t.channel))
+
+
+async def started_game(t: Table, bot: TuqueBot) -> tuple[int, User, User]:
+    """A fresh challenge game; returns its id, the member to act and the other one."""
+    game_id = await challenge_and_accept(t)
+    session = bot.sessions.session(game_id)
+    assert session is not None and session.game.turn is not None
+    to_act = t.ann if session.seats[session.game.turn].user_id == t.ann.id else t.bob
+    return game_id, to_act, (t.bob if to_act is t.ann else t.ann)
+
+
+async def assert_refused(t: Table, bot: TuqueBot, game_id: int, click: Callable[[], Any]) -> str:
+    """Run a bad click; it must get an ephemeral answer and change nothing."""
+    before_db = db_snapshot(t)
+    session = bot.sessions.session(game_id)
+    before_game = session.game.to_record() if session else None
+    rec = await click()
+    await rec.settled()
+    assert rec.acknowledged
+    reply = rec.original
+    assert reply is not None and reply.ephemeral, "a refusal must be ephemeral"
+    assert db_snapshot(t) == before_db
+    session = bot.sessions.session(game_id)
+    assert (session.game.to_record() if session else None) == before_game
+    return reply.text
+
+
+async def test_a_stranger_cannot_accept_a_challenge(table: Table) -> None:
+    """Only the challenged member may accept; the challenger and strangers are told so."""
+    t = table
+    async with running_bot(t):
+        await (
+            await t.double.slash(t.ann, t.channel, "tuque", "challenge", opponent=t.bob)
+        ).settled()
+        invite = t.double.latest_message(t.channel)
+        accept = next(b.custom_id for b in invite.buttons if b.label == "Accept")
+        before = db_snapshot(t)
+        for user in (t.eve, t.ann):
+            rec = await t.double.click(user, invite, accept)  # type: ignore[arg-type]
+            await rec.settled()
+            assert rec.original is not None and rec.original.ephemeral
+            assert "can't answer" in rec.original.text
+        assert db_snapshot(t) == before
+
+
+async def test_bad_clicks_get_an_explanation_and_change_nothing(table: Table) -> None:
+    """Out of turn, double click, stale button, stranger's card: explained, nothing changes."""
+    t = table
+    async with running_bot(t) as bot:
+        game_id, to_act, waiting = await started_game(t, bot)
+        hand = newest_hand(t, to_act)
+        assert hand is not None
+        first = action_buttons(hand)[0]
+
+        # A stranger forging a click on a player's card.
+        async def stranger() -> Any:
+            data = {"custom_id": first, "component_type": 2}
+            return await t.double._dispatch_interaction(
+                MESSAGE_COMPONENT, t.eve, t.channel, data, hand, "forged click"
+            )
+
+        text = await assert_refused(t, bot, game_id, stranger)
+        assert "not in this game" in text
+
+        # The waiting player has no buttons; their "Show my hand" gives none either.
+        show = next(b.custom_id for b in table_message(t).buttons if b.label == "Show my hand")
+        rec = await t.double.click(waiting, table_message(t), show)  # type: ignore[arg-type]
+        await rec.settled()
+        assert rec.original is not None and not action_buttons(rec.original)
+
+        # A double click: the first applies, the second is stale.
+        one, two = await asyncio.gather(
+            t.double.click(to_act, hand, first), t.double.click(to_act, hand, first)
+        )
+        await one.settled()
+        await two.settled()
+        refusals = [
+            r
+            for r in (one, two)
+            if r.original is not None and r.original.ephemeral and r.response_type == 4
+        ]
+        assert len(refusals) == 1
+        assert "earlier turn" in refusals[0].original.text  # type: ignore[union-attr]
+
+
+async def test_stale_button_from_an_earlier_trick(table: Table) -> None:
+    """A button left on an old hand message is refused once play has moved on."""
+    t = table
+    rng = random.Random(5)
+    async with running_bot(t) as bot:
+        game_id, to_act, _ = await started_game(t, bot)
+        old_hand = newest_hand(t, to_act)
+        assert old_hand is not None
+        old_button = action_buttons(old_hand)[0]
+        old_snapshot = list(old_hand.components)
+        # Play on until the old member has seen a fresh hand message of their own.
+        for _ in range(6):
+            await play_turn(t, bot, game_id, rng)
+        # Show my hand gives a new message; the old one keeps its old components on screen.
+        old_hand.components = old_snapshot
+        text = await assert_refused(
+            t, bot, game_id, lambda: t.double.click(to_act, old_hand, old_button)
+        )
+        assert "earlier turn" in text
+
+
+async def test_resign_ends_the_game_as_a_loss(table: Table) -> None:
+    """/tuque resign asks to confirm; confirming records a loss and announces it."""
+    t = table
+    async with running_bot(t) as bot:
+        game_id, _, waiting = await started_game(t, bot)
+        rec = await t.double.slash(waiting, t.channel, "tuque", "resign")
+        await rec.settled()
+        assert rec.original is not None and rec.original.ephemeral
+        confirm = rec.original.buttons[0].custom_id
+        # A stranger has no game here to resign.
+        other = await t.double.slash(t.eve, t.channel, "tuque", "resign")
+        await other.settled()
+        assert "no game" in other.original.text  # type: ignore[union-attr]
+        await (await t.double.click(waiting, rec.original, confirm)).settled()  # type: ignore[arg-type]
+        assert bot.sessions.session(game_id) is None
+        assert any("resigned" in m.text for m in t.double.channel_messages(t.channel))
+    with sqlite3.connect(t.db) as db:
+        status = db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+        loser = db.execute(
+            "SELECT user_id FROM results WHERE game_id = ? AND outcome = 'loss'", (game_id,)
+        ).fetchone()
+    assert status == ("resigned",)
+    assert loser == (waiting.id,)
+
+
+async def test_bad_commands_are_explained(table: Table) -> None:
+    """Challenging yourself, a bot, someone you already play, or tuque61 to 5: refused."""
+    t = table
+    robot = t.double.add_user("robot", guild=t.guild, bot=True)
+    async with running_bot(t) as bot:
+        await started_game(t, bot)
+        cases = [
+            (t.ann, {"opponent": t.ann}, "yourself"),
+            (t.ann, {"opponent": robot}, "bot"),
+            (t.ann, {"opponent": t.bob}, "already playing"),
+            (t.eve, {"opponent": t.ann, "variant": "tuque61", "target": 5}, "61"),
+        ]
+        for user, options, expected in cases:
+            before = db_snapshot(t)
+            rec = await t.double.slash(user, t.channel, "tuque", "challenge", **options)
+            await rec.settled()
+            assert rec.original is not None and rec.original.ephemeral
+            assert expected in rec.original.text
+            assert db_snapshot(t) == before
+        rec = await t.double.slash(t.eve, t.channel, "tuque", "hand")
+        await rec.settled()
+        assert "no game" in rec.original.text  # type: ignore[union-attr]
+
+
+async def test_restart_mid_game_and_finish_with_the_old_buttons(table: Table) -> None:
+    """A fresh bot on the same database restores the game; old buttons keep working."""
+    t = table
+    rng = random.Random(3)
+    async with running_bot(t) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        for _ in range(10):
+            await play_turn(t, bot, game_id, rng)
+        before = bot.sessions.session(game_id).game.to_record()  # type: ignore[union-attr]
+    async with running_bot(t) as bot:
+        restored = bot.sessions.session(game_id)
+        assert restored is not None and restored.game.to_record() == before
+        # The member to act clicks a button of the message the old bot sent.
+        seat = restored.game.turn
+        user = t.ann if restored.seats[seat].user_id == t.ann.id else t.bob  # type: ignore[index]
+        message = newest_hand(t, user)
+        assert message is not None
+        seq = len(restored.game.log)
+        button = next(b for b in action_buttons(message) if f":{seq}:" in b)
+        await (await t.double.click(user, message, button)).settled()
+        assert len(bot.sessions.session(game_id).game.log) > seq  # type: ignore[union-attr]
+        while await play_turn(t, bot, game_id, rng):
+            pass
+    with sqlite3.connect(t.db) as db:
+        assert db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone() == (
+            "finished",
+        )
+
+
+async def test_nothing_public_shows_a_hidden_card(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Kitty and discards never reach a public message, a custom_id or a log line."""
+    t = table
+    rng = random.Random(4)
+    caplog.set_level(logging.DEBUG, logger="bot")
+    async with running_bot(t) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        while await play_turn(t, bot, game_id, rng):
+            pass
+    with sqlite3.connect(t.db) as db:
+        actions = [a for (a,) in db.execute("SELECT action FROM game_actions ORDER BY seq")]
+        seed, first_dealer = db.execute(
+            "SELECT seed, first_dealer FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+    # Replay the log to learn each hand's kitty and who discarded what.
+    game = Game("tuque", seed=seed, first_dealer=first_dealer, target=5)
+    kitty: dict[int, set[Card]] = {}
+    discards: dict[tuple[int, int], set[Card]] = {}
+    for entry in actions:
+        dealer = game.dealer
+        game.replay(entry)
+        if entry.startswith("deal "):
+            kitty[game.hand_no] = {c for c in CARDS if game.zones()["kitty"] >> c.index & 1}
+        elif entry.startswith("discard ") and Card.parse(entry.split()[1]) != game.up_card:
+            discards[game.hand_no, dealer] = {Card.parse(entry.split()[1])}
+
+    def hidden(hand_no: int, seat: int | None) -> set[Card]:
+        """The kitty and every discard but the viewer's own, in that hand."""
+        found = set(kitty.get(hand_no, ()))
+        for other in (0, 1):
+            if other != seat:
+                found |= discards.get((hand_no, other), set())
+        return found
+
+    def hand_of(version: Any) -> int:
+        footers = [e.get("footer", {}).get("text", "") for e in version.embeds]
+        numbers = [int(m) for f in footers for m in re.findall(r"hand (\d+)", f)]
+        return numbers[0] if numbers else 0
+
+    assert any(discards.values())
+    public = t.double.channel_messages(t.channel)
+    for version in [v for m in public for v in (*m.history, m.snapshot())]:
+        text = str(version.content) + str(version.embeds)
+        shown = {c for c in hidden(hand_of(version), None) if c.pretty() in text}
+        assert not shown, f"a public message shows {shown}"
+        for custom_id in re.findall(r"'custom_id': '([^']*)'", str(version.components)):
+            assert not CARD_CODE.search(custom_id), custom_id
+    for record in caplog.records:
+        assert not CARD_CODE.search(record.getMessage()), record.getMessage()
+    for seat, user in enumerate((t.ann, t.bob)):
+        for message in t.double.ephemerals_for(user):
+            for version in (*message.history, message.snapshot()):
+                shown = {
+                    c for c in hidden(hand_of(version), seat) if c.pretty() in str(version.embeds)
+                }
+                assert not shown, f"{user.name} was shown {shown}"
