@@ -11,6 +11,7 @@ import logging
 import random
 import re
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -449,3 +450,69 @@ async def test_nothing_public_shows_a_hidden_card(
                     c for c in hidden(hand_of(version), seat) if c.pretty() in str(version.embeds)
                 }
                 assert not shown, f"{user.name} was shown {shown}"
+
+
+async def test_turn_timer_reminds_then_forfeits(table: Table) -> None:
+    """After N minutes the player to act is reminded; after 2N their side forfeits."""
+    t = table
+    async with running_bot(t) as bot:
+        game_id, to_act, _ = await started_game(t, bot)
+        now = time.time()
+        await bot.sessions.tick(300, 600, now=now + 301)
+        await t.double.idle()
+        reminder = t.double.latest_message(t.channel)
+        assert to_act.mention in reminder.content and "your turn" in reminder.content
+        await bot.sessions.tick(300, 600, now=now + 302)
+        await t.double.idle()
+        assert t.double.latest_message(t.channel).id == reminder.id, "reminded once only"
+        await bot.sessions.tick(300, 600, now=now + 601)
+        await t.double.idle()
+        assert bot.sessions.session(game_id) is None
+        assert "forfeits" in t.double.latest_message(t.channel).text
+    with sqlite3.connect(t.db) as db:
+        assert db.execute("SELECT status FROM games").fetchone() == ("forfeited",)
+        loser = db.execute("SELECT user_id FROM results WHERE outcome = 'loss'").fetchone()
+    assert loser == (to_act.id,)
+
+
+async def test_challenge_expires_after_ten_minutes(table: Table) -> None:
+    """An unanswered challenge expires: its message says so and Accept no longer works."""
+    t = table
+    async with running_bot(t) as bot:
+        await (
+            await t.double.slash(t.ann, t.channel, "tuque", "challenge", opponent=t.bob)
+        ).settled()
+        invite = t.double.latest_message(t.channel)
+        assert "expires" in invite.text
+        accept = next(b.custom_id for b in invite.buttons if b.label == "Accept")
+        await bot.sessions.tick(300, 600, now=time.time() + 601)
+        await t.double.idle()
+        assert "expired" in t.double.message(invite.id).text
+        invite.components = t.double.message(invite.id).history[0].components
+        rec = await t.double.click(t.bob, invite, accept)  # type: ignore[arg-type]
+        await rec.settled()
+        assert "expired" in rec.original.text  # type: ignore[union-attr]
+        assert bot.sessions.games_of(t.guild.id, None, t.bob.id) == []
+
+
+async def test_leaderboard_stats_and_rules(table: Table) -> None:
+    """After a rated game the leaderboard ranks both members; stats and rules answer."""
+    t = table
+    rng = random.Random(6)
+    async with running_bot(t) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        while await play_turn(t, bot, game_id, rng):
+            pass
+        board = await t.double.slash(t.eve, t.channel, "tuque", "leaderboard")
+        await board.settled()
+        assert board.original is not None and not board.original.ephemeral
+        assert "ann" in board.original.text and "bob" in board.original.text
+        assert "1W 0L" in board.original.text and "0W 1L" in board.original.text
+        stats = await t.double.slash(t.eve, t.channel, "tuque", "stats", member=t.ann)
+        await stats.settled()
+        assert "ann's record" in stats.original.text  # type: ignore[union-attr]
+        assert "1 played" in stats.original.text  # type: ignore[union-attr]
+        rules = await t.double.slash(t.eve, t.channel, "tuque", "rules", variant="tuque61")
+        await rules.settled()
+        assert rules.original is not None and rules.original.ephemeral
+        assert "61" in rules.original.text
