@@ -80,9 +80,16 @@ class RenameModal(discord.ui.Modal, title="Rename table"):
     new_name: discord.ui.TextInput[RenameModal] = discord.ui.TextInput(
         label="New name", custom_id="rename:name", max_length=40
     )
+    reason: discord.ui.Label[RenameModal] = discord.ui.Label(
+        text="Why?", component=discord.ui.TextInput(custom_id="rename:reason", required=False)
+    )
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(f"Renamed to {self.new_name.value}", ephemeral=True)
+        assert isinstance(self.reason.component, discord.ui.TextInput)
+        why = self.reason.component.value or "no reason"
+        await interaction.response.send_message(
+            f"Renamed to {self.new_name.value} ({why})", ephemeral=True
+        )
 
 
 class Tuque(app_commands.Group, name="tuque", description="Tuque card games"):
@@ -276,9 +283,12 @@ async def test_select_updates_ephemeral_and_modal_round_trip(
         opened = await double.slash(world.alice, world.table, "tuque", "rename")
         await opened.response()
         assert opened.modal is not None and opened.modal["title"] == "Rename table"
-        submitted = await double.submit_modal(world.alice, opened, {"rename:name": "High table"})
+        with pytest.raises(ScriptError, match="required"):
+            await double.submit_modal(world.alice, opened, {"rename:reason": "fun"})
+        values = {"rename:name": "High table", "rename:reason": "fun"}
+        submitted = await double.submit_modal(world.alice, opened, values)
         await submitted.settled()
-        assert double.latest_ephemeral(world.alice).content == "Renamed to High table"
+        assert double.latest_ephemeral(world.alice).content == "Renamed to High table (fun)"
 
 
 async def test_deferred_responses(double: DiscordDouble, world: World) -> None:
@@ -345,6 +355,33 @@ async def test_intents_member_cache_and_live_world_changes(
     async with double.running(world.bot):
         cached = world.bot.get_guild(world.guild.id)
         assert cached is not None and cached.get_member(world.alice.id) is None
+
+
+async def test_sharded_client_global_commands_and_presence(
+    double: DiscordDouble, world: World
+) -> None:
+    client = discord.AutoShardedClient(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    tree = app_commands.CommandTree(client)
+
+    @tree.command(description="Where to play")
+    async def where(
+        interaction: discord.Interaction, channel: discord.TextChannel, role: discord.Role
+    ) -> None:
+        await interaction.response.send_message(f"#{channel.name} for {role.name}", ephemeral=True)
+
+    players = double.add_role(world.guild, "players")
+    async with double.running(client):
+        await tree.sync()
+        assert [c.name for c in await tree.fetch_commands()] == ["where"]
+        await client.change_presence(activity=discord.Game("Tuque"))
+        rec = await double.slash(
+            world.alice, world.table, "where", channel=world.table, role=players
+        )
+        await rec.response()
+        await double.wait_until(lambda: double.presence_updates)
+    assert double.latest_ephemeral(world.alice).content == "#tuque for players"
+    assert double.rest_calls["GET /gateway/bot"] == 1
+    assert double.presence_updates[0]["activities"][0]["name"] == "Tuque"
 
 
 async def test_privileged_intents_must_be_enabled(double: DiscordDouble) -> None:

@@ -54,7 +54,6 @@ class GatewaySession:
         self.sequence = 0
         self.intents = 0
         self.shard: tuple[int, int] = (0, 1)
-        self.identified = False
         self.compress = compress if compress == "zlib-stream" else None
         self._zlib = zlib.compressobj() if self.compress else None
         # Sequence numbers and the zlib stream must follow wire order, so a frame is

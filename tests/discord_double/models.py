@@ -23,7 +23,6 @@ COMPONENTS_V2 = 1 << 15
 # Interaction types (Discord's numbering).
 APPLICATION_COMMAND = 2
 MESSAGE_COMPONENT = 3
-AUTOCOMPLETE = 4
 MODAL_SUBMIT = 5
 
 # Message types.
@@ -547,7 +546,6 @@ class InteractionRecord:
     original: StoredMessage | None = None
     followups: list[StoredMessage] = field(default_factory=list)
     modal: dict[str, Any] | None = None
-    autocomplete_choices: list[dict[str, Any]] | None = None
     problems: list[str] = field(default_factory=list)
     unanswered_ok: bool = False
     _acked: asyncio.Event = field(default_factory=asyncio.Event, repr=False)

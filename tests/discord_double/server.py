@@ -23,7 +23,7 @@ from typing import Any
 
 import discord
 import yarl
-from aiohttp import BodyPartReader, web
+from aiohttp import BodyPartReader, WSMsgType, web
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
@@ -268,9 +268,11 @@ class DiscordDouble:
         if waiter not in done:
             waiter.cancel()
             await client.close()
-            if task.done():
-                task.result()
-            task.cancel()
+            if not task.done():
+                task.cancel()
+            await asyncio.wait({task, waiter})
+            if not task.cancelled():
+                task.result()  # re-raises the client's own failure, e.g. PrivilegedIntentsRequired
             raise TimeoutError(f"client not ready within {timeout} s; problems: {self.problems()}")
         try:
             yield
@@ -300,12 +302,9 @@ class DiscordDouble:
         )
         guild.members[self.owner.id] = Member(user=self.owner, guild=guild)
         self.guilds[guild.id] = guild
-        if self._sessions:
-            for session in self._sessions:
-                if session.covers_guild(guild.id):
-                    self._spawn(
-                        self._send(session, "GUILD_CREATE", self._guild_create(guild, session))
-                    )
+        for session in self._sessions:
+            if session.covers_guild(guild.id):
+                self._spawn(self._send(session, "GUILD_CREATE", self._guild_create(guild, session)))
         return guild
 
     def add_channel(self, guild: Guild, name: str, *, topic: str | None = None) -> Channel:
@@ -444,23 +443,34 @@ class DiscordDouble:
 
     async def idle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
         """Wait until no request is in flight, every fresh interaction is acknowledged and
-        nothing arrived for `quiet` seconds. Prefer `wait_until` when you know what to expect."""
+        the event loop has been calm for `quiet` seconds: no traffic and timers firing on
+        time (the bot shares this loop, so a late timer means the bot is still working).
+
+        A heuristic: a bot waiting on something outside the loop for longer than `quiet`
+        looks idle. Prefer `rec.response()` or `wait_until` when you know what to expect.
+        """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         window = self.ack_deadline or 3.0
+        tick = 0.005
+        calm_since: float | None = None
         while True:
             now = loop.time()
             waiting = [r for r in self._unacked.values() if now - r.dispatched_at < window]
-            busy = bool(self._inflight or self._tasks or waiting)
-            quiet_for = now - self._last_activity
-            if not busy and quiet_for >= quiet:
-                return
+            if self._inflight or self._tasks or waiting:
+                calm_since = None
+            else:
+                calm_since = max(calm_since or now, self._last_activity)
+                if now - calm_since >= quiet:
+                    return
             if now >= deadline:
                 raise TimeoutError(
                     f"double not idle after {timeout} s (in flight: {self._inflight}, "
                     f"unacknowledged: {[r.label for r in waiting]})"
                 )
-            await asyncio.sleep(0.005 if busy else quiet - quiet_for)
+            await asyncio.sleep(tick)
+            if loop.time() - now > 3 * tick:
+                calm_since = None
 
     async def wait_until(self, predicate: Callable[[], object], timeout: float = 3.0) -> None:
         """Wait until `predicate()` is truthy, re-checking after every request and gateway frame
@@ -568,12 +578,14 @@ class DiscordDouble:
         ]
 
     async def slash(
-        self, user: User, channel: Channel, name: str, *path: str, **options: Any
+        self, user: User, channel: Channel, name: str, /, *path: str, **options: Any
     ) -> InteractionRecord:
         """Have `user` run `/name path... option=value` in `channel`, as synced by the bot.
 
         `path` names the subcommand group and/or subcommand; options take str, int, float,
-        bool, or the double's User/Channel/Role objects. Returns once INTERACTION_CREATE is sent.
+        bool, or the double's User/Channel/Role objects (the first three parameters are
+        positional-only, so options may be called `user`, `channel` or `name`).
+        Returns once INTERACTION_CREATE is sent.
         """
         guild = channel.guild
         command = self._find_command(guild, name)
@@ -847,7 +859,7 @@ class DiscordDouble:
             )
             async for frame in ws:
                 self._touch()
-                if frame.type.name != "TEXT":
+                if frame.type is not WSMsgType.TEXT:
                     self.unexpected.append(f"gateway: unexpected {frame.type.name} frame")
                     continue
                 await self._gateway_frame(session, json.loads(frame.data))
@@ -882,7 +894,6 @@ class DiscordDouble:
         session.intents = intents
         shard = data.get("shard") or [0, 1]
         session.shard = (int(shard[0]), int(shard[1]))
-        session.identified = True
         self._sessions.append(session)
         self._resumable[session.session_id] = session
         guilds = [g for g in self.guilds.values() if session.covers_guild(g.id)]
@@ -918,7 +929,6 @@ class DiscordDouble:
         session.intents = previous.intents
         session.shard = previous.shard
         session.sequence = int(data.get("seq") or 0)
-        session.identified = True
         self._drop(previous)
         self._sessions.append(session)
         self._resumable[session.session_id] = session
