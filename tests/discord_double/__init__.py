@@ -24,7 +24,7 @@ Typical test (fixtures `double` and `log_guard` come from tests/conftest.py)::
 
 Pieces: `server.DiscordDouble` (the server and the scripting API), `models` (users, guilds,
 channels, `StoredMessage`, `InteractionRecord`), `validation` (Discord's payload limits),
-`gateway` (one websocket session), `logguard.LogGuard` and `fixtures`.
+`gateway` (one websocket session) and `logguard.LogGuard`; the fixtures live in tests/conftest.py.
 Import it as `discord_double` (pytest puts tests/ on sys.path).
 """
 
