@@ -101,11 +101,6 @@ class Tuque(app_commands.Group, name="tuque", description="Tuque card games"):
         variant: Literal["tuque", "euchre"] = "tuque",
         points: int = 10,
     ) -> None:
-        if opponent.id == interaction.user.id:
-            await interaction.response.send_message(
-                "You cannot challenge yourself.", ephemeral=True
-            )
-            return
         text = f"{interaction.user.mention} challenges {opponent.mention} to {variant} to {points}"
         await interaction.response.send_message(text, view=table_view(interaction.id))
         message = await interaction.original_response()
@@ -217,7 +212,13 @@ async def test_challenge_posts_table_thread_and_ephemeral_followup(
 ) -> None:
     async with double.running(world.bot):
         rec = await double.slash(
-            world.alice, world.table, "tuque", "challenge", opponent=world.bob, variant="euchre"
+            world.alice,
+            world.table,
+            "tuque",
+            "challenge",
+            opponent=world.bob,
+            variant="euchre",
+            points=7,
         )
         await rec.settled()
     assert rec.ack_latency is not None and rec.ack_latency < 3.0
@@ -227,7 +228,7 @@ async def test_challenge_posts_table_thread_and_ephemeral_followup(
     assert table_message.content.endswith("— waiting for bob")
     assert (
         table_message.history[0].content
-        == f"{world.alice.mention} challenges {world.bob.mention} to euchre to 10"
+        == f"{world.alice.mention} challenges {world.bob.mention} to euchre to 7"
     )
     assert [(b.label, b.emoji, b.style) for b in table_message.buttons] == [("Join", "🃏", 1)]
     thread = double.thread_for(table_message)
