@@ -35,6 +35,9 @@ TUQUE_THRESHOLDS = [
 # RULES.md §2: a point a trick each; a defender with 9 or more tricks scores 2 a trick.
 TUQUE61_THRESHOLDS = [
     pytest.param(17, (17, 0), id="march"),
+    pytest.param(15, (15, 2), id="maker 15"),
+    pytest.param(14, (14, 3), id="maker 14"),
+    pytest.param(12, (12, 5), id="maker 12"),
     pytest.param(9, (9, 8), id="maker 9"),
     pytest.param(8, (8, 18), id="defender 9 doubles"),
     pytest.param(11, (11, 6), id="defender 6"),
@@ -161,6 +164,12 @@ def tuque_hands() -> list[HandResult]:
     return [h for game in random_games("tuque", 150, target=5) for h in game.hand_results]
 
 
+@pytest.fixture(scope="module")
+def tuque61_hands() -> list[HandResult]:
+    """The hands of 100 seeded random games of Tuque to 61."""
+    return [h for game in random_games("tuque61", 100) for h in game.hand_results]
+
+
 def maker_split(result: HandResult) -> tuple[int, int]:
     """(maker's points, defender's points) of a two-player hand."""
     assert result.maker is not None
@@ -174,6 +183,14 @@ def test_played_hand_at_threshold(tuque_hands, m: int, points: tuple[int, int]) 
     """A played Tuque hand where the maker took ``m`` tricks scores as RULES.md §1 says."""
     result = next(h for h in tuque_hands if h.tricks[h.maker] == m)
     assert maker_split(result) == points
+
+
+@pytest.mark.parametrize("m", [8, 9, 11, 12, 14, 15])
+def test_played_hand_at_threshold_of_the_61_game(tuque61_hands, m: int) -> None:
+    """A played hand of the 61 game where the maker took ``m`` tricks scores as §2 says."""
+    result = next(h for h in tuque61_hands if h.tricks[h.maker] == m)
+    d = 17 - m
+    assert maker_split(result) == (m, 2 * d if d >= 9 else d)
 
 
 def test_every_played_hand_scores_as_the_rulebook_says(tuque_hands) -> None:
