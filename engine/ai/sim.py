@@ -29,12 +29,15 @@ from engine.cards import EFFECTIVE_SUIT, JACK_INDEX, POWER
 from engine.variants import Variant
 
 __all__ = [
+    "BID_THRESHOLD",
     "CARD_OF",
     "CODE",
     "DONE",
     "PLAY",
     "Sim",
     "heuristic_bid",
+    "heuristic_discard",
+    "play_out",
     "rollout_heuristic",
     "rollout_random",
     "to_codes",
@@ -692,21 +695,25 @@ def hand_value(mask: int, trump: int) -> float:
     return sum(values[c] for c in _bits(mask))
 
 
+BID_THRESHOLD = {"tuque": 4.3, "tuque61": 4.3, "euchre": 3.2}
+"""Default :func:`heuristic_bid` threshold per variant: the hand value from which
+making trump scored more than it cost in heuristic self-play (docs/ai.md)."""
+
+
 def heuristic_bid(sim: Sim, threshold: float) -> int:
     """A threshold bidding rule for the seat to act in ``sim`` (bidding or going alone).
 
-    Estimates the tricks the seat's cards take with each possible trump (the dealer
-    counting the up-card it would add, and its partner's help in Euchre as a
-    constant) and bids the best suit when the estimate reaches ``threshold`` tricks
-    over its share. Going alone: only with a much stronger hand. Returns an action id.
+    Values the seat's cards (hand and face-up tableau) with each trump it could
+    make: the dealer counts the up-card it would add, an opponent's up-card counts
+    against, a partner adds a constant. Bids the best suit when the value reaches
+    ``threshold`` (or when the dealer is stuck); goes alone only 1.3 above it.
+    Returns an action id.
     """
     seat = sim.turn
     own = sim.hand[seat] | sim.tab[seat]
-    share = sim.ntricks / sim.active
-    legal = sim.legal()
     if sim.phase == ALONE:
-        need = share * 2 + threshold
-        return GO_ALONE if hand_value(own, sim.trump) >= need + 0.6 else PASS
+        return GO_ALONE if hand_value(own, sim.trump) >= threshold + 1.3 else PASS
+    legal = sim.legal()
     best_action, best_value = PASS, -1.0
     for action in legal:
         if action == PASS:
@@ -715,15 +722,32 @@ def heuristic_bid(sim: Sim, threshold: float) -> int:
             suit = sim.up // 9 if action in (ORDER, TAKE) else (action - 2) % 5
             mine = own | (1 << sim.up) if seat == sim.dealer else own
             value = hand_value(mine, suit)
-            if seat != sim.dealer and sim.sides[sim.dealer] != sim.sides[seat]:
+            if sim.sides[sim.dealer] != sim.sides[seat]:
                 value -= VALUE[suit][sim.up] * 0.5  # it goes to the other side
         else:
-            suit = action - NAME
-            value = hand_value(own, suit)
+            value = hand_value(own, action - NAME)
         if sim.n == 4:
             value += 1.2  # a partner's cards
         if value > best_value:
             best_action, best_value = action, value
-    if PASS not in legal or best_value >= share + threshold:
+    if PASS not in legal or best_value >= threshold:
         return best_action
     return PASS
+
+
+def heuristic_discard(sim: Sim) -> int:
+    """The dealer's discard (action id): the card of least :data:`VALUE`, lowest first."""
+    values = VALUE[sim.trump]
+    card = min(_bits(sim.hand[sim.turn]), key=lambda c: (values[c], c % 9))
+    return DISCARD_BASE + card
+
+
+def play_out(sim: Sim, threshold: float) -> None:
+    """Finish the hand from any phase: the bidding rule, the discard rule, then heuristic play."""
+    while sim.phase != PLAY and sim.phase != DONE:
+        if sim.phase == DISCARD:
+            sim.apply(heuristic_discard(sim))
+        else:
+            sim.apply(heuristic_bid(sim, threshold))
+    if sim.phase == PLAY:
+        rollout_heuristic(sim)

@@ -1,0 +1,339 @@
+"""The hard level: Information Set Monte Carlo Tree Search (Cowling, Powley & Whitehouse, 2012).
+
+:class:`SearchPlayer` decides every phase of every variant from the seat's
+:class:`~engine.view.PlayerView` alone:
+
+* **Play** — single-observer ISMCTS. Each iteration draws a deal consistent with
+  the view (:class:`~engine.ai.sampler.Sampler`), walks the tree of the
+  player's information sets (a node is the sequence of cards played since the
+  root; every seat's cards are edges, as the seat that plays them sees them),
+  selects by UCB with *availability counts* among the cards legal in that
+  deal, adds one node, then values the deal: an exact alpha-beta solve
+  (:mod:`engine.ai.solver`) when few tricks are left, else a heuristic playout
+  (:func:`~engine.ai.sim.rollout_heuristic`). The move is the most visited child.
+* **Bidding, naming trump, going alone, the discard** — every option is tried on
+  the same sampled deals (common random numbers), each deal finished by the
+  bidding rule and heuristic play; the option with the best mean reward wins.
+* **Reward** — not the hand's points but the side's chance of winning the game
+  after them, from a table of win probabilities by score (:func:`win_table`),
+  rescaled to 0..1 over the outcomes possible from the current score. Far from
+  the end this is the point difference; near it, it bids boldly when the other
+  side is about to win and safely when a small score wins.
+
+With ``iterations`` set a decision is a pure function of ``(seed, view)``: the
+random stream is seeded from both, so a restarted bot decides the same way.
+Nothing is shared between players or calls (safe in worker threads).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from engine.actions import ACTIONS, Action, Pass
+from engine.ai.sampler import Sampler
+from engine.ai.sim import (
+    BID_THRESHOLD,
+    DONE,
+    PLAY,
+    play_out,
+    rollout_heuristic,
+    rollout_random,
+)
+from engine.ai.solver import maker_tricks
+from engine.variants import Variant, get_variant
+from engine.view import Phase, PlayerView
+
+__all__ = ["SearchPlayer", "win_table"]
+
+SOLVE_TRICKS = {"tuque": 6, "tuque61": 6, "euchre": 3}
+"""Default: solve exactly when this many tricks or fewer are left."""
+
+
+def _trick_odds(variant: Variant) -> list[float]:
+    # A rough spread of the makers' tricks in a hand: centred a little above the
+    # contract, as bidding makes it. Only the shape of the win table depends on it.
+    n = variant.tricks
+    centre, spread = 0.6 * n, 0.15 * n
+    weights = [math.exp(-((m - centre) ** 2) / (2 * spread * spread)) for m in range(n + 1)]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def win_table(variant: Variant, target: int) -> list[list[float]]:
+    """``table[a][b]``: the chance that a side on ``a`` points beats one on ``b`` (to ``target``).
+
+    A Markov model of the game: each hand either side makes trump with even odds
+    and the makers' tricks follow a fixed spread (``_trick_odds``); points come
+    from the variant's own scoring (RULES.md §1–§3). Both reaching the target:
+    the higher total wins, a tie counts as even (RULES.md §2 Ruling).
+    """
+    odds = _trick_odds(variant)
+    n = variant.tricks
+    outcomes = [(p / 2, *variant.score_hand(m, n - m, False)) for m, p in enumerate(odds)]
+    table = [[0.5] * target for _ in range(target)]
+
+    def value(a: int, b: int) -> float:
+        if a >= target or b >= target:
+            return 1.0 if a > b else 0.0 if b > a else 0.5
+        return table[a][b]
+
+    for a in range(target - 1, -1, -1):
+        for b in range(target - 1, -1, -1):
+            table[a][b] = sum(
+                p * (value(a + mp, b + dp) + value(a + dp, b + mp)) for p, mp, dp in outcomes
+            )
+    return table
+
+
+class _Reward:
+    """Maps a finished hand to a reward in 0..1 for the root player's side."""
+
+    def __init__(self, view: PlayerView, variant: Variant, table: list[list[float]]) -> None:
+        self.side = view.sides[view.seat]  # type: ignore[index]
+        self.mine = view.scores[self.side]
+        self.theirs = view.scores[1 - self.side]
+        self.table = table
+        self.target = len(table)
+        n = variant.tricks
+        possible = {(0, 0)}
+        for m in range(n + 1):
+            for alone in {False, variant.alone}:
+                made, lost = variant.score_hand(m, n - m, alone)
+                possible |= {(made, lost), (lost, made)}
+        values = [self.win(us, them) for us, them in possible]
+        self.low = min(values)
+        spread = max(values) - self.low
+        self.scale = 1 / spread if spread > 0 else 0.0
+
+    def win(self, ours: int, theirs: int) -> float:
+        a, b = self.mine + ours, self.theirs + theirs
+        if a >= self.target or b >= self.target:
+            return 1.0 if a > b else 0.0 if b > a else 0.5
+        return self.table[a][b]
+
+    def of(self, points: Sequence[int]) -> float:
+        """Reward of a hand that scored ``points`` per side."""
+        if not self.scale:
+            return 0.5
+        return (self.win(points[self.side], points[1 - self.side]) - self.low) * self.scale
+
+
+class _Node:
+    """An information-set node: the reward sums of the seat whose move led here."""
+
+    __slots__ = ("avail", "children", "side", "total", "visits")
+
+    def __init__(self, side: int) -> None:
+        self.side = side
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+
+
+class SearchPlayer:
+    """The hard level: ISMCTS in play, sampled option values in bidding (see the module docs).
+
+    Args:
+        seed: seeds every decision together with the view; ``None``: fresh entropy.
+        time_budget: seconds a decision may take when ``iterations`` is ``None``.
+        iterations: a fixed number of iterations (sampled deals) per decision, which
+            makes the player deterministic for a fixed seed.
+        exploration: the UCB constant ``c`` in ``mean + c * sqrt(ln(available) / visits)``.
+        solve_tricks: solve exactly from this many tricks left (default per variant:
+            6 in Tuque, 3 in Euchre); 0 never solves.
+        rollout: ``"heuristic"`` (default) or ``"random"`` playouts.
+        bid_threshold: the bidding rule's threshold used inside playouts (default per variant).
+
+    Raises:
+        ValueError: a non-positive budget, or an unknown rollout.
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        time_budget: float = 0.5,
+        iterations: int | None = None,
+        exploration: float = 0.7,
+        solve_tricks: int | None = None,
+        rollout: str = "heuristic",
+        bid_threshold: float | None = None,
+    ) -> None:
+        if iterations is None and not time_budget > 0:
+            raise ValueError("time_budget must be positive seconds")
+        if iterations is not None and iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if rollout not in ("heuristic", "random"):
+            raise ValueError("rollout must be 'heuristic' or 'random'")
+        self.seed = seed
+        self.time_budget = time_budget
+        self.iterations = iterations
+        self.exploration = exploration
+        self.solve_tricks = solve_tricks
+        self.rollout = rollout
+        self.bid_threshold = bid_threshold
+        self._tables: dict[tuple[str, int], list[list[float]]] = {}
+        self.last_iterations = 0
+        """Iterations (sampled deals) the last decision used."""
+
+    # --- entry point -----------------------------------------------------------------
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """Pick one of ``legal`` for ``view.seat`` (see the module docstring)."""
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        start = time.perf_counter()
+        variant = get_variant(view.variant)
+        rng = random.Random(self._stream(view))
+        key = (variant.name, view.target)
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = win_table(variant, view.target)
+        reward = _Reward(view, variant, table)
+        stick = None
+        if view.phase is Phase.BIDDING_2 and view.seat == view.dealer:
+            stick = not any(isinstance(a, Pass) for a in legal)
+        sampler = Sampler(view, stick)
+        deadline = None if self.iterations is not None else start + self.time_budget
+        ids = [a.id for a in legal]
+        if view.phase is Phase.PLAY:
+            choice = self._ismcts(sampler, reward, variant, ids, rng, deadline)
+        else:
+            choice = self._flat(sampler, reward, variant, ids, rng, deadline)
+        return ACTIONS[choice]
+
+    def _stream(self, view: PlayerView) -> str | None:
+        if self.seed is None:
+            return None
+        plays = [(s, c.code) for t in (*view.tricks, view.trick) for s, c in t.plays]
+        hand = " ".join(c.code for c in view.hand)
+        return f"{self.seed}|{view.variant}|{view.hand_no}|{view.scores}|{view.bids}|{plays}|{hand}"
+
+    def _budget(self, deadline: float | None, done: int, per: float) -> bool:
+        """Whether another unit of work (``per`` seconds on average) fits."""
+        if deadline is None:
+            return done < (self.iterations or 0)
+        return time.perf_counter() + per < deadline
+
+    # --- bidding, going alone, the discard ------------------------------------------
+
+    def _flat(
+        self,
+        sampler: Sampler,
+        reward: _Reward,
+        variant: Variant,
+        ids: list[int],
+        rng: random.Random,
+        deadline: float | None,
+    ) -> int:
+        threshold = self._threshold(variant)
+        totals = [0.0] * len(ids)
+        done = 0
+        per = 0.0
+        clock = time.perf_counter()
+        while done == 0 or self._budget(deadline, done, per):
+            base = sampler.sample(rng)
+            for i, action in enumerate(ids):
+                sim = base.copy()
+                sim.apply(action)
+                play_out(sim, threshold)
+                totals[i] += reward.of(sim.points)
+            done += len(ids)
+            now = time.perf_counter()
+            per, clock = now - clock, now
+        self.last_iterations = done
+        return ids[max(range(len(ids)), key=lambda i: totals[i])]
+
+    def _threshold(self, variant: Variant) -> float:
+        if self.bid_threshold is not None:
+            return self.bid_threshold
+        return BID_THRESHOLD.get(variant.name, 4.3)
+
+    # --- play ------------------------------------------------------------------------
+
+    def _ismcts(
+        self,
+        sampler: Sampler,
+        reward: _Reward,
+        variant: Variant,
+        ids: list[int],
+        rng: random.Random,
+        deadline: float | None,
+    ) -> int:
+        solve_from = self.solve_tricks
+        if solve_from is None:
+            solve_from = SOLVE_TRICKS.get(variant.name, 3)
+        n = variant.tricks
+        score = variant.score_hand
+        # The makers' trick totals at which the score changes: all the solver must tell apart.
+        steps = [
+            m for m in range(1, n + 1) if score(m, n - m, False) != score(m - 1, n + 1 - m, False)
+        ]
+        c = self.exploration
+        log = math.log
+        sqrt = math.sqrt
+        root = _Node(-1)
+        random_rollout = self.rollout == "random"
+        done = 0
+        clock = time.perf_counter()
+        per = 0.0
+        while done == 0 or self._budget(deadline, done, per):
+            sim = sampler.sample(rng)
+            node = root
+            path = [root]
+            sides = sim.sides
+            while sim.phase == PLAY:
+                legal = sim.legal()
+                children = node.children
+                untried = [a for a in legal if a not in children]
+                if untried:
+                    action = untried[int(rng.random() * len(untried))]
+                    for a in legal:
+                        if a in children:
+                            children[a].avail += 1
+                    child = children[action] = _Node(sides[sim.turn])
+                    sim.apply(action)
+                    path.append(child)
+                    break
+                best_value = -1.0
+                action = legal[0]
+                for a in legal:
+                    ch = children[a]
+                    ch.avail += 1
+                    v = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                    if v > best_value:
+                        best_value, action = v, a
+                sim.apply(action)
+                node = children[action]
+                path.append(node)
+            if sim.phase == PLAY:
+                if sim.ntricks - sim.done <= solve_from:
+                    m = maker_tricks(sim, steps)
+                    made, lost = variant.score_hand(m, n - m, sim.alone >= 0)
+                    maker_side = sides[sim.maker]
+                    sim.points[maker_side] += made
+                    sim.points[1 - maker_side] += lost
+                    sim.phase = DONE
+                elif random_rollout:
+                    rollout_random(sim, rng)
+                else:
+                    rollout_heuristic(sim)
+            r = reward.of(sim.points)
+            side = reward.side
+            for node in path[1:]:
+                node.visits += 1
+                node.total += r if node.side == side else 1.0 - r
+            done += 1
+            if deadline is not None and done % 16 == 0:
+                now = time.perf_counter()
+                per, clock = (now - clock) / 16, now
+        self.last_iterations = done
+        children = root.children
+        return max(
+            (a for a in ids if a in children),
+            key=lambda a: (children[a].visits, children[a].total / children[a].visits),
+        )

@@ -1,0 +1,107 @@
+"""The hard level: legal moves in every phase, repeatable decisions, the endgame solver."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.actions import Play
+from engine.ai.search import SearchPlayer, win_table
+from engine.ai.sim import PLAY, Sim, to_codes
+from engine.ai.solver import maker_tricks, winning_moves
+from engine.cards import Card, Suit, mask_of, parse_cards
+from engine.game import Game
+from engine.players import make_player
+from engine.variants import get_variant
+from engine.view import Phase
+
+
+@pytest.mark.parametrize("variant", ["tuque", "tuque61", "euchre"])
+def test_never_an_illegal_move(variant: str) -> None:
+    """Seeded hands with the search on every seat: apply() accepts every choice."""
+    for seed in range(3 if variant.startswith("tuque") else 12):
+        game = Game(variant, seed=seed)
+        players = [SearchPlayer(seed=seed * 10 + s, iterations=12) for s in range(4)]
+        game.deal()
+        while game.turn is not None:
+            view = game.view(game.turn)
+            action = players[game.turn].choose(view, view.legal_actions)
+            game.apply(game.turn, action)  # raises on an illegal action
+
+
+def test_euchre_stick_the_dealer_and_alone() -> None:
+    """Euchre with stick the dealer: whole games end without an illegal move."""
+    for seed in range(2):
+        game = Game("euchre", seed=seed, stick_the_dealer=True, target=5)
+        players = [SearchPlayer(seed=s, iterations=8) for s in range(4)]
+        while game.phase is not Phase.GAME_OVER:
+            if game.turn is None:
+                game.deal()
+                continue
+            view = game.view(game.turn)
+            game.apply(game.turn, players[game.turn].choose(view, view.legal_actions))
+
+
+def test_fixed_seed_and_iterations_repeat() -> None:
+    """Two players with the same seed and iteration budget decide identically, move for move."""
+    game = Game("tuque", seed=11)
+    game.deal()
+    first = make_player("hard", seed=5, iterations=60)
+    second = make_player("hard", seed=5, iterations=60)
+    for _ in range(25):
+        if game.turn is None:
+            break
+        view = game.view(game.turn)
+        a, b = first.choose(view, view.legal_actions), second.choose(view, view.legal_actions)
+        assert a == b
+        assert first.choose(view, view.legal_actions) == a  # no hidden state between calls
+        game.apply(game.turn, a)
+
+
+def test_time_budget_is_kept() -> None:
+    """Without an iteration count the player stops at its time budget."""
+    import time
+
+    game = Game("tuque", seed=2)
+    game.deal()
+    player = SearchPlayer(seed=1, time_budget=0.05)
+    view = game.view(game.turn)  # type: ignore[arg-type]
+    start = time.perf_counter()
+    player.choose(view, view.legal_actions)
+    assert time.perf_counter() - start < 0.5
+
+
+def _endgame() -> Sim:
+    """Tuque, hearts trump, seat 0 made it with 7 tricks and leads; 3 tricks left.
+
+    Seat 0: 9♥ A♣ 7♣. Seat 1: T♥ Q♣ 6♠. Only A♣ first takes the two tricks seat 0
+    needs for 9: 7♣ loses to Q♣ and 9♥ to T♥, after which seat 1 keeps the lead.
+    """
+    sim = Sim(get_variant("tuque"), True, dealer=1)
+    sim.phase = PLAY
+    sim.trump = Suit.HEARTS.index
+    sim.maker = 0
+    sim.turn = sim.leader = 0
+    sim.hand = [
+        to_codes(sim.trump, mask_of(parse_cards("9H AC 7C"))),
+        to_codes(sim.trump, mask_of(parse_cards("TH QC 6S"))),
+    ]
+    sim.won = [7, 7]
+    sim.done = 14
+    return sim
+
+
+def test_solver_finds_the_only_winning_line() -> None:
+    """The endgame solver finds the one lead that makes the contract."""
+    sim = _endgame()
+    assert winning_moves(sim, 9) == [Play(Card.parse("AC")).id]
+    assert maker_tricks(sim, range(18)) == 9
+    sim.apply(Play(Card.parse("7C")).id)
+    assert maker_tricks(sim, range(18)) == 7
+
+
+def test_win_table_is_a_probability_by_score() -> None:
+    """Ahead is better than behind; level scores are even; near the target, one hand decides."""
+    table = win_table(get_variant("tuque"), 10)
+    assert table[0][0] == pytest.approx(0.5, abs=1e-9)
+    assert table[9][0] > table[5][5] > table[0][9]
+    assert all(0.0 <= p <= 1.0 for row in table for p in row)
