@@ -13,17 +13,15 @@ The helpers are fixtures rather than an importable module because ``tests/`` has
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import pytest
 
 from engine.actions import Action, parse_action
-from engine.cards import Card, mask_of, parse_cards
+from engine.cards import Card, parse_cards
 from engine.game import Game
 from engine.variants import Variant, get_variant
-from engine.view import Phase
 
 Cards = str | Iterable[str] | Iterable[Card]
 Policy = Callable[[Game, tuple[Action, ...]], Action]
@@ -127,32 +125,6 @@ def play_out_hand(game: Game, policy: Policy = first_legal) -> None:
         game.apply(game.turn, policy(game, game.legal_actions(game.turn)))
 
 
-def random_policy(seed: int) -> Policy:
-    """A policy choosing uniformly among the legal actions with its own seeded RNG."""
-    rng = random.Random(seed)
-    return lambda game, legal: rng.choice(legal)
-
-
-def play_game(game: Game, policy: Policy) -> Game:
-    """Deal and act with ``policy`` until the game is over."""
-    while game.phase is not Phase.GAME_OVER:
-        if game.turn is None:
-            game.deal()
-        else:
-            game.apply(game.turn, policy(game, game.legal_actions(game.turn)))
-    return game
-
-
-def assert_cards_accounted(game: Game) -> None:
-    """Every card of the pack is in exactly one zone (``zones()`` disjoint, union = pack)."""
-    zones = game.zones()
-    seen = 0
-    for name, mask in zones.items():
-        assert not seen & mask, f"{name} shares cards with another zone"
-        seen |= mask
-    assert seen == mask_of(game.variant.pack), "some card is in no zone"
-
-
 # --- fixtures ------------------------------------------------------------------------------
 
 
@@ -200,19 +172,7 @@ def play_out_hand_fixture() -> Callable[..., None]:
     return play_out_hand
 
 
-@pytest.fixture(scope="session", name="play_game")
-def play_game_fixture() -> Callable[[Game, Policy], Game]:
-    """``play_game(game, policy)``: play the game to its end."""
-    return play_game
-
-
-@pytest.fixture(scope="session", name="random_policy")
-def random_policy_fixture() -> Callable[[int], Policy]:
-    """``random_policy(seed)``: a seeded uniformly random policy."""
-    return random_policy
-
-
-@pytest.fixture(scope="session", name="assert_cards_accounted")
-def assert_cards_accounted_fixture() -> Callable[[Game], None]:
-    """``assert_cards_accounted(game)``: zones are disjoint and hold the whole pack."""
-    return assert_cards_accounted
+@pytest.fixture(scope="session", name="build_deal")
+def build_deal_fixture() -> Callable[..., list[Card]]:
+    """``build_deal(variant, hands=, up=, down=, up_card=, kitty=)``: a whole pack in deal order."""
+    return build_deal

@@ -34,7 +34,7 @@ def snapshot(game: Game) -> tuple:
     return game.to_record(), game.zones(), [game.view(s) for s in seats]
 
 
-def finished_game(table: Any = None) -> Game:
+def finished_game() -> Game:
     """A Tuque game to 1 point, played to its end by always taking the first legal action."""
     game = Game("tuque", seed=3, target=1)
     while game.winner is None:
@@ -170,7 +170,7 @@ REFUSALS = {
         lambda t: t.tuque("pass", "pass", "pass"), 1, Pass(), IllegalAction, "Stick the dealer"
     ),
     "acting after the game is over": Refusal(
-        finished_game, 0, Pass(), GameOver, "The game is over"
+        lambda t: finished_game(), 0, Pass(), GameOver, "The game is over"
     ),
 }
 

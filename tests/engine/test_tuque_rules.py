@@ -22,6 +22,11 @@ def playable(game, seat: int) -> set[str]:
     return {a.card.code for a in game.legal_actions(seat) if isinstance(a, Play)}
 
 
+def codes(text: str) -> set[str]:
+    """The set of card codes in ``text`` (``10H`` normalised to ``TH``)."""
+    return {c.code for c in parse_cards(text)}
+
+
 def discardable(game, seat: int) -> set[str]:
     """The codes of the cards ``seat`` may discard now."""
     return {a.card.code for a in game.legal_actions(seat) if isinstance(a, Discard)}
@@ -38,11 +43,7 @@ def test_left_bower_does_not_oblige_following_its_printed_suit(deal_tuque, act) 
         up_card="KC",
     )
     act(game, *HEARTS_IN_ROUND_2, "play AD")
-    assert playable(game, 1) == {"JD", "6S", "7S", "8S", "9S", "TS", "QS", "KS", "AS"} | {
-        "6H",
-        "7H",
-        "8H",
-    }
+    assert playable(game, 1) == codes("JD 6S 7S 8S 9S TS QS KS AS 6H 7H 8H")
 
 
 def test_left_bower_cannot_follow_its_printed_suit(deal_tuque, act) -> None:
@@ -287,7 +288,7 @@ def test_dealer_may_discard_any_hand_card_including_the_up_card(deal_tuque, act)
     """Ruling: the discard is any card of the dealer's hand, the up-card included."""
     game = deal_tuque(hands={1: "6C 7C 8C 9C TC JC QC"}, up={1: "6S 7S 8S 9S TS"}, up_card="9H")
     act(game, "order")
-    assert discardable(game, 1) == {"6C", "7C", "8C", "9C", "TC", "JC", "QC", "9H"}
+    assert discardable(game, 1) == codes("6C 7C 8C 9C TC JC QC 9H")
 
 
 def test_dealer_cannot_discard_a_tableau_card(deal_tuque, act) -> None:
@@ -349,13 +350,7 @@ def test_face_up_tableau_cards_are_playable(deal_tuque, act) -> None:
     """A player may play any face-up card of their tableau as well as their hand."""
     game = deal_tuque(hands={0: "6C 7C 8C 9C TC JC QC"}, up={0: "6S 7S 8S 9S TS"}, up_card="KC")
     act(game, *HEARTS_IN_ROUND_2)
-    assert playable(game, 0) == {"6C", "7C", "8C", "9C", "TC", "JC", "QC"} | {
-        "6S",
-        "7S",
-        "8S",
-        "9S",
-        "TS",
-    }
+    assert playable(game, 0) == codes("6C 7C 8C 9C TC JC QC 6S 7S 8S 9S TS")
 
 
 def test_face_down_tableau_card_is_not_playable(deal_tuque, act) -> None:
