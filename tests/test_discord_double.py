@@ -317,6 +317,7 @@ async def test_follow_up_edit_fetch_and_original_deletion(
     (note,) = rec.followups
     assert note.content == "Table closed for good." and note.history[0].content == "Table closed."
     assert double.channel_messages(world.table) == [note]
+    assert rec.messages == [rec.original, note]
 
 
 async def test_rest_routes_outside_interactions(double: DiscordDouble, world: World) -> None:
@@ -466,7 +467,9 @@ async def test_restarted_client_handles_old_dynamic_button(
 ) -> None:
     async with double.running(world.bot):
         await (await double.slash(world.alice, world.table, "tuque", "table")).settled()
+        await (await double.slash(world.alice, world.table, "tuque", "settings")).settled()
     old_table = double.latest_message(world.table)
+    old_settings = double.latest_ephemeral(world.alice)
     restarted = MiniBot(world.guild.id)
     async with double.running(restarted):
         custom_id = old_table.buttons[0].custom_id
@@ -474,6 +477,11 @@ async def test_restarted_client_handles_old_dynamic_button(
         rec = await double.click(world.bob, old_table, custom_id)
         await rec.response()
         assert double.latest_ephemeral(world.bob).content.startswith("bob joined table")
+        # A plain View lives in the process that sent it: after a restart nobody answers.
+        lost = await double.select(world.alice, old_settings, "settings:variant", ["tuque"])
+        lost.expect_unanswered()
+        await double.idle()
+        assert not lost.acknowledged
     assert len(double.gateway_connections) == 2
     assert double.rest_calls["PUT /applications/{application_id}/guilds/{guild_id}/commands"] == 2
 

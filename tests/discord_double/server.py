@@ -456,7 +456,11 @@ class DiscordDouble:
         calm_since: float | None = None
         while True:
             now = loop.time()
-            waiting = [r for r in self._unacked.values() if now - r.dispatched_at < window]
+            waiting = [
+                r
+                for r in self._unacked.values()
+                if not r.unanswered_ok and now - r.dispatched_at < window
+            ]
             if self._inflight or self._tasks or waiting:
                 calm_since = None
             else:
