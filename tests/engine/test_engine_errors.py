@@ -292,3 +292,10 @@ def test_must_follow_trump_in_euchre_does_not_mention_bens(table) -> None:
     with pytest.raises(MustFollowSuit) as refused:
         game.apply(2, Play(Card.parse("KS")))
     assert "Ben" not in str(refused.value)
+
+
+@pytest.mark.parametrize("seat", [-1, 2, 4])
+def test_view_of_a_seat_not_in_the_game_is_refused(seat: int) -> None:
+    """Asking for the view of a seat the game does not have raises ValueError."""
+    with pytest.raises(ValueError, match="no seat"):
+        Game("tuque", seed=0).view(seat)
