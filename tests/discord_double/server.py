@@ -98,6 +98,14 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 _active: DiscordDouble | None = None
 
 
+def _loop_has_work(loop: asyncio.AbstractEventLoop) -> bool:
+    """Whether callbacks other than the caller's are queued to run (CPython's asyncio loop).
+
+    Unlike timer lateness this does not mistake a loaded machine for a busy bot.
+    """
+    return bool(getattr(loop, "_ready", ()))
+
+
 class ScriptError(AssertionError):
     """A test scripted something a real Discord user could not do (or that Discord rejects)."""
 
@@ -443,8 +451,8 @@ class DiscordDouble:
 
     async def idle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
         """Wait until no request is in flight, every fresh interaction is acknowledged and
-        the event loop has been calm for `quiet` seconds: no traffic and timers firing on
-        time (the bot shares this loop, so a late timer means the bot is still working).
+        the event loop has been calm for `quiet` seconds: no traffic and no other work queued
+        (the bot shares this loop, so queued callbacks mean the bot is still working).
 
         A heuristic: a bot waiting on something outside the loop for longer than `quiet`
         looks idle. Prefer `rec.response()` or `wait_until` when you know what to expect.
@@ -452,7 +460,6 @@ class DiscordDouble:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         window = self.ack_deadline or 3.0
-        tick = 0.005
         calm_since: float | None = None
         while True:
             now = loop.time()
@@ -461,7 +468,7 @@ class DiscordDouble:
                 for r in self._unacked.values()
                 if not r.unanswered_ok and now - r.dispatched_at < window
             ]
-            if self._inflight or self._tasks or waiting:
+            if self._inflight or self._tasks or waiting or _loop_has_work(loop):
                 calm_since = None
             else:
                 calm_since = max(calm_since or now, self._last_activity)
@@ -472,9 +479,7 @@ class DiscordDouble:
                     f"double not idle after {timeout} s (in flight: {self._inflight}, "
                     f"unacknowledged: {[r.label for r in waiting]})"
                 )
-            await asyncio.sleep(tick)
-            if loop.time() - now > 3 * tick:
-                calm_since = None
+            await asyncio.sleep(0.005)
 
     async def wait_until(self, predicate: Callable[[], object], timeout: float = 3.0) -> None:
         """Wait until `predicate()` is truthy, re-checking after every request and gateway frame
@@ -1135,6 +1140,18 @@ class DiscordDouble:
         body = form_error_body(errors) if errors else None
         return _error(status, code, message, body)
 
+    def _reject_message(
+        self,
+        request: web.Request,
+        errors: list[FieldError],
+        *,
+        rec: InteractionRecord | None = None,
+    ) -> web.Response:
+        """Reject an invalid message payload; an empty message has its own error code."""
+        if all(error.code == "MESSAGE_EMPTY" for error in errors):
+            return self._fail(request, 400, 50006, "Cannot send an empty message", rec=rec)
+        return self._fail(request, 400, 50035, "Invalid Form Body", rec=rec, errors=errors)
+
     # ------------------------------------------------------------------ REST: identity
 
     async def _get_me(self, request: web.Request) -> web.Response:
@@ -1372,7 +1389,7 @@ class DiscordDouble:
         flags = int(body.get("flags") or 0) & _SENDABLE_FLAGS
         errors = self._create_errors(body, files, flags)
         if errors:
-            return self._fail(request, 400, 50035, "Invalid Form Body", errors=errors)
+            return self._reject_message(request, errors)
         message = self._new_message(channel, body, files, flags)
         payload = message.payload(self.application_id)
         await self._broadcast(channel.guild.id, "MESSAGE_CREATE", payload, GUILD_MESSAGES)
@@ -1440,7 +1457,7 @@ class DiscordDouble:
             return self._fail(request, 403, 50005, "Cannot edit a message authored by another user")
         errors = self._apply_edit(message, request[BODY] or {}, request[FILES])
         if errors:
-            return self._fail(request, 400, 50035, "Invalid Form Body", errors=errors)
+            return self._reject_message(request, errors)
         await self._announce_edit(message)
         return _json(message.payload(self.application_id))
 
@@ -1584,7 +1601,7 @@ class DiscordDouble:
             flags = int(data.get("flags") or 0) & (_SENDABLE_FLAGS | EPHEMERAL)
             errors = self._create_errors(data, files, flags)
             if errors:
-                return self._fail(request, 400, 50035, "Invalid Form Body", rec=rec, errors=errors)
+                return self._reject_message(request, errors, rec=rec)
             message_type = (
                 CHAT_INPUT_COMMAND_MESSAGE if rec.type == APPLICATION_COMMAND else DEFAULT_MESSAGE
             )
@@ -1616,9 +1633,7 @@ class DiscordDouble:
             if kind == 7:
                 errors = self._apply_edit(rec.source_message, data, files)
                 if errors:
-                    return self._fail(
-                        request, 400, 50035, "Invalid Form Body", rec=rec, errors=errors
-                    )
+                    return self._reject_message(request, errors, rec=rec)
             # For component interactions @original is the message the component sits on.
             rec.original = rec.source_message
         else:
@@ -1712,13 +1727,13 @@ class DiscordDouble:
             # the defer's visibility whatever flags the follow-up carries.
             errors = self._apply_edit(original, body, files)
             if errors:
-                return self._fail(request, 400, 50035, "Invalid Form Body", rec=rec, errors=errors)
+                return self._reject_message(request, errors, rec=rec)
             await self._announce_edit(original)
             return _json(original.payload(self.application_id))
         flags = int(body.get("flags") or 0) & (_SENDABLE_FLAGS | EPHEMERAL)
         errors = self._create_errors(body, files, flags)
         if errors:
-            return self._fail(request, 400, 50035, "Invalid Form Body", rec=rec, errors=errors)
+            return self._reject_message(request, errors, rec=rec)
         message = self._new_message(
             rec.channel,
             body,
@@ -1753,7 +1768,7 @@ class DiscordDouble:
             return _error(404, 10008, "Unknown Message")
         errors = self._apply_edit(message, request[BODY] or {}, request[FILES])
         if errors:
-            return self._fail(request, 400, 50035, "Invalid Form Body", rec=rec, errors=errors)
+            return self._reject_message(request, errors, rec=rec)
         await self._announce_edit(message)
         return _json(message.payload(self.application_id))
 
