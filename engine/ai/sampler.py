@@ -25,6 +25,7 @@ deal whenever the quick fill fails.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.actions import GoAlone, OrderUp, TakeUp
@@ -125,13 +126,10 @@ class Sampler:
         # Most constrained first: fewest allowed cards for the cards needed.
         slots.sort(key=lambda s: s.allowed.bit_count() - s.size)
         self.slots = slots
-        self.downs = [
-            (seat, pile)
-            for seat in range(view.players)
-            for pile, p in enumerate(view.tableaus[seat])
-            if p.face_down
-        ]
+        self.allowed = _bits(slots[0].allowed) if len(slots) == 1 else []
+        self.forced = _bits(self.pool & ~slots[0].allowed) if len(slots) == 1 else []
         self.played = played
+        self.template, self.down_into = self._template()
 
     def variant_pack(self) -> int:
         """The engine mask of the variant's pack."""
@@ -151,22 +149,34 @@ class Sampler:
     def deal_hidden(self, rng: random.Random) -> tuple[dict[int, int], list[int]]:
         """One consistent assignment: each other seat's hand mask, and the face-down cards.
 
-        Face-down cards are listed in the order of :attr:`downs`; the cards left over
+        Face-down cards are listed in the order of :attr:`down_into`; the cards left over
         are the kitty and any discard, which play no further part.
         """
-        hands = self._quick(rng)
-        if hands is None:
-            hands = self._careful(rng)
-        rest = self.pool
-        for m in hands.values():
-            rest &= ~m
-        free = _bits(rest)
-        downs = rng.sample(free, len(self.downs))
+        rnd = rng.random
+        if len(self.slots) == 1:
+            # One hidden hand: a uniform hand from its allowed cards, then uniform rest.
+            slot = self.slots[0]
+            cards = self.allowed[:]
+            _shuffle_head(rnd, cards, slot.size)
+            hand = 0
+            for c in cards[: slot.size]:
+                hand |= 1 << c
+            hands = {slot.seat: hand}
+            free = cards[slot.size :] + self.forced
+        else:
+            found = self._quick(rnd)
+            hands = found if found is not None else self._careful(rng)
+            rest = self.pool
+            for m in hands.values():
+                rest &= ~m
+            free = _bits(rest)
+        ndown = len(self.down_into)
+        _shuffle_head(rnd, free, ndown)
         if self.up_holder >= 0:
             hands[self.up_holder] |= 1 << self.view.up_card.index  # type: ignore[union-attr]
-        return hands, downs
+        return hands, free[:ndown]
 
-    def _quick(self, rng: random.Random) -> dict[int, int] | None:
+    def _quick(self, rnd: Callable[[], float]) -> dict[int, int] | None:
         for _ in range(_QUICK_TRIES):
             left = self.pool
             hands: dict[int, int] = {}
@@ -174,8 +184,9 @@ class Sampler:
                 choice = _bits(slot.allowed & left)
                 if len(choice) < slot.size:
                     break
+                _shuffle_head(rnd, choice, slot.size)
                 m = 0
-                for c in rng.sample(choice, slot.size):
+                for c in choice[: slot.size]:
                     m |= 1 << c
                 hands[slot.seat] = m
                 left &= ~m
@@ -222,11 +233,33 @@ class Sampler:
 
     def sample(self, rng: random.Random) -> Sim:
         """A full hand consistent with the view, at the view's point of the hand."""
-        view = self.view
         hands, downs = self.deal_hidden(rng)
-        me = view.seat
-        assert me is not None
-        hands[me] = sum(1 << c.index for c in view.hand)
+        sim = self.template.copy()
+        if sim.phase == PLAY:
+            t = sim.trump
+            code = CODE[t]
+            for seat, m in hands.items():
+                sim.hand[seat] |= to_codes(t, m)
+            for (seat, up), d in zip(self.down_into, downs, strict=True):
+                if up >= 0:
+                    sim.under[up] = 1 << code[d]
+                else:  # its card was played this trick: turned up when the trick ends
+                    sim.pend[seat] |= 1 << code[d]
+        else:
+            for seat, m in hands.items():
+                sim.hand[seat] |= m
+            for (_, up), d in zip(self.down_into, downs, strict=True):
+                sim.under[up] = 1 << d
+        return sim
+
+    def _template(self) -> tuple[Sim, list[tuple[int, int]]]:
+        """The hand with only the viewer's and the public cards, and where face-down cards go.
+
+        Each face-down card goes under its pile's face-up card (``(seat, up)``, ``up`` a
+        card index before play and a code in play), or, when that card was played
+        this trick, to its owner's cards turned up at the trick's end (``up`` = -1).
+        """
+        view = self.view
         sim = Sim(self.variant, self.stick, view.dealer)
         sim.up = view.up_card.index  # type: ignore[union-attr]
         sim.phase = _PHASES[view.phase]
@@ -234,14 +267,14 @@ class Sampler:
         sim.trump = view.trump.index if view.trump is not None else -1
         sim.maker = view.maker if view.maker is not None else -1
         sim.pick_up = any(isinstance(a, OrderUp | TakeUp) for _, a in view.bids)
-        under_of = dict(zip(self.downs, downs, strict=True))
+        sim.hand[view.seat] = sum(1 << c.index for c in view.hand)  # type: ignore[index]
+        into = []
         for seat in range(view.players):
-            sim.hand[seat] = hands[seat]
-            for pile, p in enumerate(view.tableaus[seat]):
+            for p in view.tableaus[seat]:
                 if p.up is not None:
                     sim.tab[seat] |= 1 << p.up.index
-                    if p.face_down:
-                        sim.under[p.up.index] = 1 << under_of[seat, pile]
+                if p.face_down:
+                    into.append((seat, p.up.index if p.up is not None else -1))
         if view.alone is not None:
             n = sim.n
             partner = (view.alone + n // 2) % n
@@ -249,25 +282,12 @@ class Sampler:
             sim.nxt = [(s + 1 + ((s + 1) % n == partner)) % n for s in range(n)]
             sim.active = n - 1
         if sim.phase != PLAY:
-            return sim
-        self._to_play(sim, under_of)
-        return sim
-
-    def _to_play(self, sim: Sim, under_of: dict[tuple[int, int], int]) -> None:
-        view = self.view
+            return sim, into
         t = sim.trump
         code = CODE[t]
-        under = [0] * 52
-        for card, bit in enumerate(sim.under[:39]):
-            if bit:
-                under[code[card]] = 1 << code[bit.bit_length() - 1]
-        sim.under = under
         for seat in range(view.players):
             sim.hand[seat] = to_codes(t, sim.hand[seat] | sim.tab[seat])
             sim.tab[seat] = 0
-            for pile, p in enumerate(view.tableaus[seat]):
-                if p.up is None and p.face_down:  # played this trick: turned up at its end
-                    sim.pend[seat] |= 1 << code[under_of[seat, pile]]
         sim.live = to_codes(t, self.variant_pack() & ~self.played)
         sim.won = list(view.tricks_won)
         sim.done = len(view.tricks)
@@ -281,6 +301,15 @@ class Sampler:
                 sim.best, sim.best_seat = c, seat
             elif c > sim.best and (c >= TRUMP or c // 13 == sim.led):
                 sim.best, sim.best_seat = c, seat
+        return sim, [(seat, code[up] if up >= 0 else -1) for seat, up in into]
+
+
+def _shuffle_head(rnd: Callable[[], float], cards: list[int], k: int) -> None:
+    """Put a uniform random ``k``-subset of ``cards``, in random order, at its head."""
+    n = len(cards)
+    for i in range(k):
+        j = i + int(rnd() * (n - i))
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def _bits(mask: int) -> list[int]:

@@ -226,17 +226,17 @@ class Sim:
 
     def copy(self) -> Sim:
         """An independent copy."""
-        other = Sim.__new__(Sim)
-        for name in Sim.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.hand = self.hand[:]
-        other.tab = self.tab[:]
-        other.under = self.under[:]
-        other.pend = self.pend[:]
-        other.nxt = self.nxt[:]
-        other.won = self.won[:]
-        other.points = self.points[:]
-        return other
+        o = Sim.__new__(Sim)
+        o.n, o.sides, o.ntricks, o.score = self.n, self.sides, self.ntricks, self.score
+        o.can_alone, o.stick, o.pack, o.dealer = self.can_alone, self.stick, self.pack, self.dealer
+        o.phase, o.turn, o.up, o.trump = self.phase, self.turn, self.up, self.trump
+        o.maker, o.alone, o.pick_up = self.maker, self.alone, self.pick_up
+        o.hand, o.tab, o.under, o.pend = self.hand[:], self.tab[:], self.under[:], self.pend[:]
+        o.nxt, o.active, o.leader, o.led = self.nxt[:], self.active, self.leader, self.led
+        o.best, o.best_seat, o.in_trick = self.best, self.best_seat, self.in_trick
+        o.won, o.done, o.live, o.points = self.won[:], self.done, self.live, self.points[:]
+        o.last_winner = self.last_winner
+        return o
 
     # --- rules ------------------------------------------------------------------
 
