@@ -405,7 +405,7 @@ async def test_gateway_resume_and_reidentify(double: DiscordDouble, world: World
         await double.wait_until(lambda: double.gateway_events["RESUMED"] == 1)
         await (await double.slash(world.alice, world.table, "tuque", "settings")).response()
         await double.disconnect_bot(resumable=False)
-        await double.wait_until(lambda: double.gateway_events["READY"] == 2)
+        await double.wait_until(lambda: double.gateway_events["GUILD_CREATE"] == 2)
         await (await double.slash(world.bob, world.table, "tuque", "settings")).response()
     # initial, resumed, resume refused, fresh IDENTIFY
     assert len(double.gateway_connections) == 4

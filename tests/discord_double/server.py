@@ -1698,15 +1698,15 @@ class DiscordDouble:
             message = rec.original
         else:
             message = self._messages.get(_snowflake_param(request, "message_id") or 0)
-            # A token reaches its own messages, the message its component sits on, and other
-            # application messages in the same channel that its user can see.
+            # A token reaches its own messages, the message its component sits on, and public
+            # application messages in its channel. Another interaction's ephemeral message is
+            # out of reach (the strict reading: edit it through its own token, or respond to a
+            # click on it).
             reachable = message is not None and (
                 message.interaction is rec
                 or message is rec.source_message
                 or (
-                    message.via_webhook
-                    and message.channel is rec.channel
-                    and message.visible_to(rec.user)
+                    message.via_webhook and not message.ephemeral and message.channel is rec.channel
                 )
             )
             if not reachable:
