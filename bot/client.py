@@ -53,7 +53,11 @@ class TuqueBot(commands.Bot):
         executor = self._executor or ProcessPoolExecutor(max_workers=1)
         self._executor = executor
         self.sessions = GameSessions(
-            self, self.store, executor, move_delay=self.settings.computer_move_delay_seconds
+            self,
+            self.store,
+            executor,
+            move_delay=self.settings.computer_move_delay_seconds,
+            table_delay=self.settings.table_edit_delay_seconds,
         )
         self.add_dynamic_items(
             ActionButton, ShowHandButton, ResignButton, ChallengeButton, LeaderboardButton

@@ -17,7 +17,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -94,6 +94,7 @@ class Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     hands: dict[int, HandMessage] = field(default_factory=dict)
     computer: asyncio.Task[None] | None = None
+    table_edit: asyncio.Task[None] | None = None
     finished: bool = False
 
     def seat_of(self, user_id: int) -> int | None:
@@ -135,17 +136,28 @@ class GameSessions:
         store: the database.
         executor: where computer players think (a process pool in production).
         move_delay: seconds to wait before each computer move.
+        table_delay: seconds a table edit waits so that quick plays share one edit;
+            Discord allows about 5 edits per 5 seconds in a channel.
     """
 
     def __init__(
-        self, bot: TuqueBot, store: Store, executor: Executor, *, move_delay: float
+        self,
+        bot: TuqueBot,
+        store: Store,
+        executor: Executor,
+        *,
+        move_delay: float,
+        table_delay: float,
     ) -> None:
         self.bot = bot
         self.store = store
         self.executor = executor
         self.move_delay = move_delay
+        self.table_delay = table_delay
         self._sessions: dict[int, Session] = {}
         self._challengers: dict[int, discord.Interaction] = {}
+        # Background work (computer moves, table edits), cancelled by close().
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # --- start-up -----------------------------------------------------------------------
 
@@ -246,6 +258,21 @@ class GameSessions:
                 "game %d: hand view of seat %d not editable (%s)", session.id, seat, err.status
             )
             session.hands.pop(seat, None)
+
+    def _schedule_table_edit(self, session: Session) -> None:
+        """Edit the table soon with the state of that moment; pending edits merge into one."""
+        if session.table_edit is None or session.table_edit.done():
+            session.table_edit = self._spawn(self._edit_table_later(session), f"table-{session.id}")
+
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+        task = asyncio.create_task(work, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _edit_table_later(self, session: Session) -> None:
+        await asyncio.sleep(self.table_delay)
+        await self._update_table(session)
 
     async def _update_table(self, session: Session) -> None:
         if session.table_message_id is None:
@@ -509,12 +536,11 @@ class GameSessions:
             len(before.log),
             entries,
             hands=[HandRecord.from_result(r) for r in finished],
+            new_turn=new.turn != before.turn or bool(finished),
         )
         session.game = new
         if new.phase is Phase.GAME_OVER:
             await self._finish(session, GameStatus.FINISHED, winner_side=new.winner)
-        elif new.turn != before.turn or finished:
-            await self._touch(session)
 
     async def _touch(self, session: Session) -> None:
         await self.store.touch_turn(session.id)
@@ -551,7 +577,7 @@ class GameSessions:
             )
         if session.finished:
             await channel.send(embed=render.game_over_embed(game.view(None), session.seating))
-        await self._update_table(session)
+        self._schedule_table_edit(session)
         new_hand = game.hand_no != before.hand_no
         for seat in range(len(session.seats)):
             if seat == actor or session.is_computer(seat):
@@ -567,9 +593,7 @@ class GameSessions:
             return
         if session.computer is not None and not session.computer.done():
             return
-        session.computer = asyncio.create_task(
-            self._run_computer(session), name=f"computer-{session.id}"
-        )
+        session.computer = self._spawn(self._run_computer(session), f"computer-{session.id}")
 
     async def _run_computer(self, session: Session) -> None:
         loop = asyncio.get_running_loop()
@@ -638,7 +662,7 @@ class GameSessions:
         channel = self.bot.get_partial_messageable(session.channel_id)
         view = session.game.view(None)
         await channel.send(embed=render.game_over_embed(view, session.seating, reason))
-        await self._update_table(session)
+        self._schedule_table_edit(session)
         for seat in range(len(session.seats)):
             if not session.is_computer(seat):
                 await self._refresh_hand(session, seat, reason)
@@ -702,8 +726,8 @@ class GameSessions:
         await interaction.response.edit_message(embed=embed, view=view)
 
     async def close(self) -> None:
-        """Stop the computer players' tasks (the games stay in the store)."""
-        tasks = [s.computer for s in self._sessions.values() if s.computer is not None]
+        """Stop the computer players and pending table edits (the games stay in the store)."""
+        tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

@@ -55,6 +55,10 @@ class Settings(BaseSettings):
     computer_move_delay_seconds: float = Field(default=1.0, ge=0)
     """Pause before each computer move so that humans can follow the play."""
 
+    table_edit_delay_seconds: float = Field(default=0.5, ge=0)
+    """How long a table edit waits so that quick plays share one edit (Discord allows
+    about 5 edits per 5 seconds in a channel)."""
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper_log_level(cls, value: object) -> object:

@@ -569,11 +569,12 @@ class Store:
         actions: Sequence[str],
         *,
         hands: Iterable[HandRecord] = (),
+        new_turn: bool = False,
         now: float | None = None,
     ) -> int:
         """Append ``actions`` to the game's log as seqs ``first_seq, first_seq+1, ...``
         and record the ``hands`` they finished, all in one transaction; return the
-        next free seq.
+        next free seq. With ``new_turn`` the turn timer restarts as ``touch_turn`` does.
 
         ``first_seq`` must be the log's next free seq (``GameRow.next_seq``), which
         makes a double-applied action impossible. Raises ``StaleAction`` if it is
@@ -584,12 +585,25 @@ class Store:
             raise ValueError("actions must be a non-empty sequence of non-blank strings")
         now = _now(now)
         async with self._transaction(write=True) as db:
-            await self._require_active(db, game_id)
-            rows = await db.execute_fetchall(
-                "SELECT COALESCE(MAX(seq) + 1, 0) FROM game_actions WHERE game_id = ?",
-                (game_id,),
+            # One query for both guards: every await is a trip to the database thread,
+            # and under load each trip waits for a turn of the event loop.
+            rows = list(
+                await db.execute_fetchall(
+                    """
+                    SELECT g.status,
+                           (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM game_actions AS a
+                            WHERE a.game_id = g.id) AS expected
+                    FROM games AS g WHERE g.id = ?
+                    """,
+                    (game_id,),
+                )
             )
-            expected = next(iter(rows))[0]
+            if not rows:
+                raise GameNotFound(game_id)
+            status = GameStatus(rows[0]["status"])
+            if status is not GameStatus.ACTIVE:
+                raise GameNotActive(game_id, status)
+            expected = rows[0]["expected"]
             if first_seq != expected:
                 raise StaleAction(game_id, first_seq, expected)
             await db.executemany(
@@ -598,7 +612,15 @@ class Store:
             )
             for hand in hands:
                 await self._insert_hand(db, game_id, hand, now)
-            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            await db.execute(
+                """
+                UPDATE games SET updated_at = :now,
+                    turn_started_at = CASE WHEN :new_turn THEN :now ELSE turn_started_at END,
+                    reminded = CASE WHEN :new_turn THEN 0 ELSE reminded END
+                WHERE id = :id
+                """,
+                {"now": now, "new_turn": new_turn, "id": game_id},
+            )
         return first_seq + len(actions)
 
     @staticmethod

@@ -432,8 +432,9 @@ class Game:
 
         Raises:
             GameOver: the game has ended.
-            NotYourTurn: another seat is to act (or a deal is due).
-            WrongPhase, MustFollowSuit, TurnedDownSuit, CardNotPlayable, IllegalAction:
+            WrongPhase: a deal is due (or the action belongs to another phase).
+            NotYourTurn: another seat is to act.
+            MustFollowSuit, TurnedDownSuit, CardNotPlayable, IllegalAction:
                 the action is not legal now; the state is unchanged.
         """
         if seat != self._turn:
@@ -529,7 +530,8 @@ class Game:
         upmask = self._upmask[seat]
         own = hand | upmask
         if not own & bit:
-            raise CardNotPlayable("That card isn't in your hand or face-up on your tableau.")
+            where = " or face-up on your tableau" if self.variant.tableau_piles else ""
+            raise CardNotPlayable(f"That card isn't in your hand{where}.")
         trick = self._trick
         if trick:
             follow = own & self._smask[self._led]
@@ -619,10 +621,12 @@ class Game:
         msg = f"You must follow suit: {led.noun} were led and you can play one."
         played = CARDS[card]
         if self._esuit[card] == self._trump and led is not trump:
-            msg += f" The {played.pretty()} is a trump while {trump.noun} are trumps."
+            what = "a Ben" if played.is_ben else "the Left Bower"
+            msg += f" The {played.pretty()} is {what}, a trump while {trump.noun} are trumps."
         elif led is trump:
-            left = Card.parse("J" + trump.partner.value)
-            msg += f" The Bens and the Left Bower ({left.pretty()}) count as {trump.noun}."
+            left = Card.parse("J" + trump.partner.value).pretty()
+            bens = "The Bens and the" if any(c.is_ben for c in self.variant.pack) else "The"
+            msg += f" {bens} Left Bower ({left}) count as {trump.noun}."
         return MustFollowSuit(msg)
 
     def _explain(self, seat: int, action: Action) -> IllegalAction:
@@ -798,7 +802,10 @@ class Game:
             )
         except (KeyError, TypeError, ValueError) as err:
             raise RecordError(f"bad record header: {err}") from err
-        for i, entry in enumerate(record.get("actions", [])):
+        actions = record.get("actions", [])
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise RecordError("a record's actions must be a list of strings")
+        for i, entry in enumerate(actions):
             try:
                 game.replay(entry)
             except (TypeError, ValueError) as err:

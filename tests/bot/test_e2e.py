@@ -67,6 +67,7 @@ async def running_bot(t: Table) -> AsyncIterator[TuqueBot]:
         database_path=t.db,
         dev_guild_id=t.guild.id,
         computer_move_delay_seconds=0,
+        table_edit_delay_seconds=0,
     )
     executor = ThreadPoolExecutor(max_workers=1)
     bot = TuqueBot(settings, executor=executor, guild_ready_timeout=0.05)

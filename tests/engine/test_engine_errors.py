@@ -262,7 +262,9 @@ def test_must_follow_suit_names_the_led_suit(table) -> None:
 def test_must_follow_suit_explains_the_left_bower_is_trump(table) -> None:
     """Playing the Left Bower to its printed suit: the message says it is a trump."""
     game = diamonds_led_to_seat_1(table)
-    with pytest.raises(MustFollowSuit, match="J♦ is a trump while hearts are trumps"):
+    with pytest.raises(
+        MustFollowSuit, match="J♦ is the Left Bower, a trump while hearts are trumps"
+    ):
         game.apply(1, Play(Card.parse("JD")))
 
 

@@ -1,0 +1,191 @@
+"""Bot benchmark: many concurrent games through the loopback Discord double.
+
+The bot runs in its own process pinned to one core; the double and the scripted
+members run in this process on the other core. Members act only on what they can
+see: the action buttons of their newest hand message. Prints the interaction
+latency (the double's dispatch of INTERACTION_CREATE to the bot's callback
+request, so it includes the gateway and HTTP hops) at p50/p99 over every action
+click, and REST calls per card played, with ``--games`` member-vs-member games
+running at once. No computer moves.
+
+    .venv/bin/python bench/bot.py --games 200 --cards 20
+
+Goals (issue #3): p99 < 50 ms with 200 concurrent games on one core; at most
+3 REST calls per card played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+# Running this file puts bench/ first on sys.path, where this very file would shadow the
+# bot package; the double lives in tests/.
+sys.path.remove(str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+import discord
+import yarl
+from discord_double import DiscordDouble, StoredMessage
+from discord_double.models import Channel, User
+
+from bot.client import TuqueBot
+from bot.settings import Settings
+from engine.actions import ACTIONS, Play
+
+
+def _newest_buttons(double: DiscordDouble, user: User) -> tuple[StoredMessage, list[str], int]:
+    """The user's newest hand message with action buttons, the buttons and their seq."""
+    for message in reversed(double.ephemerals_for(user)):
+        buttons = [
+            b.custom_id
+            for b in message.buttons
+            if b.custom_id and b.custom_id.startswith("tuque:act:")
+        ]
+        if buttons:
+            return message, buttons, int(buttons[0].split(":")[3])
+    raise LookupError
+
+
+async def _start_game(double: DiscordDouble, channel: Channel, a: User, b: User) -> None:
+    rec = await double.slash(a, channel, "tuque", "challenge", opponent=b)
+    await rec.settled(timeout=30)
+    invite = double.latest_message(channel)
+    accept = next(x.custom_id for x in invite.buttons if x.label == "Accept")
+    assert accept is not None
+    await (await double.click(b, invite, accept)).settled(timeout=30)
+
+
+async def _play(
+    double: DiscordDouble, players: tuple[User, User], cards: int, rng: random.Random
+) -> tuple[int, list[float]]:
+    """Play ``cards`` cards of one game; return cards played and click latencies."""
+    played = 0
+    done_seq = -1
+    latencies: list[float] = []
+    deadline = time.monotonic() + 120
+    while played < cards and time.monotonic() < deadline:
+        # The member to act is the one whose newest hand shows buttons for a new seq.
+        ready = []
+        for user in players:
+            try:
+                message, buttons, seq = _newest_buttons(double, user)
+            except LookupError:
+                continue
+            if seq > done_seq:
+                ready.append((seq, user, message, buttons))
+        if not ready:
+            await asyncio.sleep(0.002)
+            continue
+        seq, user, message, buttons = max(ready, key=lambda r: r[0])
+        choice = rng.choice(buttons)
+        rec = await double.click(user, message, choice)
+        await rec.response(timeout=30)
+        done_seq = seq
+        if rec.ack_latency is not None:
+            latencies.append(rec.ack_latency)
+        if isinstance(ACTIONS[int(choice.rsplit(":", 1)[1])], Play):
+            played += 1
+    return played, latencies
+
+
+def serve(api_url: str, gateway_url: str, token: str, guild_id: int, database: str) -> None:
+    """The bot process: the real TuqueBot pointed at the double."""
+    discord.http.Route.BASE = api_url
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+    settings = Settings(
+        discord_token=token,
+        database_path=Path(database),
+        dev_guild_id=guild_id,
+        computer_move_delay_seconds=0,
+        log_level="WARNING",
+    )
+    with ThreadPoolExecutor(1) as executor:
+        bot = TuqueBot(settings, executor=executor, guild_ready_timeout=0.05)
+        bot.run(token, log_handler=None)
+
+
+async def main(games: int, cards: int, seed: int) -> None:
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        async with DiscordDouble() as double:
+            guild = double.add_guild("Bench")
+            channels = [double.add_channel(guild, f"table-{i}") for i in range(max(1, games // 10))]
+            users = [double.add_user(f"p{i}", guild=guild) for i in range(2 * games)]
+            bot = subprocess.Popen(
+                [
+                    sys.executable,
+                    __file__,
+                    "--serve",
+                    double.api_url,
+                    double.gateway_url,
+                    double.token,
+                    str(guild.id),
+                    str(Path(tmp) / "bench.db"),
+                ]
+            )
+            try:
+                # The double has no public "connected" flag; its gateway sessions say it.
+                await double.wait_until(lambda: any(s.open for s in double._sessions), timeout=30)
+                await asyncio.sleep(0.5)  # the bot's READY waits for guild_ready_timeout
+                for i in range(games):
+                    await _start_game(
+                        double, channels[i % len(channels)], users[2 * i], users[2 * i + 1]
+                    )
+                requests_before = len(double.requests)
+                started = time.perf_counter()
+                results = await asyncio.gather(
+                    *(
+                        _play(
+                            double,
+                            (users[2 * i], users[2 * i + 1]),
+                            cards,
+                            random.Random(rng.random()),
+                        )
+                        for i in range(games)
+                    )
+                )
+                await double.idle(timeout=60)
+                elapsed = time.perf_counter() - started
+                rest = len(double.requests) - requests_before
+                routes = Counter(f"{r.method} {r.route}" for r in double.requests[requests_before:])
+            finally:
+                bot.terminate()
+                bot.wait(timeout=30)
+    played = sum(p for p, _ in results)
+    latencies = sorted(x * 1000 for _, lat in results for x in lat)
+    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
+    print(f"games at once:             {games}")
+    print(f"clicks measured:           {len(latencies)} in {elapsed:.1f} s")
+    print(f"interaction latency p50:   {statistics.median(latencies):.1f} ms")
+    print(f"interaction latency p99:   {p99:.1f} ms   (goal < 50 ms)")
+    print(f"cards played:              {played}")
+    print(f"REST calls per card:       {rest / max(played, 1):.2f}   (goal <= 3; bids included)")
+    for route, count in routes.most_common():
+        print(f"    {count / max(played, 1):5.2f}  {route}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 7 and sys.argv[1] == "--serve":
+        if hasattr(os, "sched_setaffinity"):
+            os.sched_setaffinity(0, {0})
+        serve(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6])
+        sys.exit(0)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games played at once")
+    parser.add_argument("--cards", type=int, default=20, help="cards to play in each game")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) > 1:
+        os.sched_setaffinity(0, os.sched_getaffinity(0) - {0})
+    asyncio.run(main(args.games, args.cards, args.seed))
