@@ -16,20 +16,36 @@ allows (RULES.md §1 "What each player sees"):
   effective suit (Bens and the Left Bower are trump). Face-down cards are not
   bound by this: they were not in the hand.
 
-With one constrained hand (Tuque) each sample is uniform over the consistent
-deals; with several (Euchre) the hands are filled most-constrained first, which
+Bids are evidence too: given a bid threshold, deals are reweighted by how
+well they explain the other seats' passes and calls (:meth:`Sampler.likelihood`);
+this changes how often a consistent deal is drawn, never whether it can be.
+
+Without that weighting, with one constrained hand (Tuque) each sample is uniform
+over the consistent deals; with several (Euchre) the hands are filled most-constrained first, which
 is close to uniform, and a randomized backtracking fill guarantees a consistent
 deal whenever the quick fill fails.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.actions import GoAlone, OrderUp, TakeUp
-from engine.ai.sim import ALONE, BID1, BID2, CODE, DISCARD, PLAY, TRUMP, Sim, to_codes
+from engine.actions import GoAlone, NameTrump, OrderUp, TakeUp
+from engine.ai.sim import (
+    ALONE,
+    BID1,
+    BID2,
+    CODE,
+    DISCARD,
+    PLAY,
+    TRUMP,
+    Sim,
+    hand_value,
+    to_codes,
+)
 from engine.cards import EFFECTIVE_SUIT, SUIT_MASK
 from engine.variants import Variant, get_variant
 from engine.view import Phase, PlayerView
@@ -44,6 +60,8 @@ _PHASES = {
     Phase.PLAY: PLAY,
 }
 _QUICK_TRIES = 20
+_BID_TRIES = 6
+_BID_SOFTNESS = 0.5
 
 
 def voids(view: PlayerView) -> list[int]:
@@ -79,13 +97,21 @@ class Sampler:
     Args:
         view: the viewer's view; its phase must be bidding, discard, going alone or play.
         stick_the_dealer: the game's option (not part of the view); default: the
-            variant's default, or what the legal actions show.
+            variant's default.
+        bid_threshold: if given, deals are also weighted by how well they explain the
+            other seats' bids (see :meth:`sample`), judged by the bidding rule of
+            :func:`~engine.ai.sim.heuristic_bid` with this threshold.
 
     Raises:
         ValueError: a spectator's view or a view between hands.
     """
 
-    def __init__(self, view: PlayerView, stick_the_dealer: bool | None = None) -> None:
+    def __init__(
+        self,
+        view: PlayerView,
+        stick_the_dealer: bool | None = None,
+        bid_threshold: float | None = None,
+    ) -> None:
         if view.seat is None or view.phase not in _PHASES:
             raise ValueError("a sampler needs a seat's view during a hand")
         self.view = view
@@ -130,6 +156,44 @@ class Sampler:
         self.forced = _bits(self.pool & ~slots[0].allowed) if len(slots) == 1 else []
         self.played = played
         self.template, self.down_into = self._template()
+        self.threshold = bid_threshold
+        self.bids = self._bid_events() if bid_threshold is not None else []
+        self.shown = [0] * view.players  # public cards each seat held at the deal
+        for trick in (*view.tricks, view.trick):
+            for seat, c in trick.plays:
+                self.shown[seat] |= 1 << c.index
+        for seat in range(view.players):
+            for c in view.face_up(seat):
+                self.shown[seat] |= 1 << c.index
+
+    def _bid_events(self) -> list[tuple[int, tuple[int, ...], bool, bool]]:
+        """The other seats' bids as ``(seat, suits, accepted, with_up_card)``.
+
+        A pass says no suit in ``suits`` was worth making; an acceptance, that the
+        one suit was. A stuck dealer's call and going alone say nothing here.
+        """
+        view = self.view
+        up = view.up_card
+        assert up is not None
+        ben = up.is_ben
+        round_1 = True
+        events = []
+        for seat, action in view.bids:
+            if isinstance(action, OrderUp | TakeUp | NameTrump):
+                suits = (action.suit.index,) if action.suit is not None else (up.index // 9,)
+                stuck = not round_1 and seat == view.dealer and self.stick
+                if seat != view.seat and not stuck:
+                    events.append((seat, suits, True, round_1 and seat == view.dealer))
+                break
+            if round_1:
+                suits = (0, 1, 2, 3) if ben else (up.index // 9,)
+            else:
+                suits = tuple(s for s in range(4) if ben or s != up.index // 9)
+            if seat != view.seat:
+                events.append((seat, suits, False, round_1 and seat == view.dealer))
+            if seat == view.dealer:
+                round_1 = False
+        return events
 
     def variant_pack(self) -> int:
         """The engine mask of the variant's pack."""
@@ -232,8 +296,19 @@ class Sampler:
         return {s.seat: hands[i] for i, s in enumerate(slots)}
 
     def sample(self, rng: random.Random) -> Sim:
-        """A full hand consistent with the view, at the view's point of the hand."""
+        """A full hand consistent with the view, at the view's point of the hand.
+
+        With a bid threshold, a deal is kept with probability equal to its
+        likelihood of the observed bids (:meth:`likelihood`), redrawing up to
+        :data:`_BID_TRIES` times: deals where a seat that passed holds a hand it
+        would have bid, or a maker holds nothing, become rare, never impossible.
+        """
         hands, downs = self.deal_hidden(rng)
+        if self.bids:
+            for _ in range(_BID_TRIES):
+                if rng.random() < self.likelihood(hands):
+                    break
+                hands, downs = self.deal_hidden(rng)
         sim = self.template.copy()
         if sim.phase == PLAY:
             t = sim.trump
@@ -251,6 +326,26 @@ class Sampler:
             for (_, up), d in zip(self.down_into, downs, strict=True):
                 sim.under[up] = 1 << d
         return sim
+
+    def likelihood(self, hands: dict[int, int]) -> float:
+        """How well a deal of hidden hands (card masks) explains the other seats' bids, 0..1.
+
+        Each bid contributes a logistic factor of its margin: the seat's best value
+        (:func:`~engine.ai.sim.hand_value` of its hand and public cards, the dealer
+        counting the up-card, a partner a constant) above the threshold for an
+        acceptance, below it for a pass.
+        """
+        up = self.view.up_card.index  # type: ignore[union-attr]
+        partner = 1.2 if self.view.players == 4 else 0.0
+        threshold = self.threshold
+        assert threshold is not None
+        p = 1.0
+        for seat, suits, accepted, with_up in self.bids:
+            cards = hands.get(seat, 0) | self.shown[seat] | ((1 << up) if with_up else 0)
+            value = max(hand_value(cards, s) for s in suits) + partner
+            margin = value - threshold if accepted else threshold - value
+            p *= 1.0 / (1.0 + math.exp(-margin / _BID_SOFTNESS))
+        return p
 
     def _template(self) -> tuple[Sim, list[tuple[int, int]]]:
         """The hand with only the viewer's and the public cards, and where face-down cards go.

@@ -147,6 +147,7 @@ class SearchPlayer:
             6 in Tuque, 3 in Euchre); 0 never solves.
         rollout: ``"heuristic"`` (default) or ``"random"`` playouts.
         bid_threshold: the bidding rule's threshold used inside playouts (default per variant).
+        infer_bids: weight sampled deals by how well they explain the other seats' bids.
 
     Raises:
         ValueError: a non-positive budget, or an unknown rollout.
@@ -161,6 +162,7 @@ class SearchPlayer:
         solve_tricks: int | None = None,
         rollout: str = "heuristic",
         bid_threshold: float | None = None,
+        infer_bids: bool = True,
     ) -> None:
         if iterations is None and not time_budget > 0:
             raise ValueError("time_budget must be positive seconds")
@@ -175,6 +177,7 @@ class SearchPlayer:
         self.solve_tricks = solve_tricks
         self.rollout = rollout
         self.bid_threshold = bid_threshold
+        self.infer_bids = infer_bids
         self._tables: dict[tuple[str, int], list[list[float]]] = {}
         self.last_iterations = 0
         """Iterations (sampled deals) the last decision used."""
@@ -197,7 +200,8 @@ class SearchPlayer:
         stick = None
         if view.phase is Phase.BIDDING_2 and view.seat == view.dealer:
             stick = not any(isinstance(a, Pass) for a in legal)
-        sampler = Sampler(view, stick)
+        threshold = self._threshold(variant)
+        sampler = Sampler(view, stick, threshold if self.infer_bids else None)
         deadline = None if self.iterations is not None else start + self.time_budget
         ids = [a.id for a in legal]
         if view.phase is Phase.PLAY:
@@ -230,7 +234,7 @@ class SearchPlayer:
         rng: random.Random,
         deadline: float | None,
     ) -> int:
-        threshold = self._threshold(variant)
+        threshold = sampler.threshold if sampler.threshold is not None else self._threshold(variant)
         totals = [0.0] * len(ids)
         done = 0
         per = 0.0
