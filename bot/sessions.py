@@ -444,13 +444,10 @@ class GameSessions:
         await self._post_table(session)
         await self._send_hand(interaction, session, 1, f"Game #{session.id} is on.")
         if challenger is not None:
+            # The challenge's own interaction still lives (challenges expire first), so the
+            # challenger's hand arrives as a follow-up under "Challenge sent".
             try:
-                embed, buttons = self._hand_message(session, 0, f"Game #{session.id} is on.")
-                kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True, "wait": True}
-                if buttons is not None:
-                    kwargs["view"] = buttons
-                message = await challenger.followup.send(**kwargs)
-                session.hands[0] = HandMessage(challenger, message.id, time.monotonic())
+                await self._send_hand(challenger, session, 0, f"Game #{session.id} is on.")
             except discord.HTTPException as err:
                 log.info("game %d: challenger's hand not sent (%s)", session.id, err.status)
         await self._touch(session)
@@ -464,19 +461,24 @@ class GameSessions:
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         """ "Show my hand": a fresh ephemeral view for a player of the game."""
+        found = await self._player_seat(interaction, game_id, "You have no hand in this game.")
+        if found is not None:
+            await self._send_hand(interaction, *found)
+
+    async def _player_seat(
+        self, interaction: discord.Interaction, game_id: int, stranger: str
+    ) -> tuple[Session, int] | None:
+        """The running game and the clicker's seat in it; else answer why not and return None."""
         session = self._sessions.get(game_id)
         if session is None:
             await self.deny(interaction, f"Game #{game_id} is over.")
-            return
+            return None
         seat = session.seat_of(interaction.user.id)
         if seat is None:
-            await self.deny(
-                interaction,
-                f"Game #{game_id} is between {' and '.join(session.seating.names)}: "
-                "you have no hand in it.",
-            )
-            return
-        await self._send_hand(interaction, session, seat)
+            names = " and ".join(session.seating.names)
+            await self.deny(interaction, f"{stranger} Game #{game_id} is between {names}.")
+            return None
+        return session, seat
 
     # --- actions ------------------------------------------------------------------------------
 
@@ -488,14 +490,12 @@ class GameSessions:
         Strangers, stale or double clicks, clicks out of turn and illegal actions get
         an ephemeral explanation and change nothing.
         """
-        session = self._sessions.get(game_id)
-        if session is None:
-            await self.deny(interaction, f"Game #{game_id} is over.")
+        found = await self._player_seat(
+            interaction, game_id, "These aren't your cards: you're not in this game."
+        )
+        if found is None:
             return
-        seat = session.seat_of(interaction.user.id)
-        if seat is None:
-            await self.deny(interaction, "These aren't your cards: you're not in this game.")
-            return
+        session, seat = found
         if action is None:
             await self.deny(interaction, "That button isn't an action of this game.")
             return
@@ -639,14 +639,12 @@ class GameSessions:
 
     async def resign(self, interaction: discord.Interaction, game_id: int) -> None:
         """The resign confirmation: the player's side loses the game."""
-        session = self._sessions.get(game_id)
-        if session is None:
-            await self.deny(interaction, f"Game #{game_id} is already over.")
+        found = await self._player_seat(
+            interaction, game_id, "You can only resign a game you're playing."
+        )
+        if found is None:
             return
-        seat = session.seat_of(interaction.user.id)
-        if seat is None:
-            await self.deny(interaction, "You can only resign a game you're playing.")
-            return
+        session, seat = found
         async with session.lock:
             if session.finished:
                 await self.deny(interaction, f"Game #{game_id} is already over.")

@@ -126,56 +126,47 @@ def _suited(low: Rank) -> tuple[Card, ...]:
     return tuple(c for c in CARDS[:36] if c.rank is not None and c.rank.index >= low.index)
 
 
-VARIANTS: dict[str, Variant] = {
-    v.name: v
-    for v in (
-        Variant(
-            name="tuque",
-            title="Tuque",
-            rules="RULES.md §1",
-            players=2,
-            sides=(0, 1),
-            pack=_suited(RANKS[0]) + BENS,
-            tableau_piles=5,
-            hand_size=7,
-            alone=False,
-            contract=9,
-            score_hand=score_tuque,
-            defaults=Options(target=10, stick_the_dealer=True),
-            adjustable=frozenset({"target"}),
-        ),
-        Variant(
-            name="tuque61",
-            title="Tuque to 61",
-            rules="RULES.md §2",
-            players=2,
-            sides=(0, 1),
-            pack=_suited(RANKS[0]) + BENS,
-            tableau_piles=5,
-            hand_size=7,
-            alone=False,
-            contract=9,
-            score_hand=score_tuque61,
-            defaults=Options(target=61, stick_the_dealer=True),
-            adjustable=frozenset({"target"}),
-        ),
-        Variant(
-            name="euchre",
-            title="Euchre (four-hand)",
-            rules="RULES.md §3",
-            players=4,
-            sides=(0, 1, 0, 1),
-            pack=_suited(Rank.NINE),
-            tableau_piles=0,
-            hand_size=5,
-            alone=True,
-            contract=3,
-            score_hand=score_euchre,
-            defaults=Options(target=10, stick_the_dealer=False),
-            adjustable=frozenset({"target", "stick_the_dealer"}),
-        ),
-    )
-}
+TUQUE = Variant(
+    name="tuque",
+    title="Tuque",
+    rules="RULES.md §1",
+    players=2,
+    sides=(0, 1),
+    pack=_suited(RANKS[0]) + BENS,
+    tableau_piles=5,
+    hand_size=7,
+    alone=False,
+    contract=9,
+    score_hand=score_tuque,
+    defaults=Options(target=10, stick_the_dealer=True),
+    adjustable=frozenset({"target"}),
+)
+# §2 is §1 with another scoring and target.
+TUQUE61 = replace(
+    TUQUE,
+    name="tuque61",
+    title="Tuque to 61",
+    rules="RULES.md §2",
+    score_hand=score_tuque61,
+    defaults=Options(target=61, stick_the_dealer=True),
+)
+EUCHRE = Variant(
+    name="euchre",
+    title="Euchre (four-hand)",
+    rules="RULES.md §3",
+    players=4,
+    sides=(0, 1, 0, 1),
+    pack=_suited(Rank.NINE),
+    tableau_piles=0,
+    hand_size=5,
+    alone=True,
+    contract=3,
+    score_hand=score_euchre,
+    defaults=Options(target=10, stick_the_dealer=False),
+    adjustable=frozenset({"target", "stick_the_dealer"}),
+)
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in (TUQUE, TUQUE61, EUCHRE)}
 """Every playable variant by name."""
 
 
