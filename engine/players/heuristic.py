@@ -119,20 +119,26 @@ _EUCHRE_WEIGHTS = (
 )
 _EUCHRE_SD = 1.1
 
-# Expected-points margin a making action must beat, by (variant, round, seat is dealer);
-# the margin of passing is not zero: a pass leaves the other side to make trump
-# (and in round 2 sticks the dealer, whose forced make favours the defenders).
-_THRESHOLDS: dict[tuple[str, int, bool], float] = {
-    ("tuque", 1, False): 0.0,
-    ("tuque", 1, True): 0.0,
-    ("tuque", 2, False): 0.0,
-    ("tuque61", 1, False): 0.0,
-    ("tuque61", 1, True): 0.0,
-    ("tuque61", 2, False): 0.0,
-    ("euchre", 1, False): 0.0,
-    ("euchre", 1, True): 0.0,
-    ("euchre", 2, False): 0.0,
-    ("euchre", 2, True): 0.0,
+# Expected-points margin a making action must beat, by (variant, bidding round, seats
+# clockwise from the dealer to the bidder: 0 is the dealer). Passing is worth more
+# than nothing: it leaves the others to make trump, and in round 2 it may stick the
+# dealer with a forced make that favours the defenders. Tuned by self-play on
+# duplicate deals (docs/players.md "Calibration").
+_THRESHOLDS: dict[tuple[str, int, int], float] = {
+    ("tuque", 1, 1): 0.75,
+    ("tuque", 1, 0): 0.0,
+    ("tuque", 2, 1): 0.0,
+    ("tuque61", 1, 1): 0.0,
+    ("tuque61", 1, 0): 0.0,
+    ("tuque61", 2, 1): 0.0,
+    ("euchre", 1, 1): 0.3,
+    ("euchre", 1, 2): 0.3,
+    ("euchre", 1, 3): 0.3,
+    ("euchre", 1, 0): 0.0,
+    ("euchre", 2, 1): 0.0,
+    ("euchre", 2, 2): 0.0,
+    ("euchre", 2, 3): 0.0,
+    ("euchre", 2, 0): 0.0,
 }
 
 
@@ -242,7 +248,8 @@ class HeuristicPlayer:
             options.append((_expected_margin(view.variant, tricks), action))
         threshold = None
         if any(isinstance(a, Pass) for a in legal):
-            key = (view.variant, 1 if first_round else 2, view.seat == view.dealer)
+            offset = (view.seat - view.dealer) % view.players
+            key = (view.variant, 1 if first_round else 2, offset)
             threshold = _THRESHOLDS[key]
         return options, threshold
 

@@ -213,3 +213,15 @@ def test_heuristic_beats_random_at_tuque() -> None:
         wins += play_game("tuque", ["normal", "random"], seed, target=5).winner == 0
         wins += play_game("tuque", ["random", "normal"], seed, target=5).winner == 1
     assert wins >= 30
+
+
+def test_names_its_suit_when_a_ben_is_turned_up(deal) -> None:
+    """Tuque: with a Ben turned up, the non-dealer orders it up naming its long, strong suit."""
+    game = deal(
+        "tuque",
+        dealer=1,
+        hands={0: "JS JC AS KS QS TS 9S"},
+        up={0: "AC AD AH 8S 7S"},
+        up_card="B3",
+    )
+    assert str(decide(game)) == "order S"
