@@ -107,6 +107,8 @@ class _Reward:
         self.low = min(values)
         spread = max(values) - self.low
         self.scale = 1 / spread if spread > 0 else 0.0
+        self.point = (self.win(1, 0) - self.win(0, 0)) * self.scale
+        """The reward of one point now (for small adjustments given in points)."""
 
     def win(self, ours: int, theirs: int) -> float:
         a, b = self.mine + ours, self.theirs + theirs
@@ -148,6 +150,8 @@ class SearchPlayer:
         rollout: ``"heuristic"`` (default) or ``"random"`` playouts.
         bid_threshold: the bidding rule's threshold used inside playouts (default per variant).
         infer_bids: weight sampled deals by how well they explain the other seats' bids.
+        maker_edge: points added, in bidding, to the playouts in which the player's side
+            makes trump: the search plays a hand it made better than the playout rule does.
 
     Raises:
         ValueError: a non-positive budget, or an unknown rollout.
@@ -163,6 +167,7 @@ class SearchPlayer:
         rollout: str = "heuristic",
         bid_threshold: float | None = None,
         infer_bids: bool = True,
+        maker_edge: float = 0.0,
     ) -> None:
         if iterations is None and not time_budget > 0:
             raise ValueError("time_budget must be positive seconds")
@@ -178,6 +183,7 @@ class SearchPlayer:
         self.rollout = rollout
         self.bid_threshold = bid_threshold
         self.infer_bids = infer_bids
+        self.maker_edge = maker_edge
         self._tables: dict[tuple[str, int], list[list[float]]] = {}
         self.last_iterations = 0
         """Iterations (sampled deals) the last decision used."""
@@ -236,6 +242,7 @@ class SearchPlayer:
     ) -> int:
         threshold = sampler.threshold if sampler.threshold is not None else self._threshold(variant)
         totals = [0.0] * len(ids)
+        edge = self.maker_edge * reward.point
         done = 0
         per = 0.0
         clock = time.perf_counter()
@@ -246,6 +253,8 @@ class SearchPlayer:
                 sim.apply(action)
                 play_out(sim, threshold)
                 totals[i] += reward.of(sim.points)
+                if sim.maker >= 0 and sim.sides[sim.maker] == reward.side:
+                    totals[i] += edge
             done += len(ids)
             now = time.perf_counter()
             per, clock = now - clock, now

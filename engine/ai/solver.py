@@ -7,7 +7,8 @@ function of the maker's tricks (RULES.md §1–§3 scoring), so its minimax valu
 is the reward of the minimax trick count, and that count only matters up to the
 next point where the score changes: :func:`maker_tricks` binary-searches those
 points. Cards of one suit held by one seat with no unplayed card between them
-are equivalent; only the lowest of each run is searched.
+are equivalent (unless one covers a face-down tableau card); only the lowest of
+each run is searched.
 """
 
 from __future__ import annotations
@@ -53,13 +54,20 @@ class _Search:
                 h = f
             live |= 1 << best  # the card to beat still separates two of ours
         out = []
+        under = self.under
         prev = -99
         while h:
             low = h & -h
             c = low.bit_length() - 1
             h ^= low
-            # Skip a card touching the previous one tried (same suit, nothing live between).
-            if c // 13 == prev // 13 and not (live >> (prev + 1)) & ((1 << (c - prev - 1)) - 1):
+            # Skip a card touching the previous one tried (same suit, nothing live between),
+            # unless either covers a face-down card: playing it turns that card up.
+            if (
+                c // 13 == prev // 13
+                and not (live >> (prev + 1)) & ((1 << (c - prev - 1)) - 1)
+                and not under[c]
+                and not under[prev]
+            ):
                 prev = c
                 continue
             out.append(c)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.actions import Play
@@ -105,3 +107,35 @@ def test_win_table_is_a_probability_by_score() -> None:
     assert table[0][0] == pytest.approx(0.5, abs=1e-9)
     assert table[9][0] > table[5][5] > table[0][9]
     assert all(0.0 <= p <= 1.0 for row in table for p in row)
+
+
+def _minimax(sim: Sim) -> int:
+    if sim.phase != PLAY:
+        return sim.maker_tricks()
+    values = []
+    for action in sim.legal():
+        child = sim.copy()
+        child.apply(action)
+        values.append(_minimax(child))
+    makers = sim.sides[sim.turn] == sim.sides[sim.maker]
+    return max(values) if makers else min(values)
+
+
+@pytest.mark.parametrize("variant", ["tuque", "euchre"])
+def test_solver_matches_plain_minimax(variant: str) -> None:
+    """On random endings (tableau reveals, loners included) the solver equals full minimax."""
+    v = get_variant(variant)
+    rng = random.Random(variant)
+    checked = 0
+    while checked < 60:
+        order = [c.index for c in v.pack]
+        rng.shuffle(order)
+        sim = Sim.from_deal(v, order, rng.randrange(v.players), True)
+        while sim.phase != PLAY and sim.turn >= 0:
+            sim.apply(rng.choice(sim.legal()))
+        while sim.phase == PLAY and (sim.ntricks - sim.done > 3 or rng.random() < 0.3):
+            sim.apply(rng.choice(sim.legal()))
+        if sim.phase != PLAY:
+            continue
+        assert maker_tricks(sim, range(sim.ntricks + 1)) == _minimax(sim)
+        checked += 1
