@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
@@ -50,7 +51,11 @@ class TuqueBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
-        executor = self._executor or ProcessPoolExecutor(max_workers=1)
+        # forkserver: forking this process, which already runs the database thread,
+        # could copy a held lock into the child.
+        executor = self._executor or ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("forkserver")
+        )
         self._executor = executor
         self.sessions = GameSessions(
             self,
