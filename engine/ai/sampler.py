@@ -154,7 +154,6 @@ class Sampler:
         self.slots = slots
         self.allowed = _bits(slots[0].allowed) if len(slots) == 1 else []
         self.forced = _bits(self.pool & ~slots[0].allowed) if len(slots) == 1 else []
-        self.played = played
         self.template, self.down_into = self._template()
         self.threshold = bid_threshold
         self.bids = self._bid_events() if bid_threshold is not None else []
@@ -216,6 +215,11 @@ class Sampler:
         Face-down cards are listed in the order of :attr:`down_into`; the cards left over
         are the kitty and any discard, which play no further part.
         """
+        hands, free = self._hands(rng)
+        return hands, self._downs(rng.random, free)
+
+    def _hands(self, rng: random.Random) -> tuple[dict[int, int], list[int]]:
+        """The other seats' hands (card masks, up-card included) and the cards left free."""
         rnd = rng.random
         if len(self.slots) == 1:
             # One hidden hand: a uniform hand from its allowed cards, then uniform rest.
@@ -234,11 +238,14 @@ class Sampler:
             for m in hands.values():
                 rest &= ~m
             free = _bits(rest)
-        ndown = len(self.down_into)
-        _shuffle_head(rnd, free, ndown)
         if self.up_holder >= 0:
             hands[self.up_holder] |= 1 << self.view.up_card.index  # type: ignore[union-attr]
-        return hands, free[:ndown]
+        return hands, free
+
+    def _downs(self, rnd: Callable[[], float], free: list[int]) -> list[int]:
+        ndown = len(self.down_into)
+        _shuffle_head(rnd, free, ndown)
+        return free[:ndown]
 
     def _quick(self, rnd: Callable[[], float]) -> dict[int, int] | None:
         for _ in range(_QUICK_TRIES):
@@ -303,12 +310,13 @@ class Sampler:
         :data:`_BID_TRIES` times: deals where a seat that passed holds a hand it
         would have bid, or a maker holds nothing, become rare, never impossible.
         """
-        hands, downs = self.deal_hidden(rng)
+        hands, free = self._hands(rng)
         if self.bids:
             for _ in range(_BID_TRIES):
                 if rng.random() < self.likelihood(hands):
                     break
-                hands, downs = self.deal_hidden(rng)
+                hands, free = self._hands(rng)
+        downs = self._downs(rng.random, free)
         sim = self.template.copy()
         if sim.phase == PLAY:
             t = sim.trump
@@ -383,7 +391,6 @@ class Sampler:
         for seat in range(view.players):
             sim.hand[seat] = to_codes(t, sim.hand[seat] | sim.tab[seat])
             sim.tab[seat] = 0
-        sim.live = to_codes(t, self.variant_pack() & ~self.played)
         sim.won = list(view.tricks_won)
         sim.done = len(view.tricks)
         trick = view.trick

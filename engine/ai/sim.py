@@ -133,7 +133,7 @@ class Sim:
         pend: per seat, face-down cards to turn up when the current trick ends.
         nxt: next seat clockwise, skipping a sitting-out partner. active: seats in play.
         leader, led, best, best_seat, in_trick: the trick in progress.
-        won: tricks won by each seat. done: completed tricks. live: codes not yet played.
+        won: tricks won by each seat. done: completed tricks.
         points: points per side once ``phase`` is ``DONE`` (all zero if thrown in).
     """
 
@@ -150,12 +150,10 @@ class Sim:
         "last_winner",
         "leader",
         "led",
-        "live",
         "maker",
         "n",
         "ntricks",
         "nxt",
-        "pack",
         "pend",
         "phase",
         "pick_up",
@@ -179,7 +177,6 @@ class Sim:
         self.score: ScoreHand = variant.score_hand
         self.can_alone = variant.alone
         self.stick = stick_the_dealer
-        self.pack = sum(1 << c.index for c in variant.pack)
         self.dealer = dealer
         self.phase = BID1
         self.turn = (dealer + 1) % n
@@ -201,7 +198,6 @@ class Sim:
         self.in_trick = 0
         self.won = [0] * n
         self.done = 0
-        self.live = 0
         self.points = [0] * (max(variant.sides) + 1)
         self.last_winner = -1
 
@@ -228,13 +224,13 @@ class Sim:
         """An independent copy."""
         o = Sim.__new__(Sim)
         o.n, o.sides, o.ntricks, o.score = self.n, self.sides, self.ntricks, self.score
-        o.can_alone, o.stick, o.pack, o.dealer = self.can_alone, self.stick, self.pack, self.dealer
+        o.can_alone, o.stick, o.dealer = self.can_alone, self.stick, self.dealer
         o.phase, o.turn, o.up, o.trump = self.phase, self.turn, self.up, self.trump
         o.maker, o.alone, o.pick_up = self.maker, self.alone, self.pick_up
         o.hand, o.tab, o.under, o.pend = self.hand[:], self.tab[:], self.under[:], self.pend[:]
         o.nxt, o.active, o.leader, o.led = self.nxt[:], self.active, self.leader, self.led
         o.best, o.best_seat, o.in_trick = self.best, self.best_seat, self.in_trick
-        o.won, o.done, o.live, o.points = self.won[:], self.done, self.live, self.points[:]
+        o.won, o.done, o.points = self.won[:], self.done, self.points[:]
         o.last_winner = self.last_winner
         return o
 
@@ -340,7 +336,6 @@ class Sim:
         for s in range(self.n):
             self.hand[s] = to_codes(t, self.hand[s] | self.tab[s])
             self.tab[s] = 0
-        self.live = to_codes(t, self.pack)
         self.phase = PLAY
         first = self.alone if self.alone >= 0 else self.dealer
         self.turn = self.leader = self.nxt[first]
@@ -348,7 +343,6 @@ class Sim:
     def _play(self, seat: int, c: int) -> None:
         bit = 1 << c
         self.hand[seat] ^= bit
-        self.live ^= bit
         d = self.under[c]
         if d:
             self.pend[seat] |= d
@@ -417,7 +411,6 @@ def rollout_random(sim: Sim, rng: random.Random, trace: list[int] | None = None)
         _rollout_random_seats(sim, rng, trace)
     sim.done = sim.ntricks
     sim.in_trick = 0
-    sim.live = 0
     sim._score()
 
 
@@ -541,9 +534,10 @@ def _rollout_random_pair(sim: Sim, rng: random.Random, trace: list[int] | None) 
 def rollout_heuristic(sim: Sim, trace: list[int] | None = None) -> None:
     """Finish the play of ``sim`` (in ``PLAY``) with a fast, deterministic card-play rule.
 
-    The rule sees only what a player could: its own cards and which cards are gone.
-    Leading: the top trump if the seat's side made trump and holds it, else a
-    winning (top unplayed) card of another suit, else its lowest other-suit card.
+    Like the solver it sees every card of the deal (a greedy double-dummy rule).
+    Leading: the makers draw trump while they hold the top one; else a card of
+    another suit no opponent can beat or trump; else the lowest card of a suit no
+    opponent can trump, else the lowest other-suit card, else the lowest trump.
     Following: partner winning: lowest; else the lowest card that wins (by
     following, or by trumping when void), else the lowest card (a discard from
     other suits before trump). Appends each code played to ``trace`` when given.
@@ -563,36 +557,58 @@ def rollout_heuristic(sim: Sim, trace: list[int] | None = None) -> None:
     best = sim.best
     bs = sim.best_seat
     led = sim.led
-    live = sim.live
     left = sim.ntricks - sim.done
     reveal = any(pend)
     record = trace is not None
     low = _LOW
     blocks = SUIT_BLOCK
+    playing = set()
+    seat = s
+    for _ in range(active):
+        playing.add(seat)
+        seat = nxt[seat]
+    foes = [[o for o in playing if sides[o] != sides[p]] for p in range(n)]
     while left:
         h = hands[s]
         if k == 0:
             c = -1
             tr = h >> 39
-            if tr and sides[s] == maker_side:
-                top = (live >> 39).bit_length() - 1
-                if tr >> top & 1:
-                    c = 39 + top
-            if c < 0:
-                lo = 99
+            their = 0  # the opponents' trumps (chunk)
+            for o in foes[s]:
+                their |= hands[o] >> 39
+            if tr and their and sides[s] == maker_side and tr.bit_length() > their.bit_length():
+                c = 38 + tr.bit_length()  # draw trump with the top one
+            else:
+                # A sure winner of another suit, else the lowest card of a suit no
+                # opponent can trump, else the lowest of another suit, else the lowest trump.
+                safe = lowest = -1
+                lo_safe = lo_any = 99
                 for b in (0, 13, 26):
                     x = (h >> b) & 8191
-                    if x:
-                        top = ((live >> b) & 8191).bit_length() - 1
-                        if x >> top & 1:
-                            c = b + top
-                            break
-                        p = low[x]
-                        if p < lo:
-                            lo = p
-                            c = b + p
+                    if not x:
+                        continue
+                    top = x.bit_length()
+                    sure = True
+                    ruff = False
+                    for o in foes[s]:
+                        y = (hands[o] >> b) & 8191
+                        if y.bit_length() > top:
+                            sure = False
+                        elif not y and hands[o] >> 39:
+                            sure = False
+                            ruff = True
+                    if sure:
+                        c = b + top - 1
+                        break
+                    p = low[x]
+                    if p < lo_any:
+                        lo_any = p
+                        lowest = b + p
+                    if not ruff and p < lo_safe:
+                        lo_safe = p
+                        safe = b + p
                 if c < 0:
-                    c = 39 + low[tr]
+                    c = safe if safe >= 0 else lowest if lowest >= 0 else 39 + low[tr]
             led = c // 13
             best = c
             bs = s
@@ -635,7 +651,6 @@ def rollout_heuristic(sim: Sim, trace: list[int] | None = None) -> None:
                 best = c
                 bs = s
         hands[s] = h ^ (1 << c)
-        live ^= 1 << c
         if record:
             trace.append(c)  # type: ignore[union-attr]
         d = under[c]
@@ -659,7 +674,6 @@ def rollout_heuristic(sim: Sim, trace: list[int] | None = None) -> None:
     sim.done = sim.ntricks
     sim.in_trick = 0
     sim.last_winner = bs
-    sim.live = live
     sim._score()
 
 
@@ -689,10 +703,23 @@ VALUE = [_value_table(t) for t in range(4)]
 """``VALUE[trump][card]``: rough trick value of a card, for the bidding rule."""
 
 
+def _chunk_values(values: list[float], shift: int) -> list[float]:
+    # Sum of ``values`` over each 13-bit chunk of a card mask: three look-ups per hand.
+    table = [0.0] * (1 << 13)
+    for m in range(1, 1 << 13):
+        low = m & -m
+        card = shift + low.bit_length() - 1
+        table[m] = table[m ^ low] + (values[card] if card < 39 else 0.0)
+    return table
+
+
+_VALUE_CHUNKS = [[_chunk_values(VALUE[t], shift) for shift in (0, 13, 26)] for t in range(4)]
+
+
 def hand_value(mask: int, trump: int) -> float:
     """Sum of :data:`VALUE` over an engine card mask."""
-    values = VALUE[trump]
-    return sum(values[c] for c in _bits(mask))
+    a, b, c = _VALUE_CHUNKS[trump]
+    return a[mask & 8191] + b[(mask >> 13) & 8191] + c[mask >> 26]
 
 
 BID_THRESHOLD = {"tuque": 4.3, "tuque61": 4.3, "euchre": 3.2}
