@@ -442,7 +442,6 @@ class _Knowledge:
         "seat",
         "trump",
         "trumps",
-        "unseen",
         "view",
         "visible",
     )
@@ -483,7 +482,7 @@ class _Knowledge:
             gone |= 1 << view.discard.index
         if view.up_card_turned_down and view.up_card is not None:
             gone |= 1 << view.up_card.index
-        unseen = self.unseen = pack & ~(gone | self.mine)
+        unseen = pack & ~(gone | self.mine)
         self.visible = visible
         out = view.sitting_out
         self.partner = (me + 2) % 4 if n == 4 and out != (me + 2) % 4 else -1
@@ -531,46 +530,33 @@ class _Knowledge:
         t = self.trump
         suit = self.esuit[card]
         if suit == t:
-            return 100.0 + self.power[t][card] - 0.25 * bool(self.covering >> card & 1)
+            return 100.0 + self.power[t][card] - 1.5 * bool(self.covering >> card & 1)
         value = card % 9 + 0.5 * self._count(SUIT_MASK[t][suit])
         if self._master(card):
             value += 20
-        return value - 0.25 * bool(self.covering >> card & 1)
-
-    def _expected_opponent_trumps(self) -> float:
-        """Tuque: the opponent's face-up trumps plus its share of the unseen trumps."""
-        view = self.view
-        (opp,) = self.opponents
-        hidden = view.hand_sizes[opp] + sum(p.face_down for p in view.tableaus[opp])
-        share = hidden / (self.unseen.bit_count() or 1)
-        unseen_trumps = (self.possible[opp] & self.unseen & self.trumps).bit_count()
-        return (self.visible[opp] & self.trumps).bit_count() + unseen_trumps * share
+        return value - 1.5 * bool(self.covering >> card & 1)
 
     def lead_keys(self, cards: list[int]) -> list[tuple[float, ...]]:
         """Sort keys for leading each of ``cards`` (lower is better)."""
         view = self.view
         t = self.trump
         trumps_held = self._count(self.trumps)
-        opp_trumps = any(self.possible[s] & self.trumps for s in self.opponents)
-        our_side = view.maker is not None and view.sides[view.maker] == view.sides[self.seat]
-        if view.variant == "euchre":
-            draw = opp_trumps and our_side
-        else:
-            draw = opp_trumps and (our_side or trumps_held >= self._expected_opponent_trumps())
         partner_made = self.partner >= 0 and view.maker == self.partner
         keys: list[tuple[float, ...]] = []
         for c in cards:
-            cover = -0.25 * bool(self.covering >> c & 1)
+            cover = -1.5 * bool(self.covering >> c & 1)
             suit = self.esuit[c]
             if suit == t:
                 if self._master(c):
-                    keys.append((0 if draw else 2, -self.power[t][c] + cover))
+                    # Makers and defenders alike: drawing trumps beat saving them in
+                    # self-play (docs/players.md "Calibration").
+                    keys.append((0, -self.power[t][c] + cover))
                 elif partner_made:
                     keys.append((1, -self.power[t][c] + cover))
                 else:
                     keys.append((4, self.power[t][c] + cover))
                 continue
-            if self._master(c) and not (opp_trumps and self._ruff_risk(suit)):
+            if self._master(c) and not self._ruff_risk(suit):
                 keys.append((2, c % 9 + cover))
                 continue
             length = self._count(SUIT_MASK[t][suit])
@@ -606,7 +592,7 @@ class _Knowledge:
                     keys.append((1 + wins, self._keep_value(c)))
             return keys
         for c in cards:
-            cover = -0.25 * bool(self.covering >> c & 1)
+            cover = -1.5 * bool(self.covering >> c & 1)
             if power[c] <= best:
                 keys.append((2, self._keep_value(c)))
             elif not after or not self._beats(c, after, led):

@@ -225,3 +225,16 @@ def test_names_its_suit_when_a_ben_is_turned_up(deal) -> None:
         up_card="B3",
     )
     assert str(decide(game)) == "order S"
+
+
+def test_prefers_uncovering_a_face_down_card(deal, act) -> None:
+    """Tuque: losing anyway, it plays its tableau eight (turning a card up), not the seven."""
+    game = deal(
+        "tuque",
+        dealer=1,
+        hands={0: "AC", 1: "7C 6D 7D 8D 9D TD QD"},
+        up={1: "8C 6S 7S 8S 9S"},
+        up_card="9H",
+    )
+    act(game, "order", "discard 9H", "play AC")
+    assert decide(game) == Play(Card.parse("8C"))
