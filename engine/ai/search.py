@@ -162,12 +162,12 @@ class SearchPlayer:
         seed: int | None = None,
         time_budget: float = 0.5,
         iterations: int | None = None,
-        exploration: float = 0.7,
+        exploration: float = 0.35,
         solve_tricks: int | None = None,
         rollout: str = "heuristic",
         bid_threshold: float | None = None,
         infer_bids: bool = True,
-        maker_edge: float = 0.0,
+        maker_edge: float = 0.4,
     ) -> None:
         if iterations is None and not time_budget > 0:
             raise ValueError("time_budget must be positive seconds")

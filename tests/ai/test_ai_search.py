@@ -139,3 +139,30 @@ def test_solver_matches_plain_minimax(variant: str) -> None:
             continue
         assert maker_tricks(sim, range(sim.ntricks + 1)) == _minimax(sim)
         checked += 1
+
+
+def test_reward_near_the_end_of_a_game() -> None:
+    """When the other side needs one point, any hand they score is a lost game (bid boldly)."""
+    from dataclasses import replace
+
+    from engine.ai.search import _Reward
+
+    game = Game("tuque", seed=1)
+    game.deal()
+    view = game.view(game.turn)  # type: ignore[arg-type]
+    me = view.sides[view.seat]  # type: ignore[index]
+    variant = get_variant("tuque")
+    table = win_table(variant, 10)
+
+    def points(ours: int, theirs: int) -> list[int]:
+        out = [0, 0]
+        out[me], out[1 - me] = ours, theirs
+        return out
+
+    early = _Reward(view, variant, table)
+    assert early.of(points(0, 1)) > early.of(points(0, 4))  # far from the end, margins count
+    scores = [0, 0]
+    scores[1 - me] = 9
+    late = _Reward(replace(view, scores=tuple(scores)), variant, table)
+    assert late.of(points(0, 1)) == late.of(points(0, 4)) == 0.0
+    assert late.of(points(1, 0)) > 0.0
