@@ -208,7 +208,8 @@ class SearchPlayer:
             stick = not any(isinstance(a, Pass) for a in legal)
         threshold = self._threshold(variant)
         sampler = Sampler(view, stick, threshold if self.infer_bids else None)
-        deadline = None if self.iterations is not None else start + self.time_budget
+        # Stop a little early: the last iteration and the reply still take time.
+        deadline = None if self.iterations is not None else start + 0.96 * self.time_budget
         ids = [a.id for a in legal]
         if view.phase is Phase.PLAY:
             choice = self._ismcts(sampler, reward, variant, ids, rng, deadline)
