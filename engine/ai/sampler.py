@@ -142,7 +142,8 @@ class Sampler:
             dealer = view.dealer
             if view.hand_sizes[dealer] and not self.void[dealer] & up_bit:
                 self.up_holder = dealer
-        self.pool = ((self.variant_pack() & ~known) & ~played) & ~up_bit
+        pack = sum(1 << c.index for c in self.variant.pack)
+        self.pool = pack & ~known & ~played & ~up_bit
         slots = []
         for seat in range(view.players):
             if seat == me:
@@ -193,10 +194,6 @@ class Sampler:
             if seat == view.dealer:
                 round_1 = False
         return events
-
-    def variant_pack(self) -> int:
-        """The engine mask of the variant's pack."""
-        return sum(1 << c.index for c in self.variant.pack)
 
     def _taken_up(self) -> bool:
         view = self.view

@@ -22,7 +22,8 @@
 
 With ``iterations`` set a decision is a pure function of ``(seed, view)``: the
 random stream is seeded from both, so a restarted bot decides the same way.
-Nothing is shared between players or calls (safe in worker threads).
+There is no global mutable state; an instance keeps only a cache of win tables
+and the last decision's iteration count (use one instance per worker thread).
 """
 
 from __future__ import annotations
@@ -241,7 +242,7 @@ class SearchPlayer:
         rng: random.Random,
         deadline: float | None,
     ) -> int:
-        threshold = sampler.threshold if sampler.threshold is not None else self._threshold(variant)
+        threshold = self._threshold(variant)
         totals = [0.0] * len(ids)
         edge = self.maker_edge * reward.point
         done = 0

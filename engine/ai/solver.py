@@ -23,7 +23,7 @@ __all__ = ["can_reach", "maker_tricks", "winning_moves"]
 class _Search:
     """One solver run on a copy of the hand's cards; the Sim itself is not changed."""
 
-    __slots__ = ("active", "hands", "inplay", "maker", "nodes", "nxt", "pend", "table", "under")
+    __slots__ = ("active", "hands", "inplay", "maker", "nxt", "pend", "table", "under")
 
     def __init__(self, sim: Sim) -> None:
         if sim.phase != PLAY:
@@ -43,7 +43,6 @@ class _Search:
             if sim.under[c] and inplay >> c & 1:
                 inplay |= sim.under[c]
         self.inplay = inplay
-        self.nodes = 0
 
     def moves(self, seat: int, k: int, led: int, best: int) -> list[int]:
         h = self.hands[seat]
@@ -82,7 +81,6 @@ class _Search:
             return True
         if need > left:
             return False
-        self.nodes += 1
         key: tuple[int, ...] = ()
         if not k:
             key = (seat, *self.hands)
