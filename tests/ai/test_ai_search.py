@@ -20,7 +20,7 @@ from engine.view import Phase
 @pytest.mark.parametrize("variant", ["tuque", "tuque61", "euchre"])
 def test_never_an_illegal_move(variant: str) -> None:
     """Seeded hands with the search on every seat: apply() accepts every choice."""
-    for seed in range(3 if variant.startswith("tuque") else 12):
+    for seed in range({"tuque": 8, "tuque61": 4, "euchre": 30}[variant]):
         game = Game(variant, seed=seed)
         players = [SearchPlayer(seed=seed * 10 + s, iterations=12) for s in range(4)]
         game.deal()
@@ -28,6 +28,24 @@ def test_never_an_illegal_move(variant: str) -> None:
             view = game.view(game.turn)
             action = players[game.turn].choose(view, view.legal_actions)
             game.apply(game.turn, action)  # raises on an illegal action
+
+
+def test_ben_turned_up() -> None:
+    """A Ben as the up-card: the search names a suit as it accepts, or later, legally."""
+    played = 0
+    for seed in range(400):
+        game = Game("tuque", seed=seed)
+        game.deal()
+        if game.up_card is None or not game.up_card.is_ben:
+            continue
+        players = [SearchPlayer(seed=s, iterations=10) for s in range(2)]
+        while game.turn is not None:
+            view = game.view(game.turn)
+            game.apply(game.turn, players[game.turn].choose(view, view.legal_actions))
+        played += 1
+        if played == 4:
+            break
+    assert played == 4
 
 
 def test_euchre_stick_the_dealer_and_alone() -> None:
