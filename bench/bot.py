@@ -8,7 +8,7 @@ request, so it includes the gateway and HTTP hops) at p50/p99 over every action
 click, and REST calls per card played, with ``--games`` member-vs-member games
 running at once. No computer moves.
 
-    .venv/bin/python bench/bot.py --games 200 --cards 20
+    .venv/bin/python bench/bot.py --games 200 --cards 20 --think 1
 
 Goals (issue #3): p99 < 50 ms with 200 concurrent games on one core; at most
 3 REST calls per card played.
@@ -67,13 +67,18 @@ async def _start_game(double: DiscordDouble, channel: Channel, a: User, b: User)
 
 
 async def _play(
-    double: DiscordDouble, players: tuple[User, User], cards: int, rng: random.Random
+    double: DiscordDouble,
+    players: tuple[User, User],
+    cards: int,
+    think: float,
+    rng: random.Random,
 ) -> tuple[int, list[float]]:
-    """Play ``cards`` cards of one game; return cards played and click latencies."""
+    """Play ``cards`` cards of one game, a member thinking ``think`` seconds on average
+    (exponentially distributed) before each click; return cards played and click latencies."""
     played = 0
     done_seq = -1
     latencies: list[float] = []
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 120 + 3 * cards * think
     while played < cards and time.monotonic() < deadline:
         # The member to act is the one whose newest hand shows buttons for a new seq.
         ready = []
@@ -88,6 +93,8 @@ async def _play(
             await asyncio.sleep(0.002)
             continue
         seq, user, message, buttons = max(ready, key=lambda r: r[0])
+        if think:
+            await asyncio.sleep(rng.expovariate(1 / think))
         choice = rng.choice(buttons)
         rec = await double.click(user, message, choice)
         await rec.response(timeout=30)
@@ -115,7 +122,7 @@ def serve(api_url: str, gateway_url: str, token: str, guild_id: int, database: s
         bot.run(token, log_handler=None)
 
 
-async def main(games: int, cards: int, seed: int) -> None:
+async def main(games: int, cards: int, think: float, seed: int) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         async with DiscordDouble() as double:
@@ -150,6 +157,7 @@ async def main(games: int, cards: int, seed: int) -> None:
                             double,
                             (users[2 * i], users[2 * i + 1]),
                             cards,
+                            think,
                             random.Random(rng.random()),
                         )
                         for i in range(games)
@@ -166,7 +174,11 @@ async def main(games: int, cards: int, seed: int) -> None:
     latencies = sorted(x * 1000 for _, lat in results for x in lat)
     p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
     print(f"games at once:             {games}")
-    print(f"clicks measured:           {len(latencies)} in {elapsed:.1f} s")
+    print(f"think time (mean):         {think:.2f} s a click")
+    print(
+        f"clicks measured:           {len(latencies)} in {elapsed:.1f} s "
+        f"({len(latencies) / elapsed:.0f} a second)"
+    )
     print(f"interaction latency p50:   {statistics.median(latencies):.1f} ms")
     print(f"interaction latency p99:   {p99:.1f} ms   (goal < 50 ms)")
     print(f"cards played:              {played}")
@@ -184,8 +196,14 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games played at once")
     parser.add_argument("--cards", type=int, default=20, help="cards to play in each game")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="mean seconds a member takes to click (0: flat out)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) > 1:
         os.sched_setaffinity(0, os.sched_getaffinity(0) - {0})
-    asyncio.run(main(args.games, args.cards, args.seed))
+    asyncio.run(main(args.games, args.cards, args.think, args.seed))
