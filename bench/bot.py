@@ -39,7 +39,7 @@ import yarl
 from discord_double import DiscordDouble, StoredMessage
 from discord_double.models import Channel, User
 
-from bot.client import TuqueBot
+from bot.client import TuqueBot, tune_gc
 from bot.settings import Settings
 from engine.actions import ACTIONS, Play
 
@@ -119,6 +119,7 @@ def serve(api_url: str, gateway_url: str, token: str, guild_id: int, database: s
     )
     with ThreadPoolExecutor(1) as executor:
         bot = TuqueBot(settings, executor=executor, guild_ready_timeout=0.05)
+        tune_gc()
         bot.run(token, log_handler=None)
 
 

@@ -26,10 +26,11 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
-    from bot.client import TuqueBot
+    from bot.client import TuqueBot, tune_gc
 
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
     bot = TuqueBot(settings)
+    tune_gc()
     bot.run(settings.discord_token.get_secret_value(), log_handler=None)
     return 0
 

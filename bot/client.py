@@ -22,12 +22,25 @@ from bot.sessions import GameSessions
 from bot.settings import Settings
 from bot.store import Store
 
-__all__ = ["GC_YOUNG_THRESHOLD", "TuqueBot"]
+__all__ = ["GC_YOUNG_THRESHOLD", "TuqueBot", "tune_gc"]
 
 log = logging.getLogger(__name__)
 
 GC_YOUNG_THRESHOLD = 50_000
 """Allocations between young-generation collections (CPython's default is 700)."""
+
+
+def tune_gc() -> None:
+    """Set the process's garbage collector for a long-running bot; call once at start-up.
+
+    Every click leaves cyclic garbage (discord.py rebuilds a View from the clicked
+    message to dispatch a DynamicItem). With CPython's default thresholds it lives
+    across an HTTP await, gets promoted, and only full collections of 30-80 ms free
+    it: the bot's p99 latency. A large young generation lets it die young, and
+    freezing the start-up heap keeps the rare full collections short.
+    """
+    gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 20)
+    gc.freeze()
 
 
 class TuqueBot(commands.Bot):
@@ -85,13 +98,6 @@ class TuqueBot(commands.Bot):
         else:
             await self.tree.sync()
         self._timers.start()
-        # Every click leaves cyclic garbage (discord.py rebuilds a View from the clicked
-        # message to dispatch a DynamicItem). With the default thresholds it lives across
-        # an HTTP await, gets promoted and is freed only by full collections of 30-80 ms.
-        # A large young generation lets it die young, and freezing the start-up heap
-        # (library modules, restored games) keeps the rare full collections short.
-        gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 20)
-        gc.freeze()
 
     @tasks.loop(seconds=30)
     async def _timers(self) -> None:
