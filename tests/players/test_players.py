@@ -156,6 +156,22 @@ def test_casual_slip_never_trumps_partners_trick(deal, act) -> None:
         assert decide(game, CasualPlayer(seed=seed, slip=1.0)) == Play(Card.parse("TD"))
 
 
+def test_casual_slip_keeps_trumps_and_aces_in_the_discard(deal, act) -> None:
+    """Slipping at every decision, the easy level still discards its small club, not an ace."""
+    game = deal("euchre", dealer=3, hands={3: "JH KH 9C AC AS"}, up_card="AH")
+    act(game, "pass", "pass", "pass", "take", "pass")
+    for seed in range(10):
+        assert decide(game, CasualPlayer(seed=seed, slip=1.0)) == Discard(Card.parse("9C"))
+
+
+def test_casual_slip_never_goes_alone_on_a_fair_hand(deal, act) -> None:
+    """Slipping at every decision, the easy level does not go alone without a lay-down."""
+    game = deal("euchre", dealer=3, hands={0: "JH AH 9H AC KS"}, up_card="TH")
+    act(game, "order")
+    for seed in range(10):
+        assert decide(game, CasualPlayer(seed=seed, slip=1.0)) == Pass()
+
+
 def test_defender_leads_an_off_suit_ace(deal, act) -> None:
     """Euchre: a defender on lead with no trump leads its off-suit ace."""
     game = deal("euchre", dealer=3, hands={0: "AC 9S TS 9D TD"}, up_card="9H")
