@@ -10,8 +10,8 @@
 * **going alone** (Euchre): only with a near-certain march;
 * **discard**: shortest off suit, lowest card, never a trump or an ace unless forced;
 * **play**: win as cheaply as possible, play low when it cannot win or when its
-  partner holds the trick, draw trumps with master trumps as maker, cash safe
-  off-suit masters, and in Tuque prefer a tableau card that uncovers a face-down one.
+  partner holds the trick, lead master trumps to draw trumps, cash safe off-suit
+  masters, and in Tuque favour a tableau card that uncovers a face-down one.
 
 :class:`CasualPlayer` is the same player with occasional, human-like slips.
 
@@ -35,88 +35,59 @@ __all__ = ["CasualPlayer", "HeuristicPlayer"]
 
 _PACK = {name: sum(1 << c.index for c in v.pack) for name, v in VARIANTS.items()}
 _TRICKS = {name: v.tricks for name, v in VARIANTS.items()}
-_ACE = 8
+_JACK = 5
 _KING = 7
+_ACE = 8
+# Tuque: a face-up tableau card over a face-down one plays as if this many ranks
+# cheaper, since playing it turns up one more card to use (self-play A/B: 1.5 beat a
+# bare tie-break; 3 did no better).
+_UNCOVER = 1.5
 
 # --- bidding model ---------------------------------------------------------------------
 
-# Expected tricks of the would-be maker's side = dot(weights, features); fitted by
+# Expected tricks of the would-be maker's side = sum of weight * feature; fitted by
 # least squares on hands whose trump and maker were forced and then played out by this
-# player (docs/players.md "Calibration"). ``sd`` is the residual standard deviation.
-_TUQUE_FEATURES = (
-    "bias",
-    "B3",
-    "B2",
-    "B1",
-    "right",
-    "left",
-    "ace",
-    "king",
-    "low trumps",
-    "opponent's top trumps",
-    "opponent's low trumps",
-    "unseen trumps",
-    "off aces",
-    "off kings",
-    "voids",
-    "leads first",
-    "opponent's off aces",
+# player (docs/players.md "Calibration"). The SDs are the fits' residual spreads.
+_TUQUE_MODEL: tuple[tuple[str, float], ...] = (
+    ("bias", 8.37),
+    ("holds B3", 1.16),
+    ("holds B2", 1.05),
+    ("holds B1", 0.94),
+    ("holds the Right Bower", 0.77),
+    ("holds the Left Bower", 0.53),
+    ("holds the trump ace", 0.41),
+    ("holds the trump king", 0.39),
+    ("other trumps held", 0.39),
+    ("opponent's face-up top-7 trumps", -0.75),
+    ("opponent's other face-up trumps", -0.6),
+    ("trumps nobody can see", -0.27),
+    ("off-suit aces held", 0.68),
+    ("off-suit kings held", 0.57),
+    ("off suits held none of", 0.21),
+    ("leads the first trick", -0.41),
+    ("opponent's face-up off-suit aces", -0.32),
 )
-_TUQUE_WEIGHTS = (
-    8.37,
-    1.16,
-    1.05,
-    0.94,
-    0.77,
-    0.53,
-    0.41,
-    0.39,
-    0.39,
-    -0.75,
-    -0.6,
-    -0.27,
-    0.68,
-    0.57,
-    0.21,
-    -0.41,
-    -0.32,
-)
+_TUQUE_WEIGHTS = tuple(w for _, w in _TUQUE_MODEL)
 _TUQUE_SD = 1.9
 
-_EUCHRE_FEATURES = (
-    "bias",
-    "right",
-    "left",
-    "ace",
-    "king",
-    "queen",
-    "low trumps",
-    "off aces",
-    "off kings",
-    "voids",
-    "partner picks up",
-    "partner picks up high",
-    "opponent picks up",
-    "opponent picks up high",
-    "side leads first",
+_EUCHRE_MODEL: tuple[tuple[str, float], ...] = (
+    ("bias", 1.15),
+    ("holds the Right Bower", 1.08),
+    ("holds the Left Bower", 0.81),
+    ("holds the trump ace", 0.64),
+    ("holds the trump king", 0.49),
+    ("holds the trump queen", 0.46),
+    ("other trumps held", 0.42),
+    ("off-suit aces held", 0.38),
+    ("off-suit kings held", 0.08),
+    ("off suits held none of", 0.15),
+    ("partner picks up", 0.53),
+    ("partner picks up a Right Bower or ace", 0.42),
+    ("an opponent picks up", -0.33),
+    ("an opponent picks up a Right Bower or ace", -0.28),
+    ("the side leads the first trick", -0.02),
 )
-_EUCHRE_WEIGHTS = (
-    1.15,
-    1.08,
-    0.81,
-    0.64,
-    0.49,
-    0.46,
-    0.42,
-    0.38,
-    0.08,
-    0.15,
-    0.53,
-    0.42,
-    -0.33,
-    -0.28,
-    -0.02,
-)
+_EUCHRE_WEIGHTS = tuple(w for _, w in _EUCHRE_MODEL)
 _EUCHRE_SD = 1.1
 
 # Expected-points margin a making action must beat, by (variant, bidding round, seats
@@ -352,7 +323,7 @@ def _dealer_keeps(hand: int, mine: int, trump: int) -> int:
 
 
 def _tuque_features(view: PlayerView, t: int, pickup: bool) -> list[float]:
-    """Features of :data:`_TUQUE_FEATURES` for making trump ``t`` (RULES.md §1)."""
+    """The features of :data:`_TUQUE_MODEL`, in order, for making trump ``t`` (RULES.md §1)."""
     assert view.seat is not None and view.up_card is not None
     me = view.seat
     opp = 1 - me
@@ -389,7 +360,7 @@ def _tuque_features(view: PlayerView, t: int, pickup: bool) -> list[float]:
 
 
 def _euchre_features(view: PlayerView, t: int, pickup: bool) -> list[float]:
-    """Features of :data:`_EUCHRE_FEATURES` for making trump ``t`` (RULES.md §3)."""
+    """The features of :data:`_EUCHRE_MODEL`, in order, for making trump ``t`` (RULES.md §3)."""
     assert view.seat is not None and view.up_card is not None
     me = view.seat
     partner = (me + 2) % 4
@@ -410,7 +381,7 @@ def _euchre_features(view: PlayerView, t: int, pickup: bool) -> list[float]:
         aces += bool(mine & sm & 1 << (s * 9 + _ACE))
         kings += bool(mine & sm & 1 << (s * 9 + _KING))
         voids += not mine & sm
-    high = float(up_card % 9 in (_ACE, 5))  # the jack turned up is the Right Bower
+    high = float(up_card % 9 in (_ACE, _JACK))  # the jack turned up is the Right Bower
     to_partner = pickup and view.dealer == partner
     to_opp = pickup and view.dealer % 2 != me % 2
     f += [float(aces), float(kings), float(voids)]
@@ -530,11 +501,11 @@ class _Knowledge:
         t = self.trump
         suit = self.esuit[card]
         if suit == t:
-            return 100.0 + self.power[t][card] - 1.5 * bool(self.covering >> card & 1)
+            return 100.0 + self.power[t][card] - _UNCOVER * bool(self.covering >> card & 1)
         value = card % 9 + 0.5 * self._count(SUIT_MASK[t][suit])
         if self._master(card):
             value += 20
-        return value - 1.5 * bool(self.covering >> card & 1)
+        return value - _UNCOVER * bool(self.covering >> card & 1)
 
     def lead_keys(self, cards: list[int]) -> list[tuple[float, ...]]:
         """Sort keys for leading each of ``cards`` (lower is better)."""
@@ -544,7 +515,7 @@ class _Knowledge:
         partner_made = self.partner >= 0 and view.maker == self.partner
         keys: list[tuple[float, ...]] = []
         for c in cards:
-            cover = -1.5 * bool(self.covering >> c & 1)
+            cover = -_UNCOVER * bool(self.covering >> c & 1)
             suit = self.esuit[c]
             if suit == t:
                 if self._master(c):
@@ -592,7 +563,7 @@ class _Knowledge:
                     keys.append((1 + wins, self._keep_value(c)))
             return keys
         for c in cards:
-            cover = -1.5 * bool(self.covering >> c & 1)
+            cover = -_UNCOVER * bool(self.covering >> c & 1)
             if power[c] <= best:
                 keys.append((2, self._keep_value(c)))
             elif not after or not self._beats(c, after, led):
