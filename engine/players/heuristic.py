@@ -106,9 +106,9 @@ _THRESHOLDS: dict[tuple[str, int, int], float] = {
     ("euchre", 1, 2): 0.6,
     ("euchre", 1, 3): 0.3,
     ("euchre", 1, 0): 0.0,
-    ("euchre", 2, 1): 0.0,
-    ("euchre", 2, 2): 0.0,
-    ("euchre", 2, 3): 0.0,
+    ("euchre", 2, 1): -0.3,
+    ("euchre", 2, 2): -0.3,
+    ("euchre", 2, 3): -0.3,
     ("euchre", 2, 0): 0.0,
 }
 
