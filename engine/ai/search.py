@@ -33,10 +33,11 @@ import random
 import time
 from collections.abc import Sequence
 
-from engine.actions import ACTIONS, Action, Pass
+from engine.actions import ACTIONS, PLAY_BASE, Action, Pass
 from engine.ai.sampler import Sampler
 from engine.ai.sim import (
     BID_THRESHOLD,
+    CARD_OF,
     DONE,
     PLAY,
     play_out,
@@ -51,6 +52,8 @@ __all__ = ["SearchPlayer", "win_table"]
 
 SOLVE_TRICKS = {"tuque": 6, "tuque61": 6, "euchre": 3}
 """Default: solve exactly when this many tricks or fewer are left."""
+OTHERS = {"tuque": "search", "tuque61": "search", "euchre": "policy"}
+"""Default: how the tree plays the other seats' cards (see ``SearchPlayer``)."""
 
 
 def _trick_odds(variant: Variant) -> list[float]:
@@ -153,6 +156,10 @@ class SearchPlayer:
         infer_bids: weight sampled deals by how well they explain the other seats' bids.
         maker_edge: points added, in bidding, to the playouts in which the player's side
             makes trump: the search plays a hand it made better than the playout rule does.
+        others: ``"search"``: the other seats' cards are chosen in the tree by UCB, as
+            in plain ISMCTS; ``"policy"``: by the playout rule on the sampled deal, so
+            partners and opponents play to their own (sampled) cards. Default per
+            variant: search in Tuque, policy in Euchre.
 
     Raises:
         ValueError: a non-positive budget, or an unknown rollout.
@@ -169,6 +176,7 @@ class SearchPlayer:
         bid_threshold: float | None = None,
         infer_bids: bool = True,
         maker_edge: float = 0.4,
+        others: str | None = None,
     ) -> None:
         if iterations is None and not time_budget > 0:
             raise ValueError("time_budget must be positive seconds")
@@ -176,6 +184,8 @@ class SearchPlayer:
             raise ValueError("iterations must be at least 1")
         if rollout not in ("heuristic", "random"):
             raise ValueError("rollout must be 'heuristic' or 'random'")
+        if others not in (None, "search", "policy"):
+            raise ValueError("others must be 'search' or 'policy'")
         self.seed = seed
         self.time_budget = time_budget
         self.iterations = iterations
@@ -185,6 +195,7 @@ class SearchPlayer:
         self.bid_threshold = bid_threshold
         self.infer_bids = infer_bids
         self.maker_edge = maker_edge
+        self.others = others
         self._tables: dict[tuple[str, int], list[list[float]]] = {}
         self.last_iterations = 0
         """Iterations (sampled deals) the last decision used."""
@@ -293,6 +304,9 @@ class SearchPlayer:
         sqrt = math.sqrt
         root = _Node(-1)
         random_rollout = self.rollout == "random"
+        others = self.others or OTHERS.get(variant.name, "search")
+        me = sampler.view.seat if others == "policy" else -1
+        card_of = CARD_OF[sampler.template.trump]
         done = 0
         clock = time.perf_counter()
         per = 0.0
@@ -302,6 +316,19 @@ class SearchPlayer:
             path = [root]
             sides = sim.sides
             while sim.phase == PLAY:
+                if me >= 0 and sim.turn != me:
+                    # Another seat plays the playout rule on its sampled cards; the
+                    # card is still an edge, so later nodes stay information sets.
+                    seat = sim.turn
+                    trace: list[int] = []
+                    rollout_heuristic(sim, trace, 1)
+                    action = PLAY_BASE + card_of[trace[0]]
+                    child = node.children.get(action)
+                    if child is None:
+                        child = node.children[action] = _Node(sides[seat])
+                    node = child
+                    path.append(node)
+                    continue
                 legal = sim.legal()
                 children = node.children
                 untried = [a for a in legal if a not in children]

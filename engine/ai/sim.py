@@ -531,8 +531,11 @@ def _rollout_random_pair(sim: Sim, rng: random.Random, trace: list[int] | None) 
     sim.last_winner = sa
 
 
-def rollout_heuristic(sim: Sim, trace: list[int] | None = None) -> None:
+def rollout_heuristic(sim: Sim, trace: list[int] | None = None, cards: int = -1) -> None:
     """Finish the play of ``sim`` (in ``PLAY``) with a fast, deterministic card-play rule.
+
+    With ``cards`` > 0, play only that many cards (the search uses 1 to let the
+    rule play for the other seats).
 
     Like the solver it sees every card of the deal (a greedy double-dummy rule).
     Leading: the makers draw trump while they hold the top one; else a card of
@@ -671,6 +674,17 @@ def rollout_heuristic(sim: Sim, trace: list[int] | None = None) -> None:
         else:
             k += 1
             s = nxt[s]
+        cards -= 1
+        if not cards:
+            break
+    if left:
+        sim.done = sim.ntricks - left
+        sim.turn = s
+        sim.in_trick = k
+        sim.led, sim.best, sim.best_seat = led, best, bs
+        if not k:
+            sim.leader = s
+        return
     sim.done = sim.ntricks
     sim.in_trick = 0
     sim.last_winner = bs
