@@ -6,10 +6,11 @@
 * **Play** — single-observer ISMCTS. Each iteration draws a deal consistent with
   the view (:class:`~engine.ai.sampler.Sampler`), walks the tree of the
   player's information sets (a node is the sequence of cards played since the
-  root; every seat's cards are edges, as the seat that plays them sees them),
-  selects by UCB with *availability counts* among the cards legal in that
-  deal, adds one node, then values the deal: an exact alpha-beta solve
-  (:mod:`engine.ai.solver`) when few tricks are left, else a heuristic playout
+  root; every seat's cards are edges), selects the player's own cards by UCB
+  with *availability counts* among the cards legal in that deal while the other
+  seats play the playout rule on their sampled cards, adds one node, then
+  values the deal: an exact alpha-beta solve (:mod:`engine.ai.solver`) when few
+  tricks are left, else a heuristic playout
   (:func:`~engine.ai.sim.rollout_heuristic`). The move is the most visited child.
 * **Bidding, naming trump, going alone, the discard** — every option is tried on
   the same sampled deals (common random numbers), each deal finished by the
@@ -52,8 +53,6 @@ __all__ = ["SearchPlayer", "win_table"]
 
 SOLVE_TRICKS = {"tuque": 6, "tuque61": 6, "euchre": 3}
 """Default: solve exactly when this many tricks or fewer are left."""
-OTHERS = {"tuque": "search", "tuque61": "search", "euchre": "policy"}
-"""Default: how the tree plays the other seats' cards (see ``SearchPlayer``)."""
 
 
 def _trick_odds(variant: Variant) -> list[float]:
@@ -156,10 +155,9 @@ class SearchPlayer:
         infer_bids: weight sampled deals by how well they explain the other seats' bids.
         maker_edge: points added, in bidding, to the playouts in which the player's side
             makes trump: the search plays a hand it made better than the playout rule does.
-        others: ``"search"``: the other seats' cards are chosen in the tree by UCB, as
-            in plain ISMCTS; ``"policy"``: by the playout rule on the sampled deal, so
-            partners and opponents play to their own (sampled) cards. Default per
-            variant: search in Tuque, policy in Euchre.
+        others: ``"policy"`` (default): the other seats' cards are chosen by the playout
+            rule on the sampled deal, so partners and opponents play to their own
+            (sampled) cards; ``"search"``: by UCB in the tree, as in plain ISMCTS.
 
     Raises:
         ValueError: a non-positive budget, or an unknown rollout.
@@ -176,7 +174,7 @@ class SearchPlayer:
         bid_threshold: float | None = None,
         infer_bids: bool = True,
         maker_edge: float = 0.4,
-        others: str | None = None,
+        others: str = "policy",
     ) -> None:
         if iterations is None and not time_budget > 0:
             raise ValueError("time_budget must be positive seconds")
@@ -184,7 +182,7 @@ class SearchPlayer:
             raise ValueError("iterations must be at least 1")
         if rollout not in ("heuristic", "random"):
             raise ValueError("rollout must be 'heuristic' or 'random'")
-        if others not in (None, "search", "policy"):
+        if others not in ("search", "policy"):
             raise ValueError("others must be 'search' or 'policy'")
         self.seed = seed
         self.time_budget = time_budget
@@ -304,8 +302,7 @@ class SearchPlayer:
         sqrt = math.sqrt
         root = _Node(-1)
         random_rollout = self.rollout == "random"
-        others = self.others or OTHERS.get(variant.name, "search")
-        me = sampler.view.seat if others == "policy" else -1
+        me = sampler.view.seat if self.others == "policy" else -1
         card_of = CARD_OF[sampler.template.trump]
         done = 0
         clock = time.perf_counter()
