@@ -134,6 +134,8 @@ class Sim:
         nxt: next seat clockwise, skipping a sitting-out partner. active: seats in play.
         leader, led, best, best_seat, in_trick: the trick in progress.
         won: tricks won by each seat. done: completed tricks.
+        last_winner: the winner of the last trick completed by :meth:`apply` or a
+            full playout.
         points: points per side once ``phase`` is ``DONE`` (all zero if thrown in).
     """
 
