@@ -23,6 +23,7 @@ A driver loop::
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -335,8 +336,7 @@ class Game:
         if cards is None:
             # Each hand's shuffle depends on (seed, hand) only, so a game rebuilt from its
             # record deals the same next hand as the original would have.
-            order = pack
-            random.Random(f"tuque:{self.seed}:{self._hand_no + 1}").shuffle(order)
+            order = _shuffled(pack, f"tuque:{self.seed}:{self._hand_no + 1}")
         else:
             order = [c.index for c in cards]
             if sorted(order) != pack:
@@ -346,7 +346,7 @@ class Game:
         if self._phase is _OVER:
             self._dealer = (self._dealer + 1) % self.variant.players
         self._lay_out(order)
-        deal = Deal(tuple(CARDS[i] for i in order))
+        deal = Deal(tuple(map(CARDS.__getitem__, order)))
         self._log.append(deal)
         return deal
 
@@ -824,6 +824,19 @@ class Game:
             raise WrongPhase(f"no seat is to act before {entry!r}")
         else:
             self.apply(self._turn, parse_action(entry))
+
+
+def _shuffled(pack: list[int], key: str) -> list[int]:
+    """A Fisher-Yates shuffle of ``pack`` (in place) driven by BLAKE2b of ``key``.
+
+    256 hashed bits cover the 153 bits of a 39-card order with a negligible bias, in
+    a fraction of the time of seeding a ``random.Random`` and drawing per card.
+    """
+    bits = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=32).digest())
+    for i in range(len(pack) - 1, 0, -1):
+        bits, j = divmod(bits, i + 1)
+        pack[i], pack[j] = pack[j], pack[i]
+    return pack
 
 
 def _game_winner(scores: list[int], target: int) -> int | None:

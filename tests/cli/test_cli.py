@@ -144,7 +144,9 @@ def test_the_screen_shows_the_table() -> None:
     assert "Score: You 0, Computer 0 (game to 10)" in screen
     assert "Your hand: " + " ".join(c.pretty() for c in view.hand) in screen
     for seat, name in ((0, "You"), (1, "Computer")):
-        piles = " ".join(f"[{c.pretty():>3}/▮]" for c in view.face_up(seat))
+        # 🃏 is two columns wide, so a Ben is not padded to three.
+        tops = [c.pretty() if c.is_ben else f"{c.pretty():>3}" for c in view.face_up(seat)]
+        piles = " ".join(f"[{top}/▮]" for top in tops)
         assert f"{name:<8}  {piles}" in screen
     assert re.search(r"^1\) Pass +2\) (Order|Take) it up$", screen, re.MULTILINE)
 
@@ -152,7 +154,7 @@ def test_the_screen_shows_the_table() -> None:
 def test_bad_inputs_reprompt_with_clear_messages() -> None:
     """A wrong number, gibberish and illegal actions are explained, then asked again."""
     script = iter(["9", "xyzzy", "play 1x", "play AS", "order", "", "take", "42", "quit"])
-    code, out, _ = run(["play", "--seed", "3", "--level", "random"], lambda _: next(script))
+    code, out, _ = run(["play", "--seed", "2", "--level", "random"], lambda _: next(script))
     assert code == 0
     assert "Your choice [1-2]: 9\nThere is no choice 9: type a number from 1 to 2.\n" in out
     assert "Sorry, I don't understand that: 'xyzzy' is not an action.\n" in out
@@ -218,7 +220,7 @@ def test_ctrl_c_stops_cleanly_with_code_130() -> None:
 def test_hidden_cards_never_appear_on_the_persons_screens(tmp_path: Path) -> None:
     """No screen shows the other hands, a face-down card, the kitty or another's discard."""
     # Seeds where a computer dealer discards a card other than the up-card.
-    for variant, seed in (("tuque", 26), ("euchre", 21)):
+    for variant, seed in (("tuque", 1), ("euchre", 2)):
         path = tmp_path / f"{variant}.json"
         argv = ["play", "--variant", variant, "--seed", str(seed), "--target", "2"]
         code, out, _ = run([*argv, "--level", "random", "--save", str(path)], always_one)
