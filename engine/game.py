@@ -725,6 +725,7 @@ class Game:
             tricks_won=tuple(self._tricks),
             scores=tuple(self._scores),
             target=self.options.target,
+            stick_the_dealer=self.options.stick_the_dealer,
             discard=CARDS[self._discard] if own_discard else None,
             last_hand=self._results[-1] if self._results else None,
             legal_actions=self.legal_actions(seat) if seat is not None else (),

@@ -113,6 +113,7 @@ class PlayerView:
         tricks_won: tricks won by each seat this hand.
         scores: each side's game score.
         target: points that win the game.
+        stick_the_dealer: the dealer must make trump in round 2 (RULES.md §3 option).
         discard: the viewer's own discard this hand (only the dealer who made it sees it).
         last_hand: the result of the previous hand, if any.
         legal_actions: the viewer's legal actions now.
@@ -140,6 +141,7 @@ class PlayerView:
     tricks_won: tuple[int, ...]
     scores: tuple[int, ...]
     target: int
+    stick_the_dealer: bool
     discard: Card | None
     last_hand: HandResult | None
     legal_actions: tuple[Action, ...]

@@ -96,8 +96,6 @@ class Sampler:
 
     Args:
         view: the viewer's view; its phase must be bidding, discard, going alone or play.
-        stick_the_dealer: the game's option (not part of the view); default: the
-            variant's default.
         bid_threshold: if given, deals are also weighted by how well they explain the
             other seats' bids (see :meth:`sample`), judged by the bidding rule of
             :func:`~engine.ai.sim.heuristic_bid` with this threshold.
@@ -109,16 +107,13 @@ class Sampler:
     def __init__(
         self,
         view: PlayerView,
-        stick_the_dealer: bool | None = None,
         bid_threshold: float | None = None,
     ) -> None:
         if view.seat is None or view.phase not in _PHASES:
             raise ValueError("a sampler needs a seat's view during a hand")
         self.view = view
         self.variant: Variant = get_variant(view.variant)
-        if stick_the_dealer is None:
-            stick_the_dealer = self.variant.defaults.stick_the_dealer
-        self.stick = stick_the_dealer
+        self.stick = view.stick_the_dealer
         me = view.seat
         known = 0
         for c in view.hand:

@@ -34,7 +34,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from engine.actions import ACTIONS, PLAY_BASE, Action, Pass
+from engine.actions import ACTIONS, PLAY_BASE, Action
 from engine.ai.sampler import Sampler
 from engine.ai.sim import (
     BID_THRESHOLD,
@@ -213,11 +213,8 @@ class SearchPlayer:
         if table is None:
             table = self._tables[key] = win_table(variant, view.target)
         reward = _Reward(view, variant, table)
-        stick = None
-        if view.phase is Phase.BIDDING_2 and view.seat == view.dealer:
-            stick = not any(isinstance(a, Pass) for a in legal)
         threshold = self._threshold(variant)
-        sampler = Sampler(view, stick, threshold if self.infer_bids else None)
+        sampler = Sampler(view, threshold if self.infer_bids else None)
         # Stop a little early: the last iteration and the reply still take time.
         deadline = None if self.iterations is not None else start + 0.96 * self.time_budget
         ids = [a.id for a in legal]

@@ -7,9 +7,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import OrderUp, TakeUp
+from engine.actions import OrderUp, Pass, TakeUp
 from engine.ai.sampler import Sampler
-from engine.ai.sim import CARD_OF, PLAY, Sim
+from engine.ai.sim import BID1, BID2, CARD_OF, PASS, PLAY, Sim
 from engine.cards import effective_suit
 from engine.game import Game
 from engine.view import Phase, PlayerView
@@ -158,3 +158,23 @@ def test_void_in_trump_puts_the_up_card_in_the_discard() -> None:
                 break
             game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
     assert found >= 5
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), stick=st.booleans(), passes=st.integers(0, 6))
+def test_samples_follow_the_games_stick_the_dealer_option(
+    seed: int, stick: bool, passes: int
+) -> None:
+    """Samples play on under the game's own option: a stuck dealer may not pass in round 2."""
+    game = Game("euchre", seed=seed, stick_the_dealer=stick)
+    game.deal()
+    for _ in range(passes):
+        seat = game.turn
+        assert seat is not None
+        game.apply(seat, Pass())
+    view = game.view(game.turn)
+    assert view.stick_the_dealer is stick
+    sim = Sampler(view).sample(random.Random(seed))
+    while sim.phase in (BID1, BID2) and not (sim.phase == BID2 and sim.turn == sim.dealer):
+        sim.apply(PASS)
+    assert (PASS in sim.legal()) is not stick
