@@ -207,6 +207,7 @@ VIEW_FIELDS = {
     "tricks_won",
     "scores",
     "target",
+    "stick_the_dealer",
     "discard",
     "last_hand",
     "legal_actions",
