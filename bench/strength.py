@@ -6,6 +6,10 @@ Usage::
     python bench/strength.py --variant euchre --a normal --b easy --hands 2000
     python bench/strength.py --a hard --b normal --setting a.iterations=1000
     python bench/strength.py --a hard --b normal --a-settings '{"iterations": 1000}'
+    python bench/strength.py --variant euchre --a oracle --b normal --hands 1000
+
+A level is one of ``make_player``'s, or ``oracle``: the hard level shown the other
+seats' hands (``bench/oracle.py``), to measure how far any player could go.
 
 Every deal is played twice with the sides swapped (duplicate), so the luck of the
 cards cancels out: game ``i`` and game ``i + 1`` share a game seed, hence the same
@@ -33,8 +37,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.oracle import OraclePlayer
 from engine.game import Game
-from engine.players import make_player
+from engine.players import Player, make_player
 from engine.view import Phase
 
 
@@ -74,15 +79,22 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def _player(game: Game, level: str, seed: int, settings: dict[str, Any]) -> Player:
+    if level == "oracle":
+        return OraclePlayer(game, seed=seed, **settings)
+    return make_player(level, seed=seed, **settings)
+
+
 def play(match: Match, seed: int, a_side: int, *, whole_game: bool) -> Outcome:
     """Play one game (or one hand) on game seed ``seed`` with level A on side ``a_side``."""
     game = Game(match.variant, seed=seed, **match.options)
     sides = game.variant.sides
     players = [
-        make_player(
+        _player(
+            game,
             match.a if side == a_side else match.b,
-            seed=seed * 8 + seat,
-            **(match.a_settings if side == a_side else match.b_settings),
+            seed * 8 + seat,
+            match.a_settings if side == a_side else match.b_settings,
         )
         for seat, side in enumerate(sides)
     ]
@@ -154,7 +166,7 @@ def main(argv: list[str] | None = None) -> None:
     """Parse the command line, play the match, print the summary."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="tuque", help="tuque, tuque61 or euchre")
-    parser.add_argument("--a", default="normal", help="side A's level (make_player)")
+    parser.add_argument("--a", default="normal", help="side A's level (make_player, or oracle)")
     parser.add_argument("--b", default="random", help="side B's level")
     count = parser.add_mutually_exclusive_group()
     count.add_argument("--games", type=int, help="whole games to play (default 200)")

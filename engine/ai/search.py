@@ -213,8 +213,7 @@ class SearchPlayer:
         if table is None:
             table = self._tables[key] = win_table(variant, view.target)
         reward = _Reward(view, variant, table)
-        threshold = self._threshold(variant)
-        sampler = Sampler(view, threshold if self.infer_bids else None)
+        sampler = self._sampler(view, variant)
         # Stop a little early: the last iteration and the reply still take time.
         deadline = None if self.iterations is not None else start + 0.96 * self.time_budget
         ids = [a.id for a in legal]
@@ -223,6 +222,10 @@ class SearchPlayer:
         else:
             choice = self._flat(sampler, reward, variant, ids, rng, deadline)
         return ACTIONS[choice]
+
+    def _sampler(self, view: PlayerView, variant: Variant) -> Sampler:
+        """The source of this decision's deals (``bench/oracle.py`` swaps in the true one)."""
+        return Sampler(view, self._threshold(variant) if self.infer_bids else None)
 
     def _stream(self, view: PlayerView) -> str | None:
         if self.seed is None:
