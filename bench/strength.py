@@ -9,7 +9,10 @@ Usage::
     python bench/strength.py --variant euchre --a oracle --b normal --hands 1000
 
 A level is one of ``make_player``'s, or ``oracle``: the hard level shown the other
-seats' hands (``bench/oracle.py``), to measure how far any player could go.
+seats' hands (``bench/oracle.py``), to measure how far any player could go; or
+``BIDDER/PLAYER``, e.g. ``hard/normal``: one level bids (bidding, going alone,
+the discard) and the other plays the cards, to tell where an edge comes from.
+The side's settings go to its search parts (``hard``, ``oracle``).
 
 Every deal is played twice with the sides swapped (duplicate), so the luck of the
 cards cancels out: game ``i`` and game ``i + 1`` share a game seed, hence the same
@@ -29,7 +32,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,9 +41,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.oracle import OraclePlayer
+from engine.actions import Action
 from engine.game import Game
 from engine.players import Player, make_player
-from engine.view import Phase
+from engine.view import Phase, PlayerView
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +83,29 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+_SEARCH = frozenset({"hard", "oracle"})
+_BIDDING = frozenset({Phase.BIDDING_1, Phase.BIDDING_2, Phase.GOING_ALONE, Phase.DISCARD})
+
+
+class _Split:
+    """One player for the bidding phases and the discard, another for card play."""
+
+    def __init__(self, bidder: Player, card_player: Player) -> None:
+        self.bidder = bidder
+        self.card_player = card_player
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        part = self.bidder if view.phase in _BIDDING else self.card_player
+        return part.choose(view, legal)
+
+
 def _player(game: Game, level: str, seed: int, settings: dict[str, Any]) -> Player:
+    if "/" in level:
+        parts = [
+            _player(game, part, seed, settings if part in _SEARCH else {})
+            for part in level.split("/", 1)
+        ]
+        return _Split(*parts)
     if level == "oracle":
         return OraclePlayer(game, seed=seed, **settings)
     return make_player(level, seed=seed, **settings)
