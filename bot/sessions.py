@@ -27,6 +27,7 @@ import discord
 from bot import render
 from bot.components import challenge_view, hand_buttons, resign_view, table_view
 from bot.store import (
+    ChallengeClosed,
     ChallengeNotFound,
     ChallengeStatus,
     GameNotActive,
@@ -308,13 +309,25 @@ class GameSessions:
         variant: str,
         options: dict[str, Any],
         seats: list[SeatRow],
+        accepting: int | None = None,
     ) -> Session:
+        """Deal a new game and store it with its deal (accepting a challenge, if given).
+
+        Raises ``ChallengeClosed`` when ``accepting`` can no longer be accepted.
+        """
         game = Game(variant, seed=secrets.randbits(62), **options)
         game.deal()
         game_id = await self.store.create_game(
-            guild_id, channel_id, variant, options, game.seed, game.first_dealer, seats
+            guild_id,
+            channel_id,
+            variant,
+            options,
+            game.seed,
+            game.first_dealer,
+            seats,
+            [str(e) for e in game.log],
+            accepting=accepting,
         )
-        await self.store.append_actions(game_id, 0, [str(e) for e in game.log])
         session = Session(game_id, guild_id, channel_id, tuple(seats), game, _seating(seats))
         self._sessions[game_id] = session
         log.info("game %d started: %s, %d seats", game_id, variant, len(seats))
@@ -412,29 +425,40 @@ class GameSessions:
             )
             await self.deny(interaction, f"You can't answer {who}.")
             return
-        status = ChallengeStatus.ACCEPTED if accept else ChallengeStatus.DECLINED
-        if challenge.status is not ChallengeStatus.OPEN or not await self.store.resolve_challenge(
-            challenge_id, status
-        ):
-            await self.deny(interaction, "This challenge has expired or was already answered.")
+        closed = "This challenge has expired or was already answered."
+        if challenge.status is not ChallengeStatus.OPEN:
+            await self.deny(interaction, closed)
             return
         self_name = interaction.user.display_name
         if not accept:
+            if not await self.store.resolve_challenge(challenge_id, ChallengeStatus.DECLINED):
+                await self.deny(interaction, closed)
+                return
             self._challengers.pop(challenge_id, None)
             await interaction.response.edit_message(
                 content=f"{self_name} declined the challenge from <@{challenge.challenger_id}>.",
                 view=None,
             )
             return
-        challenger = self._challengers.pop(challenge_id, None)
+        challenger = self._challengers.get(challenge_id)
         challenger_name = challenger.user.display_name if challenger else None
         seats = [
             SeatRow.human(0, challenge.challenger_id, challenger_name),
             SeatRow.human(1, interaction.user.id, self_name),
         ]
-        session = await self._create(
-            challenge.guild_id, challenge.channel_id, challenge.variant, challenge.options, seats
-        )
+        try:
+            session = await self._create(
+                challenge.guild_id,
+                challenge.channel_id,
+                challenge.variant,
+                challenge.options,
+                seats,
+                accepting=challenge_id,
+            )
+        except ChallengeClosed:
+            await self.deny(interaction, closed)
+            return
+        self._challengers.pop(challenge_id, None)
         session.seating = _seating(await self._seats_with_names(session))
         await interaction.response.edit_message(
             content=f"{self_name} accepted the challenge from <@{challenge.challenger_id}>: "

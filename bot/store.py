@@ -24,6 +24,8 @@ Decisions that shape the data (see also ``bot.ratings`` for who is rated):
   results and no rating change.
 - ``resolve_challenge`` and ``mark_reminded`` are compare-and-set updates that
   report whether they changed anything: of two concurrent clicks exactly one wins.
+  Accepting a challenge is ``create_game(..., accepting=id)``: the accept, the
+  game, its seats and its first deal are one transaction.
 """
 
 from __future__ import annotations
@@ -119,6 +121,14 @@ class ChallengeNotFound(StoreError, LookupError):
 
     def __init__(self, challenge_id: int) -> None:
         super().__init__(f"no challenge with id {challenge_id}")
+        self.challenge_id = challenge_id
+
+
+class ChallengeClosed(StoreError):
+    """The challenge can no longer be accepted: it was answered, cancelled or has expired."""
+
+    def __init__(self, challenge_id: int) -> None:
+        super().__init__(f"challenge {challenge_id} is no longer open")
         self.challenge_id = challenge_id
 
 
@@ -503,7 +513,9 @@ class Store:
         seed: int,
         first_dealer: int,
         seats: Sequence[SeatRow],
+        actions: Sequence[str] = (),
         *,
+        accepting: int | None = None,
         now: float | None = None,
     ) -> int:
         """Create an active game and return its id (never reused).
@@ -511,7 +523,13 @@ class Store:
         ``seats`` must be numbered ``0..n-1`` with ``n`` in ``SEAT_COUNTS``, and no
         user may take two seats; ``options`` must be JSON-serialisable; ``seed``
         must fit in a signed 64-bit integer. The turn timer starts at ``now``.
-        Names given on human seats update ``players``. Raises ``ValueError``.
+        Names given on human seats update ``players``. ``actions`` open the game's
+        log at seq 0 (the first deal). With ``accepting`` (a challenge id) the
+        challenge is accepted in the same transaction, compare-and-set like
+        ``resolve_challenge``: a crash never leaves an accepted challenge without
+        its game, and of two concurrent accepts one creates the game. Raises
+        ``ValueError``; with ``accepting``, ``ChallengeClosed`` or
+        ``ChallengeNotFound``. Nothing is written on error.
         """
         ordered = sorted(seats, key=lambda s: s.seat)
         if len(ordered) not in SEAT_COUNTS or [s.seat for s in ordered] != list(
@@ -525,9 +543,15 @@ class Store:
             raise ValueError(f"first_dealer {first_dealer} is not a seat")
         if seed not in _INT64:
             raise ValueError("seed must fit in a signed 64-bit integer")
+        if not all(isinstance(a, str) and a.strip() for a in actions):
+            raise ValueError("actions must be non-blank strings")
         options_json = _dump_options(options)
         now = _now(now)
         async with self._transaction(write=True) as db:
+            if accepting is not None and not await self._resolve(
+                db, accepting, ChallengeStatus.ACCEPTED, now
+            ):
+                raise ChallengeClosed(accepting)
             cursor = await db.execute(
                 """
                 INSERT INTO games (guild_id, channel_id, variant, options, seed, first_dealer,
@@ -545,6 +569,10 @@ class Store:
             for s in ordered:
                 if s.user_id is not None and s.display_name:
                     await self._upsert_player(db, guild_id, s.user_id, s.display_name, now)
+            await db.executemany(
+                "INSERT INTO game_actions (game_id, seq, action) VALUES (?, ?, ?)",
+                [(game_id, seq, action) for seq, action in enumerate(actions)],
+            )
         return game_id
 
     async def set_table_message(
@@ -1035,23 +1063,26 @@ class Store:
         status = ChallengeStatus(status)
         if status in (ChallengeStatus.OPEN, ChallengeStatus.EXPIRED):
             raise ValueError(f"resolve_challenge cannot set {status}")
-        now = _now(now)
         async with self._transaction(write=True) as db:
-            cursor = await db.execute(
-                """
-                UPDATE challenges SET status = ?, resolved_at = ?
-                WHERE id = ? AND status = 'open' AND expires_at > ?
-                """,
-                (status, now, challenge_id, now),
-            )
-            if cursor.rowcount == 1:
-                return True
-            exists = await db.execute_fetchall(
-                "SELECT 1 FROM challenges WHERE id = ?", (challenge_id,)
-            )
-            if not exists:
-                raise ChallengeNotFound(challenge_id)
-            return False
+            return await self._resolve(db, challenge_id, status, _now(now))
+
+    @staticmethod
+    async def _resolve(
+        db: aiosqlite.Connection, challenge_id: int, status: ChallengeStatus, now: float
+    ) -> bool:
+        cursor = await db.execute(
+            """
+            UPDATE challenges SET status = ?, resolved_at = ?
+            WHERE id = ? AND status = 'open' AND expires_at > ?
+            """,
+            (status, now, challenge_id, now),
+        )
+        if cursor.rowcount == 1:
+            return True
+        exists = await db.execute_fetchall("SELECT 1 FROM challenges WHERE id = ?", (challenge_id,))
+        if not exists:
+            raise ChallengeNotFound(challenge_id)
+        return False
 
     async def open_challenges(self) -> list[ChallengeRow]:
         """Every open challenge, oldest first (including ones past ``expires_at``

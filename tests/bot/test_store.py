@@ -15,6 +15,7 @@ from bot import store as store_module
 from bot.migrations import DatabaseTooNew, discover
 from bot.ratings import DEFAULT_RATING
 from bot.store import (
+    ChallengeClosed,
     ChallengeNotFound,
     ChallengeStatus,
     GameNotActive,
@@ -813,6 +814,67 @@ async def test_expired_challenge_cannot_be_accepted(store: Store) -> None:
     challenge_id = await new_challenge(store, lifetime=60)
     assert not await store.resolve_challenge(challenge_id, ChallengeStatus.ACCEPTED, now=T0 + 60)
     assert (await store.load_challenge(challenge_id)).status is ChallengeStatus.OPEN
+
+
+def _accepting_seats() -> list[SeatRow]:
+    return [SeatRow.human(0, ANN, "Ann"), SeatRow.human(1, BOB, "Bob")]
+
+
+async def _accept(store: Store, challenge_id: int, now: float) -> int:
+    return await store.create_game(
+        GUILD,
+        CHANNEL,
+        "tuque",
+        {"points_to_win": 5},
+        7,
+        0,
+        _accepting_seats(),
+        ["deal 1"],
+        accepting=challenge_id,
+        now=now,
+    )
+
+
+async def test_accepting_creates_the_game_and_its_deal_in_one_step(store: Store) -> None:
+    """create_game(accepting=...) accepts the challenge and stores the game with its deal."""
+    challenge_id = await new_challenge(store)
+    game_id = await _accept(store, challenge_id, T0 + 1)
+    assert (await store.load_challenge(challenge_id)).status is ChallengeStatus.ACCEPTED
+    game = await store.load_game(game_id)
+    assert game.actions == ("deal 1",)
+    assert game.next_seq == 1
+
+
+async def test_accept_race_creates_one_game(store: Store, db_path: Path) -> None:
+    """Two accepts from two connections: one game; the other raises and writes nothing."""
+    challenge_id = await new_challenge(store)
+    async with await Store.open(db_path) as other:
+        results = await asyncio.gather(
+            _accept(store, challenge_id, T0 + 1),
+            _accept(other, challenge_id, T0 + 1),
+            return_exceptions=True,
+        )
+    assert sum(isinstance(r, ChallengeClosed) for r in results) == 1
+    assert sum(isinstance(r, int) for r in results) == 1
+    with raw(db_path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+        assert conn.execute("SELECT COUNT(*) FROM game_actions").fetchone()[0] == 1
+
+
+async def test_accepting_a_closed_challenge_writes_nothing(store: Store, db_path: Path) -> None:
+    """An expired, declined or unknown challenge creates no game, seat or action."""
+    expired = await new_challenge(store, lifetime=60)
+    declined = await new_challenge(store)
+    await store.resolve_challenge(declined, ChallengeStatus.DECLINED, now=T0 + 1)
+    for challenge_id in (expired, declined):
+        with pytest.raises(ChallengeClosed):
+            await _accept(store, challenge_id, T0 + 60)
+    with pytest.raises(ChallengeNotFound):
+        await _accept(store, 404, T0 + 1)
+    assert (await store.load_challenge(expired)).status is ChallengeStatus.OPEN
+    with raw(db_path) as conn:
+        for table in ("games", "seats", "game_actions", "players"):
+            assert conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0, table
 
 
 async def test_resolve_unknown_challenge(store: Store) -> None:
