@@ -496,6 +496,30 @@ async def test_challenge_expires_after_ten_minutes(table: Table) -> None:
         assert bot.sessions.games_of(t.guild.id, None, t.bob.id) == []
 
 
+async def test_accept_after_expiry_before_the_sweep(table: Table) -> None:
+    """Accept clicked past the expiry, before the timer sweep ran: refused, nothing written."""
+    t = table
+    async with running_bot(t) as bot:
+        await (
+            await t.double.slash(t.ann, t.channel, "tuque", "challenge", opponent=t.bob)
+        ).settled()
+        invite = t.double.latest_message(t.channel)
+        accept = next(b.custom_id for b in invite.buttons if b.label == "Accept")
+        with sqlite3.connect(t.db) as db:  # the clock runs out behind the bot's back
+            db.execute(
+                "UPDATE challenges SET created_at = created_at - 700, expires_at = ?",
+                (time.time() - 1,),
+            )
+        rec = await t.double.click(t.bob, invite, accept)
+        await rec.settled()
+        assert rec.original is not None and rec.original.ephemeral
+        assert "expired" in rec.original.text
+        assert bot.sessions.games_of(t.guild.id, None, t.bob.id) == []
+    with sqlite3.connect(t.db) as db:
+        assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (0,)
+        assert db.execute("SELECT status FROM challenges").fetchone() == ("open",)
+
+
 async def test_leaderboard_stats_and_rules(table: Table) -> None:
     """After a rated game the leaderboard ranks both members; stats and rules answer."""
     t = table
