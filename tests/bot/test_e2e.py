@@ -110,12 +110,18 @@ def table_message(t: Table) -> StoredMessage:
     )
 
 
-async def challenge_and_accept(t: Table, **options: Any) -> int:
+async def send_challenge(t: Table, **options: Any) -> tuple[StoredMessage, str]:
+    """Ann challenges Bob; return the invitation and its Accept button's custom_id."""
     rec = await t.double.slash(t.ann, t.channel, "tuque", "challenge", opponent=t.bob, **options)
     await rec.settled()
     invite = t.double.latest_message(t.channel)
     accept = next(b.custom_id for b in invite.buttons if b.label == "Accept")
     assert accept is not None
+    return invite, accept
+
+
+async def challenge_and_accept(t: Table, **options: Any) -> int:
+    invite, accept = await send_challenge(t, **options)
     await (await t.double.click(t.bob, invite, accept)).settled()
     match = re.search(r"game #(\d+)", t.double.message(invite.id).text)
     assert match, t.double.message(invite.id).text
@@ -240,14 +246,10 @@ async def test_a_stranger_cannot_accept_a_challenge(table: Table) -> None:
     """Only the challenged member may accept; the challenger and strangers are told so."""
     t = table
     async with running_bot(t):
-        await (
-            await t.double.slash(t.ann, t.channel, "tuque", "challenge", opponent=t.bob)
-        ).settled()
-        invite = t.double.latest_message(t.channel)
-        accept = next(b.custom_id for b in invite.buttons if b.label == "Accept")
+        invite, accept = await send_challenge(t)
         before = db_snapshot(t)
         for user in (t.eve, t.ann):
-            rec = await t.double.click(user, invite, accept)  # type: ignore[arg-type]
+            rec = await t.double.click(user, invite, accept)
             await rec.settled()
             assert rec.original is not None and rec.original.ephemeral
             assert "can't answer" in rec.original.text
@@ -480,17 +482,13 @@ async def test_challenge_expires_after_ten_minutes(table: Table) -> None:
     """An unanswered challenge expires: its message says so and Accept no longer works."""
     t = table
     async with running_bot(t) as bot:
-        await (
-            await t.double.slash(t.ann, t.channel, "tuque", "challenge", opponent=t.bob)
-        ).settled()
-        invite = t.double.latest_message(t.channel)
+        invite, accept = await send_challenge(t)
         assert "expires" in invite.text
-        accept = next(b.custom_id for b in invite.buttons if b.label == "Accept")
         await bot.sessions.tick(300, 600, now=time.time() + 601)
         await t.double.idle()
         assert "expired" in t.double.message(invite.id).text
         invite.components = t.double.message(invite.id).history[0].components
-        rec = await t.double.click(t.bob, invite, accept)  # type: ignore[arg-type]
+        rec = await t.double.click(t.bob, invite, accept)
         await rec.settled()
         assert "expired" in rec.original.text  # type: ignore[union-attr]
         assert bot.sessions.games_of(t.guild.id, None, t.bob.id) == []
@@ -500,24 +498,19 @@ async def test_accept_after_expiry_before_the_sweep(table: Table) -> None:
     """Accept clicked past the expiry, before the timer sweep ran: refused, nothing written."""
     t = table
     async with running_bot(t) as bot:
-        await (
-            await t.double.slash(t.ann, t.channel, "tuque", "challenge", opponent=t.bob)
-        ).settled()
-        invite = t.double.latest_message(t.channel)
-        accept = next(b.custom_id for b in invite.buttons if b.label == "Accept")
+        invite, accept = await send_challenge(t)
         with sqlite3.connect(t.db) as db:  # the clock runs out behind the bot's back
             db.execute(
                 "UPDATE challenges SET created_at = created_at - 700, expires_at = ?",
                 (time.time() - 1,),
             )
+        before = db_snapshot(t)
         rec = await t.double.click(t.bob, invite, accept)
         await rec.settled()
         assert rec.original is not None and rec.original.ephemeral
         assert "expired" in rec.original.text
         assert bot.sessions.games_of(t.guild.id, None, t.bob.id) == []
-    with sqlite3.connect(t.db) as db:
-        assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (0,)
-        assert db.execute("SELECT status FROM challenges").fetchone() == ("open",)
+        assert db_snapshot(t) == before
 
 
 async def test_leaderboard_stats_and_rules(table: Table) -> None:
