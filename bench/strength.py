@@ -192,8 +192,10 @@ def main(argv: list[str] | None = None) -> None:
     """Parse the command line, play the match, print the summary."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="tuque", help="tuque, tuque61 or euchre")
-    parser.add_argument("--a", default="normal", help="side A's level (make_player, or oracle)")
-    parser.add_argument("--b", default="random", help="side B's level")
+    parser.add_argument(
+        "--a", default="normal", help="side A's level: a make_player level, oracle or BIDDER/PLAYER"
+    )
+    parser.add_argument("--b", default="random", help="side B's level (as --a)")
     count = parser.add_mutually_exclusive_group()
     count.add_argument("--games", type=int, help="whole games to play (default 200)")
     count.add_argument("--hands", type=int, help="single hands to play instead of games")
