@@ -9,20 +9,16 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.components import (
-    ActionButton,
-    ChallengeButton,
-    LeaderboardButton,
-    ResignButton,
-    ShowHandButton,
-)
+from bot import replies
+from bot.components import DYNAMIC_ITEMS
 from bot.sessions import GameSessions
 from bot.settings import Settings
 from bot.store import Store
 
-__all__ = ["GC_YOUNG_THRESHOLD", "TuqueBot", "tune_gc"]
+__all__ = ["GC_YOUNG_THRESHOLD", "TuqueBot", "TuqueTree", "tune_gc"]
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +39,27 @@ def tune_gc() -> None:
     gc.freeze()
 
 
+class TuqueTree(app_commands.CommandTree["TuqueBot"]):
+    """The slash-command tree: refuses direct messages, answers every failure.
+
+    ``guild_only`` only asks Discord to hide the commands in DMs; this check holds
+    even for a client that sends one anyway.
+    """
+
+    async def interaction_check(self, interaction: discord.Interaction[TuqueBot], /) -> bool:
+        if interaction.guild_id is None:
+            await replies.deny(
+                interaction, "Tuque is played in a server: use `/tuque` in one of its channels."
+            )
+            return False
+        return True
+
+    async def on_error(
+        self, interaction: discord.Interaction[TuqueBot], error: app_commands.AppCommandError, /
+    ) -> None:
+        await replies.report_failure(interaction, error)
+
+
 class TuqueBot(commands.Bot):
     """Hosts Tuque games: slash commands under ``/tuque``, persistent buttons, timers.
 
@@ -61,7 +78,10 @@ class TuqueBot(commands.Bot):
         # and a thousand cached messages would only lengthen every garbage collection.
         options.setdefault("max_messages", None)
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            tree_cls=TuqueTree,
+            **options,
         )
         self.settings = settings
         self._executor = executor
@@ -84,9 +104,7 @@ class TuqueBot(commands.Bot):
             move_delay=self.settings.computer_move_delay_seconds,
             table_delay=self.settings.table_edit_delay_seconds,
         )
-        self.add_dynamic_items(
-            ActionButton, ShowHandButton, ResignButton, ChallengeButton, LeaderboardButton
-        )
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
         from bot.commands import TuqueCog  # the cog imports this module for typing
 
         await self.add_cog(TuqueCog(self))
@@ -111,11 +129,6 @@ class TuqueBot(commands.Bot):
     @_timers.before_loop
     async def _before_timers(self) -> None:
         await self.wait_until_ready()
-
-    async def on_app_command_error(
-        self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
-    ) -> None:
-        log.exception("slash command failed", exc_info=error)
 
     async def close(self) -> None:
         self._timers.cancel()

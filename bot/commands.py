@@ -3,24 +3,72 @@
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render
+from bot import render, replies
 from bot.client import TuqueBot
 from bot.components import leaderboard_view
 from bot.store import Store
 
-__all__ = ["LEADERBOARD_PAGE", "TuqueCog", "leaderboard_message"]
+__all__ = [
+    "DISCORD_LEVELS",
+    "DISCORD_VARIANTS",
+    "LEADERBOARD_PAGE",
+    "OneOf",
+    "TuqueCog",
+    "leaderboard_message",
+]
 
 LEADERBOARD_PAGE = 10
 """Players per leaderboard page."""
 
-Variant = Literal["tuque", "tuque61"]
-Level = Literal["easy", "normal", "hard"]
+DISCORD_VARIANTS = ("tuque", "tuque61")
+"""Variant keys playable on Discord: the two-seat games."""
+DISCORD_LEVELS = ("easy", "normal", "hard")
+"""Computer levels offered on Discord (``random`` is for benchmarks)."""
+
+
+class OneOf(app_commands.Transformer):
+    """A choice option that refuses any other value with an ephemeral explanation.
+
+    Discord's own client only sends the choices, but a modified client (or a
+    command changed while a member had it open) can send anything; discord.py
+    passes plain ``Literal`` values through unchecked.
+
+    Args:
+        what: the option in a member's words, e.g. "variant".
+        *values: the allowed values, all str or all int.
+    """
+
+    def __init__(self, what: str, *values: str | int) -> None:
+        self.what = what
+        self.values = values
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        if isinstance(self.values[0], int):
+            return discord.AppCommandOptionType.integer
+        return discord.AppCommandOptionType.string
+
+    @property
+    def choices(self) -> list[app_commands.Choice[Any]]:
+        return [app_commands.Choice(name=str(v), value=v) for v in self.values]
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> Any:
+        """Return ``value`` if it is one of the choices. Raises ``replies.UserError``."""
+        if value not in self.values:
+            listed = ", ".join(f"`{v}`" for v in self.values)
+            raise replies.UserError(f"That is not a {self.what} here: choose {listed}.")
+        return value
+
+
+Variant = app_commands.Transform[str, OneOf("variant", *DISCORD_VARIANTS)]
+Target = app_commands.Transform[int, OneOf("target", 5, 10)]
+Level = app_commands.Transform[str, OneOf("level", *DISCORD_LEVELS)]
 
 
 async def leaderboard_message(
@@ -40,9 +88,10 @@ async def leaderboard_message(
 
 
 def _target(variant: str, target: int | None) -> int | None:
-    """The target option, or raise when it does not fit the variant (RULES.md §1, §2)."""
+    """The target option, or raise ``replies.UserError`` when it does not fit the variant
+    (RULES.md §1, §2)."""
     if target is not None and variant == "tuque61":
-        raise ValueError("Tuque to 61 is always played to 61: leave out `target`.")
+        raise replies.UserError("Tuque to 61 is always played to 61: leave out `target`.")
     return target
 
 
@@ -65,14 +114,11 @@ class TuqueCog(commands.GroupCog, group_name="tuque", group_description="Play Tu
         interaction: discord.Interaction,
         opponent: discord.User,
         variant: Variant = "tuque",
-        target: Literal[5, 10] | None = None,
+        target: Target | None = None,
     ) -> None:
-        try:
-            goal = _target(variant, target)
-        except ValueError as err:
-            await self.bot.sessions.deny(interaction, str(err))
-            return
-        await self.bot.sessions.start_challenge(interaction, opponent, variant, goal)
+        await self.bot.sessions.start_challenge(
+            interaction, opponent, variant, _target(variant, target)
+        )
 
     @app_commands.command(name="bot", description="Play a game of Tuque against the computer.")
     @app_commands.describe(
@@ -84,26 +130,21 @@ class TuqueCog(commands.GroupCog, group_name="tuque", group_description="Play Tu
         self,
         interaction: discord.Interaction,
         variant: Variant = "tuque",
-        target: Literal[5, 10] | None = None,
+        target: Target | None = None,
         level: Level = "normal",
     ) -> None:
-        try:
-            goal = _target(variant, target)
-        except ValueError as err:
-            await self.bot.sessions.deny(interaction, str(err))
-            return
-        await self.bot.sessions.start_computer_game(interaction, variant, goal, level)
+        await self.bot.sessions.start_computer_game(
+            interaction, variant, _target(variant, target), level
+        )
 
     @app_commands.command(description="See your hand and tableau in your game here (only you).")
     async def hand(self, interaction: discord.Interaction) -> None:
-        assert interaction.guild_id is not None
+        assert interaction.guild_id is not None  # TuqueTree.interaction_check
         games = self.bot.sessions.games_of(
             interaction.guild_id, interaction.channel_id, interaction.user.id
         )
         if not games:
-            await self.bot.sessions.deny(
-                interaction, "You have no game in progress in this channel."
-            )
+            await replies.deny(interaction, "You have no game in progress in this channel.")
             return
         await self.bot.sessions.show_hand(interaction, games[0].id)
 
@@ -116,7 +157,7 @@ class TuqueCog(commands.GroupCog, group_name="tuque", group_description="Play Tu
     async def leaderboard(
         self, interaction: discord.Interaction, variant: Variant | None = None
     ) -> None:
-        assert interaction.guild_id is not None
+        assert interaction.guild_id is not None  # TuqueTree.interaction_check
         embed, view = await leaderboard_message(self.bot.store, interaction.guild_id, variant, 0)
         if view is None:
             await interaction.response.send_message(embed=embed)
@@ -131,7 +172,7 @@ class TuqueCog(commands.GroupCog, group_name="tuque", group_description="Play Tu
         member: discord.User | None = None,
         variant: Variant | None = None,
     ) -> None:
-        assert interaction.guild_id is not None
+        assert interaction.guild_id is not None  # TuqueTree.interaction_check
         who = member or interaction.user
         stats = await self.bot.store.player_stats(interaction.guild_id, who.id, variant)
         await interaction.response.send_message(embed=render.stats_embed(stats, who.display_name))

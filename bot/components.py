@@ -15,15 +15,24 @@ An action id names a card only on the ephemeral message of the player who may
 play it, so a custom_id never shows anyone a card hidden from them. The items
 are registered in ``setup_hook``, so buttons keep working after a restart or
 after their view timed out. Callbacks hand over to the session manager at once.
+
+A custom_id is input like any other: a modified client, or a message from an
+older version of the bot, can carry numbers out of range or names the bot does
+not know. Each is answered with an ephemeral explanation (``UnknownButton``
+catches the ``tuque:`` ids no other item matches) and changes nothing; an
+unexpected failure gets ``replies.report_failure``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
+from functools import wraps
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
+from bot import replies
 from engine.actions import ACTIONS, Action, Discard, Play
 from engine.view import PlayerView
 
@@ -31,11 +40,13 @@ if TYPE_CHECKING:
     from bot.client import TuqueBot
 
 __all__ = [
+    "DYNAMIC_ITEMS",
     "ActionButton",
     "ChallengeButton",
     "LeaderboardButton",
     "ResignButton",
     "ShowHandButton",
+    "UnknownButton",
     "challenge_view",
     "hand_buttons",
     "leaderboard_view",
@@ -44,8 +55,35 @@ __all__ = [
 ]
 
 
+LEADERBOARD_VARIANTS = ("all", "tuque", "tuque61")
+"""The variants a leaderboard button may name."""
+
+_ID_RANGE = range(1, 2**63)  # SQLite's rowids and Discord's snowflakes
+_BAD_BUTTON = "That button isn't one this bot made (or it is from an older version)."
+
+
 def _bot(interaction: discord.Interaction) -> TuqueBot:
     return cast("TuqueBot", interaction.client)
+
+
+Callback = Callable[[Any, discord.Interaction], Awaitable[None]]
+
+
+def _guarded(callback: Callback) -> Callback:
+    """Answer any failure of a button's callback (discord.py would only log it)."""
+
+    @wraps(callback)
+    async def run(item: Any, interaction: discord.Interaction) -> None:
+        try:
+            await callback(item, interaction)
+        except Exception as error:
+            await replies.report_failure(interaction, error)
+
+    return run
+
+
+def _ids_in_range(*numbers: int) -> bool:
+    return all(n in _ID_RANGE for n in numbers)
 
 
 class ActionButton(
@@ -70,7 +108,11 @@ class ActionButton(
     ) -> ActionButton:
         return cls(int(match["game"]), int(match["seq"]), int(match["action"]))
 
+    @_guarded
     async def callback(self, interaction: discord.Interaction) -> None:
+        if not _ids_in_range(self.game_id, self.seq + 1):
+            await replies.deny(interaction, _BAD_BUTTON)
+            return
         action = ACTIONS[self.action_id] if self.action_id < len(ACTIONS) else None
         await _bot(interaction).sessions.on_action(interaction, self.game_id, self.seq, action)
 
@@ -97,7 +139,11 @@ class ShowHandButton(
     ) -> ShowHandButton:
         return cls(int(match["game"]))
 
+    @_guarded
     async def callback(self, interaction: discord.Interaction) -> None:
+        if not _ids_in_range(self.game_id):
+            await replies.deny(interaction, _BAD_BUTTON)
+            return
         await _bot(interaction).sessions.show_hand(interaction, self.game_id)
 
 
@@ -122,7 +168,11 @@ class ResignButton(
     ) -> ResignButton:
         return cls(int(match["game"]))
 
+    @_guarded
     async def callback(self, interaction: discord.Interaction) -> None:
+        if not _ids_in_range(self.game_id):
+            await replies.deny(interaction, _BAD_BUTTON)
+            return
         await _bot(interaction).sessions.resign(interaction, self.game_id)
 
 
@@ -150,7 +200,11 @@ class ChallengeButton(
     ) -> ChallengeButton:
         return cls(int(match["id"]), match["answer"] == "accept")
 
+    @_guarded
     async def callback(self, interaction: discord.Interaction) -> None:
+        if not _ids_in_range(self.challenge_id):
+            await replies.deny(interaction, _BAD_BUTTON)
+            return
         await _bot(interaction).sessions.answer_challenge(
             interaction, self.challenge_id, self.accept
         )
@@ -180,8 +234,41 @@ class LeaderboardButton(
     ) -> LeaderboardButton:
         return cls(match["variant"], int(match["page"]))
 
+    @_guarded
     async def callback(self, interaction: discord.Interaction) -> None:
+        if self.variant not in LEADERBOARD_VARIANTS:
+            await replies.deny(interaction, _BAD_BUTTON)
+            return
         await _bot(interaction).sessions.page_leaderboard(interaction, self.variant, self.page)
+
+
+_KNOWN = (ActionButton, ShowHandButton, ResignButton, ChallengeButton, LeaderboardButton)
+# The others' templates, their group names dropped (a name may appear only once in a regex).
+_OTHERS = "|".join(
+    re.sub(r"\(\?P<\w+>", "(?:", item.__discord_ui_compiled_template__.pattern) for item in _KNOWN
+)
+
+
+class UnknownButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    # discord.py runs every item whose template matches, so this one excludes the others.
+    template=rf"(?!(?:{_OTHERS})$)tuque:.*",
+):
+    """Any other ``tuque:`` custom_id: explained, never acted on."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> UnknownButton:
+        return cls(item)
+
+    @_guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await replies.deny(interaction, _BAD_BUTTON)
+
+
+DYNAMIC_ITEMS = (*_KNOWN, UnknownButton)
+"""Every persistent item, for ``Client.add_dynamic_items``."""
 
 
 def _style(action: Action) -> discord.ButtonStyle:

@@ -5,6 +5,15 @@ engine action to a *copy* of the game, the store records the new log entries, an
 only then does the session take the new state and update the Discord views. A
 failure before the store write leaves the game and the database as they were.
 
+After the store write nothing can lose the game. Every Discord call that follows
+it (the answer to the click, channel posts, table edits, other players' hands) is
+retried with backoff on rate limits, server errors and timeouts, and may fail
+for good without stopping the rest: announcements go through a per-game outbox
+delivered in order in the background, the next player's hand is refreshed and
+the computer is scheduled whatever Discord answers, and the turn-timer loop
+restarts a computer seat that is on turn with no move under way. Each failure
+is logged once, with the game id and never a card.
+
 Private views are ephemeral messages, which can only be edited through the
 interaction token that created them, for 15 minutes. Each session remembers the
 newest such token per seat; when it is too old the player is pointed to the
@@ -17,20 +26,25 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Coroutine, Sequence
+from collections import deque
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
-from bot import render
+from bot import render, replies
 from bot.components import challenge_view, hand_buttons, resign_view, table_view
 from bot.store import (
+    AlreadyPlaying,
     ChallengeClosed,
     ChallengeNotFound,
     ChallengeStatus,
     GameNotActive,
+    GameNotFound,
     GameRow,
     GameStatus,
     HandRecord,
@@ -57,6 +71,14 @@ CHALLENGE_LIFETIME = 600.0
 """Seconds a challenge stays open (the issue: 10 minutes)."""
 TOKEN_LIFETIME = 14 * 60.0
 """Seconds an interaction token is trusted for edits (Discord allows 15 minutes)."""
+RETRY_DELAYS = (0.5, 2.0, 5.0)
+"""Seconds between the attempts of a Discord call that follows a stored action."""
+CALL_TIMEOUT = 20.0
+"""Seconds one attempt may take, discord.py's own rate-limit waits and 5xx retries included."""
+
+_TRANSIENT = (discord.DiscordServerError, discord.RateLimited, aiohttp.ClientError, OSError)
+
+Call = Callable[[], Awaitable[object]]
 
 
 def choose_action(level: str, seed: int, view: PlayerView) -> int:
@@ -96,6 +118,9 @@ class Session:
     hands: dict[int, HandMessage] = field(default_factory=dict)
     computer: asyncio.Task[None] | None = None
     table_edit: asyncio.Task[None] | None = None
+    # Channel posts waiting for delivery, in order, and the task delivering them.
+    outbox: deque[Call] = field(default_factory=deque)
+    courier: asyncio.Task[None] | None = None
     finished: bool = False
 
     def seat_of(self, user_id: int) -> int | None:
@@ -115,6 +140,10 @@ def _seating(seats: Sequence[SeatRow]) -> render.Seating:
         for s in seats
     )
     return render.Seating(names, tuple(s.user_id for s in seats))
+
+
+def _already_playing(name: str, game_id: int) -> str:
+    return f"You're already playing {name} (game #{game_id}): finish or resign it first."
 
 
 def _record(row: GameRow) -> dict[str, Any]:
@@ -201,15 +230,49 @@ class GameSessions:
         ]
         return sorted(found, key=lambda s: -s.id)
 
-    # --- replies ------------------------------------------------------------------------
+    # --- delivery after the commit -----------------------------------------------------
 
-    @staticmethod
-    async def deny(interaction: discord.Interaction, text: str) -> None:
-        """Answer ``interaction`` with an ephemeral explanation; nothing else happens."""
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+    async def _deliver(self, what: str, call: Call) -> bool:
+        """Run a Discord call, retrying on rate limits, server errors and timeouts.
+
+        Returns whether it succeeded; a final failure is logged once and never
+        raised. ``what`` names the game or challenge and the call, never a card.
+        """
+        failure = ""
+        for delay in (0.0, *RETRY_DELAYS):
+            if delay:
+                await asyncio.sleep(delay)
+            try:
+                async with asyncio.timeout(CALL_TIMEOUT):
+                    await call()
+                return True
+            except TimeoutError:
+                failure = f"no answer in {CALL_TIMEOUT:.0f} s"
+            except _TRANSIENT as err:
+                failure = getattr(err, "status", None) or type(err).__name__
+            except discord.HTTPException as err:
+                # A 4xx (unknown message, expired token, missing access) does not heal.
+                log.warning("%s refused (%s %s)", what, err.status, err.code)
+                return False
+            except Exception:
+                log.exception("%s failed", what)
+                return False
+        log.warning("%s failed after %d tries (%s)", what, 1 + len(RETRY_DELAYS), failure)
+        return False
+
+    def _post(self, session: Session, what: str, call: Call) -> None:
+        """Queue a Discord call behind the game's earlier ones, delivered with retries."""
+        self._queue(session, partial(self._deliver, f"game {session.id}: {what}", call))
+
+    def _queue(self, session: Session, job: Call) -> None:
+        """Queue work that never raises; the game's courier runs it in order."""
+        session.outbox.append(job)
+        if session.courier is None or session.courier.done():
+            session.courier = self._spawn(self._courier(session), f"outbox-{session.id}")
+
+    async def _courier(self, session: Session) -> None:
+        while session.outbox:
+            await session.outbox.popleft()()
 
     def _hand_message(
         self, session: Session, seat: int, note: str | None = None
@@ -229,36 +292,43 @@ class GameSessions:
         kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True}
         if buttons is not None:
             kwargs["view"] = buttons
-        if interaction.response.is_done():
-            message = await interaction.followup.send(wait=True, **kwargs)
-            session.hands[seat] = HandMessage(interaction, message.id, time.monotonic())
-        else:
-            await interaction.response.send_message(**kwargs)
-            session.hands[seat] = HandMessage(interaction, None, time.monotonic())
+        message_id = await replies.send(interaction, **kwargs)
+        session.hands[seat] = HandMessage(interaction, message_id, time.monotonic())
+
+    async def _send_hand_after_commit(
+        self, interaction: discord.Interaction, session: Session, seat: int, note: str
+    ) -> None:
+        await self._deliver(
+            f"game {session.id}: hand view of seat {seat}",
+            lambda: self._send_hand(interaction, session, seat, note),
+        )
 
     async def _refresh_hand(self, session: Session, seat: int, note: str | None = None) -> None:
-        """Edit ``seat``'s newest ephemeral hand view, if its token still lives."""
+        """Edit ``seat``'s newest ephemeral hand view, if its token still lives.
+
+        Rendered when the edit is made, so it shows the game as it is then.
+        """
         handle = session.hands.get(seat)
         if handle is None:
             return
         if handle.expired:
             del session.hands[seat]
             return
-        embed, buttons = self._hand_message(session, seat, note)
-        try:
+
+        async def edit() -> None:
+            embed, buttons = self._hand_message(session, seat, note)
             if handle.message_id is None:
                 await handle.interaction.edit_original_response(embed=embed, view=buttons)
             else:
                 await handle.interaction.followup.edit_message(
                     handle.message_id, embed=embed, view=buttons
                 )
-        except discord.HTTPException as err:
+
+        delivered = await self._deliver(f"game {session.id}: hand view of seat {seat}", edit)
+        if not delivered and session.hands.get(seat) is handle:
             # The player dismissed the message or the token died early: the table's
             # "Show my hand" button brings a fresh one.
-            log.info(
-                "game %d: hand view of seat %d not editable (%s)", session.id, seat, err.status
-            )
-            session.hands.pop(seat, None)
+            del session.hands[seat]
 
     def _schedule_table_edit(self, session: Session) -> None:
         """Edit the table soon with the state of that moment; pending edits merge into one."""
@@ -276,18 +346,27 @@ class GameSessions:
         await self._update_table(session)
 
     async def _update_table(self, session: Session) -> None:
-        if session.table_message_id is None:
-            return
-        public = session.game.view(None)
-        channel = self.bot.get_partial_messageable(session.channel_id)
-        try:
-            await channel.get_partial_message(session.table_message_id).edit(
-                content=render.table_content(public, session.seating),
-                embed=render.table_embed(public, session.seating, session.id),
-                view=table_view(session.id, session.finished),
-            )
-        except discord.HTTPException as err:
-            log.warning("game %d: table message not editable (%s)", session.id, err.status)
+        """Edit the table message to show the game now; post one if it has none or it is gone."""
+
+        async def edit() -> None:
+            assert session.table_message_id is not None
+            public = session.game.view(None)
+            channel = self.bot.get_partial_messageable(session.channel_id)
+            try:
+                await channel.get_partial_message(session.table_message_id).edit(
+                    content=render.table_content(public, session.seating),
+                    embed=render.table_embed(public, session.seating, session.id),
+                    view=table_view(session.id, session.finished),
+                )
+            except discord.NotFound:
+                # Deleted by a moderator: the players still need a table.
+                session.table_message_id = None
+
+        if session.table_message_id is not None:
+            await self._deliver(f"game {session.id}: table edit", edit)
+        if session.table_message_id is None and not session.finished:
+            post = partial(self._post_table, session)
+            await self._deliver(f"game {session.id}: table post", post)
 
     async def _post_table(self, session: Session) -> None:
         public = session.game.view(None)
@@ -295,7 +374,7 @@ class GameSessions:
         message = await channel.send(
             content=render.table_content(public, session.seating),
             embed=render.table_embed(public, session.seating, session.id),
-            view=table_view(session.id, False),
+            view=table_view(session.id, session.finished),
         )
         session.table_message_id = message.id
         await self.store.set_table_message(session.id, message.id)
@@ -338,18 +417,21 @@ class GameSessions:
     ) -> None:
         """``/tuque bot``: a game against the computer, the hand answered at once."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            await self.deny(interaction, "Games are played in a server channel.")
+            await replies.deny(interaction, "Games are played in a server channel.")
             return
         seats = [
             SeatRow.human(0, interaction.user.id, interaction.user.display_name),
             SeatRow.computer(1, level),
         ]
         options = {"target": target} if target else {}
-        session = await self._create(
-            interaction.guild_id, interaction.channel_id, variant, options, seats
-        )
-        await self._send_hand(interaction, session, 0, f"Game #{session.id} against the computer.")
-        await self._post_table(session)
+        async with replies.deadline(interaction):
+            session = await self._create(
+                interaction.guild_id, interaction.channel_id, variant, options, seats
+            )
+            await self._send_hand_after_commit(
+                interaction, session, 0, f"Game #{session.id} against the computer."
+            )
+        await self._update_table(session)
         await self._touch(session)
         self._schedule_computer(session)
 
@@ -363,117 +445,157 @@ class GameSessions:
         """``/tuque challenge``: post Accept/Decline for ``opponent``; expires in 10 minutes."""
         user = interaction.user
         if interaction.guild_id is None or interaction.channel_id is None:
-            await self.deny(interaction, "Challenges are made in a server channel.")
+            await replies.deny(interaction, "Challenges are made in a server channel.")
             return
         if opponent.id == user.id:
-            await self.deny(interaction, "You can't challenge yourself. Try `/tuque bot`.")
+            await replies.deny(interaction, "You can't challenge yourself. Try `/tuque bot`.")
             return
         if opponent.bot:
-            await self.deny(
+            await replies.deny(
                 interaction, f"{opponent.display_name} is a bot. Play the computer: `/tuque bot`."
             )
             return
-        running = await self.store.active_game_between(interaction.guild_id, user.id, opponent.id)
-        if running is not None:
-            await self.deny(
-                interaction,
-                f"You're already playing {opponent.display_name} (game #{running.id}): "
-                "finish or resign it first.",
+        async with replies.deadline(interaction):
+            running = await self.store.active_game_between(
+                interaction.guild_id, user.id, opponent.id
             )
-            return
-        options = {"target": target} if target else {}
-        await self.store.upsert_player(interaction.guild_id, user.id, user.display_name)
-        await self.store.upsert_player(interaction.guild_id, opponent.id, opponent.display_name)
-        challenge = await self.store.create_challenge(
-            interaction.guild_id,
-            interaction.channel_id,
-            user.id,
-            opponent.id,
-            variant,
-            options,
-            lifetime=CHALLENGE_LIFETIME,
-        )
+            if running is not None:
+                await replies.deny(interaction, _already_playing(opponent.display_name, running.id))
+                return
+            options = {"target": target} if target else {}
+            await self.store.upsert_player(interaction.guild_id, user.id, user.display_name)
+            await self.store.upsert_player(interaction.guild_id, opponent.id, opponent.display_name)
+            challenge = await self.store.create_challenge(
+                interaction.guild_id,
+                interaction.channel_id,
+                user.id,
+                opponent.id,
+                variant,
+                options,
+                lifetime=CHALLENGE_LIFETIME,
+            )
+            self._challengers[challenge.id] = interaction
+            await self._deliver(
+                f"challenge {challenge.id}: answer",
+                lambda: replies.send(
+                    interaction,
+                    content=f"Challenge sent to {opponent.display_name}. "
+                    "If they accept, your hand appears here.",
+                    ephemeral=True,
+                ),
+            )
         title = VARIANTS[variant].title
         goal = target or VARIANTS[variant].defaults.target
-        await interaction.response.send_message(
-            f"Challenge sent to {opponent.display_name}. If they accept, your hand appears here.",
-            ephemeral=True,
-        )
-        self._challengers[challenge.id] = interaction
         channel = self.bot.get_partial_messageable(interaction.channel_id)
-        message = await channel.send(
-            f"{opponent.mention}, {user.mention} challenges you to **{title}** (to {goal}). "
-            f"This challenge expires <t:{int(challenge.expires_at)}:R>.",
-            view=challenge_view(challenge.id),
-        )
-        await self.store.set_challenge_message(challenge.id, message.id)
+
+        async def post() -> None:
+            message = await channel.send(
+                f"{opponent.mention}, {user.mention} challenges you to **{title}** (to {goal}). "
+                f"This challenge expires <t:{int(challenge.expires_at)}:R>.",
+                view=challenge_view(challenge.id),
+            )
+            await self.store.set_challenge_message(challenge.id, message.id)
+
+        if not await self._deliver(f"challenge {challenge.id}: post", post):
+            # Nobody can accept a challenge that is not in the channel.
+            await self.store.resolve_challenge(challenge.id, ChallengeStatus.CANCELLED)
+            self._challengers.pop(challenge.id, None)
+            await self._deliver(
+                f"challenge {challenge.id}: cancellation",
+                lambda: replies.send(
+                    interaction,
+                    content="Discord would not take the challenge post, so the challenge is "
+                    "off. Please try again in a moment.",
+                    ephemeral=True,
+                ),
+            )
 
     async def answer_challenge(
         self, interaction: discord.Interaction, challenge_id: int, accept: bool
     ) -> None:
-        """Accept or Decline: only the challenged member; once; before it expires."""
-        try:
-            challenge = await self.store.load_challenge(challenge_id)
-        except ChallengeNotFound:
-            await self.deny(interaction, "This challenge no longer exists.")
-            return
-        if interaction.user.id != challenge.opponent_id:
-            who = (
-                "your own challenge"
-                if interaction.user.id == challenge.challenger_id
-                else ("a challenge made to someone else")
-            )
-            await self.deny(interaction, f"You can't answer {who}.")
-            return
-        closed = "This challenge has expired or was already answered."
-        if challenge.status is not ChallengeStatus.OPEN:
-            await self.deny(interaction, closed)
-            return
-        self_name = interaction.user.display_name
-        if not accept:
-            if not await self.store.resolve_challenge(challenge_id, ChallengeStatus.DECLINED):
-                await self.deny(interaction, closed)
+        """Accept or Decline: only the challenged member; once; before it expires.
+
+        Accepting re-checks, in the transaction that creates the game, that the two
+        members have no active game together: of two challenges accepted at once,
+        one starts a game and the other is answered why not.
+        """
+        async with replies.deadline(interaction):
+            try:
+                challenge = await self.store.load_challenge(challenge_id)
+            except ChallengeNotFound:
+                await replies.deny(interaction, "This challenge no longer exists.")
+                return
+            if interaction.user.id != challenge.opponent_id:
+                who = (
+                    "your own challenge"
+                    if interaction.user.id == challenge.challenger_id
+                    else "a challenge made to someone else"
+                )
+                await replies.deny(interaction, f"You can't answer {who}.")
+                return
+            closed = "This challenge has expired or was already answered."
+            if challenge.status is not ChallengeStatus.OPEN:
+                await replies.deny(interaction, closed)
+                return
+            self_name = interaction.user.display_name
+            if not accept:
+                if not await self.store.resolve_challenge(challenge_id, ChallengeStatus.DECLINED):
+                    await replies.deny(interaction, closed)
+                    return
+                self._challengers.pop(challenge_id, None)
+                await self._deliver(
+                    f"challenge {challenge_id}: decline",
+                    lambda: replies.edit_clicked(
+                        interaction,
+                        content=f"{self_name} declined the challenge from "
+                        f"<@{challenge.challenger_id}>.",
+                        view=None,
+                    ),
+                )
+                return
+            challenger = self._challengers.get(challenge_id)
+            challenger_name = challenger.user.display_name if challenger else None
+            seats = [
+                SeatRow.human(0, challenge.challenger_id, challenger_name),
+                SeatRow.human(1, interaction.user.id, self_name),
+            ]
+            try:
+                session = await self._create(
+                    challenge.guild_id,
+                    challenge.channel_id,
+                    challenge.variant,
+                    challenge.options,
+                    seats,
+                    accepting=challenge_id,
+                )
+            except ChallengeClosed:
+                await replies.deny(interaction, closed)
+                return
+            except AlreadyPlaying as err:
+                name = challenger_name or f"<@{challenge.challenger_id}>"
+                await replies.deny(
+                    interaction,
+                    _already_playing(name, err.game_id)
+                    + " This challenge stays open until it expires.",
+                )
                 return
             self._challengers.pop(challenge_id, None)
-            await interaction.response.edit_message(
-                content=f"{self_name} declined the challenge from <@{challenge.challenger_id}>.",
-                view=None,
+            session.seating = _seating(await self._seats_with_names(session))
+            await self._deliver(
+                f"game {session.id}: accept",
+                lambda: replies.edit_clicked(
+                    interaction,
+                    content=f"{self_name} accepted the challenge from "
+                    f"<@{challenge.challenger_id}>: game #{session.id} is on.",
+                    view=None,
+                ),
             )
-            return
-        challenger = self._challengers.get(challenge_id)
-        challenger_name = challenger.user.display_name if challenger else None
-        seats = [
-            SeatRow.human(0, challenge.challenger_id, challenger_name),
-            SeatRow.human(1, interaction.user.id, self_name),
-        ]
-        try:
-            session = await self._create(
-                challenge.guild_id,
-                challenge.channel_id,
-                challenge.variant,
-                challenge.options,
-                seats,
-                accepting=challenge_id,
-            )
-        except ChallengeClosed:
-            await self.deny(interaction, closed)
-            return
-        self._challengers.pop(challenge_id, None)
-        session.seating = _seating(await self._seats_with_names(session))
-        await interaction.response.edit_message(
-            content=f"{self_name} accepted the challenge from <@{challenge.challenger_id}>: "
-            f"game #{session.id} is on.",
-            view=None,
-        )
-        await self._post_table(session)
-        await self._send_hand(interaction, session, 1, f"Game #{session.id} is on.")
+        await self._update_table(session)
+        await self._send_hand_after_commit(interaction, session, 1, f"Game #{session.id} is on.")
         if challenger is not None:
             # The challenge's own interaction still lives (challenges expire first), so the
             # challenger's hand arrives as a follow-up under "Challenge sent".
-            try:
-                await self._send_hand(challenger, session, 0, f"Game #{session.id} is on.")
-            except discord.HTTPException as err:
-                log.info("game %d: challenger's hand not sent (%s)", session.id, err.status)
+            await self._send_hand_after_commit(challenger, session, 0, f"Game #{session.id} is on.")
         await self._touch(session)
 
     async def _seats_with_names(self, session: Session) -> tuple[SeatRow, ...]:
@@ -495,14 +617,21 @@ class GameSessions:
         """The running game and the clicker's seat in it; else answer why not and return None."""
         session = self._sessions.get(game_id)
         if session is None:
-            await self.deny(interaction, f"Game #{game_id} is over.")
+            await replies.deny(interaction, await self._why_not_running(game_id))
             return None
         seat = session.seat_of(interaction.user.id)
         if seat is None:
             names = " and ".join(session.seating.names)
-            await self.deny(interaction, f"{stranger} Game #{game_id} is between {names}.")
+            await replies.deny(interaction, f"{stranger} Game #{game_id} is between {names}.")
             return None
         return session, seat
+
+    async def _why_not_running(self, game_id: int) -> str:
+        try:
+            await self.store.load_game(game_id)
+        except GameNotFound:
+            return f"There is no game #{game_id}."
+        return f"Game #{game_id} is over."
 
     # --- actions ------------------------------------------------------------------------------
 
@@ -512,7 +641,8 @@ class GameSessions:
         """A click on an action button of a hand view.
 
         Strangers, stale or double clicks, clicks out of turn and illegal actions get
-        an ephemeral explanation and change nothing.
+        an ephemeral explanation and change nothing. The click is answered first
+        (deferred if the store is slow); what follows the store write cannot fail it.
         """
         found = await self._player_seat(
             interaction, game_id, "These aren't your cards: you're not in this game."
@@ -521,11 +651,11 @@ class GameSessions:
             return
         session, seat = found
         if action is None:
-            await self.deny(interaction, "That button isn't an action of this game.")
+            await replies.deny(interaction, "That button isn't an action of this game.")
             return
-        async with session.lock:
+        async with replies.deadline(interaction), session.lock:
             if session.finished:
-                await self.deny(interaction, f"Game #{game_id} is over.")
+                await replies.deny(interaction, f"Game #{game_id} is over.")
                 return
             before = session.game
             if seq != len(before.log):
@@ -540,13 +670,17 @@ class GameSessions:
             try:
                 new.apply(seat, action)
             except IllegalAction as err:
-                await self.deny(interaction, str(err))
+                await replies.deny(interaction, str(err))
                 return
             await self._commit(session, new)
-            embed, buttons = self._hand_message(session, seat)
-            await interaction.response.edit_message(embed=embed, view=buttons)
-            session.hands[seat] = HandMessage(interaction, None, time.monotonic())
-            await self._after_change(session, before, actor=seat)
+
+            async def answer() -> None:
+                embed, buttons = self._hand_message(session, seat)
+                await replies.edit_clicked(interaction, embed=embed, view=buttons)
+                session.hands[seat] = HandMessage(interaction, None, time.monotonic())
+
+            await self._deliver(f"game {session.id}: answer to the click", answer)
+            self._after_change(session, before, actor=seat)
 
     async def _commit(self, session: Session, new: Game) -> None:
         """Deal on if a hand ended, store the new log entries, then take the new state."""
@@ -591,28 +725,30 @@ class GameSessions:
         self._sessions.pop(session.id, None)
         log.info("game %d ended: %s", session.id, status)
 
-    async def _after_change(self, session: Session, before: Game, actor: int | None) -> None:
-        """Announce finished hands and games, then update the table and waiting players."""
+    def _after_change(self, session: Session, before: Game, actor: int | None) -> None:
+        """Announce finished hands and games, update the table and the waiting players'
+        hands, and let a computer on turn play: none of it waits for Discord."""
         game = session.game
         channel = self.bot.get_partial_messageable(session.channel_id)
         for result in game.hand_results[len(before.hand_results) :]:
-            await channel.send(
-                embed=render.hand_summary_embed(result, game.variant.name, session.seating)
-            )
+            embed = render.hand_summary_embed(result, game.variant.name, session.seating)
+            self._post(session, "hand result", partial(channel.send, embed=embed))
         if session.finished:
-            await channel.send(embed=render.game_over_embed(game.view(None), session.seating))
+            embed = render.game_over_embed(game.view(None), session.seating)
+            self._post(session, "game over", partial(channel.send, embed=embed))
         self._schedule_table_edit(session)
         new_hand = game.hand_no != before.hand_no
         for seat in range(len(session.seats)):
             if seat == actor or session.is_computer(seat):
                 continue
             if session.finished or new_hand or game.turn == seat or before.turn == seat:
-                await self._refresh_hand(session, seat)
+                self._queue(session, partial(self._refresh_hand, session, seat))
         self._schedule_computer(session)
 
     # --- computer players -----------------------------------------------------------------------
 
     def _schedule_computer(self, session: Session) -> None:
+        """Start the computer's moves if a computer is on turn and none is under way."""
         if session.finished or not session.is_computer(session.game.turn):
             return
         if session.computer is not None and not session.computer.done():
@@ -633,16 +769,32 @@ class GameSessions:
                 action_id = await loop.run_in_executor(
                     self.executor, choose_action, level, seed, game.view(seat)
                 )
+                async with session.lock:
+                    if session.finished or len(session.game.log) != seq:
+                        continue
+                    new = game.copy()
+                    new.apply(seat, ACTIONS[action_id])
+                    await self._commit(session, new)
+                    self._after_change(session, game, actor=None)
             except Exception:
+                # The turn timer's sweep starts the computer again (rescue_computers).
                 log.exception("game %d: computer player failed", session.id)
                 return
-            async with session.lock:
-                if session.finished or len(session.game.log) != seq:
-                    continue
-                new = game.copy()
-                new.apply(seat, ACTIONS[action_id])
-                await self._commit(session, new)
-                await self._after_change(session, game, actor=None)
+
+    def rescue_computers(self) -> int:
+        """Restart the moves of every computer on turn that has none under way.
+
+        Returns:
+            how many games were rescued (a worker or store failure had stopped them).
+        """
+        rescued = 0
+        for session in list(self._sessions.values()):
+            stopped = session.computer is None or session.computer.done()
+            if stopped and not session.finished and session.is_computer(session.game.turn):
+                log.info("game %d: computer on turn with no move under way; restarting", session.id)
+                self._schedule_computer(session)
+                rescued += 1
+        return rescued
 
     # --- resigning ---------------------------------------------------------------------------
 
@@ -651,12 +803,13 @@ class GameSessions:
         assert interaction.guild_id is not None
         games = self.games_of(interaction.guild_id, interaction.channel_id, interaction.user.id)
         if not games:
-            await self.deny(interaction, "You have no game in progress in this channel.")
+            await replies.deny(interaction, "You have no game in progress in this channel.")
             return
         session = games[0]
-        await interaction.response.send_message(
-            f"Resign game #{session.id} against {session.opponents_of(interaction.user.id)}? "
-            "It counts as a loss.",
+        await replies.send(
+            interaction,
+            content=f"Resign game #{session.id} against "
+            f"{session.opponents_of(interaction.user.id)}? It counts as a loss.",
             view=resign_view(session.id),
             ephemeral=True,
         )
@@ -669,46 +822,51 @@ class GameSessions:
         if found is None:
             return
         session, seat = found
-        async with session.lock:
+        async with replies.deadline(interaction), session.lock:
             if session.finished:
-                await self.deny(interaction, f"Game #{game_id} is already over.")
+                await replies.deny(interaction, f"Game #{game_id} is already over.")
                 return
             sides = session.game.variant.sides
             await self._finish(session, GameStatus.RESIGNED, winner_side=1 - sides[seat])
-            await interaction.response.edit_message(
-                content=f"You resigned game #{game_id}.", view=None
+            await self._deliver(
+                f"game {game_id}: answer to the resignation",
+                lambda: replies.edit_clicked(
+                    interaction, content=f"You resigned game #{game_id}.", view=None
+                ),
             )
-            await self._announce_end(session, f"{interaction.user.display_name} resigned.")
+            self._announce_end(session, f"{interaction.user.display_name} resigned.")
 
-    async def _announce_end(self, session: Session, reason: str) -> None:
+    def _announce_end(self, session: Session, reason: str) -> None:
         channel = self.bot.get_partial_messageable(session.channel_id)
-        view = session.game.view(None)
-        await channel.send(embed=render.game_over_embed(view, session.seating, reason))
+        embed = render.game_over_embed(session.game.view(None), session.seating, reason)
+        self._post(session, "game over", partial(channel.send, embed=embed))
         self._schedule_table_edit(session)
         for seat in range(len(session.seats)):
             if not session.is_computer(seat):
-                await self._refresh_hand(session, seat, reason)
+                self._queue(session, partial(self._refresh_hand, session, seat, reason))
 
     # --- timers -------------------------------------------------------------------------------
 
     async def tick(
         self, remind_after: float, forfeit_after: float, now: float | None = None
     ) -> None:
-        """Expire old challenges, remind slow players, forfeit games left too long."""
+        """Expire old challenges, remind slow players, forfeit games left too long, and
+        restart computers that stopped."""
         now = time.time() if now is None else now
         for challenge in await self.store.expire_challenges(now):
             self._challengers.pop(challenge.id, None)
-            if challenge.message_id is None:
+            message_id = challenge.message_id
+            if message_id is None:
                 continue
             channel = self.bot.get_partial_messageable(challenge.channel_id)
-            try:
-                await channel.get_partial_message(challenge.message_id).edit(
-                    content=f"The challenge from <@{challenge.challenger_id}> to "
-                    f"<@{challenge.opponent_id}> expired.",
-                    view=None,
-                )
-            except discord.HTTPException as err:
-                log.info("challenge %d: message not editable (%s)", challenge.id, err.status)
+            text = (
+                f"The challenge from <@{challenge.challenger_id}> to "
+                f"<@{challenge.opponent_id}> expired."
+            )
+            await self._deliver(
+                f"challenge {challenge.id}: expiry",
+                partial(channel.get_partial_message(message_id).edit, content=text, view=None),
+            )
         for timer in await self.store.due_turn_timers(now, remind_after, forfeit_after):
             session = self._sessions.get(timer.game_id)
             if session is None or session.finished:
@@ -725,13 +883,19 @@ class GameSessions:
                     sides = session.game.variant.sides
                     await self._finish(session, GameStatus.FORFEITED, winner_side=1 - sides[seat])
                     name = session.seating.names[seat]
-                    await self._announce_end(session, f"{name} ran out of time and forfeits.")
+                    self._announce_end(session, f"{name} ran out of time and forfeits.")
             elif await self.store.mark_reminded(session.id):
                 minutes = round((forfeit_after - remind_after) / 60)
-                await channel.send(
-                    f"<@{user}>, it's your turn in game #{session.id}. "
-                    f"Play within {minutes} minutes or the game is forfeited."
+                self._post(
+                    session,
+                    "turn reminder",
+                    partial(
+                        channel.send,
+                        f"<@{user}>, it's your turn in game #{session.id}. "
+                        f"Play within {minutes} minutes or the game is forfeited.",
+                    ),
                 )
+        self.rescue_computers()
 
     async def page_leaderboard(
         self, interaction: discord.Interaction, variant: str, page: int
@@ -740,15 +904,15 @@ class GameSessions:
         from bot.commands import leaderboard_message  # commands imports this module
 
         if interaction.guild_id is None:
-            await self.deny(interaction, "Leaderboards belong to a server.")
+            await replies.deny(interaction, "Leaderboards belong to a server.")
             return
         embed, view = await leaderboard_message(
             self.store, interaction.guild_id, None if variant == "all" else variant, page
         )
-        await interaction.response.edit_message(embed=embed, view=view)
+        await replies.edit_clicked(interaction, embed=embed, view=view)
 
     async def close(self) -> None:
-        """Stop the computer players and pending table edits (the games stay in the store)."""
+        """Stop the computer players, table edits and posts (the games stay in the store)."""
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()

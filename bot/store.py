@@ -22,6 +22,11 @@ Decisions that shape the data (see also ``bot.ratings`` for who is rated):
   in one transaction. Resignations and forfeits are rated like any other loss,
   so resigning never dodges a rating drop. Abandoned games have no winner, no
   results and no rating change.
+- One active game between two members: ``create_game`` refuses (``AlreadyPlaying``)
+  a game that would seat two members who already share an active game in the
+  guild, checked inside the transaction that creates it, so two challenges
+  accepted at once cannot both start a game. Games against the computer seat one
+  member and are not limited.
 - ``resolve_challenge`` and ``mark_reminded`` are compare-and-set updates that
   report whether they changed anything: of two concurrent clicks exactly one wins.
   Accepting a challenge is ``create_game(..., accepting=id)``: the accept, the
@@ -130,6 +135,16 @@ class ChallengeClosed(StoreError):
     def __init__(self, challenge_id: int) -> None:
         super().__init__(f"challenge {challenge_id} is no longer open")
         self.challenge_id = challenge_id
+
+
+class AlreadyPlaying(StoreError):
+    """Two of the new game's members already play an active game together in the guild
+    (``game_id``): one active game between two members at a time."""
+
+    def __init__(self, game_id: int, user_ids: tuple[int, int]) -> None:
+        super().__init__(f"users {user_ids[0]} and {user_ids[1]} already play game {game_id}")
+        self.game_id = game_id
+        self.user_ids = user_ids
 
 
 class GameNotActive(StoreError):
@@ -528,7 +543,8 @@ class Store:
         challenge is accepted in the same transaction, compare-and-set like
         ``resolve_challenge``: a crash never leaves an accepted challenge without
         its game, and of two concurrent accepts one creates the game. Raises
-        ``ValueError``; with ``accepting``, ``ChallengeClosed`` or
+        ``ValueError``; ``AlreadyPlaying`` if two of the members already share an
+        active game in the guild; with ``accepting``, ``ChallengeClosed`` or
         ``ChallengeNotFound``. Nothing is written on error.
         """
         ordered = sorted(seats, key=lambda s: s.seat)
@@ -552,6 +568,8 @@ class Store:
                 db, accepting, ChallengeStatus.ACCEPTED, now
             ):
                 raise ChallengeClosed(accepting)
+            # After the accept, so a closed challenge says so; a refusal rolls it back.
+            await self._require_no_shared_game(db, guild_id, humans)
             cursor = await db.execute(
                 """
                 INSERT INTO games (guild_id, channel_id, variant, options, seed, first_dealer,
@@ -574,6 +592,28 @@ class Store:
                 [(game_id, seq, action) for seq, action in enumerate(actions)],
             )
         return game_id
+
+    @staticmethod
+    async def _require_no_shared_game(
+        db: aiosqlite.Connection, guild_id: int, user_ids: Sequence[int]
+    ) -> None:
+        if len(user_ids) < 2:
+            return
+        marks = ", ".join("?" * len(user_ids))
+        rows = await db.execute_fetchall(
+            f"""
+            SELECT a.game_id, a.user_id, b.user_id
+            FROM seats a
+            JOIN seats b ON b.game_id = a.game_id AND b.user_id > a.user_id
+            JOIN games g ON g.id = a.game_id
+            WHERE g.status = 'active' AND g.guild_id = ?
+              AND a.user_id IN ({marks}) AND b.user_id IN ({marks})
+            ORDER BY a.game_id LIMIT 1
+            """,
+            (guild_id, *user_ids, *user_ids),
+        )
+        for game_id, user_a, user_b in rows:
+            raise AlreadyPlaying(game_id, (user_a, user_b))
 
     async def set_table_message(
         self, game_id: int, message_id: int, thread_id: int | None = None

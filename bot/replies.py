@@ -1,0 +1,151 @@
+"""How the bot answers an interaction: once, within Discord's 3 seconds, never with a traceback.
+
+Every answer goes through ``send`` (a new message) or ``edit_clicked`` (the
+message whose component was used), which pick the interaction's first response
+or a follow-up as needed. ``deadline`` defers an interaction whose work runs long
+(a slow disk under the store), and it takes the same per-interaction lock as the
+answers, so a deferral and an answer never race into a double response.
+
+``report_failure`` is the one error handler of slash commands and components: a
+``UserError`` is explained to the user, anything else is logged once with an
+error id and the user is told that the game is safe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import discord
+from discord import app_commands
+
+__all__ = [
+    "DEFER_AFTER",
+    "UserError",
+    "deadline",
+    "deny",
+    "edit_clicked",
+    "report_failure",
+    "send",
+]
+
+log = logging.getLogger(__name__)
+
+DEFER_AFTER = 2.0
+"""Seconds of work after which an unanswered interaction is deferred (Discord allows 3)."""
+
+_LOCK = "tuque.reply-lock"
+
+
+class UserError(app_commands.AppCommandError):
+    """Bad input from a member; its message is safe to show them and says what to do."""
+
+
+def _lock(interaction: discord.Interaction) -> asyncio.Lock:
+    return interaction.extras.setdefault(_LOCK, asyncio.Lock())
+
+
+async def send(interaction: discord.Interaction, **kwargs: Any) -> int | None:
+    """Answer with a new message (``send_message`` keywords, e.g. ``ephemeral=True``).
+
+    Returns:
+        the message id if it was sent as a follow-up, None if it is the
+        interaction's original response (edit it with ``edit_original_response``).
+    Raises:
+        discord.HTTPException: Discord refused it or failed.
+    """
+    async with _lock(interaction):
+        if interaction.response.is_done():
+            message = await interaction.followup.send(wait=True, **kwargs)
+            return message.id
+        await interaction.response.send_message(**kwargs)
+        return None
+
+
+async def edit_clicked(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Edit the message whose component was used (``content``, ``embed``, ``view``).
+
+    Raises:
+        discord.HTTPException: Discord refused it or failed.
+    """
+    async with _lock(interaction):
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.response.edit_message(**kwargs)
+
+
+async def deny(interaction: discord.Interaction, text: str) -> None:
+    """Answer ``interaction`` with an ephemeral explanation; nothing else happens."""
+    await send(interaction, content=text, ephemeral=True)
+
+
+@asynccontextmanager
+async def deadline(
+    interaction: discord.Interaction, *, ephemeral: bool = True, after: float = DEFER_AFTER
+) -> AsyncIterator[None]:
+    """Defer ``interaction`` if the block has not answered it within ``after`` seconds.
+
+    A component is deferred as an update of its message; a slash command as
+    "thinking…", ephemeral or not as its answer will be. The answers in the block
+    then arrive as edits and follow-ups through ``send``/``edit_clicked``.
+    """
+
+    async def watch() -> None:
+        await asyncio.sleep(after)
+        async with _lock(interaction):
+            if interaction.response.is_done():
+                return
+            try:
+                if interaction.type is discord.InteractionType.component:
+                    await interaction.response.defer()
+                else:
+                    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            except discord.HTTPException as err:
+                log.warning("interaction could not be deferred (%s)", err.status)
+
+    watchdog = asyncio.create_task(watch(), name="defer-watchdog")
+    try:
+        yield
+    finally:
+        watchdog.cancel()
+        # A deferral already on the wire finishes: cancelling it would leave Discord
+        # and discord.py disagreeing about whether the interaction was answered.
+        await asyncio.gather(watchdog, return_exceptions=True)
+
+
+def _where(interaction: discord.Interaction) -> str:
+    # The custom_id's namespace only (e.g. "tuque:act"): its numbers may name an
+    # action of a hand, which no log line shows.
+    if interaction.type is discord.InteractionType.component:
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        return "button " + ":".join(custom_id.split(":")[:2])
+    command = interaction.command
+    return f"/{command.qualified_name}" if command is not None else "interaction"
+
+
+async def report_failure(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer a failed slash command or component; log what was unexpected.
+
+    ``UserError`` (also when wrapped by discord.py as a command's cause) is shown
+    to the user as it is. A failed check has answered already. Anything else is
+    logged with a short error id, and the user is told that nothing was lost: a
+    failure before the store write changes nothing, one after it cannot undo it.
+    """
+    cause = error.__cause__ if isinstance(error, app_commands.CommandInvokeError) else error
+    if isinstance(cause, UserError):
+        text = str(cause)
+    elif isinstance(cause, app_commands.CheckFailure) and interaction.response.is_done():
+        return
+    else:
+        error_id = secrets.token_hex(4)
+        log.error("%s failed (error id %s)", _where(interaction), error_id, exc_info=cause or error)
+        text = f"Something went wrong; the game is safe. (Error id `{error_id}`.)"
+    try:
+        await deny(interaction, text)
+    except discord.HTTPException as err:
+        log.warning("could not tell the user about a failure (%s)", err.status)
