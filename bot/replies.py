@@ -86,9 +86,9 @@ async def deny(interaction: discord.Interaction, text: str) -> None:
 
 @asynccontextmanager
 async def deadline(
-    interaction: discord.Interaction, *, ephemeral: bool = True, after: float = DEFER_AFTER
+    interaction: discord.Interaction, *, ephemeral: bool = True
 ) -> AsyncIterator[None]:
-    """Defer ``interaction`` if the block has not answered it within ``after`` seconds.
+    """Defer ``interaction`` if the block has not answered it within ``DEFER_AFTER`` seconds.
 
     A component is deferred as an update of its message; a slash command as
     "thinking…", ephemeral or not as its answer will be. The answers in the block
@@ -96,7 +96,7 @@ async def deadline(
     """
 
     async def watch() -> None:
-        await asyncio.sleep(after)
+        await asyncio.sleep(DEFER_AFTER)
         async with _lock(interaction):
             if interaction.response.is_done():
                 return

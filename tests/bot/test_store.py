@@ -15,6 +15,7 @@ from bot import store as store_module
 from bot.migrations import DatabaseTooNew, discover
 from bot.ratings import DEFAULT_RATING
 from bot.store import (
+    AlreadyPlaying,
     ChallengeClosed,
     ChallengeNotFound,
     ChallengeStatus,
@@ -859,6 +860,44 @@ async def test_accept_race_creates_one_game(store: Store, db_path: Path) -> None
     with raw(db_path) as conn:
         assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
         assert conn.execute("SELECT COUNT(*) FROM game_actions").fetchone()[0] == 1
+
+
+async def test_two_challenges_accepted_at_once_start_one_game(
+    store: Store, db_path: Path
+) -> None:
+    """Two open challenges between the same members, accepted from two connections at
+    once: one game; the other accept raises AlreadyPlaying and its challenge stays open."""
+    first, second = await new_challenge(store), await new_challenge(store)
+    async with await Store.open(db_path) as other:
+        results = await asyncio.gather(
+            _accept(store, first, T0 + 1), _accept(other, second, T0 + 1), return_exceptions=True
+        )
+    games = [r for r in results if isinstance(r, int)]
+    refused = [r for r in results if isinstance(r, AlreadyPlaying)]
+    assert len(games) == 1 and len(refused) == 1
+    assert refused[0].game_id == games[0]
+    assert refused[0].user_ids == (ANN, BOB)
+    statuses = {(await store.load_challenge(c)).status for c in (first, second)}
+    assert statuses == {ChallengeStatus.ACCEPTED, ChallengeStatus.OPEN}
+    with raw(db_path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+        assert conn.execute("SELECT COUNT(*) FROM seats").fetchone()[0] == 2
+
+
+async def test_one_active_game_between_two_members(store: Store) -> None:
+    """A second active game for the same two members in a guild is refused; other
+    guilds, other opponents, computer games and a finished game do not count."""
+    game_id = await new_game(store, ANN, BOB)
+    with pytest.raises(AlreadyPlaying):
+        await new_game(store, BOB, ANN)
+    with pytest.raises(AlreadyPlaying):
+        await new_game(store, ANN, CAT, BOB, DAN, variant="euchre")
+    await new_game(store, ANN, BOB, guild=GUILD + 1)
+    await new_game(store, ANN, CAT)
+    await new_game(store, ANN, None)
+    await new_game(store, ANN, None)
+    await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 3})
+    await new_game(store, ANN, BOB)
 
 
 async def test_accepting_a_closed_challenge_writes_nothing(store: Store, db_path: Path) -> None:
