@@ -481,17 +481,19 @@ class Store:
     @asynccontextmanager
     async def _transaction(self, *, write: bool) -> AsyncIterator[aiosqlite.Connection]:
         async with self._lock:
-            # IMMEDIATE takes the write lock up front, so a write transaction never
-            # fails half-way with SQLITE_BUSY; readers get a consistent snapshot.
-            await self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
+                # IMMEDIATE takes the write lock up front, so a write transaction never
+                # fails half-way with SQLITE_BUSY; readers get a consistent snapshot.
+                await self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 yield self._db
                 await self._db.execute("COMMIT")
             except BaseException:
-                if self._db.in_transaction:
-                    # A failing rollback must not hide the error that caused it.
-                    with contextlib.suppress(sqlite3.Error):
-                        await self._db.execute("ROLLBACK")
+                # Roll back whatever ``in_transaction`` says: a statement whose await was
+                # cancelled (a task cancelled at shutdown, a timeout) still runs on
+                # aiosqlite's thread, and this ROLLBACK queues behind it. A failing
+                # rollback ("no transaction is active") must not hide the first error.
+                with contextlib.suppress(sqlite3.Error):
+                    await self._db.execute("ROLLBACK")
                 raise
 
     # Players

@@ -862,9 +862,25 @@ async def test_accept_race_creates_one_game(store: Store, db_path: Path) -> None
         assert conn.execute("SELECT COUNT(*) FROM game_actions").fetchone()[0] == 1
 
 
-async def test_two_challenges_accepted_at_once_start_one_game(
+async def test_a_call_cancelled_mid_transaction_leaves_the_store_usable(
     store: Store, db_path: Path
 ) -> None:
+    """A write cancelled while its BEGIN is on aiosqlite's thread (a task cancelled at
+    shutdown, a timeout) is rolled back; the next write works and nothing half-done stays."""
+    for steps in range(6):
+        task = asyncio.create_task(store.upsert_player(GUILD, ANN, "Ann", now=T0))
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await store.upsert_player(GUILD, BOB, "Bob", now=T0)
+    with raw(db_path) as conn:
+        assert conn.execute(
+            "SELECT COUNT(*) FROM players WHERE user_id = ?", (BOB,)
+        ).fetchone() == (1,)
+
+
+async def test_two_challenges_accepted_at_once_start_one_game(store: Store, db_path: Path) -> None:
     """Two open challenges between the same members, accepted from two connections at
     once: one game; the other accept raises AlreadyPlaying and its challenge stays open."""
     first, second = await new_challenge(store), await new_challenge(store)
