@@ -1,0 +1,208 @@
+"""End to end: what reaches the bot's edge that it did not expect, and what it does then.
+
+Races between members, failures inside a command or a button, a slow store and a
+computer player that stops: each gets a clear answer and the game stays whole.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import re
+import sqlite3
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from test_e2e import (
+    Table,
+    action_buttons,
+    db_snapshot,
+    newest_hand,
+    running_bot,
+    send_challenge,
+    table,  # noqa: F401 - the fixture
+)
+
+from bot import replies
+from bot.client import TuqueBot
+from bot.settings import Settings
+
+ERROR_REPLY = re.compile(r"Something went wrong; the game is safe\. \(Error id `([0-9a-f]{8})`\.\)")
+
+
+async def test_two_challenges_accepted_one_after_the_other_start_one_game(table: Table) -> None:  # noqa: F811
+    """Challenged twice, Bob accepts both: the second Accept is refused ephemerally,
+    names the running game and writes nothing."""
+    t = table
+    async with running_bot(t):
+        first, accept_first = await send_challenge(t)
+        second, accept_second = await send_challenge(t)
+        await (await t.double.click(t.bob, first, accept_first)).settled()
+        before = db_snapshot(t)
+        rec = await t.double.click(t.bob, second, accept_second)
+        await rec.settled()
+        assert rec.original is not None and rec.original.ephemeral
+        assert "already playing" in rec.original.text and "game #1" in rec.original.text
+        assert db_snapshot(t) == before
+    with sqlite3.connect(t.db) as db:
+        assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (1,)
+        statuses = sorted(s for (s,) in db.execute("SELECT status FROM challenges"))
+    assert statuses == ["accepted", "open"]
+
+
+async def test_two_challenges_accepted_at_the_same_moment_start_one_game(table: Table) -> None:  # noqa: F811
+    """Both Accepts in flight at once: exactly one game, the other click told why."""
+    t = table
+    async with running_bot(t):
+        first, accept_first = await send_challenge(t)
+        second, accept_second = await send_challenge(t)
+        one, two = await asyncio.gather(
+            t.double.click(t.bob, first, accept_first), t.double.click(t.bob, second, accept_second)
+        )
+        await one.settled()
+        await two.settled()
+        refused = [r for r in (one, two) if r.original is not None and r.original.ephemeral]
+        assert len(refused) == 1
+        assert "already playing" in refused[0].original.text  # type: ignore[union-attr]
+    with sqlite3.connect(t.db) as db:
+        assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (1,)
+
+
+async def test_a_failing_command_answers_with_an_error_id(
+    table: Table,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,  # noqa: F811
+) -> None:
+    """An unexpected error in a slash command: an ephemeral "the game is safe" with an
+    error id, and one log line with the same id."""
+    t = table
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the disk caught fire")
+
+    async with running_bot(t) as bot:
+        monkeypatch.setattr(bot.store, "player_stats", broken)
+        with caplog.at_level(logging.ERROR, logger="bot.replies"):
+            rec = await t.double.slash(t.ann, t.channel, "tuque", "stats")
+            await rec.settled()
+    assert rec.original is not None and rec.original.ephemeral
+    match = ERROR_REPLY.fullmatch(rec.original.text)
+    assert match, rec.original.text
+    logged = [r for r in caplog.records if r.name == "bot.replies"]
+    assert len(logged) == 1
+    assert logged[0].getMessage() == f"/tuque stats failed (error id {match[1]})"
+
+
+async def test_a_failing_button_answers_with_an_error_id(
+    table: Table,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,  # noqa: F811
+) -> None:
+    """An unexpected error behind a button: the same answer; the log names the button's
+    kind only, never the numbers of its custom_id."""
+    t = table
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("boom")
+
+    async with running_bot(t) as bot:
+        rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", target=5)
+        await rec.settled()
+        hand = rec.original
+        assert hand is not None
+        monkeypatch.setattr(bot.sessions, "on_action", broken)
+        with caplog.at_level(logging.ERROR, logger="bot.replies"):
+            click = await t.double.click(t.ann, hand, action_buttons(hand)[0])
+            await click.settled()
+    assert click.original is not None and click.original.ephemeral
+    assert ERROR_REPLY.fullmatch(click.original.text)
+    (logged,) = [r for r in caplog.records if r.name == "bot.replies"]
+    assert logged.getMessage().startswith("button tuque:act failed (error id ")
+
+
+async def test_a_slow_store_write_defers_the_click_first(
+    table: Table,
+    monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+) -> None:
+    """When storing an action outlasts the deferral delay, the click is deferred (so
+    Discord's 3 seconds never run out) and the hand is edited once the write is done."""
+    t = table
+    monkeypatch.setattr(replies, "DEFER_AFTER", 0.05)
+    async with running_bot(t) as bot:
+        rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", target=5)
+        await rec.settled()
+        hand = rec.original
+        assert hand is not None
+        store_write = bot.store.append_actions
+
+        async def slow_write(*args: Any, **kwargs: Any) -> None:
+            await asyncio.sleep(0.3)
+            await store_write(*args, **kwargs)
+
+        monkeypatch.setattr(bot.store, "append_actions", slow_write)
+        before = hand.history[-1].components if hand.history else hand.components
+        click = await t.double.click(t.ann, hand, action_buttons(hand)[0])
+        await click.settled()
+    assert click.response_type == 6  # DEFERRED_UPDATE_MESSAGE
+    assert click.ack_latency is not None and click.ack_latency < 0.3
+    assert t.double.message(hand.id).components != before
+    with sqlite3.connect(t.db) as db:
+        assert db.execute("SELECT COUNT(*) FROM game_actions").fetchone()[0] >= 2
+
+
+class FlakyExecutor(ThreadPoolExecutor):
+    """A worker pool whose ``fail_at``-th job fails, as a crashed worker process would."""
+
+    def __init__(self, fail_at: int) -> None:
+        super().__init__(max_workers=1)
+        self.jobs = 0
+        self.fail_at = fail_at
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.jobs += 1
+        if self.jobs == self.fail_at:
+            failed: Future[Any] = Future()
+            failed.set_exception(RuntimeError("worker died"))
+            return failed
+        return super().submit(fn, *args, **kwargs)
+
+
+async def test_the_timer_loop_rescues_a_stopped_computer(table: Table) -> None:  # noqa: F811
+    """A computer whose move failed is on turn with no move under way; the timer sweep
+    starts it again and the game goes on."""
+    t = table
+    executor = FlakyExecutor(fail_at=3)
+    settings = Settings(
+        discord_token="unused-by-the-double",
+        database_path=t.db,
+        dev_guild_id=t.guild.id,
+        computer_move_delay_seconds=0,
+        table_edit_delay_seconds=0,
+    )
+    bot = TuqueBot(settings, executor=executor, guild_ready_timeout=0.05)
+    rng = random.Random(3)
+    try:
+        async with t.double.running(bot):
+            bot._timers.cancel()  # the test runs the sweep itself
+            rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", target=5)
+            await rec.settled()
+            game_id = int(re.search(r"#(\d+)", rec.original.text)[1])  # type: ignore[union-attr, index]
+            session = bot.sessions.session(game_id)
+            assert session is not None
+            while executor.jobs < executor.fail_at:
+                await t.double.wait_until(lambda: session.game.turn == 0)
+                hand = newest_hand(t, t.ann)
+                assert hand is not None
+                click = await t.double.click(t.ann, hand, rng.choice(action_buttons(hand)))
+                await click.settled()
+            # The computer's move failed: it is on turn and nothing is running.
+            assert session.game.turn == 1 and session.computer is not None
+            assert session.computer.done()
+            seq = len(session.game.log)
+            await bot.sessions.tick(remind_after=600, forfeit_after=1200)
+            await t.double.wait_until(lambda: len(session.game.log) > seq)
+            assert bot.sessions.rescue_computers() == 0
+    finally:
+        executor.shutdown(wait=True)
