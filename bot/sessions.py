@@ -121,6 +121,8 @@ class Session:
     # Channel posts waiting for delivery, in order, and the task delivering them.
     outbox: deque[Call] = field(default_factory=deque)
     courier: asyncio.Task[None] | None = None
+    # Seats whose hand refresh is queued and not started: one queued edit shows them all.
+    refreshing: set[int] = field(default_factory=set)
     finished: bool = False
 
     def seat_of(self, user_id: int) -> int | None:
@@ -269,6 +271,19 @@ class GameSessions:
         session.outbox.append(job)
         if session.courier is None or session.courier.done():
             session.courier = self._spawn(self._courier(session), f"outbox-{session.id}")
+
+    def _queue_refresh(self, session: Session, seat: int) -> None:
+        """Queue an edit of ``seat``'s hand view unless one is queued already (it is
+        rendered when sent, so one edit covers every change before it)."""
+        if seat in session.refreshing:
+            return
+        session.refreshing.add(seat)
+
+        async def refresh() -> None:
+            session.refreshing.discard(seat)
+            await self._refresh_hand(session, seat)
+
+        self._queue(session, refresh)
 
     async def _courier(self, session: Session) -> None:
         while session.outbox:
@@ -742,7 +757,7 @@ class GameSessions:
             if seat == actor or session.is_computer(seat):
                 continue
             if session.finished or new_hand or game.turn == seat or before.turn == seat:
-                self._queue(session, partial(self._refresh_hand, session, seat))
+                self._queue_refresh(session, seat)
         self._schedule_computer(session)
 
     # --- computer players -----------------------------------------------------------------------
