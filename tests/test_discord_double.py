@@ -151,6 +151,11 @@ async def slow(interaction: discord.Interaction, private: bool = False, delay: f
         await interaction.followup.send("Done.", ephemeral=True)
 
 
+@app_commands.command(description="Say where the command came from")
+async def where(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message(f"guild {interaction.guild_id}", ephemeral=True)
+
+
 @app_commands.command(description="Look up something the double does not serve")
 async def stray(interaction: discord.Interaction) -> None:
     assert interaction.guild_id is not None
@@ -165,7 +170,7 @@ class MiniBot(discord.Client):
         super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
         self.tree = app_commands.CommandTree(self)
         self.dev_guild = discord.Object(id=dev_guild_id)
-        for command in (Tuque(), slow, stray):
+        for command in (Tuque(), slow, stray, where):
             self.tree.add_command(command, guild=self.dev_guild)
 
     async def setup_hook(self) -> None:
@@ -198,7 +203,7 @@ async def test_login_ready_and_command_sync(double: DiscordDouble, world: World)
         cached = world.bot.get_guild(world.guild.id)
         assert cached is not None and cached.get_channel(world.table.id) is not None
         synced = {c["name"]: c for c in double.synced_commands(world.guild)}
-        assert set(synced) == {"tuque", "slow", "stray"}
+        assert set(synced) == {"tuque", "slow", "stray", "where"}
         subcommands = {o["name"] for o in synced["tuque"]["options"]}
         assert subcommands == {"challenge", "table", "settings", "rename", "cancel", "shout"}
         assert double.synced_commands() == []
@@ -543,3 +548,86 @@ def test_stored_message_helpers() -> None:
     )
     assert message.text == "Score\nUs\n7"
     assert message.buttons[0].url == "https://x" and message.buttons[0].custom_id is None
+
+
+@pytest.mark.parametrize(
+    ("status", "global_"), [(429, False), (429, True), (500, False), (502, False), (504, False)]
+)
+async def test_channel_post_survives_what_discord_py_retries(
+    double: DiscordDouble, world: World, status: int, global_: bool
+) -> None:
+    """One 429 (per route or global) or 500/502/504 on a channel post: discord.py retries
+    by itself; the failed attempt stored nothing, so the message exists once."""
+    fault = double.fail("POST /channels/{channel_id}/messages", status, global_=global_)
+    async with double.running(world.bot):
+        channel = world.bot.get_channel(world.table.id)
+        assert isinstance(channel, discord.TextChannel)
+        await channel.send("after the fault")
+    assert fault.hits == 1 and fault.times == 0
+    assert [m.content for m in double.channel_messages(world.table)] == ["after the fault"]
+    statuses = [r.status for r in double.requests if f"{r.method} {r.route}" == fault.route]
+    assert statuses == [status, 200]
+
+
+async def test_a_503_on_a_channel_post_raises_and_stores_nothing(
+    double: DiscordDouble, world: World
+) -> None:
+    """discord.py does not retry a 503 on bot REST calls: the caller sees it."""
+    double.fail("POST /channels/{channel_id}/messages", 503)
+    async with double.running(world.bot):
+        channel = world.bot.get_channel(world.table.id)
+        assert isinstance(channel, discord.TextChannel)
+        with pytest.raises(discord.DiscordServerError):
+            await channel.send("lost")
+        await channel.send("kept")
+    assert [m.content for m in double.channel_messages(world.table)] == ["kept"]
+
+
+async def test_interaction_callback_fault_is_retried_by_the_webhook_adapter(
+    double: DiscordDouble, world: World
+) -> None:
+    """A 503 on the interaction callback: discord.py's webhook adapter retries every 5xx,
+    so the command is acknowledged once; a `match` picks which requests fail."""
+    fault = double.fail(
+        "POST /interactions/{interaction_id}/{token}/callback",
+        503,
+        match=lambda path, body: body["type"] == 4,
+    )
+    async with double.running(world.bot):
+        rec = await double.slash(world.alice, world.table, "where")
+        await rec.settled(timeout=5)
+    assert fault.hits == 1
+    assert rec.original is not None and rec.original.ephemeral
+
+
+async def test_unknown_fault_route_is_a_script_error(double: DiscordDouble) -> None:
+    with pytest.raises(ScriptError, match="unknown route"):
+        double.fail("POST /channels/{id}/nothing", 500)
+
+
+async def test_forged_slash_and_click_reach_the_client(double: DiscordDouble, world: World) -> None:
+    """Forged values skip the double's checks (a modified client), and a forged click names
+    a button the message does not show; both reach discord.py as Discord would send them."""
+    async with double.running(world.bot):
+        with pytest.raises(ScriptError, match="one of"):
+            await double.slash(
+                world.alice, world.table, "tuque", "challenge", opponent=world.bob, variant="chess"
+            )
+        rec = await double.forge_slash(
+            world.alice, world.table, "tuque", "challenge", opponent=world.bob, variant="chess"
+        )
+        await rec.settled()
+        assert "to chess to 10" in double.latest_message(world.table).text
+        message = double.latest_message(world.table)
+        click = await double.forge_click(world.bob, message, "table:12345:join")
+        await click.settled()
+        assert double.latest_ephemeral(world.bob).text == "bob joined table 12345"
+
+
+async def test_a_command_from_direct_messages_has_no_guild(
+    double: DiscordDouble, world: World
+) -> None:
+    async with double.running(world.bot):
+        rec = await double.forge_slash(world.alice, world.table, "where", dm=True)
+        await rec.settled()
+    assert rec.original is not None and rec.original.text == "guild None"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import hashlib
 import json
 import secrets
@@ -110,6 +111,56 @@ class ScriptError(AssertionError):
     """A test scripted something a real Discord user could not do (or that Discord rejects)."""
 
 
+_FAULT_MESSAGES = {
+    500: "500: Internal Server Error",
+    502: "502: Bad Gateway",
+    503: "503: Service Unavailable",
+    504: "504: Gateway Timeout",
+}
+
+
+@dataclasses.dataclass
+class Fault:
+    """Upcoming requests to `route` that fail with `status` instead of being served.
+
+    `times` counts down as requests fail; `hits` counts them. Made by `DiscordDouble.fail`.
+    """
+
+    route: str
+    status: int
+    times: int
+    retry_after: float
+    global_: bool
+    match: Callable[[str, Any], bool] | None
+    hits: int = 0
+
+    def response(self) -> web.Response:
+        """The answer Discord gives: a JSON error; for 429 the headers discord.py needs
+        to treat it as a rate limit (a 429 without `Via` is a Cloudflare ban to it)."""
+        if self.status != 429:
+            message = _FAULT_MESSAGES.get(self.status, f"{self.status}: Error")
+            return _error(self.status, 0, message)
+        response = _json(
+            {
+                "message": "You are being rate limited.",
+                "retry_after": self.retry_after,
+                "global": self.global_,
+                "code": 0,
+            },
+            status=429,
+        )
+        response.headers.update(
+            {
+                "Via": "1.1 google",
+                "Retry-After": str(max(1, round(self.retry_after))),
+                "X-RateLimit-Scope": "global" if self.global_ else "user",
+            }
+        )
+        if self.global_:
+            response.headers["X-RateLimit-Global"] = "true"
+        return response
+
+
 def _snowflake_param(request: web.Request, name: str) -> int | None:
     value = request.match_info.get(name, "")
     return int(value) if value.isdigit() else None
@@ -162,6 +213,7 @@ class DiscordDouble:
         self.requests: list[RequestRecord] = []
         self.unexpected: list[str] = []
         self.failures: list[str] = []
+        self.faults: list[Fault] = []
         self.presence_updates: list[dict[str, Any]] = []
         self.gateway_connections: list[dict[str, str]] = []
         self.port = 0
@@ -499,6 +551,48 @@ class DiscordDouble:
         """Dispatch-to-callback seconds of every acknowledged interaction, in dispatch order."""
         return [r.ack_latency for r in self.interactions if r.ack_latency is not None]
 
+    # ------------------------------------------------------------------ faults
+
+    def fail(
+        self,
+        route: str,
+        status: int,
+        *,
+        times: int = 1,
+        retry_after: float = 0.05,
+        global_: bool = False,
+        match: Callable[[str, Any], bool] | None = None,
+    ) -> Fault:
+        """Make the next `times` requests to `route` fail with `status`, unserved.
+
+        `route` is "METHOD /template" as counted in `rest_calls`, e.g.
+        "POST /channels/{channel_id}/messages"; `match(path, json_body)`, if given,
+        picks which of them fail. 429 carries `retry_after` seconds (and is global with
+        `global_`); 500/502/503/504 carry Discord's JSON error. A failed request stores
+        nothing, acknowledges nothing and is recorded in `requests` with its status.
+
+        What discord.py does by itself (2.7): on bot REST calls it waits out a 429
+        and retries 500, 502 and 504 after 1, 3, 5, 7 s (five tries), but raises
+        `DiscordServerError` at once on 503; on interaction callbacks, follow-ups and
+        webhook edits it waits out a 429 and retries every 5xx the same way.
+        """
+        known = {f"{method} {path}" for method, path, _ in self._routes()}
+        if route not in known:
+            raise ScriptError(f"unknown route {route!r}; known: {sorted(known)}")
+        fault = Fault(route, status, times, retry_after, global_, match)
+        self.faults.append(fault)
+        return fault
+
+    def _fault_for(self, route: str, path: str, body: Any) -> Fault | None:
+        for fault in self.faults:
+            if fault.times > 0 and fault.route == route:
+                if fault.match is not None and not fault.match(path, body):
+                    continue
+                fault.times -= 1
+                fault.hits += 1
+                return fault
+        return None
+
     # ------------------------------------------------------------------ scripting users
 
     def _find_command(self, guild: Guild, name: str) -> dict[str, Any] | None:
@@ -509,10 +603,17 @@ class DiscordDouble:
         return None
 
     def _option_value(
-        self, spec: dict[str, Any], value: Any, guild: Guild, resolved: dict[str, dict[str, Any]]
+        self,
+        spec: dict[str, Any],
+        value: Any,
+        guild: Guild,
+        resolved: dict[str, dict[str, Any]],
+        validate: bool = True,
     ) -> Any:
         kind = spec["type"]
         name = spec["name"]
+        if not validate and not isinstance(value, User | Channel | Role):
+            return value
         checks: dict[int, tuple[type | tuple[type, ...], str]] = {
             3: (str, "a str"),
             4: (int, "an int"),
@@ -566,6 +667,7 @@ class DiscordDouble:
         given: Mapping[str, Any],
         guild: Guild,
         resolved: dict[str, dict[str, Any]],
+        validate: bool = True,
     ) -> list[dict[str, Any]]:
         by_name = {spec["name"]: spec for spec in specs}
         unknown = set(given) - set(by_name)
@@ -574,13 +676,13 @@ class DiscordDouble:
                 f"unknown options {sorted(unknown)}; the command takes {sorted(by_name)}"
             )
         missing = [s["name"] for s in specs if s.get("required") and s["name"] not in given]
-        if missing:
+        if missing and validate:
             raise ScriptError(f"missing required options {missing}")
         return [
             {
                 "name": spec["name"],
                 "type": spec["type"],
-                "value": self._option_value(spec, given[spec["name"]], guild, resolved),
+                "value": self._option_value(spec, given[spec["name"]], guild, resolved, validate),
             }
             for spec in specs
             if spec["name"] in given
@@ -596,6 +698,37 @@ class DiscordDouble:
         positional-only, so options may be called `user`, `channel` or `name`).
         Returns once INTERACTION_CREATE is sent.
         """
+        return await self._slash(user, channel, name, path, options, forged=False, dm=False)
+
+    async def forge_slash(
+        self,
+        user: User,
+        channel: Channel,
+        name: str,
+        /,
+        *path: str,
+        dm: bool = False,
+        **options: Any,
+    ) -> InteractionRecord:
+        """Like `slash`, as a modified client could send it: option values go out raw (any
+        JSON, outside the choices, ranges and types), required options may be missing.
+
+        With `dm`, the interaction comes from the user's direct messages with the bot
+        (no guild); the double files the bot's answer under `channel` for inspection.
+        """
+        return await self._slash(user, channel, name, path, options, forged=True, dm=dm)
+
+    async def _slash(
+        self,
+        user: User,
+        channel: Channel,
+        name: str,
+        path: Sequence[str],
+        options: Mapping[str, Any],
+        *,
+        forged: bool,
+        dm: bool,
+    ) -> InteractionRecord:
         guild = channel.guild
         command = self._find_command(guild, name)
         if command is None:
@@ -619,15 +752,17 @@ class DiscordDouble:
             choices = [o["name"] for o in node["options"]]
             raise ScriptError(f"/{' '.join((name, *path))} needs a subcommand: one of {choices}")
         resolved: dict[str, dict[str, Any]] = {}
-        target.extend(self._build_options(node.get("options", []), options, guild, resolved))
+        target.extend(
+            self._build_options(node.get("options", []), options, guild, resolved, not forged)
+        )
         data: dict[str, Any] = {"id": command["id"], "name": name, "type": 1, "options": top}
         if command.get("guild_id"):
             data["guild_id"] = command["guild_id"]
         if resolved:
             data["resolved"] = resolved
-        label = "/" + " ".join((name, *path))
+        label = ("forged " if forged else "") + "/" + " ".join((name, *path))
         return await self._dispatch_interaction(
-            APPLICATION_COMMAND, user, channel, data, None, label
+            APPLICATION_COMMAND, user, channel, data, None, label, dm=dm
         )
 
     def _visible_component(
@@ -660,6 +795,30 @@ class DiscordDouble:
         data = {"custom_id": custom_id, "component_type": 2, "id": component.get("id")}
         return await self._dispatch_interaction(
             MESSAGE_COMPONENT, user, stored.channel, data, stored, f"click {custom_id!r}"
+        )
+
+    async def forge_click(
+        self, user: User, message: StoredMessage, custom_id: str, *, dm: bool = False
+    ) -> InteractionRecord:
+        """Have `user` click a button `custom_id` that `message` does not (or no longer) show,
+        as a modified client replaying a tampered copy of the message could.
+
+        The interaction carries `message` with its components replaced by that one button,
+        since discord.py dispatches a click only to a button on the message it names.
+        """
+        payload = message.payload(self.application_id)
+        button = {"type": 2, "style": 2, "label": "forged", "custom_id": custom_id, "id": 1}
+        payload["components"] = [{"type": 1, "id": 2, "components": [button]}]
+        data = {"custom_id": custom_id, "component_type": 2, "id": 1}
+        return await self._dispatch_interaction(
+            MESSAGE_COMPONENT,
+            user,
+            message.channel,
+            data,
+            message,
+            f"forged click {custom_id!r}",
+            message_payload=payload,
+            dm=dm,
         )
 
     async def select(
@@ -751,6 +910,9 @@ class DiscordDouble:
         data: dict[str, Any],
         source: StoredMessage | None,
         label: str,
+        *,
+        message_payload: dict[str, Any] | None = None,
+        dm: bool = False,
     ) -> InteractionRecord:
         guild = channel.guild
         member = guild.members.get(user.id)
@@ -792,7 +954,20 @@ class DiscordDouble:
             "attachment_size_limit": 10 * 1024 * 1024,
         }
         if source is not None:
-            payload["message"] = source.payload(self.application_id)
+            payload["message"] = message_payload or source.payload(self.application_id)
+        if dm:
+            # A bot DM as Discord sends it: the user instead of a member, no guild.
+            for key in ("guild_id", "guild", "member", "guild_locale"):
+                payload.pop(key)
+            dm_channel = {"id": str(self._snowflake()), "type": 1, "flags": 0}
+            payload.update(
+                user=user.payload(),
+                channel=dm_channel,
+                channel_id=dm_channel["id"],
+                context=1,
+                authorizing_integration_owners={"0": str(user.id)},
+            )
+            payload["app_permissions"] = str(EVERYONE_PERMISSIONS)
         self.interactions.append(rec)
         self._interactions_by_id[rec.id] = rec
         self._interactions_by_token[rec.token] = rec
@@ -1094,7 +1269,11 @@ class DiscordDouble:
                 body, files = await self._read_body(request)
                 request[BODY], request[FILES] = body, files
                 token_route = route.startswith(("/interactions/", "/webhooks/"))
-                if not token_route and request.headers.get("Authorization") != f"Bot {self.token}":
+                authorized = request.headers.get("Authorization") == f"Bot {self.token}"
+                fault = self._fault_for(f"{request.method} {route}", request.path, body)
+                if fault is not None:
+                    response = fault.response()
+                elif not token_route and not authorized:
                     response = _error(401, 0, "401: Unauthorized")
                 else:
                     response = await handler(request)
