@@ -12,142 +12,28 @@ import random
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_double import DiscordDouble, StoredMessage
-from discord_double.models import Channel, Guild, User
 from discord_double.server import MESSAGE_COMPONENT
+from e2e import (
+    Table,
+    action_buttons,
+    assert_refused,
+    challenge_and_accept,
+    db_snapshot,
+    newest_hand,
+    play_turn,
+    running_bot,
+    send_challenge,
+    started_game,
+    table_message,
+)
 
-from bot.client import TuqueBot
-from bot.settings import Settings
 from engine.cards import CARDS, Card
 from engine.game import Game
 
 CARD_CODE = re.compile(r"\b(?:[6-9TJQKA][CDHS]|B[123])\b")
-
-
-@dataclass
-class Table:
-    """A guild with one channel and three members: two players and a stranger."""
-
-    double: DiscordDouble
-    guild: Guild
-    channel: Channel
-    ann: User
-    bob: User
-    eve: User
-    db: Path
-
-
-@pytest.fixture
-def table(double: DiscordDouble, tmp_path: Path) -> Table:
-    guild = double.add_guild("Card club")
-    channel = double.add_channel(guild, "tuque")
-    return Table(
-        double,
-        guild,
-        channel,
-        double.add_user("ann", guild=guild),
-        double.add_user("bob", guild=guild),
-        double.add_user("eve", guild=guild),
-        tmp_path / "data" / "tuque.db",
-    )
-
-
-@asynccontextmanager
-async def running_bot(t: Table) -> AsyncIterator[TuqueBot]:
-    settings = Settings(
-        discord_token="unused-by-the-double",
-        database_path=t.db,
-        dev_guild_id=t.guild.id,
-        computer_move_delay_seconds=0,
-        table_edit_delay_seconds=0,
-    )
-    executor = ThreadPoolExecutor(max_workers=1)
-    bot = TuqueBot(settings, executor=executor, guild_ready_timeout=0.05)
-    try:
-        async with t.double.running(bot):
-            yield bot
-    finally:
-        executor.shutdown(wait=True)
-
-
-def db_snapshot(t: Table) -> tuple[Any, ...]:
-    """Everything a bad click could change in the database."""
-    with sqlite3.connect(t.db) as db:
-        return tuple(
-            tuple(db.execute(f"SELECT * FROM {name}").fetchall())
-            for name in ("games", "game_actions", "hands", "results", "ratings", "challenges")
-        )
-
-
-def action_buttons(message: StoredMessage) -> list[str]:
-    return [
-        b.custom_id for b in message.buttons if b.custom_id and b.custom_id.startswith("tuque:act:")
-    ]
-
-
-def newest_hand(t: Table, user: User) -> StoredMessage | None:
-    """The user's newest ephemeral that carries action buttons."""
-    for message in reversed(t.double.ephemerals_for(user)):
-        if action_buttons(message):
-            return message
-    return None
-
-
-def table_message(t: Table) -> StoredMessage:
-    return next(
-        m
-        for m in t.double.channel_messages(t.channel)
-        if any(b.custom_id and b.custom_id.startswith("tuque:hand:") for b in m.buttons)
-        or ("Game #" in m.text and m.embeds and "tableau" in m.text)
-    )
-
-
-async def send_challenge(t: Table, **options: Any) -> tuple[StoredMessage, str]:
-    """Ann challenges Bob; return the invitation and its Accept button's custom_id."""
-    rec = await t.double.slash(t.ann, t.channel, "tuque", "challenge", opponent=t.bob, **options)
-    await rec.settled()
-    invite = t.double.latest_message(t.channel)
-    accept = next(b.custom_id for b in invite.buttons if b.label == "Accept")
-    assert accept is not None
-    return invite, accept
-
-
-async def challenge_and_accept(t: Table, **options: Any) -> int:
-    invite, accept = await send_challenge(t, **options)
-    await (await t.double.click(t.bob, invite, accept)).settled()
-    match = re.search(r"game #(\d+)", t.double.message(invite.id).text)
-    assert match, t.double.message(invite.id).text
-    return int(match.group(1))
-
-
-async def play_turn(t: Table, bot: TuqueBot, game_id: int, rng: random.Random) -> bool:
-    """The player to act clicks one of the buttons they see; False once the game is over."""
-    session = bot.sessions.session(game_id)
-    if session is None:
-        return False
-    seat = session.game.turn
-    assert seat is not None
-    user = {t.ann.id: t.ann, t.bob.id: t.bob}[session.seats[seat].user_id]  # type: ignore[index]
-    seq = len(session.game.log)
-    message = newest_hand(t, user)
-    buttons = [b for b in action_buttons(message) if f":{seq}:" in b] if message else []
-    if not buttons:
-        # Token expired or never given: the table's button brings a fresh hand.
-        show = next(b.custom_id for b in table_message(t).buttons if b.label == "Show my hand")
-        await (await t.double.click(user, table_message(t), show)).settled()  # type: ignore[arg-type]
-        message = newest_hand(t, user)
-        assert message is not None
-        buttons = action_buttons(message)
-    await (await t.double.click(user, message, rng.choice(buttons))).settled()  # type: ignore[arg-type]
-    return True
 
 
 async def test_challenge_accept_and_play_a_whole_game(table: Table) -> None:
@@ -215,31 +101,6 @@ async def test_play_a_whole_game_against_the_computer(table: Table) -> None:
     assert vs_computer == (1,)
     assert ratings == (0,)
     assert any("Game over" in m.text for m in t.double.channel_messages(t.channel))
-
-
-async def started_game(t: Table, bot: TuqueBot) -> tuple[int, User, User]:
-    """A fresh challenge game; returns its id, the member to act and the other one."""
-    game_id = await challenge_and_accept(t)
-    session = bot.sessions.session(game_id)
-    assert session is not None and session.game.turn is not None
-    to_act = t.ann if session.seats[session.game.turn].user_id == t.ann.id else t.bob
-    return game_id, to_act, (t.bob if to_act is t.ann else t.ann)
-
-
-async def assert_refused(t: Table, bot: TuqueBot, game_id: int, click: Callable[[], Any]) -> str:
-    """Run a bad click; it must get an ephemeral answer and change nothing."""
-    before_db = db_snapshot(t)
-    session = bot.sessions.session(game_id)
-    before_game = session.game.to_record() if session else None
-    rec = await click()
-    await rec.settled()
-    assert rec.acknowledged
-    reply = rec.original
-    assert reply is not None and reply.ephemeral, "a refusal must be ephemeral"
-    assert db_snapshot(t) == before_db
-    session = bot.sessions.session(game_id)
-    assert (session.game.to_record() if session else None) == before_game
-    return reply.text
 
 
 async def test_a_stranger_cannot_accept_a_challenge(table: Table) -> None:

@@ -15,24 +15,21 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from test_e2e import (
+from e2e import (
     Table,
     action_buttons,
     db_snapshot,
     newest_hand,
     running_bot,
     send_challenge,
-    table,  # noqa: F401 - the fixture
 )
 
 from bot import replies
-from bot.client import TuqueBot
-from bot.settings import Settings
 
 ERROR_REPLY = re.compile(r"Something went wrong; the game is safe\. \(Error id `([0-9a-f]{8})`\.\)")
 
 
-async def test_two_challenges_accepted_one_after_the_other_start_one_game(table: Table) -> None:  # noqa: F811
+async def test_two_challenges_accepted_one_after_the_other_start_one_game(table: Table) -> None:
     """Challenged twice, Bob accepts both: the second Accept is refused ephemerally,
     names the running game and writes nothing."""
     t = table
@@ -52,7 +49,7 @@ async def test_two_challenges_accepted_one_after_the_other_start_one_game(table:
     assert statuses == ["accepted", "open"]
 
 
-async def test_two_challenges_accepted_at_the_same_moment_start_one_game(table: Table) -> None:  # noqa: F811
+async def test_two_challenges_accepted_at_the_same_moment_start_one_game(table: Table) -> None:
     """Both Accepts in flight at once: exactly one game, the other click told why."""
     t = table
     async with running_bot(t):
@@ -73,7 +70,7 @@ async def test_two_challenges_accepted_at_the_same_moment_start_one_game(table: 
 async def test_a_failing_command_answers_with_an_error_id(
     table: Table,
     monkeypatch: pytest.MonkeyPatch,
-    caplog: pytest.LogCaptureFixture,  # noqa: F811
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     """An unexpected error in a slash command: an ephemeral "the game is safe" with an
     error id, and one log line with the same id."""
@@ -98,7 +95,7 @@ async def test_a_failing_command_answers_with_an_error_id(
 async def test_a_failing_button_answers_with_an_error_id(
     table: Table,
     monkeypatch: pytest.MonkeyPatch,
-    caplog: pytest.LogCaptureFixture,  # noqa: F811
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     """An unexpected error behind a button: the same answer; the log names the button's
     kind only, never the numbers of its custom_id."""
@@ -124,7 +121,7 @@ async def test_a_failing_button_answers_with_an_error_id(
 
 async def test_a_slow_store_write_defers_the_click_first(
     table: Table,
-    monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """When storing an action outlasts the deferral delay, the click is deferred (so
     Discord's 3 seconds never run out) and the hand is edited once the write is done."""
@@ -142,12 +139,16 @@ async def test_a_slow_store_write_defers_the_click_first(
             await store_write(*args, **kwargs)
 
         monkeypatch.setattr(bot.store, "append_actions", slow_write)
-        before = hand.history[-1].components if hand.history else hand.components
-        click = await t.double.click(t.ann, hand, action_buttons(hand)[0])
-        await click.settled()
-    assert click.response_type == 6  # DEFERRED_UPDATE_MESSAGE
-    assert click.ack_latency is not None and click.ack_latency < 0.3
-    assert t.double.message(hand.id).components != before
+        clicked, edits = action_buttons(hand)[0], hand.edit_count
+        click = await t.double.click(t.ann, hand, clicked)
+        await click.response()
+        assert click.response_type == 6  # DEFERRED_UPDATE_MESSAGE
+        assert click.ack_latency is not None and click.ack_latency < 0.3
+        # The store is still writing: the double looks idle meanwhile, so wait for the edit.
+        await t.double.wait_until(lambda: hand.edit_count > edits)
+        stale = clicked.split(":")[3]
+        assert all(b.split(":")[3] != stale for b in action_buttons(hand))
+        await t.double.idle()
     with sqlite3.connect(t.db) as db:
         assert db.execute("SELECT COUNT(*) FROM game_actions").fetchone()[0] >= 2
 
@@ -169,40 +170,29 @@ class FlakyExecutor(ThreadPoolExecutor):
         return super().submit(fn, *args, **kwargs)
 
 
-async def test_the_timer_loop_rescues_a_stopped_computer(table: Table) -> None:  # noqa: F811
+async def test_the_timer_loop_rescues_a_stopped_computer(table: Table) -> None:
     """A computer whose move failed is on turn with no move under way; the timer sweep
     starts it again and the game goes on."""
     t = table
     executor = FlakyExecutor(fail_at=3)
-    settings = Settings(
-        discord_token="unused-by-the-double",
-        database_path=t.db,
-        dev_guild_id=t.guild.id,
-        computer_move_delay_seconds=0,
-        table_edit_delay_seconds=0,
-    )
-    bot = TuqueBot(settings, executor=executor, guild_ready_timeout=0.05)
     rng = random.Random(3)
-    try:
-        async with t.double.running(bot):
-            bot._timers.cancel()  # the test runs the sweep itself
-            rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", target=5)
-            await rec.settled()
-            game_id = int(re.search(r"#(\d+)", rec.original.text)[1])  # type: ignore[union-attr, index]
-            session = bot.sessions.session(game_id)
-            assert session is not None
-            while executor.jobs < executor.fail_at:
-                await t.double.wait_until(lambda: session.game.turn == 0)
-                hand = newest_hand(t, t.ann)
-                assert hand is not None
-                click = await t.double.click(t.ann, hand, rng.choice(action_buttons(hand)))
-                await click.settled()
-            # The computer's move failed: it is on turn and nothing is running.
-            assert session.game.turn == 1 and session.computer is not None
-            assert session.computer.done()
-            seq = len(session.game.log)
-            await bot.sessions.tick(remind_after=600, forfeit_after=1200)
-            await t.double.wait_until(lambda: len(session.game.log) > seq)
-            assert bot.sessions.rescue_computers() == 0
-    finally:
-        executor.shutdown(wait=True)
+    async with running_bot(t, executor) as bot:
+        bot._timers.cancel()  # the test runs the sweep itself
+        rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", target=5)
+        await rec.settled()
+        game_id = int(re.search(r"#(\d+)", rec.original.text)[1])  # type: ignore[union-attr, index]
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        while executor.jobs < executor.fail_at:
+            await t.double.wait_until(lambda: session.game.turn == 0)
+            hand = newest_hand(t, t.ann)
+            assert hand is not None
+            click = await t.double.click(t.ann, hand, rng.choice(action_buttons(hand)))
+            await click.settled()
+        # The computer's move failed: it is on turn and nothing is running.
+        assert session.game.turn == 1 and session.computer is not None
+        assert session.computer.done()
+        seq = len(session.game.log)
+        await bot.sessions.tick(remind_after=600, forfeit_after=1200)
+        await t.double.wait_until(lambda: len(session.game.log) > seq)
+        assert bot.sessions.rescue_computers() == 0

@@ -1,0 +1,150 @@
+"""Helpers of the bot's end-to-end tests: a table of three members, the bot on a real
+database file, and members who act only on what they can see."""
+
+from __future__ import annotations
+
+import random
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from discord_double import DiscordDouble, StoredMessage
+from discord_double.models import Channel, Guild, User
+
+from bot.client import TuqueBot
+from bot.settings import Settings
+
+
+@dataclass
+class Table:
+    """A guild with one channel and three members: two players and a stranger."""
+
+    double: DiscordDouble
+    guild: Guild
+    channel: Channel
+    ann: User
+    bob: User
+    eve: User
+    db: Path
+
+
+@asynccontextmanager
+async def running_bot(t: Table, executor: Executor | None = None) -> AsyncIterator[TuqueBot]:
+    """The bot on the table's database, against the double; computers think in a thread
+    (or in ``executor``), move at once, and table edits are not delayed."""
+    settings = Settings(
+        discord_token="unused-by-the-double",
+        database_path=t.db,
+        dev_guild_id=t.guild.id,
+        computer_move_delay_seconds=0,
+        table_edit_delay_seconds=0,
+    )
+    pool = executor or ThreadPoolExecutor(max_workers=1)
+    bot = TuqueBot(settings, executor=pool, guild_ready_timeout=0.05)
+    try:
+        async with t.double.running(bot):
+            yield bot
+    finally:
+        pool.shutdown(wait=True)
+
+
+def db_snapshot(t: Table) -> tuple[Any, ...]:
+    """Everything a bad click could change in the database."""
+    with sqlite3.connect(t.db) as db:
+        return tuple(
+            tuple(db.execute(f"SELECT * FROM {name}").fetchall())
+            for name in ("games", "game_actions", "hands", "results", "ratings", "challenges")
+        )
+
+
+def action_buttons(message: StoredMessage) -> list[str]:
+    return [
+        b.custom_id for b in message.buttons if b.custom_id and b.custom_id.startswith("tuque:act:")
+    ]
+
+
+def newest_hand(t: Table, user: User) -> StoredMessage | None:
+    """The user's newest ephemeral that carries action buttons."""
+    for message in reversed(t.double.ephemerals_for(user)):
+        if action_buttons(message):
+            return message
+    return None
+
+
+def table_message(t: Table) -> StoredMessage:
+    return next(
+        m
+        for m in t.double.channel_messages(t.channel)
+        if any(b.custom_id and b.custom_id.startswith("tuque:hand:") for b in m.buttons)
+        or ("Game #" in m.text and m.embeds and "tableau" in m.text)
+    )
+
+
+async def send_challenge(t: Table, **options: Any) -> tuple[StoredMessage, str]:
+    """Ann challenges Bob; return the invitation and its Accept button's custom_id."""
+    rec = await t.double.slash(t.ann, t.channel, "tuque", "challenge", opponent=t.bob, **options)
+    await rec.settled()
+    invite = t.double.latest_message(t.channel)
+    accept = next(b.custom_id for b in invite.buttons if b.label == "Accept")
+    assert accept is not None
+    return invite, accept
+
+
+async def challenge_and_accept(t: Table, **options: Any) -> int:
+    invite, accept = await send_challenge(t, **options)
+    await (await t.double.click(t.bob, invite, accept)).settled()
+    match = re.search(r"game #(\d+)", t.double.message(invite.id).text)
+    assert match, t.double.message(invite.id).text
+    return int(match.group(1))
+
+
+async def play_turn(t: Table, bot: TuqueBot, game_id: int, rng: random.Random) -> bool:
+    """The player to act clicks one of the buttons they see; False once the game is over."""
+    session = bot.sessions.session(game_id)
+    if session is None:
+        return False
+    seat = session.game.turn
+    assert seat is not None
+    user = {t.ann.id: t.ann, t.bob.id: t.bob}[session.seats[seat].user_id]  # type: ignore[index]
+    seq = len(session.game.log)
+    message = newest_hand(t, user)
+    buttons = [b for b in action_buttons(message) if f":{seq}:" in b] if message else []
+    if not buttons:
+        # Token expired or never given: the table's button brings a fresh hand.
+        show = next(b.custom_id for b in table_message(t).buttons if b.label == "Show my hand")
+        await (await t.double.click(user, table_message(t), show)).settled()  # type: ignore[arg-type]
+        message = newest_hand(t, user)
+        assert message is not None
+        buttons = action_buttons(message)
+    await (await t.double.click(user, message, rng.choice(buttons))).settled()  # type: ignore[arg-type]
+    return True
+
+
+async def started_game(t: Table, bot: TuqueBot) -> tuple[int, User, User]:
+    """A fresh challenge game; returns its id, the member to act and the other one."""
+    game_id = await challenge_and_accept(t)
+    session = bot.sessions.session(game_id)
+    assert session is not None and session.game.turn is not None
+    to_act = t.ann if session.seats[session.game.turn].user_id == t.ann.id else t.bob
+    return game_id, to_act, (t.bob if to_act is t.ann else t.ann)
+
+
+async def assert_refused(t: Table, bot: TuqueBot, game_id: int, click: Callable[[], Any]) -> str:
+    """Run a bad click; it must get an ephemeral answer and change nothing."""
+    before_db = db_snapshot(t)
+    session = bot.sessions.session(game_id)
+    before_game = session.game.to_record() if session else None
+    rec = await click()
+    await rec.settled()
+    assert rec.acknowledged
+    reply = rec.original
+    assert reply is not None and reply.ephemeral, "a refusal must be ephemeral"
+    assert db_snapshot(t) == before_db
+    session = bot.sessions.session(game_id)
+    assert (session.game.to_record() if session else None) == before_game
+    return reply.text
