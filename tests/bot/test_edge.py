@@ -11,17 +11,21 @@ import logging
 import random
 import re
 import sqlite3
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from discord_double import InteractionRecord
 from e2e import (
     Table,
     action_buttons,
+    challenge_and_accept,
     db_snapshot,
     newest_hand,
     running_bot,
     send_challenge,
+    table_message,
 )
 
 from bot import replies
@@ -196,3 +200,103 @@ async def test_the_timer_loop_rescues_a_stopped_computer(table: Table) -> None:
         await bot.sessions.tick(remind_after=600, forfeit_after=1200)
         await t.double.wait_until(lambda: len(session.game.log) > seq)
         assert bot.sessions.rescue_computers() == 0
+
+
+async def refused(t: Table, send: Callable[[], Awaitable[InteractionRecord]]) -> str:
+    """Send a forged interaction; it must get an ephemeral answer and write nothing."""
+    before = db_snapshot(t)
+    rec = await send()
+    await rec.settled()
+    assert rec.original is not None and rec.original.ephemeral, rec.label
+    assert db_snapshot(t) == before, rec.label
+    return rec.original.text
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "expected"),
+    [
+        ("bot", {"variant": "euchre"}, "not a variant here"),
+        ("bot", {"level": "godlike"}, "not a level here"),
+        ("bot", {"target": 7}, "not a target here"),
+        ("bot", {"target": 10**30}, "not a target here"),
+        ("bot", {"variant": "tuque61", "target": 5}, "always played to 61"),
+        ("challenge", {"variant": "euchre"}, "not a variant here"),
+        ("challenge", {"target": -1}, "not a target here"),
+        ("leaderboard", {"variant": "xyz"}, "not a variant here"),
+        ("stats", {"variant": 5}, "not a variant here"),
+        ("rules", {"variant": "euchre"}, "not a variant here"),
+    ],
+)
+async def test_forged_options_are_refused_and_write_nothing(
+    table: Table, command: str, options: dict[str, Any], expected: str
+) -> None:
+    """Option values Discord's own client never sends (a modified client): a clear
+    ephemeral answer, nothing written, no traceback."""
+    t = table
+    if command == "challenge":
+        options = {"opponent": t.bob, **options}
+    async with running_bot(t):
+        text = await refused(
+            t, lambda: t.double.forge_slash(t.ann, t.channel, "tuque", command, **options)
+        )
+    assert expected in text
+
+
+async def test_commands_from_direct_messages_are_refused(table: Table) -> None:
+    """A /tuque command sent from a DM (guild_only only hides it there) says where to play."""
+    t = table
+    async with running_bot(t):
+        for command in ("bot", "hand", "resign", "leaderboard", "stats"):
+            text = await refused(
+                t, lambda c=command: t.double.forge_slash(t.ann, t.channel, "tuque", c, dm=True)
+            )
+            assert "played in a server" in text
+
+
+async def test_forged_custom_ids_are_explained(table: Table) -> None:
+    """Custom_ids with out-of-range or malformed numbers, unknown names, or games that never
+    existed: an ephemeral explanation each, and nothing written."""
+    t = table
+    async with running_bot(t) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        message = table_message(t)
+        bad_button = "isn't one this bot made"
+        cases = {
+            f"tuque:challenge:{10**30}:accept": bad_button,
+            "tuque:challenge:0:accept": bad_button,
+            "tuque:challenge:999:maybe": bad_button,
+            "tuque:lb:xyz:0": bad_button,
+            "tuque:act:abc:0:1": bad_button,
+            f"tuque:act:{game_id}:{10**20}:1": bad_button,
+            f"tuque:act:{game_id}:0:{10**6}": "you're not in this game",
+            f"tuque:hand:{10**25}": bad_button,
+            "tuque:hand:1001": "There is no game #1001.",
+            "tuque:act:1001:0:1": "There is no game #1001.",
+            "tuque:resign:1001": "There is no game #1001.",
+            "tuque:": bad_button,
+            "tuque:new-feature:1": bad_button,
+            "tuque:challenge:999:accept": "no longer exists",
+        }
+        for custom_id, expected in cases.items():
+            text = await refused(t, lambda c=custom_id: t.double.forge_click(t.eve, message, c))
+            assert expected in text, (custom_id, text)
+        forged_action = f"tuque:act:{game_id}:0:{10**6}"
+        text = await refused(t, lambda: t.double.forge_click(t.ann, message, forged_action))
+        assert text == "That button isn't an action of this game."
+        assert bot.sessions.session(game_id) is not None
+
+
+async def test_a_finished_game_says_it_is_over(table: Table) -> None:
+    """A click on a game that ended says so (not "no such game")."""
+    t = table
+    async with running_bot(t):
+        game_id = await challenge_and_accept(t, target=5)
+        rec = await t.double.slash(t.ann, t.channel, "tuque", "resign")
+        await rec.settled()
+        assert rec.original is not None
+        confirm = next(b.custom_id for b in rec.original.buttons if b.custom_id)
+        await (await t.double.click(t.ann, rec.original, confirm)).settled()
+        text = await refused(
+            t, lambda: t.double.forge_click(t.bob, table_message(t), f"tuque:hand:{game_id}")
+        )
+    assert text == f"Game #{game_id} is over."
