@@ -3,10 +3,12 @@ database file, and members who act only on what they can see."""
 
 from __future__ import annotations
 
+import json
+import logging
 import random
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -18,6 +20,11 @@ from discord_double.models import Channel, Guild, User
 
 from bot.client import TuqueBot
 from bot.settings import Settings
+from engine.cards import CARDS, Card
+from engine.game import Game
+
+CARD_CODE = re.compile(r"\b(?:[6-9TJQKA][CDHS]|B[123])\b")
+"""A card's text form (as in logs and custom_ids)."""
 
 
 @dataclass
@@ -148,3 +155,62 @@ async def assert_refused(t: Table, bot: TuqueBot, game_id: int, click: Callable[
     session = bot.sessions.session(game_id)
     assert (session.game.to_record() if session else None) == before_game
     return reply.text
+
+
+def assert_nothing_hidden_shown(
+    t: Table, game_id: int, records: Sequence[logging.LogRecord], members: Mapping[int, User]
+) -> None:
+    """No kitty card or discard in a public message, a custom_id or a log line, and none
+    in a member's ephemerals but their own discard (``members``: seat -> member)."""
+    with sqlite3.connect(t.db) as db:
+        actions = [
+            a
+            for (a,) in db.execute(
+                "SELECT action FROM game_actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            )
+        ]
+        variant, options, seed, first_dealer = db.execute(
+            "SELECT variant, options, seed, first_dealer FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+    # Replay the log to learn each hand's kitty and who discarded what.
+    game = Game(variant, seed=seed, first_dealer=first_dealer, **json.loads(options))
+    kitty: dict[int, set[Card]] = {}
+    discards: dict[tuple[int, int], set[Card]] = {}
+    for entry in actions:
+        dealer = game.dealer
+        game.replay(entry)
+        if entry.startswith("deal "):
+            kitty[game.hand_no] = {c for c in CARDS if game.zones()["kitty"] >> c.index & 1}
+        elif entry.startswith("discard ") and Card.parse(entry.split()[1]) != game.up_card:
+            discards[game.hand_no, dealer] = {Card.parse(entry.split()[1])}
+
+    def hidden(hand_no: int, seat: int | None) -> set[Card]:
+        """The kitty and every discard but the viewer's own, in that hand."""
+        found = set(kitty.get(hand_no, ()))
+        for other in range(game.variant.players):
+            if other != seat:
+                found |= discards.get((hand_no, other), set())
+        return found
+
+    def hand_of(version: Any) -> int:
+        footers = [e.get("footer", {}).get("text", "") for e in version.embeds]
+        numbers = [int(m) for f in footers for m in re.findall(r"hand (\d+)", f)]
+        return numbers[0] if numbers else 0
+
+    assert any(discards.values())
+    public = t.double.channel_messages(t.channel)
+    for version in [v for m in public for v in (*m.history, m.snapshot())]:
+        text = str(version.content) + str(version.embeds)
+        shown = {c for c in hidden(hand_of(version), None) if c.pretty() in text}
+        assert not shown, f"a public message shows {shown}"
+        for custom_id in re.findall(r"'custom_id': '([^']*)'", str(version.components)):
+            assert not CARD_CODE.search(custom_id), custom_id
+    for record in records:
+        assert not CARD_CODE.search(record.getMessage()), record.getMessage()
+    for seat, user in members.items():
+        for message in t.double.ephemerals_for(user):
+            for version in (*message.history, message.snapshot()):
+                shown = {
+                    c for c in hidden(hand_of(version), seat) if c.pretty() in str(version.embeds)
+                }
+                assert not shown, f"{user.name} was shown {shown}"
