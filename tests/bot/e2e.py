@@ -84,18 +84,31 @@ def newest_hand(t: Table, user: User) -> StoredMessage | None:
 
 
 def table_message(t: Table) -> StoredMessage:
+    """The game's table message in the channel (the first game's)."""
+    found = _table_or_none(t)
+    assert found is not None, "no table message"
+    return found
+
+
+def _table_or_none(t: Table) -> StoredMessage | None:
     return next(
-        m
-        for m in t.double.channel_messages(t.channel)
-        if any(b.custom_id and b.custom_id.startswith("tuque:hand:") for b in m.buttons)
-        or ("Game #" in m.text and m.embeds and "tableau" in m.text)
+        (
+            m
+            for m in t.double.channel_messages(t.channel)
+            if any(b.custom_id and b.custom_id.startswith("tuque:hand:") for b in m.buttons)
+            or ("Game #" in m.text and m.embeds and "tableau" in m.text)
+        ),
+        None,
     )
 
 
 async def send_challenge(t: Table, **options: Any) -> tuple[StoredMessage, str]:
     """Ann challenges Bob; return the invitation and its Accept button's custom_id."""
+    before = len(t.double.channel_messages(t.channel))
     rec = await t.double.slash(t.ann, t.channel, "tuque", "challenge", opponent=t.bob, **options)
     await rec.settled()
+    # Under injected faults the post may still be on its way when the double looks idle.
+    await t.double.wait_until(lambda: len(t.double.channel_messages(t.channel)) > before, 10)
     invite = t.double.latest_message(t.channel)
     accept = next(b.custom_id for b in invite.buttons if b.label == "Accept")
     assert accept is not None
@@ -122,9 +135,13 @@ async def play_turn(t: Table, bot: TuqueBot, game_id: int, rng: random.Random) -
     message = newest_hand(t, user)
     buttons = [b for b in action_buttons(message) if f":{seq}:" in b] if message else []
     if not buttons:
-        # Token expired or never given: the table's button brings a fresh hand.
+        # Token expired, never given, or its edit still on the way: the table's button
+        # brings a fresh hand (the table itself may still be on its way under faults).
+        await t.double.wait_until(lambda: _table_or_none(t) is not None, timeout=10)
         show = next(b.custom_id for b in table_message(t).buttons if b.label == "Show my hand")
-        await (await t.double.click(user, table_message(t), show)).settled()  # type: ignore[arg-type]
+        clicked = await t.double.click(user, table_message(t), show)  # type: ignore[arg-type]
+        await clicked.response(timeout=10)
+        await clicked.settled()
         message = newest_hand(t, user)
         assert message is not None
         buttons = action_buttons(message)

@@ -33,8 +33,6 @@ from e2e import (
 
 from engine.game import Game
 
-CARD_CODE = re.compile(r"\b(?:[6-9TJQKA][CDHS]|B[123])\b")
-
 
 async def test_challenge_accept_and_play_a_whole_game(table: Table) -> None:
     """Two members play a whole game: table, hand summaries, result, leaderboard rows."""

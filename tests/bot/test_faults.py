@@ -1,0 +1,198 @@
+"""End to end under faults: Discord answers 429s and 5xx, or drops the gateway, mid-game.
+
+Each game is played to the end through the buttons while the double fails some of
+every kind of call the bot makes. Then: the game is over in the database, each
+applied click is one stored action, every hand result and the game over are
+posted exactly once, the stored log replays, and no hidden card was shown.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import re
+import sqlite3
+from typing import Any
+
+import pytest
+from discord_double import DiscordDouble, InteractionRecord
+from discord_double.server import Fault
+from e2e import (
+    Table,
+    assert_nothing_hidden_shown,
+    challenge_and_accept,
+    play_turn,
+    running_bot,
+)
+
+from bot.client import TuqueBot
+from engine.game import Game
+
+CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
+FOLLOW_UP = "POST /webhooks/{application_id}/{token}"
+WEBHOOK_EDIT = "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
+CHANNEL_POST = "POST /channels/{channel_id}/messages"
+CHANNEL_EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
+
+FAULTS = {
+    "429": {"status": 429},
+    "global 429": {"status": 429, "global_": True},
+    "500": {"status": 500},
+    "503": {"status": 503},
+}
+
+
+def inject(double: DiscordDouble, routes: dict[str, int], fault: dict[str, Any]) -> list[Fault]:
+    """Fail the next ``n`` requests of each route in ``routes`` with ``fault``."""
+    return [double.fail(route, times=n, **fault) for route, n in routes.items()]
+
+
+def applied(records: list[InteractionRecord]) -> int:
+    """Clicks on action buttons that the bot applied: answered by updating the hand
+    (a refusal is a new ephemeral message instead)."""
+    return sum(
+        1
+        for r in records
+        if str(r.data.get("custom_id", "")).startswith("tuque:act:") and r.response_type in (6, 7)
+    )
+
+
+def assert_game_whole(t: Table, game_id: int, human_seats: set[int], clicks: int) -> None:
+    """The game is over, its log replays, each applied click is one stored action of a
+    member, and each hand result and the game over were posted once."""
+    with sqlite3.connect(t.db) as db:
+        variant, options, seed, first_dealer, status = db.execute(
+            "SELECT variant, options, seed, first_dealer, status FROM games WHERE id = ?",
+            (game_id,),
+        ).fetchone()
+        log = db.execute(
+            "SELECT seq, action FROM game_actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
+        hands = db.execute("SELECT COUNT(*) FROM hands WHERE game_id = ?", (game_id,)).fetchone()
+    assert status == "finished"
+    assert [seq for seq, _ in log] == list(range(len(log)))
+    game = Game(variant, seed=seed, first_dealer=first_dealer, **json.loads(options))
+    by_members = 0
+    for _, entry in log:
+        if not entry.startswith("deal "):
+            by_members += game.turn in human_seats
+        game.replay(entry)
+    assert game.winner is not None
+    assert by_members == clicks
+    posts = [m.text for m in t.double.channel_messages(t.channel)]
+    assert sum(bool(re.search(r"Hand \d+ result", p)) for p in posts) == hands[0]
+    assert sum("Game over" in p for p in posts) == 1
+
+
+async def play_against_the_computer(t: Table, bot: TuqueBot, rng: random.Random) -> int:
+    """Ann plays `/tuque bot` to 5 to the end; returns the game id."""
+    rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", target=5)
+    await rec.settled()
+    game_id = int(re.search(r"#(\d+)", rec.original.text)[1])  # type: ignore[union-attr, index]
+    while (session := bot.sessions.session(game_id)) is not None:
+        if session.game.turn == 0:
+            await play_turn(t, bot, game_id, rng)
+        else:
+            await t.double.wait_until(lambda s=session: s.finished or s.game.turn == 0, timeout=20)
+    await t.double.wait_until(lambda: any("Game over" in m.text for m in public(t)), timeout=20)
+    await t.double.idle(timeout=20)
+    return game_id
+
+
+def public(t: Table) -> list[Any]:
+    return t.double.channel_messages(t.channel)
+
+
+@pytest.mark.parametrize("fault", FAULTS.values(), ids=FAULTS.keys())
+async def test_a_game_against_the_computer_survives_faults(
+    table: Table, caplog: pytest.LogCaptureFixture, fault: dict[str, Any]
+) -> None:
+    """Faults on the click's answer, the hand edits, the channel posts and the table
+    edits: the game finishes and stays whole."""
+    t = table
+    caplog.set_level(logging.DEBUG, logger="bot")
+    faults = inject(
+        t.double, {CALLBACK: 1, WEBHOOK_EDIT: 2, CHANNEL_POST: 2, CHANNEL_EDIT: 2}, fault
+    )
+    async with running_bot(t) as bot:
+        game_id = await play_against_the_computer(t, bot, random.Random(11))
+    assert [f.times for f in faults] == [0] * len(faults), "every fault was hit"
+    assert_game_whole(t, game_id, {0}, applied(t.double.interactions))
+    assert_nothing_hidden_shown(t, game_id, caplog.records, {0: t.ann})
+
+
+@pytest.mark.parametrize("fault", FAULTS.values(), ids=FAULTS.keys())
+async def test_a_game_between_members_survives_faults(
+    table: Table, caplog: pytest.LogCaptureFixture, fault: dict[str, Any]
+) -> None:
+    """The same, with the follow-ups that bring both hands when a challenge is accepted."""
+    t = table
+    caplog.set_level(logging.DEBUG, logger="bot")
+    async with running_bot(t) as bot:
+        faults = inject(
+            t.double,
+            {FOLLOW_UP: 1, CALLBACK: 1, WEBHOOK_EDIT: 2, CHANNEL_POST: 2, CHANNEL_EDIT: 2},
+            fault,
+        )
+        game_id = await challenge_and_accept(t, target=5)
+        rng = random.Random(12)
+        while await play_turn(t, bot, game_id, rng):
+            pass
+        await t.double.wait_until(lambda: any("Game over" in m.text for m in public(t)), 20)
+        await t.double.idle(timeout=20)
+    assert [f.times for f in faults] == [0] * len(faults), "every fault was hit"
+    assert_game_whole(t, game_id, {0, 1}, applied(t.double.interactions))
+    assert_nothing_hidden_shown(t, game_id, caplog.records, {0: t.ann, 1: t.bob})
+
+
+async def test_one_503_on_the_hand_result_post_does_not_hang_the_game(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The harness's finding: a 503 on the first hand-result post used to skip the table
+    edit, the hand refresh and the computer's move, leaving the game stuck."""
+    t = table
+    fault = t.double.fail(
+        CHANNEL_POST, 503, match=lambda path, body: "result" in json.dumps(body or {})
+    )
+    async with running_bot(t) as bot:
+        game_id = await play_against_the_computer(t, bot, random.Random(13))
+    assert fault.hits == 1
+    assert_game_whole(t, game_id, {0}, applied(t.double.interactions))
+
+
+async def test_a_hand_result_post_that_always_fails_is_logged_once_and_skipped(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord refusing one post for good: one warning naming the game, never a card, and
+    the game still ends."""
+    t = table
+    t.double.fail(
+        CHANNEL_POST, 503, times=4, match=lambda path, body: "Hand 1 result" in json.dumps(body)
+    )
+    caplog.set_level(logging.INFO, logger="bot")
+    async with running_bot(t) as bot:
+        game_id = await play_against_the_computer(t, bot, random.Random(14))
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warnings == [f"game {game_id}: hand result failed after 4 tries (503)"]
+    assert not any("Hand 1 result" in m.text for m in public(t))
+    with sqlite3.connect(t.db) as db:
+        assert db.execute("SELECT status FROM games").fetchone() == ("finished",)
+
+
+@pytest.mark.parametrize("resumable", [True, False], ids=["resume", "reidentify"])
+async def test_a_dropped_gateway_mid_game(table: Table, resumable: bool) -> None:
+    """Discord drops the gateway mid-game; the bot reconnects and the game ends."""
+    t = table
+    rng = random.Random(15)
+    async with running_bot(t) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        turns = 0
+        while await play_turn(t, bot, game_id, rng):
+            turns += 1
+            if turns == 5:
+                await t.double.disconnect_bot(resumable=resumable)
+                await t.double.wait_until(lambda: bot.is_ready() and not bot.is_closed(), 10)
+                await t.double.wait_until(lambda: any(s.open for s in t.double._sessions), 10)
+    assert turns > 5
+    assert_game_whole(t, game_id, {0, 1}, applied(t.double.interactions))
