@@ -348,11 +348,16 @@ def _play(args: argparse.Namespace, console: Console, err: TextIO) -> int:
 def _replay(args: argparse.Namespace, console: Console, err: TextIO) -> int:
     path: Path = args.file
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-        actions = record.get("actions", []) if isinstance(record, dict) else []
-        # The loop below reads the entries itself, so their shape is checked here.
-        if not (isinstance(actions, list) and all(isinstance(a, str) for a in actions)):
-            raise RecordError("its 'actions' are not a list of texts")
+        text = path.read_text(encoding="utf-8")
+        try:
+            record = json.loads(text)
+        except RecursionError:
+            raise RecordError("its JSON is nested too deeply") from None
+        except ValueError as error:
+            if isinstance(error, json.JSONDecodeError):
+                raise
+            # Python refuses to read integers of more than 4,300 digits.
+            raise RecordError("it holds a number too long to read") from None
         Game.from_record(record)  # check the whole record before printing anything
     except OSError as error:
         err.write(f"tuque replay: error: cannot read {path}: {error.strerror or error}\n")
@@ -372,7 +377,7 @@ def _replay(args: argparse.Namespace, console: Console, err: TextIO) -> int:
     )
     table = Table(game, renderer, console, reader=None, review=True)
     try:
-        for entry in actions:
+        for entry in record["actions"]:
             if entry.startswith("deal "):
                 game.replay(entry)
                 table.dealt()

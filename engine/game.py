@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import reprlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -68,10 +69,13 @@ from engine.errors import (
 from engine.variants import Options, Variant, get_variant
 from engine.view import HandResult, Phase, PlayerView, TableauPile, Trick
 
-__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "Deal", "Game"]
+__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "SEED_LIMIT", "Deal", "Game"]
 
 RECORD_FORMAT = "tuque-game"
 RECORD_VERSION = 1
+SEED_LIMIT = 1 << 63
+"""Seeds are whole numbers below this (they fit a signed 64-bit database column)."""
+_RECORD_FIELDS = ("format", "version", "variant", "options", "seed", "first_dealer", "actions")
 
 _DEAL, _BID1, _DISCARD, _BID2, _ALONE, _PLAY, _OVER, _END = (
     Phase.DEAL,
@@ -141,7 +145,8 @@ class Game:
         **options: the variant's adjustable options (``target``, ``stick_the_dealer``).
 
     Raises:
-        ValueError: unknown variant or option, or a bad ``first_dealer``.
+        ValueError: unknown variant or option, a bad option value, a seed that is not
+            a whole number from 0 to ``SEED_LIMIT - 1``, or a bad ``first_dealer``.
     """
 
     __slots__ = (
@@ -193,15 +198,19 @@ class Game:
         first_dealer: int | None = None,
         **options: Any,
     ) -> None:
-        self.variant = get_variant(variant) if isinstance(variant, str) else variant
+        self.variant = variant if isinstance(variant, Variant) else get_variant(variant)
         self.options: Options = self.variant.options(**options)
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 62)
+        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+            raise ValueError("the seed must be a whole number from 0 to 2**63 - 1")
         self.seed: int = seed
         n = self.variant.players
         if first_dealer is None:
             first_dealer = random.Random(f"tuque:{seed}:dealer").randrange(n)
-        elif not (isinstance(first_dealer, int) and 0 <= first_dealer < n):
+        elif isinstance(first_dealer, bool) or not (
+            isinstance(first_dealer, int) and 0 <= first_dealer < n
+        ):
             raise ValueError(f"first_dealer must be a seat from 0 to {n - 1}")
         self.first_dealer = first_dealer
         self._dealer = first_dealer
@@ -784,33 +793,48 @@ class Game:
         }
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Game:
-        """Rebuild a game from :meth:`to_record`'s output by replaying it.
+    def from_record(cls, record: Any) -> Game:
+        """Rebuild a game from :meth:`to_record`'s output by replaying it (docs/records.md).
+
+        Every field is required and checked for type and range: a record must rebuild
+        the same game every time, so a missing seed or first dealer is an error, not
+        a random draw. ``record`` may be any value (e.g. whatever ``json.loads`` gave).
 
         Raises:
-            RecordError: wrong format or version, or an entry that does not replay.
+            RecordError: not a record, wrong format or version, a missing, unknown or
+                malformed field, or an entry that does not replay; the message says which.
         """
         if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
             raise RecordError(f"not a {RECORD_FORMAT} record")
-        if record.get("version") != RECORD_VERSION:
-            raise RecordError(f"unsupported record version {record.get('version')!r}")
+        version = record.get("version")
+        if type(version) is not int or version != RECORD_VERSION:
+            raise RecordError(f"unsupported record version {_shown(version)}")
+        missing = [name for name in _RECORD_FIELDS if record.get(name) is None]
+        if missing:
+            raise RecordError(f"the record has no {', '.join(missing)}")
+        unknown = [_shown(key) for key in record if key not in _RECORD_FIELDS]
+        if unknown:
+            raise RecordError(f"unknown fields {', '.join(unknown)}")
+        options = record["options"]
+        if not isinstance(options, dict) or None in options.values():
+            raise RecordError("its 'options' must be an object of option values")
         try:
             game = cls(
                 record["variant"],
                 seed=record["seed"],
                 first_dealer=record["first_dealer"],
-                **record.get("options", {}),
+                **options,
             )
-        except (KeyError, TypeError, ValueError) as err:
+        except (TypeError, ValueError) as err:
             raise RecordError(f"bad record header: {err}") from err
-        actions = record.get("actions", [])
+        actions = record["actions"]
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise RecordError("a record's actions must be a list of strings")
         for i, entry in enumerate(actions):
             try:
                 game.replay(entry)
             except (TypeError, ValueError) as err:
-                raise RecordError(f"action {i} ({entry!r}) does not replay: {err}") from err
+                raise RecordError(f"action {i} ({_shown(entry)}) does not replay: {err}") from err
         return game
 
     def replay(self, entry: str) -> None:
@@ -825,6 +849,14 @@ class Game:
             raise WrongPhase(f"no seat is to act before {entry!r}")
         else:
             self.apply(self._turn, parse_action(entry))
+
+
+def _shown(value: object) -> str:
+    """A short repr for an error message, whatever ``value`` is (huge, deep, long)."""
+    try:
+        return reprlib.repr(value)
+    except ValueError:  # an integer past Python's int-to-text limit
+        return "a number too long to show"
 
 
 def _shuffled(pack: list[int], key: str) -> list[int]:

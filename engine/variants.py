@@ -6,13 +6,18 @@ of them with one set of phase rules. ``docs/variants.md`` explains how to add on
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.cards import BENS, CARDS, RANKS, Card, Rank
 
-__all__ = ["VARIANTS", "Options", "Variant", "get_variant"]
+__all__ = ["MAX_TARGET", "VARIANTS", "Options", "Variant", "get_variant"]
+
+MAX_TARGET = 1000
+"""The highest target a game may set: far past any table's patience, and it keeps
+scores and records small."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +114,10 @@ class Variant:
     def options(self, **changes: Any) -> Options:
         """The default options with ``changes`` applied (``None`` values are ignored).
 
+        ``target`` is a whole number of points from 1 to ``MAX_TARGET``;
+        ``stick_the_dealer`` is True or False (not a truthy value: a saved ``"no"``
+        must not read as yes).
+
         Raises:
             ValueError: an option this variant does not let a game change, or a bad value.
         """
@@ -117,8 +126,13 @@ class Variant:
         if fixed:
             raise ValueError(f"{self.title} has no adjustable option {', '.join(sorted(fixed))}")
         opts = replace(self.defaults, **changes)
-        if not isinstance(opts.target, int) or opts.target < 1:
-            raise ValueError("the target must be a positive whole number of points")
+        target = opts.target
+        if isinstance(target, bool) or not isinstance(target, int):
+            raise ValueError("the target must be a whole number of points")
+        if not 1 <= target <= MAX_TARGET:
+            raise ValueError(f"the target must be from 1 to {MAX_TARGET} points")
+        if not isinstance(opts.stick_the_dealer, bool):
+            raise ValueError("stick_the_dealer must be true or false")
         return opts
 
 
@@ -174,9 +188,13 @@ def get_variant(name: str) -> Variant:
     """The variant called ``name``.
 
     Raises:
-        ValueError: no such variant (the message lists the known ones).
+        ValueError: not a name, or no such variant (the message lists the known ones).
     """
+    if not isinstance(name, str):
+        raise ValueError(f"a variant is named by text; choose from {', '.join(VARIANTS)}")
     try:
         return VARIANTS[name.lower()]
     except KeyError:
-        raise ValueError(f"unknown variant {name!r}; choose from {', '.join(VARIANTS)}") from None
+        raise ValueError(
+            f"unknown variant {reprlib.repr(name)}; choose from {', '.join(VARIANTS)}"
+        ) from None

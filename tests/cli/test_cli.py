@@ -355,13 +355,17 @@ def test_replay_of_a_stopped_game_says_where_it_stops(tmp_path: Path) -> None:
         ('{"format": "chess"}', "is not a valid game record: not a tuque-game record"),
         ("[1, 2]", "is not a valid game record"),
         ("BROKEN", "does not replay"),
-        ("NOT-TEXT", "are not a list of texts"),
+        ("NOT-TEXT", "actions must be a list of strings"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('{"format": "tuque-game", "seed": ' + "9" * 5000 + "}", "a number too long to read"),
+        (b"\xff\xfe not text", "is not a JSON file"),
     ],
 )
 def test_a_bad_replay_file_is_one_error_line_and_exit_2(
-    tmp_path: Path, content: str | None, message: str
+    tmp_path: Path, content: str | bytes | None, message: str
 ) -> None:
-    """Missing, non-JSON, foreign or corrupted files: one line on stderr, exit code 2."""
+    """Missing, non-JSON, foreign, corrupted, too deep or too large files: one line on
+    stderr, exit code 2, no traceback."""
     path = tmp_path / "bad.json"
     if content in ("BROKEN", "NOT-TEXT"):
         game = Game("tuque", seed=1)
@@ -369,7 +373,9 @@ def test_a_bad_replay_file_is_one_error_line_and_exit_2(
         record = game.to_record()
         record["actions"].append("play B9" if content == "BROKEN" else 7)
         content = json.dumps(record)
-    if content is not None:
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
         path.write_text(content, encoding="utf-8")
     code, out, err = run(["replay", str(path)])
     assert (code, out) == (2, "")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.errors import RecordError
 from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
@@ -72,6 +75,30 @@ def test_new_game_rebuilt_deals_the_same_first_hand() -> None:
         pytest.param({"options": {"colour": "red"}}, "bad record header", id="option"),
         pytest.param({"actions": ["dance"]}, "does not replay", id="malformed entry"),
         pytest.param({"actions": ["pass"]}, "does not replay", id="action before the deal"),
+        pytest.param({"variant": 7}, "bad record header: a variant is named", id="variant int"),
+        pytest.param({"variant": ["tuque"]}, "a variant is named", id="variant list"),
+        pytest.param({"seed": None}, "has no seed", id="seed null"),
+        pytest.param({"first_dealer": None}, "has no first_dealer", id="first dealer null"),
+        pytest.param(
+            {"seed": None, "first_dealer": None}, "has no seed, first_dealer", id="both null"
+        ),
+        pytest.param({"seed": "12"}, "the seed must be a whole number", id="seed text"),
+        pytest.param({"seed": 1.5}, "the seed must be a whole number", id="seed float"),
+        pytest.param({"seed": True}, "the seed must be a whole number", id="seed bool"),
+        pytest.param({"seed": [1]}, "the seed must be a whole number", id="seed list"),
+        pytest.param({"seed": -1}, "the seed must be a whole number", id="seed negative"),
+        pytest.param({"seed": 10**5000}, "the seed must be", id="seed of 5,000 digits"),
+        pytest.param({"first_dealer": True}, "first_dealer must be a seat", id="dealer true"),
+        pytest.param({"first_dealer": 2}, "first_dealer must be a seat", id="dealer 2"),
+        pytest.param({"options": {"target": 10**30}}, "from 1 to 1000", id="target 10**30"),
+        pytest.param({"options": {"target": True}}, "whole number of points", id="target true"),
+        pytest.param({"options": {"target": 0}}, "from 1 to 1000", id="target 0"),
+        pytest.param({"options": {"target": "10"}}, "whole number", id="target text"),
+        pytest.param({"options": [1]}, "'options' must be an object", id="options list"),
+        pytest.param({"version": True}, "unsupported record version", id="version true"),
+        pytest.param({"version": 10**5000}, "a number too long to show", id="huge version"),
+        pytest.param({"colour": "red"}, "unknown fields 'colour'", id="unknown field"),
+        pytest.param({"actions": "deal"}, "actions must be a list", id="actions text"),
     ],
 )
 def test_bad_record_is_refused(change: dict, message: str) -> None:
@@ -87,3 +114,91 @@ def test_record_with_an_illegal_action_is_refused() -> None:
     record["actions"].append("name H")
     with pytest.raises(RecordError, match="action 1"):
         Game.from_record(record)
+
+
+def test_stick_the_dealer_must_be_true_or_false() -> None:
+    """A saved "no" does not read as yes: only JSON true/false are accepted."""
+    record = Game("euchre", seed=3).to_record()
+    for value in ("no", 0, 1, "false", None, [True]):
+        with pytest.raises(RecordError):
+            Game.from_record(record | {"options": {"stick_the_dealer": value}})
+    assert not Game.from_record(
+        record | {"options": {"stick_the_dealer": False}}
+    ).options.stick_the_dealer
+
+
+def test_a_missing_field_is_refused_by_name() -> None:
+    """Every field is required: a record must rebuild the same game every time."""
+    record = played(Game("tuque", seed=4), 3).to_record()
+    for name in record:
+        expected = f"has no {name}|not a tuque-game record|unsupported record version"
+        with pytest.raises(RecordError, match=expected):
+            Game.from_record({k: v for k, v in record.items() if k != name})
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+"""Any JSON value."""
+
+_VALID = [
+    played(Game("tuque", seed=21), 40).to_record(),
+    played(Game("euchre", seed=22, stick_the_dealer=True), 25).to_record(),
+    played(Game("tuque61", seed=23), 10).to_record(),
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON)
+def test_any_json_value_is_a_game_or_a_record_error(value: object) -> None:
+    """Whatever JSON the loader is given, the only error it raises is RecordError."""
+    with contextlib.suppress(RecordError):
+        Game.from_record(value)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.sampled_from(_VALID),
+    st.sampled_from(["format", "version", "variant", "options", "seed", "first_dealer", "actions"]),
+    st.one_of(st.just(None), JSON, st.integers(min_value=-(2**70), max_value=2**70)),
+    st.booleans(),
+)
+def test_a_mutated_record_is_a_game_or_a_record_error(
+    record: dict, field: str, value: object, drop: bool
+) -> None:
+    """One field replaced by any JSON, or dropped: a Game or RecordError, nothing else;
+    and a record that loads still round-trips."""
+    mutated = {k: v for k, v in record.items() if k != field}
+    if not drop:
+        mutated[field] = value
+    try:
+        game = Game.from_record(mutated)
+    except RecordError:
+        return
+    assert Game.from_record(game.to_record()).to_record() == game.to_record()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(_VALID), st.data())
+def test_a_mutated_option_or_entry_is_a_game_or_a_record_error(
+    record: dict, data: st.DataObject
+) -> None:
+    """An option or a log entry replaced by any JSON: a Game or RecordError."""
+    mutated = json.loads(json.dumps(record))
+    if data.draw(st.booleans()):
+        name = data.draw(st.sampled_from(["target", "stick_the_dealer", "other"]))
+        mutated["options"][name] = data.draw(JSON)
+    else:
+        index = data.draw(st.integers(0, len(mutated["actions"]) - 1))
+        mutated["actions"][index] = data.draw(JSON | st.text(max_size=20))
+    with contextlib.suppress(RecordError):
+        Game.from_record(mutated)
+
+
+@pytest.mark.parametrize("record", _VALID, ids=["tuque", "euchre", "tuque61"])
+def test_a_valid_record_round_trips(record: dict) -> None:
+    assert Game.from_record(record).to_record() == record
