@@ -1,22 +1,78 @@
-"""``tuque-bot`` / ``python -m bot``: run the Discord bot with settings from ``.env``."""
+"""``tuque-bot`` / ``python -m bot``: run the Discord bot with settings from ``.env``.
+
+The database is opened before logging in, so a bad ``DATABASE_PATH`` is reported
+without touching the network. SIGINT (Ctrl-C) and SIGTERM (``docker stop``) close
+the bot cleanly: timers and computer players stop, the store closes, the worker
+process ends; then the process exits with code 0.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 import sys
 
+import aiohttp
 import discord
 
+from bot.migrations import MigrationError
 from bot.settings import Settings
+from bot.store import Store, StoreError
 
-__all__ = ["main"]
+__all__ = ["main", "serve"]
+
+log = logging.getLogger("bot")
+
+
+def _fail(text: str) -> int:
+    print(f"tuque-bot: {text}", file=sys.stderr)
+    return 2
+
+
+async def serve(settings: Settings, token: str) -> int:
+    """Open the database, then run the bot until SIGINT or SIGTERM.
+
+    Returns:
+        0 after a clean stop; 2 (after one line on stderr) when the database cannot
+        be used or Discord refuses the token; 1 when Discord cannot be reached.
+    """
+    from bot.client import TuqueBot
+
+    try:
+        store = await Store.open(settings.database_path)
+    except (StoreError, MigrationError) as error:
+        return _fail(f"cannot use the database (DATABASE_PATH): {error}")
+    bot = TuqueBot(settings, store=store)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    async with bot:
+        running = asyncio.create_task(bot.start(token), name="bot")
+        stopping = asyncio.create_task(stop.wait(), name="stop-signal")
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if stop.is_set():
+            log.info("stop signal received; closing")
+        await bot.close()
+        try:
+            await running
+        except discord.LoginFailure:
+            return _fail("Discord refused DISCORD_TOKEN: reset it in the developer portal")
+        except (aiohttp.ClientError, OSError) as error:
+            _fail(f"cannot reach Discord ({error}); check the network and try again")
+            return 1
+    return 0
 
 
 def main() -> int:
     """Run the bot until it is stopped.
 
     Returns:
-        2 when no token is set (after one line saying how to set it), else 0.
+        0 after a clean stop; 2 (after one line saying what to do) when no token is
+        set, the database cannot be used, or Discord refuses the token; 1 when
+        Discord cannot be reached.
     """
     settings = Settings()
     if settings.discord_token is None:
@@ -26,13 +82,11 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
-    from bot.client import TuqueBot, tune_gc
+    from bot.client import tune_gc
 
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
-    bot = TuqueBot(settings)
     tune_gc()
-    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
-    return 0
+    return asyncio.run(serve(settings, settings.discord_token.get_secret_value()))
 
 
 if __name__ == "__main__":

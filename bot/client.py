@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
-import multiprocessing
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from typing import Any
 
 import discord
@@ -17,6 +17,7 @@ from bot.components import DYNAMIC_ITEMS
 from bot.sessions import GameSessions
 from bot.settings import Settings
 from bot.store import Store
+from bot.workers import computer_pool
 
 __all__ = ["GC_YOUNG_THRESHOLD", "TuqueBot", "TuqueTree", "tune_gc"]
 
@@ -65,13 +66,20 @@ class TuqueBot(commands.Bot):
 
     Args:
         settings: the configuration.
-        executor: where computer players think; default a one-process pool, so a
-            search never blocks the event loop.
+        executor: where computer players think; default ``workers.computer_pool()``,
+            so a search never blocks the event loop (the bot shuts it down on close).
+        store: the open database; default ``settings.database_path``, opened in
+            ``setup_hook``. Either way the bot closes it on close.
         **options: passed to ``commands.Bot`` (e.g. ``guild_ready_timeout`` in tests).
     """
 
     def __init__(
-        self, settings: Settings, *, executor: Executor | None = None, **options: Any
+        self,
+        settings: Settings,
+        *,
+        executor: Executor | None = None,
+        store: Store | None = None,
+        **options: Any,
     ) -> None:
         # Slash commands and components need no privileged intents, and no message content.
         # No message cache: the bot edits its messages by id and never reads the cache,
@@ -87,15 +95,14 @@ class TuqueBot(commands.Bot):
         self._executor = executor
         self._own_executor = executor is None
         self.store: Store
+        if store is not None:
+            self.store = store
         self.sessions: GameSessions
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
-        # forkserver: forking this process, which already runs the database thread,
-        # could copy a held lock into the child.
-        executor = self._executor or ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("forkserver")
-        )
+        if not hasattr(self, "store"):
+            self.store = await Store.open(self.settings.database_path)
+        executor = self._executor or computer_pool()
         self._executor = executor
         self.sessions = GameSessions(
             self,
@@ -137,5 +144,7 @@ class TuqueBot(commands.Bot):
         if hasattr(self, "store"):
             await self.store.close()
         if self._own_executor and self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            # Waits for a search in progress (a fraction of a second), off the event loop.
+            await asyncio.to_thread(self._executor.shutdown, wait=True, cancel_futures=True)
+            self._executor = None
         await super().close()

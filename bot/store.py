@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 import aiosqlite
 
-from bot.migrations import MIGRATIONS_DIR, apply_migrations
+from bot.migrations import MIGRATIONS_DIR, MigrationFailed, apply_migrations
 from bot.ratings import DEFAULT_RATING, ORDINAL_Z, Rating, rate_two_sides
 
 if TYPE_CHECKING:
@@ -111,6 +111,41 @@ class TimerDue(StrEnum):
 
 class StoreError(Exception):
     """Base class for the store's own errors."""
+
+
+class DatabaseUnusable(StoreError):
+    """The database file cannot be used (``Store.open``): its folder cannot be made,
+    the path is a folder, the file is not SQLite or is corrupt, it or its folder is
+    read-only, or the disk is full. Nothing was changed or deleted. The message names
+    the path, says what is wrong and what to do, and fits on one line."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = path
+
+
+# SQLite's messages for the causes a person can fix, in their words.
+_SQLITE_PROBLEMS = (
+    (
+        "file is not a database",
+        "is not an SQLite database, or is damaged; it was left "
+        "as it is: move it away or set DATABASE_PATH to another file",
+    ),
+    ("readonly", "is read-only: the bot must be able to write the file and its folder"),
+    ("disk is full", "the disk is full: free some space"),
+    # What a full disk gives while SQLite writes its WAL index (seen on tmpfs).
+    ("disk I/O error", "the disk cannot be written (is it full?): free some space"),
+    ("unable to open", "cannot be opened: check that the bot may write to its folder"),
+)
+
+
+def _problem(error: sqlite3.Error) -> str | None:
+    """What a person can fix about ``error``, in their words; None if nothing known."""
+    return next((say for key, say in _SQLITE_PROBLEMS if key in str(error)), None)
+
+
+def _unusable(path: Path, error: sqlite3.Error) -> DatabaseUnusable:
+    return DatabaseUnusable(path, _problem(error) or f"SQLite: {error}")
 
 
 class GameNotFound(StoreError, LookupError):
@@ -438,14 +473,25 @@ class Store:
     async def open(cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR) -> Store:
         """Open (creating it and its parent folder if needed) and migrate the database file.
 
-        Raises ``bot.migrations.DatabaseTooNew`` if the file was written by newer
+        Raises ``DatabaseUnusable`` for a file or folder that cannot be used (see
+        there), ``bot.migrations.DatabaseTooNew`` if the file was written by newer
         code, ``MigrationFailed``/``InvalidMigrations`` if the schema cannot be
         brought up to date, and ``StoreError`` if the file cannot use WAL mode
-        (e.g. ``":memory:"``).
+        (e.g. ``":memory:"``). Nothing is written to a file SQLite cannot read.
         """
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise DatabaseUnusable(
+                path, f"its folder cannot be created ({error.strerror or error})"
+            ) from error
+        if path.is_dir():
+            raise DatabaseUnusable(path, "is a folder: set DATABASE_PATH to a file in it")
+        try:
+            db = await aiosqlite.connect(path, isolation_level=None)
+        except sqlite3.Error as error:
+            raise _unusable(path, error) from error
         try:
             db.row_factory = aiosqlite.Row
             await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
@@ -456,6 +502,16 @@ class Store:
             # In WAL mode NORMAL is durable against application crashes and much faster.
             await db.execute("PRAGMA synchronous = NORMAL")
             version = await apply_migrations(db, migrations_dir)
+        except sqlite3.Error as error:
+            await db.close()
+            raise _unusable(path, error) from error
+        except MigrationFailed as error:
+            await db.close()
+            # A full disk or a read-only file fails the first write, in a migration.
+            cause = error.__cause__
+            if isinstance(cause, sqlite3.Error) and _problem(cause) is not None:
+                raise _unusable(path, cause) from error
+            raise
         except BaseException:
             await db.close()
             raise

@@ -1,0 +1,44 @@
+"""Where computer players think: a one-process pool whose worker dies with the bot.
+
+The worker is started with "spawn", a fresh interpreter: forking the bot, which
+already runs the database thread, could copy a held lock into the child, and a
+"forkserver" is one more process that outlives a bot killed with SIGKILL. The
+worker watches its parent and exits within ``PARENT_POLL`` seconds of the bot's
+death, however the bot died; multiprocessing's resource tracker then sees its
+last user gone and exits too.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+__all__ = ["PARENT_POLL", "computer_pool"]
+
+PARENT_POLL = 0.5
+"""Seconds between a worker's checks that the bot is still alive."""
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Worker initializer: end this process once ``parent`` is gone (its ppid changes)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        # No cleanup to do: the worker holds nothing but a search in progress.
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def computer_pool() -> ProcessPoolExecutor:
+    """A pool of one worker process for the computer players' moves."""
+    return ProcessPoolExecutor(
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_exit_with_parent,
+        initargs=(os.getpid(),),
+    )

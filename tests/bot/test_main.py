@@ -1,0 +1,159 @@
+"""``tuque-bot`` with a database it cannot use: one line, exit code 2, nothing changed.
+
+The entry point runs in a subprocess, as an operator would start it. The database is
+opened before logging in, so none of these needs the network. Root ignores file
+permissions, so the read-only and full-disk cases mount a small tmpfs of their own.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from bot.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_bot(database: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` with a token and ``database``, in ``cwd`` (no ``.env`` there)."""
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": "MTIz.not-a-real-token.abc",
+        "DATABASE_PATH": str(database),
+        "PYTHONPATH": str(ROOT),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def assert_refused(result: subprocess.CompletedProcess[str], *words: str) -> None:
+    """Exit code 2 and exactly one line on stderr, naming the database and the problem."""
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    line = result.stderr.strip()
+    assert line.startswith("tuque-bot: cannot use the database (DATABASE_PATH): "), line
+    for word in words:
+        assert word in line, line
+
+
+def dump(path: Path) -> tuple[int, list[str]]:
+    """A database's schema version and every statement that rebuilds it."""
+    with sqlite3.connect(path) as db:
+        return db.execute("PRAGMA user_version").fetchone()[0], list(db.iterdump())
+
+
+@contextmanager
+def mounted_tmpfs(where: Path, *options: str) -> Iterator[Path]:
+    """A tmpfs at ``where`` with ``options`` (e.g. ``size=16k``), unmounted afterwards."""
+    where.mkdir()
+    mount = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", ",".join(options or ("size=1m",)), "tmpfs", str(where)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if mount.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here ({mount.stderr.strip()}); needs root")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=True)
+
+
+def test_a_path_that_is_a_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    assert_refused(run_bot(folder, tmp_path), str(folder), "is a folder")
+    assert list(folder.iterdir()) == []
+
+
+def test_a_folder_that_cannot_be_created(tmp_path: Path) -> None:
+    """A parent in the path is a file: the folder cannot be made; the file is untouched."""
+    blocker = tmp_path / "data"
+    blocker.write_text("notes")
+    assert_refused(run_bot(blocker / "tuque.db", tmp_path), "folder cannot be created")
+    assert blocker.read_text() == "notes"
+
+
+def test_a_file_that_is_not_sqlite_is_left_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "tuque.db"
+    content = b"these are my notes, not a database\n" * 200
+    path.write_bytes(content)
+    assert_refused(run_bot(path, tmp_path), str(path), "not an SQLite database", "left")
+    assert path.read_bytes() == content
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tuque.db"]
+
+
+def test_a_damaged_database_is_left_as_it_was(tmp_path: Path) -> None:
+    """A real database whose pages were overwritten: refused, not repaired or replaced."""
+    path = tmp_path / "tuque.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE t (x)")
+        db.executemany("INSERT INTO t VALUES (?)", [("x" * 500,)] * 50)
+    damaged = bytearray(path.read_bytes())
+    damaged[0:100] = b"\xff" * 100  # the header
+    path.write_bytes(bytes(damaged))
+    assert_refused(run_bot(path, tmp_path), "not an SQLite database")
+    assert path.read_bytes() == bytes(damaged)
+
+
+async def test_a_database_from_newer_code_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "tuque.db"
+    async with await Store.open(path):
+        pass
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 99")
+    before = dump(path)
+    assert_refused(run_bot(path, tmp_path), "newer than this code", "upgrade the bot")
+    assert dump(path) == before
+
+
+async def test_a_missing_folder_is_created(tmp_path: Path) -> None:
+    """The one case that starts: the folders are made and the schema is applied."""
+    path = tmp_path / "a" / "b" / "tuque.db"
+    async with await Store.open(path):
+        pass
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] >= 1
+
+
+def test_a_read_only_folder(tmp_path: Path) -> None:
+    with mounted_tmpfs(tmp_path / "ro", "ro", "size=1m") as folder:
+        assert_refused(run_bot(folder / "tuque.db", tmp_path), "cannot be opened")
+
+
+async def test_a_database_in_a_folder_made_read_only(tmp_path: Path) -> None:
+    """An existing database whose folder became read-only: refused, and intact."""
+    with mounted_tmpfs(tmp_path / "mnt", "size=1m") as folder:
+        path = folder / "tuque.db"
+        async with await Store.open(path):
+            pass
+        before = path.read_bytes()
+        subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
+        result = run_bot(path, tmp_path)
+        assert_refused(result)
+        assert "read-only" in result.stderr or "cannot be opened" in result.stderr
+        assert path.read_bytes() == before  # nothing could be written, not even a header
+
+
+def test_a_full_disk(tmp_path: Path) -> None:
+    """No room for the schema: refused, saying the disk is full."""
+    with mounted_tmpfs(tmp_path / "full", "size=12k") as folder:
+        result = run_bot(folder / "tuque.db", tmp_path)
+    assert_refused(result, "free some space")
+    assert "full" in result.stderr
