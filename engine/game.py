@@ -816,16 +816,19 @@ class Game:
         if unknown:
             raise RecordError(f"unknown fields {', '.join(unknown)}")
         options = record["options"]
-        if not isinstance(options, dict) or None in options.values():
+        if (
+            not isinstance(options, dict)
+            or not all(isinstance(name, str) for name in options)
+            or None in options.values()
+        ):
             raise RecordError("its 'options' must be an object of option values")
         try:
-            game = cls(
-                record["variant"],
-                seed=record["seed"],
-                first_dealer=record["first_dealer"],
-                **options,
-            )
-        except (TypeError, ValueError) as err:
+            variant = get_variant(record["variant"])
+            # Checked before the call below, where an option named "seed" or "variant"
+            # would clash with Game's own arguments in a TypeError that names no option.
+            variant.options(**options)
+            game = cls(variant, seed=record["seed"], first_dealer=record["first_dealer"], **options)
+        except ValueError as err:
             raise RecordError(f"bad record header: {err}") from err
         actions = record["actions"]
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):

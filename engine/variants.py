@@ -111,7 +111,7 @@ class Variant:
         """Cards left after the deal and the up-card; never used, never shown."""
         return len(self.pack) - self.players * self.tricks - 1
 
-    def options(self, **changes: Any) -> Options:
+    def options(self, /, **changes: Any) -> Options:
         """The default options with ``changes`` applied (``None`` values are ignored).
 
         ``target`` is a whole number of points from 1 to ``MAX_TARGET``;
@@ -124,7 +124,9 @@ class Variant:
         changes = {k: v for k, v in changes.items() if v is not None}
         fixed = set(changes) - self.adjustable
         if fixed:
-            raise ValueError(f"{self.title} has no adjustable option {', '.join(sorted(fixed))}")
+            # Names may come from a saved file: repr keeps a newline from splitting the message.
+            names = ", ".join(reprlib.repr(name) for name in sorted(fixed))
+            raise ValueError(f"{self.title} has no adjustable option {names}")
         opts = replace(self.defaults, **changes)
         target = opts.target
         if isinstance(target, bool) or not isinstance(target, int):

@@ -359,6 +359,10 @@ def test_replay_of_a_stopped_game_says_where_it_stops(tmp_path: Path) -> None:
         ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
         ('{"format": "tuque-game", "seed": ' + "9" * 5000 + "}", "a number too long to read"),
         (b"\xff\xfe not text", "is not a JSON file"),
+        (
+            json.dumps(Game("tuque", seed=1).to_record() | {"options": {"a\nb": 1}}),
+            "has no adjustable option 'a\\nb'",
+        ),
     ],
 )
 def test_a_bad_replay_file_is_one_error_line_and_exit_2(
