@@ -15,9 +15,9 @@ from engine.cards import BENS, CARDS, RANKS, Card, Rank
 
 __all__ = ["MAX_TARGET", "VARIANTS", "Options", "Variant", "get_variant"]
 
-MAX_TARGET = 1000
-"""The highest target a game may set: far past any table's patience, and it keeps
-scores and records small."""
+MAX_TARGET = 100
+"""The highest target a game may set: past any table's patience (the family plays
+to 5–61), and the hard player's game-value table grows with the target squared."""
 
 
 @dataclass(frozen=True, slots=True)
