@@ -489,6 +489,10 @@ class Store:
         if path.is_dir():
             raise DatabaseUnusable(path, "is a folder: set DATABASE_PATH to a file in it")
         try:
+            # A failed aiosqlite.connect leaves its worker thread to call back into
+            # the loop, which the caller may already have closed (a traceback at
+            # exit); a plain connect finds the same faults without a thread.
+            sqlite3.connect(path).close()
             db = await aiosqlite.connect(path, isolation_level=None)
         except sqlite3.Error as error:
             raise _unusable(path, error) from error
