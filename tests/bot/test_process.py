@@ -1,0 +1,236 @@
+"""The real ``tuque-bot`` process: killed with SIGKILL mid-game, restarted, stopped cleanly.
+
+The bot runs in a subprocess (``launch_bot.py``) against the loopback Discord double
+in this process. A member plays against the computer with the buttons they can see;
+the bot is killed while the member is to act and again while the computer is about
+to move, restarted on the same database file each time, and the member finishes the
+game with the buttons of before the kills. No process of a killed bot outlives it by
+more than a few seconds, and SIGTERM or SIGINT end the bot with code 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from discord_double import StoredMessage
+from e2e import Table, action_buttons, newest_hand, table_message
+
+from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
+
+ROOT = Path(__file__).resolve().parents[2]
+LAUNCHER = Path(__file__).with_name("launch_bot.py")
+COMPUTER_SEAT = 1  # "/tuque bot" seats the member first
+READY_WAIT = 2.5  # discord.py waits guild_ready_timeout (2 s) for guilds before READY
+
+
+def descendants(pid: int) -> set[int]:
+    """Every living process below ``pid`` (zombies count as gone)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z":
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def alive(pids: set[int]) -> set[int]:
+    """Those of ``pids`` still running (not exited, not zombies)."""
+    living = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            living.add(pid)
+    return living
+
+
+async def gone_within(pids: set[int], seconds: float) -> set[int]:
+    """Wait up to ``seconds`` for ``pids`` to end; return those still alive."""
+    deadline = time.monotonic() + seconds
+    while alive(pids) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    return alive(pids)
+
+
+@asynccontextmanager
+async def bot_process(t: Table, move_delay: float) -> AsyncIterator[subprocess.Popen[bytes]]:
+    """``tuque-bot`` on the table's database, connected to the double and ready; its
+    stderr goes to ``bot.log`` beside the database (read it with ``log_of``)."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "DISCORD_TOKEN": t.double.token,
+        "DATABASE_PATH": str(t.db),
+        "DEV_GUILD_ID": str(t.guild.id),
+        "COMPUTER_MOVE_DELAY_SECONDS": str(move_delay),
+        "TABLE_EDIT_DELAY_SECONDS": "0",
+        "LOG_LEVEL": "INFO",
+    }
+    sessions = len(t.double._sessions)
+    log = (t.db.parent / "bot.log").open("ab")
+    process = subprocess.Popen(
+        [sys.executable, str(LAUNCHER), t.double.api_url, t.double.gateway_url],
+        env=env,
+        cwd=t.db.parent.parent,
+        stderr=log,
+    )
+    try:
+        await t.double.wait_until(lambda: len(t.double._sessions) > sessions, timeout=30)
+        await asyncio.sleep(READY_WAIT)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=10)
+        log.close()
+
+
+def log_of(t: Table) -> str:
+    """Everything the bot processes of this test wrote to stderr."""
+    return (t.db.parent / "bot.log").read_text()
+
+
+async def click(t: Table, message: StoredMessage, custom_id: str) -> StoredMessage | None:
+    """Ann clicks; returns the bot's answer (an edited or new message), if any."""
+    rec = await t.double.click(t.ann, message, custom_id)
+    await rec.response(timeout=10)
+    await t.double.idle()
+    return rec.original
+
+
+async def ann_to_act(t: Table, timeout: float = 10) -> StoredMessage:
+    """Wait until Ann's newest hand shows action buttons; return it."""
+    await t.double.wait_until(lambda: newest_hand(t, t.ann) is not None, timeout=timeout)
+    message = newest_hand(t, t.ann)
+    assert message is not None
+    return message
+
+
+async def fresh_hand(t: Table) -> StoredMessage:
+    """Ann presses the table's "Show my hand" (after a restart the bot cannot edit the
+    hands it sent before, so this is how a member picks the game up again)."""
+    table = table_message(t)
+    show = next(b.custom_id for b in table.buttons if b.label == "Show my hand")
+    assert show is not None
+    shown = await click(t, table, show)
+    assert shown is not None and shown.ephemeral
+    return shown
+
+
+def stored_game(t: Table) -> Game:
+    """The game as the database has it (the bot being down)."""
+    with sqlite3.connect(t.db) as db:
+        variant, options, seed, first_dealer = db.execute(
+            "SELECT variant, options, seed, first_dealer FROM games"
+        ).fetchone()
+        actions = [a for (a,) in db.execute("SELECT action FROM game_actions ORDER BY seq")]
+    record = {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "variant": variant,
+        "options": json.loads(options),
+        "seed": seed,
+        "first_dealer": first_dealer,
+        "actions": actions,
+    }
+    return Game.from_record(record)
+
+
+def game_over(t: Table) -> bool:
+    return any("Game over" in m.text for m in t.double.channel_messages(t.channel))
+
+
+async def kill(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the bot; every process it started must end within a few seconds."""
+    family = descendants(process.pid)
+    assert family, "the bot has its computer worker running"
+    process.kill()
+    process.wait(timeout=10)
+    assert await gone_within(family, 5) == set(), "processes outlived the killed bot"
+
+
+async def test_killed_mid_game_and_mid_computer_move_then_finished_with_old_buttons(
+    table: Table,
+) -> None:
+    t = table
+    t.db.parent.mkdir(parents=True)
+    async with bot_process(t, move_delay=1.0) as bot:
+        rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", target=5)
+        await rec.response(timeout=10)
+        hand = await ann_to_act(t)
+        await click(t, hand, action_buttons(hand)[0])
+        old_hand = await ann_to_act(t)
+        # Ann is to act: kill the bot mid-game.
+        await kill(bot)
+    async with bot_process(t, move_delay=1.0) as bot:
+        # The button from before the kill still works.
+        await click(t, old_hand, action_buttons(old_hand)[0])
+        while newest_hand(t, t.ann) is not None and not game_over(t):
+            hand = await ann_to_act(t)
+            await click(t, hand, action_buttons(hand)[-1])
+            if action_buttons(t.double.message(hand.id)) == []:
+                break  # the computer is to move, after its 1 s pause
+        # Mid-computer-move: the computer is on turn and its move is under way.
+        await kill(bot)
+    assert stored_game(t).turn == COMPUTER_SEAT
+    async with bot_process(t, move_delay=0) as bot:
+        # The computer moves on restart; Ann plays on from the table.
+        deadline = time.monotonic() + 60
+        while not game_over(t) and time.monotonic() < deadline:
+            hand = await fresh_hand(t)
+            if action_buttons(hand):
+                await click(t, hand, action_buttons(hand)[0])
+            else:
+                await asyncio.sleep(0.05)
+        assert game_over(t), log_of(t)[-3000:]
+        family = descendants(bot.pid)
+        bot.send_signal(signal.SIGTERM)
+        assert bot.wait(timeout=15) == 0
+        assert "Traceback" not in log_of(t)
+        assert await gone_within(family, 5) == set()
+    with sqlite3.connect(t.db) as db:
+        assert db.execute("SELECT status FROM games").fetchall() == [("finished",)]
+        seqs = [s for (s,) in db.execute("SELECT seq FROM game_actions ORDER BY seq")]
+    assert seqs == list(range(len(seqs)))
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+async def test_a_stop_signal_closes_the_bot_cleanly(table: Table, signum: int) -> None:
+    """Ctrl-C or ``docker stop``: exit code 0, no traceback, no process left behind."""
+    t = table
+    t.db.parent.mkdir(parents=True)
+    async with bot_process(t, move_delay=0) as bot:
+        rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", target=5)
+        await rec.response(timeout=10)
+        hand = await ann_to_act(t)
+        await click(t, hand, action_buttons(hand)[0])
+        await t.double.wait_until(lambda: descendants(bot.pid) != set(), timeout=10)
+        family = descendants(bot.pid)
+        bot.send_signal(signum)
+        assert bot.wait(timeout=15) == 0
+        assert "Traceback" not in log_of(t)
+        assert await gone_within(family, 5) == set()
