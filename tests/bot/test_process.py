@@ -173,16 +173,30 @@ async def kill(process: subprocess.Popen[bytes]) -> None:
     assert await gone_within(family, 5) == set(), "processes outlived the killed bot"
 
 
+async def stop(t: Table, process: subprocess.Popen[bytes], signum: int) -> None:
+    """Stop the bot with ``signum``: exit code 0, no traceback, no process left behind."""
+    family = descendants(process.pid)
+    process.send_signal(signum)
+    assert process.wait(timeout=15) == 0
+    assert "Traceback" not in log_of(t)
+    assert await gone_within(family, 5) == set()
+
+
+async def start_and_act(t: Table) -> None:
+    """Ann starts a game against the computer and takes her first action."""
+    rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", target=5)
+    await rec.response(timeout=10)
+    hand = await ann_to_act(t)
+    await click(t, hand, action_buttons(hand)[0])
+
+
 async def test_killed_mid_game_and_mid_computer_move_then_finished_with_old_buttons(
     table: Table,
 ) -> None:
     t = table
     t.db.parent.mkdir(parents=True)
     async with bot_process(t, move_delay=1.0) as bot:
-        rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", target=5)
-        await rec.response(timeout=10)
-        hand = await ann_to_act(t)
-        await click(t, hand, action_buttons(hand)[0])
+        await start_and_act(t)
         old_hand = await ann_to_act(t)
         # Ann is to act: kill the bot mid-game.
         await kill(bot)
@@ -207,11 +221,7 @@ async def test_killed_mid_game_and_mid_computer_move_then_finished_with_old_butt
             else:
                 await asyncio.sleep(0.05)
         assert game_over(t), log_of(t)[-3000:]
-        family = descendants(bot.pid)
-        bot.send_signal(signal.SIGTERM)
-        assert bot.wait(timeout=15) == 0
-        assert "Traceback" not in log_of(t)
-        assert await gone_within(family, 5) == set()
+        await stop(t, bot, signal.SIGTERM)
     with sqlite3.connect(t.db) as db:
         assert db.execute("SELECT status FROM games").fetchall() == [("finished",)]
         seqs = [s for (s,) in db.execute("SELECT seq FROM game_actions ORDER BY seq")]
@@ -224,13 +234,6 @@ async def test_a_stop_signal_closes_the_bot_cleanly(table: Table, signum: int) -
     t = table
     t.db.parent.mkdir(parents=True)
     async with bot_process(t, move_delay=0) as bot:
-        rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", target=5)
-        await rec.response(timeout=10)
-        hand = await ann_to_act(t)
-        await click(t, hand, action_buttons(hand)[0])
+        await start_and_act(t)
         await t.double.wait_until(lambda: descendants(bot.pid) != set(), timeout=10)
-        family = descendants(bot.pid)
-        bot.send_signal(signum)
-        assert bot.wait(timeout=15) == 0
-        assert "Traceback" not in log_of(t)
-        assert await gone_within(family, 5) == set()
+        await stop(t, bot, signum)
