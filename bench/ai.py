@@ -32,14 +32,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.ai.search import SearchPlayer
-from engine.ai.sim import PLAY, Sim, play_out, rollout_heuristic, rollout_random
+from engine.ai.sim import play_out, rollout_heuristic, rollout_random
+from engine.core import PLAY, HandState
 from engine.game import Game
 from engine.players import make_player
 from engine.variants import get_variant
 from engine.view import Phase, PlayerView
 
 
-def _dealt_hands(variant: str, count: int, seed: int) -> list[Sim]:
+def _dealt_hands(variant: str, count: int, seed: int) -> list[HandState]:
     """``count`` hands of ``variant`` bid by the simulator's rule, at their first lead."""
     v = get_variant(variant)
     rng = random.Random(seed)
@@ -47,7 +48,7 @@ def _dealt_hands(variant: str, count: int, seed: int) -> list[Sim]:
     while len(hands) < count:
         order = [c.index for c in v.pack]
         rng.shuffle(order)
-        sim = Sim.from_deal(v, order, rng.randrange(v.players), v.defaults.stick_the_dealer)
+        sim = HandState.from_deal(v, order, rng.randrange(v.players), v.defaults.stick_the_dealer)
         while sim.phase != PLAY and sim.turn >= 0:
             sim.apply(rng.choice(sim.legal()))
         if sim.phase == PLAY:
@@ -80,7 +81,7 @@ def full_hands_per_second(variant: str, count: int) -> float:
         orders.append(order)
     start = time.perf_counter()
     for i, order in enumerate(orders):
-        play_out(Sim.from_deal(v, order, i % v.players, v.defaults.stick_the_dealer), 4.3)
+        play_out(HandState.from_deal(v, order, i % v.players, v.defaults.stick_the_dealer), 4.3)
     return count / (time.perf_counter() - start)
 
 

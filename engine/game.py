@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from engine import core
 from engine.actions import (
     ACTIONS,
     DISCARD_BASE,
@@ -44,17 +45,8 @@ from engine.actions import (
     TakeUp,
     parse_action,
 )
-from engine.cards import (
-    CARDS,
-    EFFECTIVE_SUIT,
-    POWER,
-    SUIT_MASK,
-    SUITS,
-    Card,
-    Suit,
-    cards_in,
-    parse_cards,
-)
+from engine.cards import CARDS, SUITS, Card, Suit, cards_in, parse_cards
+from engine.core import BLOCK_SUIT, CARD_OF, CODE, SUIT_BLOCK, TRUMP, HandState
 from engine.errors import (
     CardNotPlayable,
     EngineError,
@@ -102,23 +94,60 @@ class Deal:
 LogEntry = Deal | Action
 
 
-# Legal-action lists are read from tables of prebuilt tuples: a card mask is split
+# Legal-action lists are read from tables of prebuilt tuples, so a legal-action
+# list costs a few look-ups and no allocation per card: an engine card mask is split
 # into three 13-bit chunks, each chunk indexes a tuple of its actions, and the
-# three tuples are concatenated. Cheaper than walking the bits on every call.
+# tuples are concatenated (in card index order, the order the log and goldens use).
+# In play the hand is in card codes (engine.core): each block of codes maps back
+# to an engine card mask through a per-trump table first.
 def _chunk_tables(base: int) -> tuple[list[tuple[Action, ...]], ...]:
-    tables = []
-    for shift in (0, 13, 26):
-        table = []
-        for m in range(1 << 13):
-            table.append(
-                tuple(ACTIONS[base + shift + i] for i in range(13) if m >> i & 1 and shift + i < 39)
-            )
-        tables.append(table)
-    return tuple(tables)
+    return tuple(
+        [
+            tuple(ACTIONS[base + shift + i] for i in range(13) if m >> i & 1 and shift + i < 39)
+            for m in range(1 << 13)
+        ]
+        for shift in (0, 13, 26)
+    )
 
 
 _PLAY_T0, _PLAY_T1, _PLAY_T2 = _chunk_tables(PLAY_BASE)
 _DISC_T0, _DISC_T1, _DISC_T2 = _chunk_tables(DISCARD_BASE)
+
+
+def _uncode_table(trump: int, block: int) -> list[int]:
+    """``table[chunk]``: the engine card mask of the codes set in ``chunk`` of ``block``.
+
+    Only the positions a block can hold are covered: nine in a plain suit, 13 in trump.
+    """
+    card_of = CARD_OF[trump]
+    table = [0] * (1 << (13 if block == 3 else 9))
+    for m in range(1, len(table)):
+        low = m & -m
+        card = card_of[13 * block + low.bit_length() - 1]
+        table[m] = table[m ^ low] | (1 << card if card >= 0 else 0)
+    return table
+
+
+_UNCODE = [tuple(_uncode_table(t, b) for b in range(4)) for t in range(4)]
+"""``_UNCODE[trump][block][chunk]``: card codes back to an engine card mask."""
+_FOLLOWS: list[tuple[list[tuple[Action, ...]], ...] | None] = [None] * 4
+
+
+def _follows(trump: int) -> tuple[list[tuple[Action, ...]], ...]:
+    """Per block under ``trump``: chunk -> its Play actions in card index order.
+
+    A seat that follows suit plays from one block, so its legal list is one look-up.
+    Built on first use of each trump.
+    """
+    tables = _FOLLOWS[trump]
+    if tables is None:
+        t0, t1, t2 = _PLAY_T0, _PLAY_T1, _PLAY_T2
+        tables = _FOLLOWS[trump] = tuple(
+            [t0[m & 0x1FFF] + t1[(m >> 13) & 0x1FFF] + t2[m >> 26] for m in uncode]
+            for uncode in _UNCODE[trump]
+        )
+    return tables
+
 
 _PASS = Pass()
 _GO_ALONE = GoAlone()
@@ -129,6 +158,15 @@ _TAKE_NAMING = (_PASS, *(TakeUp(s) for s in SUITS))
 _NAME_ALL = tuple(NameTrump(s) for s in SUITS)
 _NAME_EXCEPT = [tuple(NameTrump(s) for s in SUITS if s.index != t) for t in range(4)]
 _ALONE_CHOICE = (_PASS, _GO_ALONE)
+_HAND_DONE = core.DONE
+_ROUND_2 = core.BID2
+_PHASE_OF = {
+    core.BID1: _BID1,
+    core.BID2: _BID2,
+    core.DISCARD: _DISCARD,
+    core.ALONE: _ALONE,
+    core.PLAY: _PLAY,
+}
 
 
 class Game:
@@ -136,6 +174,8 @@ class Game:
 
     Seats are numbered clockwise from 0; sides are given by ``variant.sides``
     (in Tuque each seat is its own side). A new game is in :attr:`Phase.DEAL`.
+    Each hand is played on one :class:`engine.core.HandState` (the rules); the game
+    adds the checks, the log, the views, the score across hands and the records.
 
     Args:
         variant: a :class:`Variant` or its name (``"tuque"``, ``"tuque61"``, ``"euchre"``).
@@ -150,39 +190,21 @@ class Game:
     """
 
     __slots__ = (
-        "_active",
-        "_alone",
         "_bids",
+        "_code",
         "_dealer",
         "_discard",
-        "_down",
-        "_esuit",
+        "_follows",
+        "_hand",
         "_hand_no",
-        "_hands",
-        "_history",
-        "_kitty",
-        "_leader",
-        "_led",
         "_log",
-        "_maker",
-        "_next",
-        "_pending",
         "_phase",
-        "_pick_up",
-        "_pile_of",
+        "_plays",
         "_results",
         "_scores",
-        "_smask",
-        "_trick",
-        "_trick_seats",
-        "_tricks",
-        "_trump",
         "_turn",
         "_turned_down",
-        "_up",
-        "_up_card",
-        "_up_taken",
-        "_upmask",
+        "_uncode",
         "_winner",
         "first_dealer",
         "options",
@@ -221,36 +243,17 @@ class Game:
         self._scores = [0] * (max(self.variant.sides) + 1)
         self._results: list[HandResult] = []
         self._winner: int | None = None
-        self._pile_of = [-1] * 39
-        self._hands = [0] * n
-        self._upmask = [0] * n
-        self._up: list[list[int]] = [[] for _ in range(n)]
-        self._down: list[list[int]] = [[] for _ in range(n)]
-        self._up_card = -1
-        self._reset_hand()
+        self._hand: HandState | None = None
+        self._start_hand()
 
-    def _reset_hand(self) -> None:
-        n = self.variant.players
-        self._trump = -1
-        self._maker = -1
-        self._alone = -1
+    def _start_hand(self) -> None:
+        self._code = CODE[0]
+        self._uncode: tuple[list[int], ...] = ()
+        self._follows: tuple[list[tuple[Action, ...]], ...] = ()
         self._discard = -1
         self._turned_down = False
-        self._up_taken = False
-        self._pick_up = False
         self._bids: list[tuple[int, Action]] = []
-        self._trick: list[int] = []
-        self._trick_seats: list[int] = []
-        self._tricks = [0] * n
-        self._history: list[tuple[int, tuple[int, ...], tuple[int, ...], int]] = []
-        self._pending: list[tuple[int, int]] = []
-        self._next = [(s + 1) % n for s in range(n)]
-        self._active = n
-        self._leader = -1
-        self._led = -1
-        self._smask = SUIT_MASK[0]
-        self._esuit = EFFECTIVE_SUIT[0]
-        self._kitty = 0
+        self._plays: list[tuple[int, int]] = []
 
     # --- public state ---------------------------------------------------------------
 
@@ -287,22 +290,25 @@ class Game:
     @property
     def trump(self) -> Suit | None:
         """This hand's trump suit, once made."""
-        return SUITS[self._trump] if self._trump >= 0 else None
+        hand = self._hand
+        return SUITS[hand.trump] if hand is not None and hand.trump >= 0 else None
 
     @property
     def maker(self) -> int | None:
         """The seat that made trump this hand."""
-        return self._maker if self._maker >= 0 else None
+        hand = self._hand
+        return hand.maker if hand is not None and hand.maker >= 0 else None
 
     @property
     def alone(self) -> int | None:
         """The seat going alone this hand, if any."""
-        return self._alone if self._alone >= 0 else None
+        hand = self._hand
+        return hand.alone if hand is not None and hand.alone >= 0 else None
 
     @property
     def up_card(self) -> Card | None:
         """This hand's up-card."""
-        return CARDS[self._up_card] if self._up_card >= 0 else None
+        return CARDS[self._hand.up] if self._hand is not None else None
 
     @property
     def hand_results(self) -> tuple[HandResult, ...]:
@@ -316,7 +322,7 @@ class Game:
 
     def hand_of(self, seat: int) -> tuple[Card, ...]:
         """The cards in ``seat``'s hand (hidden information: for tests and the owner only)."""
-        return tuple(cards_in(self._hands[seat]))
+        return tuple(cards_in(self._split(seat)[0]))
 
     # --- the deal -----------------------------------------------------------------------
 
@@ -354,38 +360,16 @@ class Game:
                 )
         if self._phase is _OVER:
             self._dealer = (self._dealer + 1) % self.variant.players
-        self._lay_out(order)
+        self._start_hand()
+        self._hand_no += 1
+        hand = self._hand = HandState.from_deal(
+            self.variant, order, self._dealer, self.options.stick_the_dealer
+        )
+        self._phase = _BID1
+        self._turn = hand.turn
         deal = Deal(tuple(map(CARDS.__getitem__, order)))
         self._log.append(deal)
         return deal
-
-    def _lay_out(self, order: list[int]) -> None:
-        v = self.variant
-        piles, size = v.tableau_piles, v.hand_size
-        self._reset_hand()
-        self._hand_no += 1
-        pos = 0
-        for seat in range(v.players):
-            down = order[pos : pos + piles]
-            up = order[pos + piles : pos + 2 * piles]
-            pos += 2 * piles
-            hand = 0
-            for c in order[pos : pos + size]:
-                hand |= 1 << c
-            pos += size
-            upmask = 0
-            for pile, (u, d) in enumerate(zip(up, down, strict=True)):
-                upmask |= 1 << u
-                self._pile_of[u] = self._pile_of[d] = pile
-            self._hands[seat] = hand
-            self._upmask[seat] = upmask
-            self._up[seat] = up
-            self._down[seat] = down
-        self._up_card = order[pos]
-        for c in order[pos + 1 :]:
-            self._kitty |= 1 << c
-        self._phase = _BID1
-        self._turn = self._next[self._dealer]
 
     # --- legality -----------------------------------------------------------------------
 
@@ -397,27 +381,33 @@ class Game:
 
     def _legal(self) -> tuple[Action, ...]:
         phase = self._phase
-        t = self._turn
-        assert t is not None
+        hand = self._hand
+        assert hand is not None
+        t = hand.turn
         if phase is _PLAY:
-            m = self._hands[t] | self._upmask[t]
-            if self._trick:
-                follow = m & self._smask[self._led]
+            m = hand.hand[t]
+            if hand.in_trick:
+                led = hand.led
+                follow = m & SUIT_BLOCK[led]
                 if follow:
-                    m = follow
+                    return self._follows[led][follow >> (13 * led)]
+            u0, u1, u2, u3 = self._uncode
+            m = u0[m & 0x1FFF] | u1[(m >> 13) & 0x1FFF] | u2[(m >> 26) & 0x1FFF] | u3[m >> 39]
             return _PLAY_T0[m & 0x1FFF] + _PLAY_T1[(m >> 13) & 0x1FFF] + _PLAY_T2[m >> 26]
+        up = hand.up
         if phase is _BID1:
-            naming = self._up_card >= 36
-            if t == self._dealer:
+            naming = CARDS[up].ben > 0
+            if t == hand.dealer:
                 return _TAKE_NAMING if naming else _TAKE
             return _ORDER_NAMING if naming else _ORDER
         if phase is _BID2:
-            names = _NAME_ALL if self._up_card >= 36 else _NAME_EXCEPT[self._up_card // 9]
-            if t == self._dealer and self.options.stick_the_dealer:
+            up_suit = CARDS[up].suit
+            names = _NAME_ALL if up_suit is None else _NAME_EXCEPT[up_suit.index]
+            if t == hand.dealer and hand.stick:
                 return names
             return (_PASS, *names)
         if phase is _DISCARD:
-            m = self._hands[t]
+            m = hand.hand[t]
             return _DISC_T0[m & 0x1FFF] + _DISC_T1[(m >> 13) & 0x1FFF] + _DISC_T2[m >> 26]
         return _ALONE_CHOICE
 
@@ -449,173 +439,81 @@ class Game:
         if seat != self._turn:
             raise self._explain(seat, action)
         phase = self._phase
+        hand = self._hand
+        assert hand is not None
         if phase is _PLAY and type(action) is Play:
-            self._play(seat, action.card.index)
-        else:
-            if action not in self._legal():
+            # The hot path (a card), checked inline; _explain words any refusal.
+            card = action.card.index
+            code = self._code[card]
+            own = hand.hand[seat]
+            if not own >> code & 1:
                 raise self._explain(seat, action)
-            if phase is _BID1:
-                self._bid_round_1(seat, action)
-            elif phase is _BID2:
-                self._bid_round_2(seat, action)
-            elif phase is _DISCARD:
-                assert isinstance(action, Discard)
-                self._discard_card(action.card.index)
+            if hand.in_trick:
+                follow = own & SUIT_BLOCK[hand.led]
+                if follow and not follow >> code & 1:
+                    raise self._explain(seat, action)
+            self._plays.append((seat, card))
+            hand.play(seat, code)
+            self._log.append(action)
+            if hand.phase == _HAND_DONE:
+                self._end_hand()
             else:
-                self._go_alone(seat, action)
+                self._turn = hand.turn
+            return
+        if action not in self._legal():
+            raise self._explain(seat, action)
+        if phase is _DISCARD:
+            self._discard = action.card.index  # type: ignore[attr-defined]
+        else:
+            self._bids.append((seat, action))
+        hand.apply(action.id)
+        if hand.trump >= 0:
+            self._code = CODE[hand.trump]
+            self._uncode = _UNCODE[hand.trump]
+            self._follows = _follows(hand.trump)
         self._log.append(action)
-
-    def _bid_round_1(self, seat: int, action: Action) -> None:
-        self._bids.append((seat, action))
-        if type(action) is Pass:
-            if seat == self._dealer:
-                self._phase = _BID2
-                self._turned_down = True
-            self._turn = (seat + 1) % self.variant.players
+        if hand.phase == _HAND_DONE:
+            self._end_hand()
             return
-        assert isinstance(action, OrderUp | TakeUp)
-        suit = action.suit.index if action.suit is not None else self._up_card // 9
-        self._make_trump(seat, suit, pick_up=True)
+        if phase is _BID1 and hand.phase == _ROUND_2:
+            self._turned_down = True
+        self._phase = _PHASE_OF[hand.phase]
+        self._turn = hand.turn
 
-    def _bid_round_2(self, seat: int, action: Action) -> None:
-        self._bids.append((seat, action))
-        if type(action) is Pass:
-            if seat == self._dealer:
-                self._end_hand()  # all passed twice: thrown in (RULES.md §3 Round 2)
-            else:
-                self._turn = (seat + 1) % self.variant.players
-            return
-        assert isinstance(action, NameTrump)
-        self._make_trump(seat, action.suit.index, pick_up=False)
-
-    def _make_trump(self, seat: int, suit: int, *, pick_up: bool) -> None:
-        self._trump = suit
-        self._maker = seat
-        self._smask = SUIT_MASK[suit]
-        self._esuit = EFFECTIVE_SUIT[suit]
-        self._pick_up = pick_up
-        if self.variant.alone:
-            self._phase = _ALONE
-            self._turn = seat
-        else:
-            self._after_going_alone()
-
-    def _go_alone(self, seat: int, action: Action) -> None:
-        self._bids.append((seat, action))
-        if type(action) is GoAlone:
-            self._alone = seat
-            n = self.variant.players
-            partner = (seat + n // 2) % n
-            self._next = [(s + 2) % n if (s + 1) % n == partner else (s + 1) % n for s in range(n)]
-            self._active = n - 1
-        self._after_going_alone()
-
-    def _after_going_alone(self) -> None:
-        dealer = self._dealer
-        n = self.variant.players
-        # The dealer whose partner goes alone sits out and does not pick up (RULES.md §3).
-        dealer_sits_out = self._alone >= 0 and (self._alone + n // 2) % n == dealer
-        if self._pick_up and not dealer_sits_out:
-            self._hands[dealer] |= 1 << self._up_card
-            self._up_taken = True
-            self._phase = _DISCARD
-            self._turn = dealer
-        else:
-            self._start_play()
-
-    def _discard_card(self, card: int) -> None:
-        self._hands[self._dealer] ^= 1 << card
-        self._discard = card
-        self._start_play()
-
-    def _start_play(self) -> None:
-        self._phase = _PLAY
-        first = self._alone if self._alone >= 0 else self._dealer
-        self._turn = self._leader = self._next[first]
-
-    def _play(self, seat: int, card: int) -> None:
-        bit = 1 << card
-        hand = self._hands[seat]
-        upmask = self._upmask[seat]
-        own = hand | upmask
+    def _check_play(self, seat: int, card: int) -> None:
+        """Raise why ``seat`` may not play engine card ``card`` now, if they may not."""
+        hand = self._hand
+        assert hand is not None
+        bit = 1 << self._code[card]
+        own = hand.hand[seat]
         if not own & bit:
             where = " or face-up on your tableau" if self.variant.tableau_piles else ""
             raise CardNotPlayable(f"That card isn't in your hand{where}.")
-        trick = self._trick
-        if trick:
-            follow = own & self._smask[self._led]
+        if hand.in_trick:
+            follow = own & SUIT_BLOCK[hand.led]
             if follow and not follow & bit:
                 raise self._must_follow(card)
-        else:
-            self._led = self._esuit[card]
-        if hand & bit:
-            self._hands[seat] = hand ^ bit
-        else:
-            self._upmask[seat] = upmask ^ bit
-            pile = self._pile_of[card]
-            self._up[seat][pile] = -1
-            self._pending.append((seat, pile))
-        trick.append(card)
-        self._trick_seats.append(seat)
-        if len(trick) < self._active:
-            self._turn = self._next[seat]
-        else:
-            self._end_trick()
-
-    def _end_trick(self) -> None:
-        power = POWER[self._trump][self._led]
-        trick = self._trick
-        seats = self._trick_seats
-        best = -1
-        winner = -1
-        for i, card in enumerate(trick):
-            p = power[card]
-            if p > best:
-                best = p
-                winner = seats[i]
-        if self._pending:
-            # The card under a played tableau card is turned up only now (RULES.md §1 Play).
-            for seat, pile in self._pending:
-                down = self._down[seat][pile]
-                if down >= 0:
-                    self._down[seat][pile] = -1
-                    self._up[seat][pile] = down
-                    self._upmask[seat] |= 1 << down
-            self._pending = []
-        self._tricks[winner] += 1
-        self._history.append((self._leader, tuple(trick), tuple(seats), winner))
-        self._trick = []
-        self._trick_seats = []
-        if len(self._history) == self.variant.tricks:
-            self._end_hand()
-        else:
-            self._turn = self._leader = winner
 
     def _end_hand(self) -> None:
         v = self.variant
-        points = [0] * len(self._scores)
-        made = 0
-        if self._maker >= 0:
-            maker_side = v.sides[self._maker]
-            made = sum(t for s, t in enumerate(self._tricks) if v.sides[s] == maker_side)
-            ours, theirs = v.score_hand(made, v.tricks - made, self._alone >= 0)
-            points[maker_side] += ours
-            points[1 - maker_side] += theirs
-            for side, p in enumerate(points):
-                self._scores[side] += p
+        hand = self._hand
+        assert hand is not None
+        made = hand.maker_tricks() if hand.maker >= 0 else 0
+        for side, p in enumerate(hand.points):
+            self._scores[side] += p
         self._results.append(
             HandResult(
                 hand_no=self._hand_no,
                 dealer=self._dealer,
-                up_card=CARDS[self._up_card],
+                up_card=CARDS[hand.up],
                 trump=self.trump,
                 maker=self.maker,
                 alone=self.alone,
-                tricks=tuple(self._tricks),
-                points=tuple(points),
+                tricks=tuple(hand.won),
+                points=tuple(hand.points),
                 scores=tuple(self._scores),
-                march=self._maker >= 0 and made == v.tricks,
-                euchred=self._maker >= 0 and made < v.contract,
+                march=hand.maker >= 0 and made == v.tricks,
+                euchred=hand.maker >= 0 and made < v.contract,
             )
         )
         self._turn = None
@@ -625,11 +523,13 @@ class Game:
     # --- explanations ---------------------------------------------------------------------
 
     def _must_follow(self, card: int) -> MustFollowSuit:
-        led = SUITS[self._led]
-        trump = SUITS[self._trump]
+        hand = self._hand
+        assert hand is not None
+        led = SUITS[BLOCK_SUIT[hand.trump][hand.led]]
+        trump = SUITS[hand.trump]
         msg = f"You must follow suit: {led.noun} were led and you can play one."
         played = CARDS[card]
-        if self._esuit[card] == self._trump and led is not trump:
+        if self._code[card] >= TRUMP and led is not trump:
             what = "a Ben" if played.is_ben else "the Left Bower"
             msg += f" The {played.pretty()} is {what}, a trump while {trump.noun} are trumps."
         elif led is trump:
@@ -647,11 +547,13 @@ class Game:
             return WrongPhase("The next hand hasn't been dealt yet.")
         if seat != self._turn:
             return NotYourTurn("It's not your turn.")
+        hand = self._hand
+        assert hand is not None
         if isinstance(action, Play):
             if phase is not _PLAY:
                 return WrongPhase(f"You can't play a card during the {phase.value}.")
             try:
-                self.copy()._play(seat, action.card.index)
+                self._check_play(seat, action.card.index)
             except IllegalAction as err:
                 return err
         if isinstance(action, Discard):
@@ -661,11 +563,11 @@ class Game:
         if isinstance(action, OrderUp | TakeUp):
             if phase is not _BID1:
                 return WrongPhase("The up-card can be accepted only in the first round of bidding.")
-            if isinstance(action, OrderUp) and seat == self._dealer:
+            if isinstance(action, OrderUp) and seat == hand.dealer:
                 return IllegalAction("As the dealer you take it up rather than order it up.")
-            if isinstance(action, TakeUp) and seat != self._dealer:
+            if isinstance(action, TakeUp) and seat != hand.dealer:
                 return IllegalAction("Only the dealer takes it up; you may order it up.")
-            if self._up_card >= 36:
+            if CARDS[hand.up].is_ben:
                 return IllegalAction("A Ben is the up-card: name the trump suit as you accept it.")
             return IllegalAction(
                 "The up-card's suit becomes trump: no other suit can be named now."
@@ -678,13 +580,80 @@ class Game:
             return TurnedDownSuit(
                 f"{action.suit.noun.capitalize()} were turned down this hand: name another suit."
             )
-        if isinstance(action, Pass) and phase is _BID2 and seat == self._dealer:
+        if isinstance(action, Pass) and phase is _BID2 and seat == hand.dealer:
             return IllegalAction("Stick the dealer: as the dealer you must name a suit now.")
         if isinstance(action, GoAlone) and not self.variant.alone:
             return IllegalAction(f"Nobody goes alone in {self.variant.title}.")
         return WrongPhase(f"That isn't possible during the {phase.value}.")
 
     # --- views ---------------------------------------------------------------------------
+
+    def _engine_mask(self, mask: int) -> int:
+        """An engine card mask of ``mask``, which is in card codes once play has begun."""
+        hand = self._hand
+        if hand is None or not hand.coded:
+            return mask
+        card_of = CARD_OF[hand.trump]
+        out = 0
+        while mask:
+            low = mask & -mask
+            out |= 1 << card_of[low.bit_length() - 1]
+            mask ^= low
+        return out
+
+    def _piles(self, seat: int) -> tuple[tuple[int, int], ...]:
+        """``seat``'s tableau piles now, as ``(face-up card or -1, face-down card or -1)``.
+
+        Read off the hand's state: a face-up card is on its pile while its owner still
+        holds it; the card beneath stays face down until the trick in which its cover
+        was played ends (RULES.md §1 Play), then lies face up until played.
+        """
+        hand = self._hand
+        if hand is None:
+            return ()
+        held = self._engine_mask(hand.hand[seat] | hand.tab[seat])
+        pending = self._engine_mask(hand.pend[seat])
+        piles = []
+        for up, down in hand.piles[seat]:
+            if held >> up & 1:
+                piles.append((up, down))
+            elif down >= 0 and pending >> down & 1:
+                piles.append((-1, down))
+            elif down >= 0 and held >> down & 1:
+                piles.append((down, -1))
+            else:
+                piles.append((-1, -1))
+        return tuple(piles)
+
+    def _split(self, seat: int) -> tuple[int, int]:
+        """``seat``'s (hand, face-up tableau) as engine card masks."""
+        hand = self._hand
+        if hand is None:
+            return 0, 0
+        if not hand.coded:
+            return hand.hand[seat], hand.tab[seat]
+        held = self._engine_mask(hand.hand[seat])
+        up = sum(1 << u for u, _ in self._piles(seat) if u >= 0)
+        return held & ~up, up
+
+    def _tricks(self) -> tuple[tuple[Trick, ...], list[tuple[int, int]]]:
+        """This hand's completed tricks, and the ``(seat, card)`` plays of the trick in progress.
+
+        Read off the plays: every trick has one card from each seat in play, and its
+        winner leads the next one (the last one's winner is the hand's).
+        """
+        hand = self._hand
+        plays = self._plays
+        if hand is None or not plays:
+            return (), []
+        size = hand.active
+        done = len(plays) - hand.in_trick
+        tricks = []
+        for start in range(0, done, size):
+            winner = plays[start + size][0] if start + size < len(plays) else hand.last_winner
+            cards = tuple((s, CARDS[c]) for s, c in plays[start : start + size])
+            tricks.append(Trick(plays[start][0], cards, winner))
+        return tuple(tricks), plays[done:]
 
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may see now; ``None`` gives the public view (no hand at all).
@@ -695,23 +664,18 @@ class Game:
         v = self.variant
         if seat is not None and not 0 <= seat < v.players:
             raise ValueError(f"no seat {seat} in {v.title}")
+        hand = self._hand
         tableaus = tuple(
-            tuple(
-                TableauPile(CARDS[u] if u >= 0 else None, d >= 0)
-                for u, d in zip(self._up[s], self._down[s], strict=True)
-            )
+            tuple(TableauPile(CARDS[u] if u >= 0 else None, d >= 0) for u, d in self._piles(s))
             for s in range(v.players)
         )
+        tricks, current = self._tricks()
         trick = Trick(
-            self._leader,
-            tuple((s, CARDS[c]) for c, s in zip(self._trick, self._trick_seats, strict=True)),
-        )
-        tricks = tuple(
-            Trick(leader, tuple((s, CARDS[c]) for c, s in zip(cards, seats, strict=True)), winner)
-            for leader, cards, seats, winner in self._history
+            hand.leader if hand is not None else -1, tuple((s, CARDS[c]) for s, c in current)
         )
         own_discard = seat is not None and seat == self._dealer and self._discard >= 0
-        in_hand = self._phase is not _DEAL
+        in_hand = hand is not None
+        hands = [self._split(s)[0] for s in range(v.players)]
         return PlayerView(
             variant=v.name,
             seat=seat,
@@ -720,10 +684,10 @@ class Game:
             turn=self._turn,
             dealer=self._dealer,
             hand_no=self._hand_no,
-            hand=tuple(cards_in(self._hands[seat])) if seat is not None and in_hand else (),
-            hand_sizes=tuple(h.bit_count() for h in self._hands),
+            hand=tuple(cards_in(hands[seat])) if seat is not None and in_hand else (),
+            hand_sizes=tuple(h.bit_count() for h in hands),
             tableaus=tableaus,
-            up_card=self.up_card if in_hand else None,
+            up_card=self.up_card,
             up_card_turned_down=self._turned_down,
             trump=self.trump,
             maker=self.maker,
@@ -731,7 +695,7 @@ class Game:
             bids=tuple(self._bids),
             trick=trick,
             tricks=tricks,
-            tricks_won=tuple(self._tricks),
+            tricks_won=tuple(hand.won) if hand is not None else (0,) * v.players,
             scores=tuple(self._scores),
             target=self.options.target,
             stick_the_dealer=self.options.stick_the_dealer,
@@ -749,16 +713,22 @@ class Game:
         ``trick`` (in progress) and ``played`` (completed tricks). In a dealt hand the
         masks are disjoint and together make the pack.
         """
+        hand = self._hand
         zones: dict[str, int] = {}
         for s in range(self.variant.players):
-            zones[f"hand:{s}"] = self._hands[s]
-            zones[f"tableau-up:{s}"] = self._upmask[s]
-            zones[f"tableau-down:{s}"] = sum(1 << d for d in self._down[s] if d >= 0)
-        zones["up-card"] = 1 << self._up_card if self._up_card >= 0 and not self._up_taken else 0
-        zones["kitty"] = self._kitty
+            zones[f"hand:{s}"], zones[f"tableau-up:{s}"] = self._split(s)
+            zones[f"tableau-down:{s}"] = sum(1 << d for _, d in self._piles(s) if d >= 0)
+        zones["up-card"] = 1 << hand.up if hand is not None and not hand.taken else 0
         zones["discard"] = 1 << self._discard if self._discard >= 0 else 0
-        zones["trick"] = sum(1 << c for c in self._trick)
-        zones["played"] = sum(1 << c for _, cards, _, _ in self._history for c in cards)
+        tricks, current = self._tricks()
+        zones["trick"] = sum(1 << c for _, c in current)
+        zones["played"] = sum(1 << card.index for trick in tricks for _, card in trick.plays)
+        # The kitty is what the deal left over: every card of the pack in no other zone.
+        dealt = 0
+        for mask in zones.values():
+            dealt |= mask
+        pack = sum(1 << c.index for c in self.variant.pack)
+        zones["kitty"] = pack & ~dealt if hand is not None else 0
         return zones
 
     # --- copies and records --------------------------------------------------------------------
@@ -768,12 +738,10 @@ class Game:
         other = Game.__new__(Game)
         for name in Game.__slots__:
             setattr(other, name, getattr(self, name))
-        for name in ("_hands", "_upmask", "_scores", "_results", "_log", "_pile_of", "_bids"):
+        for name in ("_scores", "_results", "_log", "_bids", "_plays"):
             setattr(other, name, list(getattr(self, name)))
-        for name in ("_trick", "_trick_seats", "_tricks", "_history", "_pending", "_next"):
-            setattr(other, name, list(getattr(self, name)))
-        other._up = [list(p) for p in self._up]
-        other._down = [list(p) for p in self._down]
+        if self._hand is not None:
+            other._hand = self._hand.copy()
         return other
 
     def to_record(self) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Determinization: full deals consistent with one seat's view.
 
 A :class:`Sampler` reads a :class:`~engine.view.PlayerView` once and then draws
-any number of :class:`~engine.ai.sim.Sim` hands in which every card the view
+any number of :class:`~engine.core.HandState` hands in which every card the view
 shows is where the view shows it and every hidden card is somewhere the view
 allows (RULES.md §1 "What each player sees"):
 
@@ -34,19 +34,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.actions import GoAlone, NameTrump, OrderUp, TakeUp
-from engine.ai.sim import (
-    ALONE,
-    BID1,
-    BID2,
-    CODE,
-    DISCARD,
-    PLAY,
-    TRUMP,
-    Sim,
-    hand_value,
-    to_codes,
-)
+from engine.ai.sim import hand_value
 from engine.cards import EFFECTIVE_SUIT, SUIT_MASK
+from engine.core import ALONE, BID1, BID2, CODE, DISCARD, PLAY, HandState, bits, to_codes
 from engine.variants import Variant, get_variant
 from engine.view import Phase, PlayerView
 
@@ -148,8 +138,8 @@ class Sampler:
         # Most constrained first: fewest allowed cards for the cards needed.
         slots.sort(key=lambda s: s.allowed.bit_count() - s.size)
         self.slots = slots
-        self.allowed = _bits(slots[0].allowed) if len(slots) == 1 else []
-        self.forced = _bits(self.pool & ~slots[0].allowed) if len(slots) == 1 else []
+        self.allowed = bits(slots[0].allowed) if len(slots) == 1 else []
+        self.forced = bits(self.pool & ~slots[0].allowed) if len(slots) == 1 else []
         self.template, self.down_into = self._template()
         self.threshold = bid_threshold
         self.bids = self._bid_events() if bid_threshold is not None else []
@@ -229,7 +219,7 @@ class Sampler:
             rest = self.pool
             for m in hands.values():
                 rest &= ~m
-            free = _bits(rest)
+            free = bits(rest)
         if self.up_holder >= 0:
             hands[self.up_holder] |= 1 << self.view.up_card.index  # type: ignore[union-attr]
         return hands, free
@@ -244,7 +234,7 @@ class Sampler:
             left = self.pool
             hands: dict[int, int] = {}
             for slot in self.slots:
-                choice = _bits(slot.allowed & left)
+                choice = bits(slot.allowed & left)
                 if len(choice) < slot.size:
                     break
                 _shuffle_head(rnd, choice, slot.size)
@@ -263,7 +253,7 @@ class Sampler:
         slots = self.slots
         cap = [s.size for s in slots]
         spare = self.pool.bit_count() - sum(cap)  # kitty, face-down cards, discard
-        cards = _bits(self.pool)
+        cards = bits(self.pool)
         rng.shuffle(cards)
         options = {c: [i for i, s in enumerate(slots) if s.allowed >> c & 1] for c in cards}
         cards.sort(key=lambda c: len(options[c]))
@@ -294,7 +284,7 @@ class Sampler:
             raise ValueError("the view is inconsistent: no deal fits it")
         return {s.seat: hands[i] for i, s in enumerate(slots)}
 
-    def sample(self, rng: random.Random) -> Sim:
+    def sample(self, rng: random.Random) -> HandState:
         """A full hand consistent with the view, at the view's point of the hand.
 
         With a bid threshold, a deal is kept with probability equal to its
@@ -347,7 +337,7 @@ class Sampler:
             p *= 1.0 / (1.0 + math.exp(-margin / _BID_SOFTNESS))
         return p
 
-    def _template(self) -> tuple[Sim, list[tuple[int, int]]]:
+    def _template(self) -> tuple[HandState, list[tuple[int, int]]]:
         """The hand with only the viewer's and the public cards, and where face-down cards go.
 
         Each face-down card goes under its pile's face-up card (``(seat, up)``, ``up`` a
@@ -355,7 +345,7 @@ class Sampler:
         this trick, to its owner's cards turned up at the trick's end (``up`` = -1).
         """
         view = self.view
-        sim = Sim(self.variant, self.stick, view.dealer)
+        sim = HandState(self.variant, self.stick, view.dealer)
         sim.up = view.up_card.index  # type: ignore[union-attr]
         sim.phase = _PHASES[view.phase]
         sim.turn = view.turn  # type: ignore[assignment]
@@ -371,11 +361,7 @@ class Sampler:
                 if p.face_down:
                     into.append((seat, p.up.index if p.up is not None else -1))
         if view.alone is not None:
-            n = sim.n
-            partner = (view.alone + n // 2) % n
-            sim.alone = view.alone
-            sim.nxt = [(s + 1 + ((s + 1) % n == partner)) % n for s in range(n)]
-            sim.active = n - 1
+            sim.go_alone(view.alone)
         if sim.phase != PLAY:
             return sim, into
         t = sim.trump
@@ -387,14 +373,12 @@ class Sampler:
         sim.done = len(view.tricks)
         trick = view.trick
         sim.leader = trick.leader
-        sim.in_trick = len(trick.plays)
-        for i, (seat, card) in enumerate(trick.plays):
+        for seat, card in trick.plays:
+            # Handed back and played again: the core rebuilds the trick's led suit and best card.
             c = code[card.index]
-            if i == 0:
-                sim.led = c // 13
-                sim.best, sim.best_seat = c, seat
-            elif c > sim.best and (c >= TRUMP or c // 13 == sim.led):
-                sim.best, sim.best_seat = c, seat
+            sim.hand[seat] |= 1 << c
+            sim.play(seat, c)
+        sim.turn = view.turn  # type: ignore[assignment]
         return sim, [(seat, code[up] if up >= 0 else -1) for seat, up in into]
 
 
@@ -404,12 +388,3 @@ def _shuffle_head(rnd: Callable[[], float], cards: list[int], k: int) -> None:
     for i in range(k):
         j = i + int(rnd() * (n - i))
         cards[i], cards[j] = cards[j], cards[i]
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

@@ -36,16 +36,9 @@ from collections.abc import Sequence
 
 from engine.actions import ACTIONS, PLAY_BASE, Action
 from engine.ai.sampler import Sampler
-from engine.ai.sim import (
-    BID_THRESHOLD,
-    CARD_OF,
-    DONE,
-    PLAY,
-    play_out,
-    rollout_heuristic,
-    rollout_random,
-)
+from engine.ai.sim import BID_THRESHOLD, play_out, rollout_heuristic, rollout_random
 from engine.ai.solver import maker_tricks
+from engine.core import CARD_OF, DONE, PLAY
 from engine.variants import Variant, get_variant
 from engine.view import Phase, PlayerView
 

@@ -15,17 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.ai.sim import PLAY, SUIT_BLOCK, TRUMP, Sim
+from engine.core import PLAY, SUIT_BLOCK, TRUMP, HandState
 
 __all__ = ["can_reach", "maker_tricks", "winning_moves"]
 
 
 class _Search:
-    """One solver run on a copy of the hand's cards; the Sim itself is not changed."""
+    """One solver run on a copy of the hand's cards; the HandState itself is not changed."""
 
     __slots__ = ("active", "hands", "inplay", "maker", "nxt", "pend", "table", "under")
 
-    def __init__(self, sim: Sim) -> None:
+    def __init__(self, sim: HandState) -> None:
         if sim.phase != PLAY:
             raise ValueError("the endgame solver needs a hand in play")
         self.hands = sim.hand[:]
@@ -140,12 +140,12 @@ class _Search:
         return result
 
 
-def _start(sim: Sim) -> tuple[_Search, int]:
+def _start(sim: HandState) -> tuple[_Search, int]:
     search = _Search(sim)
     return search, sim.ntricks - sim.done
 
 
-def can_reach(sim: Sim, target: int) -> bool:
+def can_reach(sim: HandState, target: int) -> bool:
     """Whether the maker's side, all cards known, can end with ``target`` tricks or more.
 
     Raises:
@@ -156,7 +156,7 @@ def can_reach(sim: Sim, target: int) -> bool:
     return search.reach(sim.turn, sim.in_trick, sim.led, sim.best, sim.best_seat, need, left)
 
 
-def maker_tricks(sim: Sim, steps: Sequence[int]) -> int:
+def maker_tricks(sim: HandState, steps: Sequence[int]) -> int:
     """The maker's final tricks under perfect play, exactly up to the points in ``steps``.
 
     ``steps`` (ascending) are the trick totals at which the hand's score changes;
@@ -180,7 +180,7 @@ def maker_tricks(sim: Sim, steps: Sequence[int]) -> int:
     return options[lo - 1] if lo else have
 
 
-def winning_moves(sim: Sim, target: int) -> list[int]:
+def winning_moves(sim: HandState, target: int) -> list[int]:
     """The play actions (ids) with which the seat to act meets its side's goal.
 
     The maker's side wants ``target`` tricks or more in all, the defenders want to

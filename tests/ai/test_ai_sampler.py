@@ -9,13 +9,13 @@ from hypothesis import strategies as st
 
 from engine.actions import OrderUp, Pass, TakeUp
 from engine.ai.sampler import Sampler
-from engine.ai.sim import BID1, BID2, CARD_OF, PASS, PLAY, Sim
 from engine.cards import effective_suit
+from engine.core import BID1, BID2, CARD_OF, PASS, PLAY, HandState
 from engine.game import Game
 from engine.view import Phase, PlayerView
 
 
-def _engine_mask(sim: Sim, mask: int) -> int:
+def _engine_mask(sim: HandState, mask: int) -> int:
     if sim.phase != PLAY:
         return mask
     out = 0
@@ -26,7 +26,7 @@ def _engine_mask(sim: Sim, mask: int) -> int:
     return out
 
 
-def _downs(sim: Sim) -> int:
+def _downs(sim: HandState) -> int:
     return _engine_mask(sim, sum(sim.under) | sum(sim.pend))
 
 
@@ -59,7 +59,7 @@ def _play_to(variant: str, seed: int, steps: int) -> Game:
     return game
 
 
-def _check(view: PlayerView, sim: Sim) -> None:
+def _check(view: PlayerView, sim: HandState) -> None:
     me = view.seat
     assert me is not None
     pack = sum(1 << c.index for c in Game(view.variant).variant.pack)

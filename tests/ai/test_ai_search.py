@@ -8,9 +8,9 @@ import pytest
 
 from engine.actions import Play
 from engine.ai.search import SearchPlayer, win_table
-from engine.ai.sim import PLAY, Sim, to_codes
 from engine.ai.solver import maker_tricks, winning_moves
 from engine.cards import Card, Suit, mask_of, parse_cards
+from engine.core import PLAY, HandState, to_codes
 from engine.game import Game
 from engine.players import make_player
 from engine.variants import get_variant
@@ -90,13 +90,13 @@ def test_time_budget_is_kept() -> None:
     assert time.perf_counter() - start < 0.5
 
 
-def _endgame() -> Sim:
+def _endgame() -> HandState:
     """Tuque, hearts trump, seat 0 made it with 7 tricks and leads; 3 tricks left.
 
     Seat 0: 9♥ A♣ 7♣. Seat 1: T♥ Q♣ 6♠. Only A♣ first takes the two tricks seat 0
     needs for 9: 7♣ loses to Q♣ and 9♥ to T♥, after which seat 1 keeps the lead.
     """
-    sim = Sim(get_variant("tuque"), True, dealer=1)
+    sim = HandState(get_variant("tuque"), True, dealer=1)
     sim.phase = PLAY
     sim.trump = Suit.HEARTS.index
     sim.maker = 0
@@ -127,7 +127,7 @@ def test_win_table_is_a_probability_by_score() -> None:
     assert all(0.0 <= p <= 1.0 for row in table for p in row)
 
 
-def _minimax(sim: Sim) -> int:
+def _minimax(sim: HandState) -> int:
     if sim.phase != PLAY:
         return sim.maker_tricks()
     values = []
@@ -148,7 +148,7 @@ def test_solver_matches_plain_minimax(variant: str) -> None:
     while checked < 60:
         order = [c.index for c in v.pack]
         rng.shuffle(order)
-        sim = Sim.from_deal(v, order, rng.randrange(v.players), True)
+        sim = HandState.from_deal(v, order, rng.randrange(v.players), True)
         while sim.phase != PLAY and sim.turn >= 0:
             sim.apply(rng.choice(sim.legal()))
         while sim.phase == PLAY and (sim.ntricks - sim.done > 3 or rng.random() < 0.3):
