@@ -28,6 +28,7 @@ from functools import cache
 
 from engine.actions import Action, Discard, GoAlone, NameTrump, OrderUp, Pass, Play, TakeUp
 from engine.cards import EFFECTIVE_SUIT, POWER, SUIT_MASK, Card
+from engine.core import bits
 from engine.variants import VARIANTS
 from engine.view import Phase, PlayerView
 
@@ -113,16 +114,6 @@ _THRESHOLDS: dict[tuple[str, int, int], float] = {
 }
 
 
-def _bits(mask: int) -> list[int]:
-    """The card indices of ``mask``, low to high."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _mask(cards: Sequence[Card]) -> int:
     m = 0
     for c in cards:
@@ -132,7 +123,7 @@ def _mask(cards: Sequence[Card]) -> int:
 
 def _trump_order(trump: int, pack: int) -> list[int]:
     """The trumps of ``pack`` from highest to lowest."""
-    return sorted(_bits(SUIT_MASK[trump][trump] & pack), key=lambda c: -POWER[trump][trump][c])
+    return sorted(bits(SUIT_MASK[trump][trump] & pack), key=lambda c: -POWER[trump][trump][c])
 
 
 _ORDER = {(name, t): _trump_order(t, pack) for name, pack in _PACK.items() for t in range(4)}
@@ -255,7 +246,7 @@ class HeuristicPlayer:
                 break
             top += 1
         n_trumps = trumps.bit_count()
-        off = _bits(mine & ~trumps & pack)
+        off = bits(mine & ~trumps & pack)
         if any(c % 9 != _ACE for c in off) and not picks_up:
             return False
         if picks_up and sum(c % 9 != _ACE for c in off) > 1:
@@ -318,7 +309,7 @@ def _discard_key(card: int, mine: int, trump: int) -> tuple[int, float]:
 
 def _dealer_keeps(hand: int, mine: int, trump: int) -> int:
     """``mine`` less the card the dealer would discard from ``hand`` (RULES.md §1, §3)."""
-    discard = min(_bits(hand), key=lambda c: _discard_key(c, mine, trump))
+    discard = min(bits(hand), key=lambda c: _discard_key(c, mine, trump))
     return mine & ~(1 << discard)
 
 
@@ -477,7 +468,7 @@ class _Knowledge:
         for s in holders:
             # A face-up card of the led suit (Tuque) forces the seat to follow: no ruff.
             reach = led_mask if self.visible[s] & led_mask else led_mask | self.trumps
-            if any(power[c] > p for c in _bits(self.possible[s] & reach)):
+            if any(power[c] > p for c in bits(self.possible[s] & reach)):
                 return True
         return False
 
@@ -494,7 +485,7 @@ class _Knowledge:
         power = self.power[suit]
         sm = SUIT_MASK[self.trump][suit]
         p = power[card]
-        return not any(power[c] > p for s in self.opponents for c in _bits(self.possible[s] & sm))
+        return not any(power[c] > p for s in self.opponents for c in bits(self.possible[s] & sm))
 
     def _keep_value(self, card: int) -> float:
         """How much the seat would miss ``card``: low for short-suit small cards."""
