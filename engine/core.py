@@ -21,11 +21,9 @@ the discard) cards keep their engine index (:mod:`engine.cards`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from engine.actions import DISCARD_BASE, PLAY_BASE
 from engine.cards import EFFECTIVE_SUIT, JACK_INDEX, POWER
-from engine.variants import Variant
+from engine.variants import ScoreHand, Variant
 
 __all__ = [
     "ALONE",
@@ -130,9 +128,6 @@ def to_codes(trump: int, mask: int) -> int:
     c, d, h, s, b = _RECODE[trump]
     low = c[mask & 511] | d[(mask >> 9) & 511] | h[(mask >> 18) & 511]
     return low | s[(mask >> 27) & 511] | b[mask >> 36]
-
-
-ScoreHand = Callable[[int, int, bool], tuple[int, int]]
 
 
 class HandState:
