@@ -48,7 +48,7 @@ def _dealt_hands(variant: str, count: int, seed: int) -> list[HandState]:
     while len(hands) < count:
         order = [c.index for c in v.pack]
         rng.shuffle(order)
-        sim = HandState.from_deal(v, order, rng.randrange(v.players), v.defaults.stick_the_dealer)
+        sim = HandState.from_deal(v, v.defaults, order, rng.randrange(v.players))
         while sim.phase != PLAY and sim.turn >= 0:
             sim.apply(rng.choice(sim.legal()))
         if sim.phase == PLAY:
@@ -81,7 +81,7 @@ def full_hands_per_second(variant: str, count: int) -> float:
         orders.append(order)
     start = time.perf_counter()
     for i, order in enumerate(orders):
-        play_out(HandState.from_deal(v, order, i % v.players, v.defaults.stick_the_dealer), 4.3)
+        play_out(HandState.from_deal(v, v.defaults, order, i % v.players), 4.3)
     return count / (time.perf_counter() - start)
 
 

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python bench/engine.py                 # Tuque and Euchre, 3 runs of 10,000 hands each
+    python bench/engine.py                 # every variant, 3 runs of 10,000 hands each
     python bench/engine.py --hands 50000 --runs 5 --variant euchre
 
 A hand is the deal, the bidding and the play, every action a uniformly random
@@ -29,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.game import Game
+from engine.variants import VARIANTS
 from engine.view import Phase
 
 
@@ -85,13 +86,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=10_000, help="hands per run")
     parser.add_argument("--runs", type=int, default=3, help="runs per game (best and median)")
-    parser.add_argument("--variant", choices=("all", "tuque", "euchre"), default="all")
+    parser.add_argument("--variant", choices=("all", *VARIANTS), default="all")
     args = parser.parse_args(argv)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"load average {load} on {os.cpu_count()} CPUs; one process")
-    for variant in ("tuque", "euchre"):
+    for variant in VARIANTS:
         if args.variant in ("all", variant):
-            label = "engine tuque" if variant == "tuque" else "engine euchre (stick the dealer)"
+            label = "engine euchre (stick the dealer)" if variant == "euchre" else f"engine {variant}"
             report(label, lambda n, r, v=variant: engine_hands(v, n, seed=r), args.hands, args.runs)
     if args.variant in ("all", "euchre"):
         try:

@@ -10,9 +10,18 @@ cost no allocation. Text forms (used in saved games, the store and the terminal)
 ``take`` / ``take H``       take it up (dealer); with a suit when a Ben is the up-card
 ``name H``                  name trump in round 2
 ``alone``                   go alone (Euchre: the maker's partner sits out)
-``discard 9C``              the dealer's discard after taking the up-card
+``discard 9C``              a discard: the dealer's after taking the up-card, a loner's
+                            after a partner's card (§6), the Auction maker's (§7)
 ``play AS``                 play a card from hand or face-up tableau
+``turn down``               §4: the dealer's partner goes alone with the up-card's suit
+``call H``                  §7 Call-Ace: the maker calls the partner holding that suit's best
+``ask 3``                   §6: a loner asks the partner in seat 3 for a card
+``give AS``                 §6: the partner asked gives that card to the loner
+``bid 4 H``                 §7 Auction: bid 3, 4, 5, 8 or 15 tricks' worth with that trump
+``call AS``                 §7 Auction: the maker names the card whose holder is partner
 ==========================  =======================================================
+
+Ids are stable (they appear in saved component ids): new actions are appended.
 """
 
 from __future__ import annotations
@@ -23,14 +32,21 @@ from engine.cards import CARDS, SUITS, Card, Suit
 
 __all__ = [
     "ACTIONS",
+    "BID_LEVELS",
     "Action",
+    "Ask",
+    "Bid",
+    "CallCard",
+    "CallSuit",
     "Discard",
+    "Give",
     "GoAlone",
     "NameTrump",
     "OrderUp",
     "Pass",
     "Play",
     "TakeUp",
+    "TurnDown",
     "parse_action",
 ]
 
@@ -129,7 +145,108 @@ class Play:
         return 55 + self.card.index
 
 
-Action = Pass | OrderUp | TakeUp | NameTrump | GoAlone | Discard | Play
+@dataclass(frozen=True, slots=True)
+class TurnDown:
+    """RULES.md §4: the dealer's partner turns the up-card down and goes alone in its suit."""
+
+    def __str__(self) -> str:
+        return "turn down"
+
+    @property
+    def id(self) -> int:
+        return 94
+
+
+@dataclass(frozen=True, slots=True)
+class CallSuit:
+    """RULES.md §7 Call-Ace: the holder of ``suit``'s highest card in play is the secret partner."""
+
+    suit: Suit
+
+    def __str__(self) -> str:
+        return f"call {self.suit}"
+
+    @property
+    def id(self) -> int:
+        return 95 + self.suit.index
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """RULES.md §6: a loner asks the partner in ``seat`` for a card of their choosing."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"ask {self.seat}"
+
+    @property
+    def id(self) -> int:
+        return 99 + self.seat
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    """RULES.md §6: the partner asked gives ``card`` to the loner."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"give {self.card.code}"
+
+    @property
+    def id(self) -> int:
+        return 105 + self.card.index
+
+
+BID_LEVELS = (3, 4, 5, 8, 15)
+"""Auction bids, low to high (RULES.md §7): 8 is alone after the widow, 15 alone as dealt."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """RULES.md §7 Auction: bid ``level`` (one of :data:`BID_LEVELS`) with ``suit`` as trump."""
+
+    level: int
+    suit: Suit
+
+    def __str__(self) -> str:
+        return f"bid {self.level} {self.suit}"
+
+    @property
+    def id(self) -> int:
+        return 144 + 4 * BID_LEVELS.index(self.level) + self.suit.index
+
+
+@dataclass(frozen=True, slots=True)
+class CallCard:
+    """RULES.md §7 Auction: the maker names ``card``; whoever holds it is the secret partner."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"call {self.card.code}"
+
+    @property
+    def id(self) -> int:
+        return 164 + self.card.index
+
+
+Action = (
+    Pass
+    | OrderUp
+    | TakeUp
+    | NameTrump
+    | GoAlone
+    | Discard
+    | Play
+    | TurnDown
+    | CallSuit
+    | Ask
+    | Give
+    | Bid
+    | CallCard
+)
 """Any player action."""
 
 ACTIONS: tuple[Action, ...] = (
@@ -142,13 +259,22 @@ ACTIONS: tuple[Action, ...] = (
     GoAlone(),
     *(Discard(c) for c in CARDS),
     *(Play(c) for c in CARDS),
+    TurnDown(),
+    *(CallSuit(s) for s in SUITS),
+    *(Ask(seat) for seat in range(6)),
+    *(Give(c) for c in CARDS),
+    *(Bid(level, s) for level in BID_LEVELS for s in SUITS),
+    *(CallCard(c) for c in CARDS),
 )
 """Every action, indexed by its ``id``."""
 DISCARD_BASE = 16
 PLAY_BASE = 55
+TURN_DOWN, CALL_SUIT_BASE, ASK_BASE, GIVE_BASE, BID_BASE, CALL_CARD_BASE = 94, 95, 99, 105, 144, 164
 assert all(a.id == i for i, a in enumerate(ACTIONS))
 
 _BY_TEXT = {str(a): a for a in ACTIONS}
+_CARD_VERBS = {"play": PLAY_BASE, "discard": DISCARD_BASE, "give": GIVE_BASE}
+_LEVEL_TEXT = {str(level) for level in BID_LEVELS}
 
 
 def parse_action(text: str) -> Action:
@@ -165,11 +291,17 @@ def parse_action(text: str) -> Action:
     verb = words[0].lower()
     if len(words) == 2:
         arg = words[1]
-        if verb in ("play", "discard"):
-            card = Card.parse(arg)
-            return ACTIONS[(PLAY_BASE if verb == "play" else DISCARD_BASE) + card.index]
+        if verb in _CARD_VERBS:
+            return ACTIONS[_CARD_VERBS[verb] + Card.parse(arg).index]
         if verb in ("order", "take", "name"):
             return _BY_TEXT[f"{verb} {Suit.parse(arg)}"]
+        if verb == "call":
+            try:
+                return ACTIONS[CALL_SUIT_BASE + Suit.parse(arg).index]
+            except ValueError:
+                return ACTIONS[CALL_CARD_BASE + Card.parse(arg).index]
+    if len(words) == 3 and verb == "bid" and words[1] in _LEVEL_TEXT:
+        return _BY_TEXT[f"bid {words[1]} {Suit.parse(words[2])}"]
     action = _BY_TEXT.get(" ".join(w.lower() for w in words))
     if action is None:
         raise ValueError(f"{text!r} is not an action")

@@ -21,19 +21,34 @@ the discard) cards keep their engine index (:mod:`engine.cards`).
 
 from __future__ import annotations
 
-from engine.actions import DISCARD_BASE, PLAY_BASE
-from engine.cards import EFFECTIVE_SUIT, JACK_INDEX, POWER
-from engine.variants import ScoreHand, Variant
+from engine.actions import (
+    ASK_BASE,
+    BID_BASE,
+    BID_LEVELS,
+    CALL_CARD_BASE,
+    CALL_SUIT_BASE,
+    DISCARD_BASE,
+    GIVE_BASE,
+    PLAY_BASE,
+    TURN_DOWN,
+)
+from engine.cards import EFFECTIVE_SUIT, JACK_INDEX, POWER, SUIT_MASK
+from engine.variants import Options, ScoreHand, Variant
 
 __all__ = [
     "ALONE",
+    "ASK",
+    "AUCTION",
     "BID1",
     "BID2",
+    "BLIND",
     "BLOCK_SUIT",
+    "CALL",
     "CARD_OF",
     "CODE",
     "DISCARD",
     "DONE",
+    "GIVE",
     "GO_ALONE",
     "NAME",
     "OFF_MASK",
@@ -49,7 +64,7 @@ __all__ = [
 ]
 
 # Phases (the engine's, minus dealing and game over).
-BID1, BID2, DISCARD, ALONE, PLAY, DONE = range(6)
+BID1, BID2, DISCARD, ALONE, PLAY, DONE, BLIND, ASK, GIVE, CALL, AUCTION = range(11)
 
 # Action ids (engine.actions): pass 0, order 1, order S 2..5, take 6, take S 7..10,
 # name S 11..14, alone 15, discard 16 + card, play 55 + card.
@@ -130,8 +145,14 @@ def to_codes(trump: int, mask: int) -> int:
     return low | s[(mask >> 27) & 511] | b[mask >> 36]
 
 
+# Stages after trump is made, in table order (RULES.md §3–§7): going alone, the
+# dealer's pick-up (or the Auction widow) and discard, loners' card requests, the
+# call of a partner, then play.
+STAGE_ALONE, STAGE_PICK_UP, STAGE_REQUEST, STAGE_CALL, STAGE_PLAY = range(5)
+
+
 class HandState:
-    """One hand with every card known, from the bidding to the score (RULES.md §1–§3).
+    """One hand with every card known, from the bidding to the score (RULES.md §1–§7).
 
     Attributes are public for :class:`~engine.game.Game`, the sampler, the playouts
     and the solver; only the methods below change them during a hand. Masks are
@@ -139,48 +160,74 @@ class HandState:
     the module docstring).
 
     Attributes:
-        n: seats. sides: side of each seat. ntricks: tricks in the hand.
-        phase: ``BID1 BID2 DISCARD ALONE PLAY DONE``.
+        v: the variant (its rule switches). n: seats. sides: scoring side of each seat.
+        ntricks: tricks in the hand. stick, no_alone_after_pass, must_make: options.
+        phase: ``BID1 BID2 DISCARD ALONE PLAY DONE BLIND ASK GIVE CALL AUCTION``.
         turn: seat to act (-1 when the hand is done). dealer: the dealer.
-        up: the up-card (engine index). taken: whether the dealer took it up.
+        up: the up-card (engine index; -1 in Auction). up_suit: the suit round 1
+            bids on (-1: a Ben whose acceptor names trump). taken: the dealer took it up.
+        widow: Auction's widow (engine mask) until the maker takes it.
         piles: each seat's tableau as dealt, ``((face-up, face-down), ...)`` card indices.
-        trump: suit index or -1. maker, alone: seats or -1.
+        trump: suit index or -1. maker: seat or -1. alone: the maker side's loner, -1.
+        lone_def: a defender playing alone (§4), -1. out: mask of seats sitting out.
+        partner: the secret or called partner (§7), -1. called: the called suit or
+            card (§7), -1. bid: the Auction bid (0 elsewhere).
+        passed: seats that passed in the current bidding round. asked: seats asked
+            whether they go alone. requested: loners who had their card request.
+        owed: discards still to make. asker: the loner whose request is being met.
+        stage: the next step after trump is made. discarded: every discard (engine mask).
         hand: each seat's cards; in play, hand and face-up tableau together.
         tab: face-up tableau cards before play (engine mask); 0 in play.
         under: card -> bit of the face-down card beneath it (engine index before play,
             code in play; 0 if none).
         pend: per seat, face-down cards to turn up when the current trick ends.
-        nxt: next seat clockwise, skipping a sitting-out partner. active: seats in play.
+        nxt: next seat clockwise, skipping seats sitting out. active: seats in play.
         leader, led, best, best_seat, in_trick: the trick in progress (``led`` a block).
         won: tricks won by each seat. done: completed tricks.
         last_winner: the winner of the last completed trick.
-        points: points per side once ``phase`` is ``DONE`` (all zero if thrown in).
+        pool: Jackpot's chips in the pool (0 elsewhere).
+        points: points per scoring side once ``phase`` is ``DONE`` (all zero if thrown
+            in); in Jackpot, each seat's chips won or paid this hand, ante included.
     """
 
     __slots__ = (
         "active",
         "alone",
+        "asked",
+        "asker",
         "best",
         "best_seat",
-        "can_alone",
+        "bid",
+        "called",
         "dealer",
+        "discarded",
         "done",
         "hand",
         "in_trick",
         "last_winner",
         "leader",
         "led",
+        "lone_def",
         "maker",
+        "must_make",
         "n",
+        "no_alone_after_pass",
         "ntricks",
         "nxt",
+        "out",
+        "owed",
+        "partner",
+        "passed",
         "pend",
         "phase",
         "pick_up",
         "piles",
         "points",
+        "pool",
+        "requested",
         "score",
         "sides",
+        "stage",
         "stick",
         "tab",
         "taken",
@@ -188,24 +235,43 @@ class HandState:
         "turn",
         "under",
         "up",
+        "up_suit",
+        "v",
+        "widow",
         "won",
     )
 
-    def __init__(self, variant: Variant, stick_the_dealer: bool, dealer: int) -> None:
+    def __init__(self, variant: Variant, options: Options, dealer: int) -> None:
         n = variant.players
+        self.v = variant
         self.n = n
         self.sides = variant.sides
         self.ntricks = variant.tricks
         self.score: ScoreHand = variant.score_hand
-        self.can_alone = variant.alone
-        self.stick = stick_the_dealer
+        self.stick = options.stick_the_dealer
+        self.no_alone_after_pass = options.no_alone_after_pass
+        self.must_make = options.dealer_must_make
         self.dealer = dealer
         self.phase = BID1
         self.turn = (dealer + 1) % n
         self.up = -1
+        self.up_suit = -1
+        self.widow = 0
         self.trump = -1
         self.maker = -1
         self.alone = -1
+        self.lone_def = -1
+        self.out = 0
+        self.partner = -1
+        self.called = -1
+        self.bid = 0
+        self.passed = 0
+        self.asked = 0
+        self.requested = 0
+        self.owed = 0
+        self.asker = -1
+        self.stage = STAGE_ALONE
+        self.discarded = 0
         self.pick_up = False
         self.taken = False
         self.hand = [0] * n
@@ -222,18 +288,23 @@ class HandState:
         self.in_trick = 0
         self.won = [0] * n
         self.done = 0
+        self.pool = 0
         self.points = [0] * (max(variant.sides) + 1)
         self.last_winner = -1
 
     @classmethod
-    def from_deal(cls, variant: Variant, order: list[int], dealer: int, stick: bool) -> HandState:
+    def from_deal(
+        cls, variant: Variant, options: Options, order: list[int], dealer: int, pool: int = 0
+    ) -> HandState:
         """A new hand dealt from ``order``, the pack's card indices in dealing order.
 
         Seat by seat from seat 0: the face-down tableau cards, the face-up ones on top
-        of them (pile by pile, kept in :attr:`piles`), then the hand; then the up-card;
-        the rest is not used (RULES.md §1 Deal, §3).
+        of them (pile by pile, kept in :attr:`piles`), then the hand; then the up-card
+        (Auction: the widow); the rest is not used (RULES.md §1 Deal, §3, §7). In
+        Jackpot a turned-up Ben is passed over for the next card (RULES.md §7 ruling),
+        and ``pool`` is the pool carried over from the last hand.
         """
-        state = cls(variant, stick, dealer)
+        state = cls(variant, options, dealer)
         piles, size = variant.tableau_piles, variant.hand_size
         pos = 0
         laid_out = []
@@ -254,21 +325,80 @@ class HandState:
             pos += size
         if piles:
             state.piles = tuple(laid_out)
-        state.up = order[pos]
+        if variant.up_card:
+            if variant.ben_up == "turn_next":
+                while order[pos] >= 36:
+                    pos += 1
+            state.up = order[pos]
+        else:
+            for c in order[pos : pos + variant.widow]:
+                state.widow |= 1 << c
+        state.pool = pool
+        state._open()
         return state
+
+    def _open(self) -> None:
+        """The hand's first decision: bidding, a blind naming, or straight to play."""
+        v = self.v
+        if v.bidding == "none":
+            # Jackpot: the up-card's suit is trump; everyone antes a chip (RULES.md §7).
+            self.trump = self.up // 9
+            self.pool += self.n
+            self.points = [-1] * self.n
+            self._start_play()
+        elif v.bidding == "auction":
+            self.phase = AUCTION
+        elif self.up >= 36 and v.ben_up in ("dealer_makes", "dealer_names"):
+            self.phase = BLIND
+            self.turn = self.dealer
+        elif self.up < 36:
+            self.up_suit = self.up // 9
 
     def copy(self) -> HandState:
         """An independent copy."""
         o = HandState.__new__(HandState)
-        o.n, o.sides, o.ntricks, o.score = self.n, self.sides, self.ntricks, self.score
-        o.can_alone, o.stick, o.dealer = self.can_alone, self.stick, self.dealer
-        o.phase, o.turn, o.up, o.trump = self.phase, self.turn, self.up, self.trump
-        o.maker, o.alone, o.pick_up, o.taken = self.maker, self.alone, self.pick_up, self.taken
+        o.v, o.n, o.sides, o.ntricks, o.score = self.v, self.n, self.sides, self.ntricks, self.score
+        o.stick, o.no_alone_after_pass, o.must_make = (
+            self.stick,
+            self.no_alone_after_pass,
+            self.must_make,
+        )
+        o.dealer, o.phase, o.turn, o.up, o.up_suit = (
+            self.dealer,
+            self.phase,
+            self.turn,
+            self.up,
+            self.up_suit,
+        )
+        o.widow, o.trump, o.maker, o.alone, o.lone_def, o.out = (
+            self.widow,
+            self.trump,
+            self.maker,
+            self.alone,
+            self.lone_def,
+            self.out,
+        )
+        o.partner, o.called, o.bid, o.passed, o.asked, o.requested = (
+            self.partner,
+            self.called,
+            self.bid,
+            self.passed,
+            self.asked,
+            self.requested,
+        )
+        o.owed, o.asker, o.stage, o.discarded, o.pick_up, o.taken = (
+            self.owed,
+            self.asker,
+            self.stage,
+            self.discarded,
+            self.pick_up,
+            self.taken,
+        )
         o.hand, o.tab, o.under, o.pend = self.hand[:], self.tab[:], self.under[:], self.pend[:]
         o.piles = self.piles
         o.nxt, o.active, o.leader, o.led = self.nxt[:], self.active, self.leader, self.led
         o.best, o.best_seat, o.in_trick = self.best, self.best_seat, self.in_trick
-        o.won, o.done, o.points = self.won[:], self.done, self.points[:]
+        o.won, o.done, o.points, o.pool = self.won[:], self.done, self.points[:], self.pool
         o.last_winner = self.last_winner
         return o
 
@@ -292,17 +422,36 @@ class HandState:
                 h ^= low
             return out
         if phase == BID1:
-            if self.up >= 36:
+            if self.up_suit < 0:
                 base = _TAKE_NAMING if t == self.dealer else _ORDER_NAMING
                 return [PASS, base, base + 1, base + 2, base + 3]
-            return [PASS, TAKE if t == self.dealer else ORDER]
+            if t == self.dealer:
+                # Almonte option: a dealer who named the suit for a Ben must take it.
+                return [TAKE] if self.must_make and self.up >= 36 else [PASS, TAKE]
+            if self.v.turn_down and t == (self.dealer + 2) % self.n:
+                return [PASS, TURN_DOWN]
+            return [PASS, ORDER]
         if phase == BID2:
-            names = [NAME + s for s in range(4) if self.up >= 36 or s != self.up // 9]
+            names = [NAME + s for s in range(4) if s != self.up_suit]
             return names if t == self.dealer and self.stick else [PASS, *names]
         if phase == DISCARD:
             return [DISCARD_BASE + c for c in bits(self.hand[t])]
         if phase == ALONE:
             return [PASS, GO_ALONE]
+        if phase == BLIND:
+            return [NAME, NAME + 1, NAME + 2, NAME + 3]
+        if phase == ASK:
+            return [PASS, *(ASK_BASE + p for p in bits(self._partners(t)))]
+        if phase == GIVE:
+            return [GIVE_BASE + c for c in bits(self.hand[t])]
+        if phase == CALL:
+            if self.v.makers == "call_suit":
+                return [*(CALL_SUIT_BASE + s for s in range(4)), GO_ALONE]
+            rest = _pack_mask(self.v) & ~self.hand[t]
+            return [CALL_CARD_BASE + c for c in bits(rest)]
+        if phase == AUCTION:
+            low = BID_LEVELS.index(self.bid) + 1 if self.bid else 0
+            return [PASS, *range(BID_BASE + 4 * low, BID_BASE + 4 * len(BID_LEVELS))]
         return []
 
     def apply(self, action: int) -> None:
@@ -313,11 +462,17 @@ class HandState:
             self.play(seat, CODE[self.trump][action - PLAY_BASE])
         elif phase == BID1:
             if action == PASS:
+                self.passed |= 1 << seat
                 if seat == self.dealer:
                     self.phase = BID2
+                    self.passed = 0
                 self.turn = (seat + 1) % self.n
             elif action in (ORDER, TAKE):
-                self._make_trump(seat, self.up // 9, True)
+                self._make_trump(seat, self.up_suit, True)
+            elif action == TURN_DOWN:
+                # RULES.md §4: alone in the turned suit; the dealer lays their hand down.
+                self.go_alone(seat)
+                self._make_trump(seat, self.up_suit, False)
             else:
                 base = _TAKE_NAMING if action >= _TAKE_NAMING else _ORDER_NAMING
                 self._make_trump(seat, action - base, True)
@@ -325,48 +480,182 @@ class HandState:
             if action != PASS:
                 self._make_trump(seat, action - NAME, False)
             elif seat == self.dealer:
-                self.phase = DONE  # thrown in: no score (RULES.md §3 Round 2)
-                self.turn = -1
+                self._throw_in()  # RULES.md §3 Round 2
             else:
+                self.passed |= 1 << seat
                 self.turn = (seat + 1) % self.n
         elif phase == DISCARD:
-            self.hand[seat] ^= 1 << (action - DISCARD_BASE)
-            self._start_play()
-        else:
+            bit = 1 << (action - DISCARD_BASE)
+            self.hand[seat] ^= bit
+            self.discarded |= bit
+            self.owed -= 1
+            if not self.owed:
+                self._advance()
+        elif phase == ALONE:
             if action == GO_ALONE:
                 self.go_alone(seat)
-            self._after_alone()
+            self._advance()
+        elif phase == BLIND:
+            suit = action - NAME
+            if self.v.ben_up == "dealer_makes":
+                self._make_trump(seat, suit, True)  # RULES.md §4 Benny turned up
+            else:
+                self.up_suit = suit  # RULES.md §6 Almonte: round 1 bids on this suit
+                self.phase = BID1
+                self.turn = (seat + 1) % self.n
+        elif phase == ASK:
+            if action == PASS:
+                self._advance()
+            else:
+                self.asker = seat
+                self.phase = GIVE
+                self.turn = action - ASK_BASE
+        elif phase == GIVE:
+            bit = 1 << (action - GIVE_BASE)
+            self.hand[seat] ^= bit
+            self.hand[self.asker] |= bit
+            self.phase = DISCARD
+            self.turn = self.asker
+            self.owed = 1
+        elif phase == CALL:
+            if action == GO_ALONE:
+                self.alone = seat
+            elif action >= CALL_CARD_BASE:
+                card = action - CALL_CARD_BASE
+                self.called = card
+                self.partner = next((s for s in range(self.n) if self.hand[s] >> card & 1), -1)
+            else:
+                self.called = action - CALL_SUIT_BASE
+                self.partner = self._best_holder(self.called)
+            self._advance()
+        elif phase == AUCTION:
+            if action != PASS:
+                level, suit = divmod(action - BID_BASE, 4)
+                self.bid = BID_LEVELS[level]
+                self.maker = seat
+                self.trump = suit
+            if seat != self.dealer:
+                self.turn = (seat + 1) % self.n
+            elif not self.bid:
+                self._throw_in()  # RULES.md §7: all five passed
+            else:
+                if self.bid >= 8:
+                    self.alone = self.maker
+                self._advance()
+
+    def _throw_in(self) -> None:
+        self.trump = -1
+        self.maker = -1
+        self.phase = DONE
+        self.turn = -1
 
     def _make_trump(self, seat: int, suit: int, pick_up: bool) -> None:
         self.trump = suit
         self.maker = seat
         self.pick_up = pick_up
-        if self.can_alone:
-            self.phase = ALONE
-            self.turn = seat
-        else:
-            self._after_alone()
+        self._advance()
+
+    def _advance(self) -> None:
+        """Go on to the next decision once trump is made, or to the first lead."""
+        v = self.v
+        while True:
+            stage = self.stage
+            if stage == STAGE_ALONE:
+                if v.alone == "anyone":
+                    while self.asked < self.n:
+                        seat = (self.maker + self.asked) % self.n
+                        self.asked += 1
+                        if self._may_go_alone(seat):
+                            self.phase = ALONE
+                            self.turn = seat
+                            return
+                elif v.alone == "maker" and not self.asked:
+                    self.asked = 1
+                    self.phase = ALONE
+                    self.turn = self.maker
+                    return
+                self.stage = STAGE_PICK_UP
+            elif stage == STAGE_PICK_UP:
+                self.stage = STAGE_REQUEST
+                dealer = self.dealer
+                # A dealer whose partner goes alone sits out and does not pick up (RULES.md §3).
+                if self.pick_up and not self.out >> dealer & 1:
+                    self.hand[dealer] |= 1 << self.up
+                    self.taken = True
+                    self._discard(dealer, 1)
+                    return
+                if self.widow and self.bid != 15:
+                    # RULES.md §7 Auction: the maker takes the widow and discards as many.
+                    self.hand[self.maker] |= self.widow
+                    self._discard(self.maker, self.widow.bit_count())
+                    self.widow = 0
+                    return
+            elif stage == STAGE_REQUEST:
+                if v.card_request:
+                    for loner in (self.alone, self.lone_def):
+                        if loner >= 0 and not self.requested >> loner & 1:
+                            self.requested |= 1 << loner
+                            self.phase = ASK
+                            self.turn = loner
+                            return
+                self.stage = STAGE_CALL
+            elif stage == STAGE_CALL:
+                self.stage = STAGE_PLAY
+                if v.makers in ("call_suit", "call_card") and self.alone < 0:
+                    self.phase = CALL
+                    self.turn = self.maker
+                    return
+            else:
+                self._start_play()
+                return
+
+    def _discard(self, seat: int, count: int) -> None:
+        self.phase = DISCARD
+        self.turn = seat
+        self.owed = count
+
+    def _may_go_alone(self, seat: int) -> bool:
+        """RULES.md §4 Alone: one loner a side, not a seat sitting out; with the
+        ``no_alone_after_pass`` option, not a seat that passed in the round trump was made."""
+        if self.out >> seat & 1:
+            return False
+        if self.no_alone_after_pass and self.passed >> seat & 1:
+            return False
+        makers = self.sides[seat] == self.sides[self.maker]
+        return (self.alone if makers else self.lone_def) < 0
+
+    def _partners(self, seat: int) -> int:
+        """The seats on ``seat``'s scoring side other than ``seat``, as a mask."""
+        side = self.sides[seat]
+        return sum(1 << s for s in range(self.n) if s != seat and self.sides[s] == side)
+
+    def _best_holder(self, suit: int) -> int:
+        """The seat holding ``suit``'s highest card among the hands (§7 Call-Ace), or -1."""
+        t = self.trump
+        power = POWER[t][suit]
+        best, holder = 0, -1
+        for s in range(self.n):
+            for c in bits(self.hand[s] & SUIT_MASK[t][suit]):
+                if power[c] > best:
+                    best, holder = power[c], s
+        return holder
 
     def go_alone(self, seat: int) -> None:
-        """``seat`` plays alone: their partner sits out (RULES.md §3 Going alone)."""
-        n = self.n
-        partner = (seat + n // 2) % n
-        self.alone = seat
-        self.nxt = [(s + 1 + ((s + 1) % n == partner)) % n for s in range(n)]
-        self.active = n - 1
-
-    def _after_alone(self) -> None:
-        n = self.n
-        dealer = self.dealer
-        # A dealer whose partner goes alone sits out and does not pick up (RULES.md §3).
-        sits_out = self.alone >= 0 and (self.alone + n // 2) % n == dealer
-        if self.pick_up and not sits_out:
-            self.hand[dealer] |= 1 << self.up
-            self.taken = True
-            self.phase = DISCARD
-            self.turn = dealer
+        """``seat`` plays alone: their partners sit out (RULES.md §3, §4, §6 Going alone)."""
+        if self.maker < 0 or self.sides[seat] == self.sides[self.maker]:
+            self.alone = seat
         else:
-            self._start_play()
+            self.lone_def = seat
+        self.out |= self._partners(seat)
+        out = self.out
+        n = self.n
+        nxt = self.nxt
+        for s in range(n):
+            t = (s + 1) % n
+            while out >> t & 1:
+                t = (t + 1) % n
+            nxt[s] = t
+        self.active = n - out.bit_count()
 
     def _start_play(self) -> None:
         t = self.trump
@@ -386,8 +675,12 @@ class HandState:
             for s in range(self.n):
                 hands[s] = to_codes(t, hands[s])
         self.phase = PLAY
-        first = self.alone if self.alone >= 0 else self.dealer
-        self.turn = self.leader = self.nxt[first]
+        # The loner's left leads; with two loners, the defender (RULES.md §3, §4 Lead).
+        if self.lone_def >= 0:
+            first = self.lone_def if self.alone >= 0 else self.nxt[self.lone_def]
+        else:
+            first = self.nxt[self.alone if self.alone >= 0 else self.dealer]
+        self.turn = self.leader = first
 
     def play(self, seat: int, c: int) -> None:
         """``seat`` plays card code ``c``; a full trick is won, a last trick scores the hand."""
@@ -410,6 +703,9 @@ class HandState:
         winner = self.best_seat
         self.won[winner] += 1
         self.last_winner = winner
+        if self.pool:  # Jackpot: a trick draws a chip while the pool lasts (§7)
+            self.pool -= 1
+            self.points[winner] += 1
         pend = self.pend
         if any(pend):
             for s in range(self.n):
@@ -423,22 +719,65 @@ class HandState:
         else:
             self.turn = self.leader = winner
 
+    def makers(self) -> int:
+        """The maker and whoever plays with them, as a seat mask (RULES.md §3–§7)."""
+        makers = self.v.makers
+        if makers == "side":
+            side = self.sides[self.maker]
+            return sum(1 << s for s in range(self.n) if self.sides[s] == side)
+        mask = 1 << self.maker
+        if self.partner >= 0:
+            mask |= 1 << self.partner
+        return mask
+
     def end_hand(self) -> None:
         """Score the played hand into :attr:`points` (RULES.md scoring of the variant)."""
-        maker_side = self.sides[self.maker]
-        made = sum(w for s, w in enumerate(self.won) if self.sides[s] == maker_side)
-        ours, theirs = self.score(made, self.ntricks - made, self.alone >= 0)
-        self.points[maker_side] += ours
-        self.points[1 - maker_side] += theirs
         self.phase = DONE
         self.turn = -1
+        if self.v.chips:
+            self._settle_chips()
+            return
+        makers = self.makers()
+        made = 0
+        maker_sides = set()
+        for s in bits(makers):
+            made += self.won[s]
+            maker_sides.add(self.sides[s])
+        ours, theirs = self.score(
+            made, self.ntricks - made, self.alone >= 0, self.lone_def >= 0, self.bid
+        )
+        points = self.points
+        for side in range(len(points)):
+            points[side] += ours if side in maker_sides else theirs
+
+    def _settle_chips(self) -> None:
+        """RULES.md §7 Jackpot: a seat with no trick pays a chip to the pool; a march
+        sweeps the pool (the project's ruling: after those payments)."""
+        for s in range(self.n):
+            if not self.won[s]:
+                self.points[s] -= 1
+                self.pool += 1
+        if self.won[self.last_winner] == self.ntricks:
+            self.points[self.last_winner] += self.pool
+            self.pool = 0
 
     @property
     def coded(self) -> bool:
         """Whether card masks are in card codes (play has begun) rather than engine indices."""
-        return self.phase >= PLAY and self.trump >= 0
+        return (self.phase == PLAY or self.phase == DONE) and self.trump >= 0
 
     def maker_tricks(self) -> int:
-        """Tricks won so far by the maker's side."""
-        side = self.sides[self.maker]
-        return sum(w for s, w in enumerate(self.won) if self.sides[s] == side)
+        """Tricks won so far by the makers."""
+        return sum(self.won[s] for s in bits(self.makers()))
+
+
+_PACK_MASKS: dict[str, int] = {}
+
+
+def _pack_mask(variant: Variant) -> int:
+    """The engine card mask of ``variant``'s pack (cached: called on every Auction call)."""
+    key = f"{variant.name}:{len(variant.pack)}"
+    mask = _PACK_MASKS.get(key)
+    if mask is None:
+        mask = _PACK_MASKS[key] = sum(1 << c.index for c in variant.pack)
+    return mask

@@ -33,16 +33,21 @@ from typing import Any
 from engine import core
 from engine.actions import (
     ACTIONS,
-    DISCARD_BASE,
     PLAY_BASE,
     Action,
+    Ask,
+    Bid,
+    CallCard,
+    CallSuit,
     Discard,
+    Give,
     GoAlone,
     NameTrump,
     OrderUp,
     Pass,
     Play,
     TakeUp,
+    TurnDown,
     parse_action,
 )
 from engine.cards import CARDS, SUITS, Card, Suit, cards_in, parse_cards
@@ -111,7 +116,6 @@ def _chunk_tables(base: int) -> tuple[list[tuple[Action, ...]], ...]:
 
 
 _PLAY_T0, _PLAY_T1, _PLAY_T2 = _chunk_tables(PLAY_BASE)
-_DISC_T0, _DISC_T1, _DISC_T2 = _chunk_tables(DISCARD_BASE)
 
 
 def _uncode_table(trump: int, block: int) -> list[int]:
@@ -149,15 +153,6 @@ def _follows(trump: int) -> tuple[list[tuple[Action, ...]], ...]:
     return tables
 
 
-_PASS = Pass()
-_GO_ALONE = GoAlone()
-_ORDER = (_PASS, OrderUp())
-_TAKE = (_PASS, TakeUp())
-_ORDER_NAMING = (_PASS, *(OrderUp(s) for s in SUITS))
-_TAKE_NAMING = (_PASS, *(TakeUp(s) for s in SUITS))
-_NAME_ALL = tuple(NameTrump(s) for s in SUITS)
-_NAME_EXCEPT = [tuple(NameTrump(s) for s in SUITS if s.index != t) for t in range(4)]
-_ALONE_CHOICE = (_PASS, _GO_ALONE)
 _HAND_DONE = core.DONE
 _ROUND_2 = core.BID2
 _PHASE_OF = {
@@ -166,6 +161,11 @@ _PHASE_OF = {
     core.DISCARD: _DISCARD,
     core.ALONE: _ALONE,
     core.PLAY: _PLAY,
+    core.BLIND: Phase.BLIND_NAMING,
+    core.ASK: Phase.CARD_REQUEST,
+    core.GIVE: Phase.GIVING,
+    core.CALL: Phase.CALLING,
+    core.AUCTION: Phase.AUCTION,
 }
 
 
@@ -193,13 +193,14 @@ class Game:
         "_bids",
         "_code",
         "_dealer",
-        "_discard",
+        "_discards",
         "_follows",
         "_hand",
         "_hand_no",
         "_log",
         "_phase",
         "_plays",
+        "_pool",
         "_results",
         "_scores",
         "_turn",
@@ -220,8 +221,9 @@ class Game:
         first_dealer: int | None = None,
         **options: Any,
     ) -> None:
-        self.variant = variant if isinstance(variant, Variant) else get_variant(variant)
-        self.options: Options = self.variant.options(**options)
+        base = variant if isinstance(variant, Variant) else get_variant(variant)
+        self.options: Options = base.options(**options)
+        self.variant = base.configured(self.options)
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 62)
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
@@ -243,6 +245,7 @@ class Game:
         self._scores = [0] * (max(self.variant.sides) + 1)
         self._results: list[HandResult] = []
         self._winner: int | None = None
+        self._pool = 0
         self._hand: HandState | None = None
         self._start_hand()
 
@@ -250,7 +253,7 @@ class Game:
         self._code = CODE[0]
         self._uncode: tuple[list[int], ...] = ()
         self._follows: tuple[list[tuple[Action, ...]], ...] = ()
-        self._discard = -1
+        self._discards: list[tuple[int, int]] = []
         self._turned_down = False
         self._bids: list[tuple[int, Action]] = []
         self._plays: list[tuple[int, int]] = []
@@ -307,8 +310,9 @@ class Game:
 
     @property
     def up_card(self) -> Card | None:
-        """This hand's up-card."""
-        return CARDS[self._hand.up] if self._hand is not None else None
+        """This hand's up-card (none in Auction, which deals a widow instead)."""
+        hand = self._hand
+        return CARDS[hand.up] if hand is not None and hand.up >= 0 else None
 
     @property
     def hand_results(self) -> tuple[HandResult, ...]:
@@ -323,6 +327,10 @@ class Game:
     def hand_of(self, seat: int) -> tuple[Card, ...]:
         """The cards in ``seat``'s hand (hidden information: for tests and the owner only)."""
         return tuple(cards_in(self._split(seat)[0]))
+
+    def discards_of(self, seat: int) -> tuple[Card, ...]:
+        """``seat``'s discards this hand, in order (hidden: for tests and the owner only)."""
+        return tuple(CARDS[c] for s, c in self._discards if s == seat)
 
     # --- the deal -----------------------------------------------------------------------
 
@@ -363,9 +371,11 @@ class Game:
         self._start_hand()
         self._hand_no += 1
         hand = self._hand = HandState.from_deal(
-            self.variant, order, self._dealer, self.options.stick_the_dealer
+            self.variant, self.options, order, self._dealer, self._pool
         )
-        self._phase = _BID1
+        if hand.trump >= 0:
+            self._set_trump(hand.trump)
+        self._phase = _PHASE_OF[hand.phase]
         self._turn = hand.turn
         deal = Deal(tuple(map(CARDS.__getitem__, order)))
         self._log.append(deal)
@@ -394,22 +404,7 @@ class Game:
             u0, u1, u2, u3 = self._uncode
             m = u0[m & 0x1FFF] | u1[(m >> 13) & 0x1FFF] | u2[(m >> 26) & 0x1FFF] | u3[m >> 39]
             return _PLAY_T0[m & 0x1FFF] + _PLAY_T1[(m >> 13) & 0x1FFF] + _PLAY_T2[m >> 26]
-        up = hand.up
-        if phase is _BID1:
-            naming = CARDS[up].ben > 0
-            if t == hand.dealer:
-                return _TAKE_NAMING if naming else _TAKE
-            return _ORDER_NAMING if naming else _ORDER
-        if phase is _BID2:
-            up_suit = CARDS[up].suit
-            names = _NAME_ALL if up_suit is None else _NAME_EXCEPT[up_suit.index]
-            if t == hand.dealer and hand.stick:
-                return names
-            return (_PASS, *names)
-        if phase is _DISCARD:
-            m = hand.hand[t]
-            return _DISC_T0[m & 0x1FFF] + _DISC_T1[(m >> 13) & 0x1FFF] + _DISC_T2[m >> 26]
-        return _ALONE_CHOICE
+        return tuple(map(ACTIONS.__getitem__, hand.legal()))
 
     def is_legal(self, seat: int, action: Action) -> bool:
         """Whether :meth:`apply` would accept ``action`` from ``seat``."""
@@ -462,15 +457,13 @@ class Game:
             return
         if action not in self._legal():
             raise self._explain(seat, action)
-        if phase is _DISCARD:
-            self._discard = action.card.index  # type: ignore[attr-defined]
-        else:
+        if type(action) is Discard:
+            self._discards.append((seat, action.card.index))
+        elif type(action) is not Give:  # a gift is seen by the giver and the loner only
             self._bids.append((seat, action))
         hand.apply(action.id)
         if hand.trump >= 0:
-            self._code = CODE[hand.trump]
-            self._uncode = _UNCODE[hand.trump]
-            self._follows = _follows(hand.trump)
+            self._set_trump(hand.trump)
         self._log.append(action)
         if hand.phase == _HAND_DONE:
             self._end_hand()
@@ -479,6 +472,11 @@ class Game:
             self._turned_down = True
         self._phase = _PHASE_OF[hand.phase]
         self._turn = hand.turn
+
+    def _set_trump(self, trump: int) -> None:
+        self._code = CODE[trump]
+        self._uncode = _UNCODE[trump]
+        self._follows = _follows(trump)
 
     def _check_play(self, seat: int, card: int) -> None:
         """Raise why ``seat`` may not play engine card ``card`` now, if they may not."""
@@ -501,23 +499,35 @@ class Game:
         made = hand.maker_tricks() if hand.maker >= 0 else 0
         for side, p in enumerate(hand.points):
             self._scores[side] += p
+        self._pool = hand.pool
+        played = hand.maker >= 0
         self._results.append(
             HandResult(
                 hand_no=self._hand_no,
                 dealer=self._dealer,
-                up_card=CARDS[hand.up],
+                up_card=self.up_card,
                 trump=self.trump,
                 maker=self.maker,
                 alone=self.alone,
                 tricks=tuple(hand.won),
                 points=tuple(hand.points),
                 scores=tuple(self._scores),
-                march=hand.maker >= 0 and made == v.tricks,
-                euchred=hand.maker >= 0 and made < v.contract,
+                march=played and made == v.tricks,
+                euchred=played and made < (min(hand.bid, v.tricks) if hand.bid else v.contract),
+                lone_defender=hand.lone_def if hand.lone_def >= 0 else None,
+                partner=hand.partner if hand.partner >= 0 else None,
+                bid=hand.bid,
+                pool=hand.pool,
             )
         )
         self._turn = None
-        self._winner = _game_winner(self._scores, self.options.target)
+        if v.chips:
+            # RULES.md §7 Jackpot ruling: a march or the last deal ends the game.
+            marched = max(hand.won) == v.tricks
+            over = marched or self._hand_no >= self.options.hands
+            self._winner = _game_winner(self._scores, min(self._scores)) if over else None
+        else:
+            self._winner = _game_winner(self._scores, self.options.target)
         self._phase = _END if self._winner is not None else _OVER
 
     # --- explanations ---------------------------------------------------------------------
@@ -549,6 +559,9 @@ class Game:
             return NotYourTurn("It's not your turn.")
         hand = self._hand
         assert hand is not None
+        special = self._explain_phase(seat, action)
+        if special is not None:
+            return special
         if isinstance(action, Play):
             if phase is not _PLAY:
                 return WrongPhase(f"You can't play a card during the {phase.value}.")
@@ -558,6 +571,8 @@ class Game:
                 return err
         if isinstance(action, Discard):
             if phase is not _DISCARD:
+                if self.variant.widow or self.variant.card_request:
+                    return WrongPhase("Only a player who just took cards discards.")
                 return WrongPhase("Only the dealer discards, right after taking the up-card.")
             return CardNotPlayable("You can only discard a card from your hand.")
         if isinstance(action, OrderUp | TakeUp):
@@ -567,6 +582,11 @@ class Game:
                 return IllegalAction("As the dealer you take it up rather than order it up.")
             if isinstance(action, TakeUp) and seat != hand.dealer:
                 return IllegalAction("Only the dealer takes it up; you may order it up.")
+            if self.variant.turn_down and seat == (hand.dealer + 2) % self.variant.players:
+                return IllegalAction(
+                    "As the dealer's partner you can't order it up: pass, or turn it down "
+                    "and play alone in its suit."
+                )
             if CARDS[hand.up].is_ben:
                 return IllegalAction("A Ben is the up-card: name the trump suit as you accept it.")
             return IllegalAction(
@@ -582,9 +602,62 @@ class Game:
             )
         if isinstance(action, Pass) and phase is _BID2 and seat == hand.dealer:
             return IllegalAction("Stick the dealer: as the dealer you must name a suit now.")
-        if isinstance(action, GoAlone) and not self.variant.alone:
+        if isinstance(action, Pass) and phase is _BID1 and seat == hand.dealer:
+            return IllegalAction("You named this suit for the Ben: as the dealer you must take it.")
+        if isinstance(action, GoAlone) and self.variant.alone == "none":
+            if self.variant.makers == "call_suit" and phase is not Phase.CALLING:
+                return WrongPhase("The maker chooses to go alone instead of calling a partner.")
             return IllegalAction(f"Nobody goes alone in {self.variant.title}.")
+        if isinstance(action, GoAlone) and phase is _ALONE:
+            return IllegalAction("You can't go alone now.")
         return WrongPhase(f"That isn't possible during the {phase.value}.")
+
+    def _explain_phase(self, seat: int, action: Action) -> IllegalAction | None:
+        """The refusal for RULES.md §4–§7's own decisions and actions, if one applies."""
+        phase = self._phase
+        hand = self._hand
+        assert hand is not None
+        v = self.variant
+        if phase is Phase.BLIND_NAMING:
+            return IllegalAction(
+                "A Ben was turned up: as the dealer you name trump before looking at your "
+                "hand. Choose a suit."
+            )
+        if phase is Phase.CARD_REQUEST and not isinstance(action, Pass | Ask):
+            return IllegalAction("Ask one of your partners for a card, or pass.")
+        if isinstance(action, Ask):
+            if phase is not Phase.CARD_REQUEST:
+                return WrongPhase("Only a loner asks a partner for a card, before the first lead.")
+            return IllegalAction("You can only ask a partner who is sitting out.")
+        if phase is Phase.GIVING:
+            if isinstance(action, Give):
+                return CardNotPlayable("Give the loner a card from your own hand.")
+            return IllegalAction("Your partner is alone and asked you for a card: choose one.")
+        if isinstance(action, Give):
+            return WrongPhase("You give a card only when your partner going alone asks for one.")
+        if phase is Phase.CALLING:
+            if isinstance(action, CallCard) and v.makers == "call_card":
+                return IllegalAction("Call a card that isn't in your own hand.")
+            if v.makers == "call_suit":
+                return IllegalAction(
+                    "Call a suit (its best card's holder is your partner), or go alone."
+                )
+            return IllegalAction("Call a card: whoever holds it is your partner.")
+        if isinstance(action, CallSuit | CallCard):
+            return WrongPhase("Only the maker calls a partner, once trump is made.")
+        if phase is Phase.AUCTION:
+            if isinstance(action, Bid):
+                return IllegalAction(f"Each bid must be higher than the last ({hand.bid}).")
+            return IllegalAction("Bid 3, 4, 5, 8 or 15 with a trump suit, or pass.")
+        if isinstance(action, Bid):
+            return WrongPhase(f"There is no auction in {v.title}.")
+        if isinstance(action, TurnDown):
+            if not v.turn_down:
+                return IllegalAction(f"Nobody turns the up-card down to go alone in {v.title}.")
+            if phase is not _BID1:
+                return WrongPhase("The up-card can be turned down only in the first round.")
+            return IllegalAction("Only the dealer's partner may turn the up-card down.")
+        return None
 
     # --- views ---------------------------------------------------------------------------
 
@@ -673,9 +746,13 @@ class Game:
         trick = Trick(
             hand.leader if hand is not None else -1, tuple((s, CARDS[c]) for s, c in current)
         )
-        own_discard = seat is not None and seat == self._dealer and self._discard >= 0
+        own = [c for s, c in self._discards if s == seat]
         in_hand = hand is not None
         hands = [self._split(s)[0] for s in range(v.players)]
+        # RULES.md §4, §6: a dealer naming trump for a turned-up Ben has not seen their hand.
+        blind = self._phase is Phase.BLIND_NAMING and seat == self._turn
+        called = hand.called if hand is not None else -1
+        suit_call = v.makers == "call_suit"
         return PlayerView(
             variant=v.name,
             seat=seat,
@@ -684,7 +761,7 @@ class Game:
             turn=self._turn,
             dealer=self._dealer,
             hand_no=self._hand_no,
-            hand=tuple(cards_in(hands[seat])) if seat is not None and in_hand else (),
+            hand=tuple(cards_in(hands[seat])) if seat is not None and in_hand and not blind else (),
             hand_sizes=tuple(h.bit_count() for h in hands),
             tableaus=tableaus,
             up_card=self.up_card,
@@ -699,10 +776,21 @@ class Game:
             scores=tuple(self._scores),
             target=self.options.target,
             stick_the_dealer=self.options.stick_the_dealer,
-            discard=CARDS[self._discard] if own_discard else None,
+            discard=CARDS[own[-1]] if own else None,
             last_hand=self._results[-1] if self._results else None,
             legal_actions=self.legal_actions(seat) if seat is not None else (),
             winner=self._winner,
+            lone_defender=hand.lone_def if hand is not None and hand.lone_def >= 0 else None,
+            out=tuple(core.bits(hand.out)) if hand is not None else (),
+            bid_suit=SUITS[hand.up_suit] if hand is not None and hand.up_suit >= 0 else None,
+            called_suit=SUITS[called] if called >= 0 and suit_call else None,
+            called_card=CARDS[called] if called >= 0 and not suit_call else None,
+            bid=hand.bid if hand is not None else 0,
+            pool=hand.pool if hand is not None else self._pool,
+            widow=hand.widow.bit_count() if hand is not None else 0,
+            blind=blind,
+            options=self.options,
+            discards=tuple(CARDS[c] for c in own),
         )
 
     def zones(self) -> dict[str, int]:
@@ -718,8 +806,10 @@ class Game:
         for s in range(self.variant.players):
             zones[f"hand:{s}"], zones[f"tableau-up:{s}"] = self._split(s)
             zones[f"tableau-down:{s}"] = sum(1 << d for _, d in self._piles(s) if d >= 0)
-        zones["up-card"] = 1 << hand.up if hand is not None and not hand.taken else 0
-        zones["discard"] = 1 << self._discard if self._discard >= 0 else 0
+        up = hand is not None and hand.up >= 0 and not hand.taken
+        zones["up-card"] = 1 << hand.up if up else 0  # type: ignore[union-attr]
+        zones["widow"] = hand.widow if hand is not None else 0
+        zones["discard"] = hand.discarded if hand is not None else 0
         tricks, current = self._tricks()
         zones["trick"] = sum(1 << c for _, c in current)
         zones["played"] = sum(1 << card.index for trick in tricks for _, card in trick.plays)
@@ -738,7 +828,7 @@ class Game:
         other = Game.__new__(Game)
         for name in Game.__slots__:
             setattr(other, name, getattr(self, name))
-        for name in ("_scores", "_results", "_log", "_bids", "_plays"):
+        for name in ("_scores", "_results", "_log", "_bids", "_plays", "_discards"):
             setattr(other, name, list(getattr(self, name)))
         if self._hand is not None:
             other._hand = self._hand.copy()

@@ -12,6 +12,7 @@ from enum import Enum
 
 from engine.actions import Action, Play
 from engine.cards import Card, Suit
+from engine.variants import Options
 
 __all__ = ["HandResult", "Phase", "PlayerView", "TableauPile", "Trick"]
 
@@ -25,6 +26,11 @@ class Phase(Enum):
     BIDDING_2 = "round 2 bidding"
     GOING_ALONE = "going alone"
     PLAY = "play"
+    BLIND_NAMING = "naming trump unseen"
+    CARD_REQUEST = "loner's card request"
+    GIVING = "giving the loner a card"
+    CALLING = "calling a partner"
+    AUCTION = "auction"
     HAND_OVER = "hand over"
     GAME_OVER = "game over"
 
@@ -58,20 +64,25 @@ class HandResult:
     Attributes:
         hand_no: 1-based number of the hand in the game.
         dealer: the dealer's seat.
-        up_card: the card turned up.
+        up_card: the card turned up (``None`` in Auction, which has a widow).
         trump: the trump suit, ``None`` if the hand was thrown in.
         maker: the seat that made trump, ``None`` if thrown in.
-        alone: the seat that went alone, if any.
+        alone: the maker (or the maker's partner) who went alone, if any.
         tricks: tricks won by each seat.
         points: points scored by each side this hand.
         scores: each side's game score after the hand.
         march: the makers took every trick.
         euchred: the makers took fewer tricks than their contract (RULES.md "Euchre").
+        lone_defender: a defender who played alone (RULES.md §4), if any.
+        partner: the maker's secret or called partner (RULES.md §7), told once the
+            hand is over; ``None`` if there was none.
+        bid: the Auction bid (RULES.md §7), else 0.
+        pool: Jackpot's pool after the hand (RULES.md §7), else 0.
     """
 
     hand_no: int
     dealer: int
-    up_card: Card
+    up_card: Card | None
     trump: Suit | None
     maker: int | None
     alone: int | None
@@ -80,11 +91,15 @@ class HandResult:
     scores: tuple[int, ...]
     march: bool = False
     euchred: bool = False
+    lone_defender: int | None = None
+    partner: int | None = None
+    bid: int = 0
+    pool: int = 0
 
     @property
     def thrown_in(self) -> bool:
-        """Every player passed twice: no trump, no play, no score (RULES.md §3 Round 2)."""
-        return self.maker is None
+        """Every player passed: no trump, no play, no score (RULES.md §3 Round 2, §7)."""
+        return self.trump is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +121,7 @@ class PlayerView:
         up_card_turned_down: whether both passed it in round 1.
         trump: the trump suit once made.
         maker: the seat that made trump.
-        alone: the seat going alone, if any; its partner sits out.
+        alone: the maker (or maker's partner) going alone, if any.
         bids: each bidding action of this hand in order, as ``(seat, action)``.
         trick: the trick in progress.
         tricks: the completed tricks of this hand.
@@ -118,6 +133,20 @@ class PlayerView:
         last_hand: the result of the previous hand, if any.
         legal_actions: the viewer's legal actions now.
         winner: the winning side once the game is over.
+        lone_defender: a defender going alone (RULES.md §4), if any.
+        out: the seats sitting out this hand (a loner's partners).
+        bid_suit: the suit round 1 bids on (the up-card's, or the suit an Almonte
+            dealer named for a Ben; RULES.md §6); ``None`` when acceptors name it.
+        called_suit: the suit a Call-Ace maker called (RULES.md §7); the partner it
+            makes is never shown before the hand ends.
+        called_card: the card an Auction maker called (RULES.md §7).
+        bid: the Auction bid standing (RULES.md §7), else 0.
+        pool: Jackpot's chips in the pool (RULES.md §7), else 0.
+        widow: cards in the Auction widow still face down (their count only).
+        blind: the viewer must decide without seeing their hand (RULES.md §4, §6:
+            the dealer naming trump for a turned-up Ben); ``hand`` is empty then.
+        options: the game's options (every rule switch, not only target and stick).
+        discards: the viewer's own discards this hand, in order.
     """
 
     variant: str
@@ -146,6 +175,17 @@ class PlayerView:
     last_hand: HandResult | None
     legal_actions: tuple[Action, ...]
     winner: int | None
+    lone_defender: int | None = None
+    out: tuple[int, ...] = ()
+    bid_suit: Suit | None = None
+    called_suit: Suit | None = None
+    called_card: Card | None = None
+    bid: int = 0
+    pool: int = 0
+    widow: int = 0
+    blind: bool = False
+    options: Options | None = None
+    discards: tuple[Card, ...] = ()
 
     @property
     def players(self) -> int:
@@ -154,10 +194,8 @@ class PlayerView:
 
     @property
     def sitting_out(self) -> int | None:
-        """The partner of a player going alone."""
-        if self.alone is None or self.players < 4:
-            return None
-        return (self.alone + 2) % self.players
+        """The first seat sitting out, if any (see :attr:`out` for all of them)."""
+        return self.out[0] if self.out else None
 
     def playable(self) -> tuple[Card, ...]:
         """The cards the viewer may play now."""

@@ -36,7 +36,18 @@ from dataclasses import dataclass
 from engine.actions import GoAlone, NameTrump, OrderUp, TakeUp
 from engine.ai.sim import hand_value
 from engine.cards import EFFECTIVE_SUIT, SUIT_MASK
-from engine.core import ALONE, BID1, BID2, CODE, DISCARD, PLAY, HandState, bits, to_codes
+from engine.core import (
+    ALONE,
+    BID1,
+    BID2,
+    CODE,
+    DISCARD,
+    PLAY,
+    STAGE_REQUEST,
+    HandState,
+    bits,
+    to_codes,
+)
 from engine.variants import Variant, get_variant
 from engine.view import Phase, PlayerView
 
@@ -102,7 +113,8 @@ class Sampler:
         if view.seat is None or view.phase not in _PHASES:
             raise ValueError("a sampler needs a seat's view during a hand")
         self.view = view
-        self.variant: Variant = get_variant(view.variant)
+        self.options = view.options or get_variant(view.variant).defaults
+        self.variant: Variant = get_variant(view.variant).configured(self.options)
         self.stick = view.stick_the_dealer
         me = view.seat
         known = 0
@@ -345,13 +357,20 @@ class Sampler:
         this trick, to its owner's cards turned up at the trick's end (``up`` = -1).
         """
         view = self.view
-        sim = HandState(self.variant, self.stick, view.dealer)
+        sim = HandState(self.variant, self.options, view.dealer)
         sim.up = view.up_card.index  # type: ignore[union-attr]
         sim.phase = _PHASES[view.phase]
         sim.turn = view.turn  # type: ignore[assignment]
         sim.trump = view.trump.index if view.trump is not None else -1
         sim.maker = view.maker if view.maker is not None else -1
         sim.pick_up = any(isinstance(a, OrderUp | TakeUp) for _, a in view.bids)
+        sim.up_suit = view.bid_suit.index if view.bid_suit is not None else -1
+        if sim.phase == ALONE:
+            # Seats are asked in turn from the maker (RULES.md §3, §4 Alone).
+            sim.asked = (view.turn - sim.maker) % view.players + 1  # type: ignore[operator]
+        elif sim.phase == DISCARD:
+            sim.stage = STAGE_REQUEST
+            sim.owed = view.hand_sizes[view.turn] - self.variant.hand_size  # type: ignore[index]
         sim.hand[view.seat] = sum(1 << c.index for c in view.hand)  # type: ignore[index]
         into = []
         for seat in range(view.players):

@@ -26,15 +26,29 @@ import random
 from collections.abc import Sequence
 from functools import cache
 
-from engine.actions import Action, Discard, GoAlone, NameTrump, OrderUp, Pass, Play, TakeUp
+from engine.actions import (
+    Action,
+    Ask,
+    Bid,
+    CallCard,
+    CallSuit,
+    Discard,
+    Give,
+    GoAlone,
+    NameTrump,
+    OrderUp,
+    Pass,
+    Play,
+    TakeUp,
+    TurnDown,
+)
 from engine.cards import EFFECTIVE_SUIT, POWER, SUIT_MASK, Card
 from engine.core import bits
-from engine.variants import VARIANTS
+from engine.variants import VARIANTS, Options, Variant, get_variant
 from engine.view import Phase, PlayerView
 
 __all__ = ["CasualPlayer", "HeuristicPlayer"]
 
-_PACK = {name: sum(1 << c.index for c in v.pack) for name, v in VARIANTS.items()}
 _TRICKS = {name: v.tricks for name, v in VARIANTS.items()}
 _JACK = 5
 _KING = 7
@@ -126,7 +140,59 @@ def _trump_order(trump: int, pack: int) -> list[int]:
     return sorted(bits(SUIT_MASK[trump][trump] & pack), key=lambda c: -POWER[trump][trump][c])
 
 
-_ORDER = {(name, t): _trump_order(t, pack) for name, pack in _PACK.items() for t in range(4)}
+@cache
+def _rules(name: str, options: Options | None) -> Variant:
+    """The variant as the table plays it (Call-Ace and Jackpot seat 4 to 6 players)."""
+    v = get_variant(name)
+    return v.configured(options or v.defaults)
+
+
+@cache
+def _pack_of(name: str, options: Options | None) -> int:
+    return _mask(_rules(name, options).pack)
+
+
+def _pack(view: PlayerView) -> int:
+    """The card mask of the pack ``view``'s game is played with."""
+    return _pack_of(view.variant, view.options)
+
+
+@cache
+def _order(pack: int, trump: int) -> list[int]:
+    return _trump_order(trump, pack)
+
+
+def _partners(view: PlayerView) -> list[int]:
+    """The seats the viewer knows to be on their side and in play (RULES.md §3–§7).
+
+    Fixed partners (Euchre, six-hand); in Auction the called card tells its holder,
+    and everyone once it is played; Call-Ace's partner is never known in advance.
+    """
+    me = view.seat
+    if len(set(view.sides)) < view.players:
+        return [
+            s
+            for s in range(view.players)
+            if s != me and view.sides[s] == view.sides[me] and s not in view.out  # type: ignore[index]
+        ]
+    called = view.called_card
+    if called is None or view.maker is None:
+        return []
+    if called in view.hand and view.maker != me:
+        return [view.maker]
+    for trick in (*view.tricks, view.trick):
+        for seat, card in trick.plays:
+            if card == called and seat != view.maker:
+                if me == view.maker:
+                    return [seat]
+                if me == seat:
+                    return [view.maker]
+    return []
+
+
+# How much a partner adds to the maker's tricks over the Euchre fit, by how the maker's
+# side is formed (RULES.md §5: alone; §7 Call-Ace: a partner known only in play).
+_PARTNER_BIAS = {"side": 0.0, "solo": -0.7, "call_suit": -0.2, "call_card": 0.0}
 
 
 @cache
@@ -180,10 +246,83 @@ class HeuristicPlayer:
         if phase is Phase.DISCARD:
             return self._rank_discards(view, legal)[0]
         if phase is Phase.GOING_ALONE:
-            want = GoAlone if self._march_likely(view) else Pass
+            want = GoAlone if self._goes_alone(view) else Pass
             return next(a for a in legal if isinstance(a, want))
+        if phase is Phase.BLIND_NAMING:
+            return self._rng.choice(legal)  # the hand is unseen: every suit is alike
+        if phase is Phase.CARD_REQUEST:
+            return next(a for a in legal if isinstance(a, Ask))  # a free exchange
+        if phase is Phase.GIVING:
+            return max(legal, key=lambda a: _gift_value(view, a))
+        if phase is Phase.CALLING:
+            return self._call(view, legal)
+        if phase is Phase.AUCTION:
+            return self._auction_bid(view, legal)
+        turn_down = next((a for a in legal if isinstance(a, TurnDown)), None)
+        if turn_down is not None:
+            assert view.bid_suit is not None
+            lone = _march_hand(_mask(view.hand), view.bid_suit.index, _pack(view), False)
+            return turn_down if lone else next(a for a in legal if isinstance(a, Pass))
         options, threshold = self._bid_options(view, legal)
         return _pick_bid(options, threshold, legal)
+
+    # --- RULES.md §4–§7 decisions ------------------------------------------------------
+
+    def _goes_alone(self, view: PlayerView) -> bool:
+        """A maker's side goes alone on a likely march; a defender never does (§4)."""
+        assert view.seat is not None and view.maker is not None
+        if view.sides[view.seat] != view.sides[view.maker]:
+            return False
+        return self._march_likely(view)
+
+    def _call(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """§7: Call-Ace: alone on a likely march, else the suit whose best card the
+        maker lacks (trump first); Auction: the best trump not in hand."""
+        assert view.trump is not None
+        t = view.trump.index
+        mine = _mask(view.hand)
+        order = _order(_pack(view), t)
+        if any(isinstance(a, GoAlone) for a in legal):
+            if self._march_likely(view):
+                return next(a for a in legal if isinstance(a, GoAlone))
+            pack = _pack(view)
+            power = POWER[t]
+            for suit in (t, *(s for s in range(4) if s != t)):
+                cards = bits(SUIT_MASK[t][suit] & pack)
+                top = max(cards, key=lambda c: power[suit][c])
+                if not mine >> top & 1:
+                    return next(
+                        a for a in legal if isinstance(a, CallSuit) and a.suit.index == suit
+                    )
+            return next(a for a in legal if isinstance(a, CallSuit))
+        by_card = {a.card.index: a for a in legal if isinstance(a, CallCard)}
+        for c in order:
+            if c in by_card:
+                return by_card[c]
+        return max(legal, key=lambda a: a.card.index % 9 if isinstance(a, CallCard) else -1)
+
+    def _auction_bid(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """§7 Auction: the level the hand's expected tricks (with a called partner and
+        the widow) support, in its best suit, if it beats the standing bid; else pass."""
+        best_suit, best = 0, -1.0
+        for suit in range(4):
+            tricks = sum(
+                w * f
+                for w, f in zip(_EUCHRE_WEIGHTS, _euchre_features(view, suit, False), strict=True)
+            )
+            if tricks > best:
+                best_suit, best = suit, tricks
+        level = 0
+        if best >= 3.6:
+            level = 8 if best >= 5.0 else 5
+        elif best >= 3.0:
+            level = 4
+        elif best >= 2.2:
+            level = 3
+        for action in legal:
+            if isinstance(action, Bid) and action.level == level and action.suit.index == best_suit:
+                return action
+        return next(a for a in legal if isinstance(a, Pass))
 
     # --- bidding -------------------------------------------------------------------------
 
@@ -196,7 +335,7 @@ class HeuristicPlayer:
         """
         assert view.seat is not None and view.up_card is not None
         first_round = view.phase is Phase.BIDDING_1
-        up_suit = view.up_card.suit
+        up_suit = view.bid_suit
         options: list[tuple[float, Action]] = []
         for action in legal:
             if isinstance(action, OrderUp | TakeUp):
@@ -211,19 +350,20 @@ class HeuristicPlayer:
         threshold = None
         if any(isinstance(a, Pass) for a in legal):
             offset = (view.seat - view.dealer) % view.players
-            key = (view.variant, 1 if first_round else 2, offset)
-            threshold = _THRESHOLDS[key]
+            rnd = 1 if first_round else 2
+            threshold = _THRESHOLDS.get(
+                (view.variant, rnd, offset), _THRESHOLDS["euchre", rnd, min(offset, 1)]
+            )
         return options, threshold
 
     def _estimate(self, view: PlayerView, trump: int, *, pickup: bool) -> float:
         """Expected tricks of this seat's side if ``trump`` is made (RULES.md §1, §3)."""
-        if view.variant == "euchre":
+        if view.variant not in ("tuque", "tuque61"):
             features = _euchre_features(view, trump, pickup)
-            weights = _EUCHRE_WEIGHTS
-        else:
-            features = _tuque_features(view, trump, pickup)
-            weights = _TUQUE_WEIGHTS
-        return sum(w * f for w, f in zip(weights, features, strict=True))
+            bias = _PARTNER_BIAS[_rules(view.variant, view.options).makers]
+            return bias + sum(w * f for w, f in zip(_EUCHRE_WEIGHTS, features, strict=True))
+        features = _tuque_features(view, trump, pickup)
+        return sum(w * f for w, f in zip(_TUQUE_WEIGHTS, features, strict=True))
 
     def _march_likely(self, view: PlayerView) -> bool:
         """Go alone only when the hand should take all five tricks by itself (RULES.md §3).
@@ -234,24 +374,17 @@ class HeuristicPlayer:
         """
         assert view.seat is not None and view.trump is not None and view.up_card is not None
         t = view.trump.index
-        pack = _PACK[view.variant]
+        pack = _pack(view)
         mine = _mask(view.hand)
-        picks_up = view.seat == view.dealer and not view.up_card_turned_down
+        picks_up = (
+            view.seat == view.dealer
+            and not view.up_card_turned_down
+            and view.phase is not Phase.CALLING
+            and view.seat not in view.out
+        )
         if picks_up:
             mine |= 1 << view.up_card.index
-        trumps = mine & SUIT_MASK[t][t]
-        top = 0
-        for c in _ORDER[view.variant, t]:
-            if not trumps >> c & 1:
-                break
-            top += 1
-        n_trumps = trumps.bit_count()
-        off = bits(mine & ~trumps & pack)
-        if any(c % 9 != _ACE for c in off) and not picks_up:
-            return False
-        if picks_up and sum(c % 9 != _ACE for c in off) > 1:
-            return False  # the dealer can discard one loser, not two
-        return n_trumps >= 5 or (n_trumps >= 4 and top >= 2) or (n_trumps >= 3 and top >= 3)
+        return _march_hand(mine, t, pack, picks_up)
 
     # --- discard ------------------------------------------------------------------------
 
@@ -278,6 +411,23 @@ class HeuristicPlayer:
         rng = self._rng.random
         order = sorted(range(len(cards)), key=lambda i: (*keys[i], rng()))
         return [legal[i] for i in order]
+
+
+def _march_hand(mine: int, t: int, pack: int, picks_up: bool) -> bool:
+    """Whether ``mine`` should take every trick alone with trump ``t`` (see ``_march_likely``)."""
+    trumps = mine & SUIT_MASK[t][t]
+    top = 0
+    for c in _order(pack, t):
+        if not trumps >> c & 1:
+            break
+        top += 1
+    n_trumps = trumps.bit_count()
+    off = bits(mine & ~trumps & pack)
+    if any(c % 9 != _ACE for c in off) and not picks_up:
+        return False
+    if picks_up and sum(c % 9 != _ACE for c in off) > 1:
+        return False  # the dealer can discard one loser, not two
+    return n_trumps >= 5 or (n_trumps >= 4 and top >= 2) or (n_trumps >= 3 and top >= 3)
 
 
 def _pick_bid(
@@ -318,7 +468,7 @@ def _tuque_features(view: PlayerView, t: int, pickup: bool) -> list[float]:
     assert view.seat is not None and view.up_card is not None
     me = view.seat
     opp = 1 - me
-    pack = _PACK[view.variant]
+    pack = _pack(view)
     up = 1 << view.up_card.index
     mine = _mask(view.hand) | _mask(view.face_up(me))
     theirs = _mask(view.face_up(opp))
@@ -328,7 +478,7 @@ def _tuque_features(view: PlayerView, t: int, pickup: bool) -> list[float]:
         theirs |= up
     unseen = pack & ~(mine | theirs | up)
     trumps = SUIT_MASK[t][t]
-    order = _ORDER[view.variant, t]
+    order = _order(pack, t)
     top, low = order[:7], trumps & ~sum(1 << c for c in order[:7])
     f: list[float] = [1.0]
     f += [float(mine >> c & 1) for c in top]
@@ -352,14 +502,14 @@ def _tuque_features(view: PlayerView, t: int, pickup: bool) -> list[float]:
 
 def _euchre_features(view: PlayerView, t: int, pickup: bool) -> list[float]:
     """The features of :data:`_EUCHRE_MODEL`, in order, for making trump ``t`` (RULES.md §3)."""
-    assert view.seat is not None and view.up_card is not None
+    assert view.seat is not None
     me = view.seat
-    partner = (me + 2) % 4
-    up_card = view.up_card.index
+    partners = _partners(view)
+    up_card = view.up_card.index if view.up_card is not None else -1
     mine = _mask(view.hand)
     if pickup and view.dealer == me:
         mine = _dealer_keeps(mine | 1 << up_card, mine | 1 << up_card, t)
-    order = _ORDER[view.variant, t]
+    order = _order(_pack(view), t)
     trumps = SUIT_MASK[t][t]
     f: list[float] = [1.0]
     f += [float(mine >> c & 1) for c in order[:5]]
@@ -372,12 +522,13 @@ def _euchre_features(view: PlayerView, t: int, pickup: bool) -> list[float]:
         aces += bool(mine & sm & 1 << (s * 9 + _ACE))
         kings += bool(mine & sm & 1 << (s * 9 + _KING))
         voids += not mine & sm
-    high = float(up_card % 9 in (_ACE, _JACK))  # the jack turned up is the Right Bower
-    to_partner = pickup and view.dealer == partner
-    to_opp = pickup and view.dealer % 2 != me % 2
+    high = float(0 <= up_card < 36 and up_card % 9 in (_ACE, _JACK))  # a jack up: the Right
+    to_partner = pickup and view.dealer in partners
+    opponent_deals = view.dealer != me and view.dealer not in partners
+    to_opp = pickup and opponent_deals
     f += [float(aces), float(kings), float(voids)]
     f += [float(to_partner), float(to_partner) * high, float(to_opp), float(to_opp) * high]
-    f.append(float(view.dealer % 2 != me % 2))
+    f.append(float(opponent_deals))
     return f
 
 
@@ -398,7 +549,7 @@ class _Knowledge:
         "esuit",
         "mine",
         "opponents",
-        "partner",
+        "partners",
         "possible",
         "power",
         "seat",
@@ -416,7 +567,7 @@ class _Knowledge:
         n = view.players
         esuit = self.esuit = EFFECTIVE_SUIT[t]
         self.power = POWER[t]
-        pack = _PACK[view.variant]
+        pack = _pack(view)
         self.trumps = SUIT_MASK[t][t] & pack
         played = 0
         voids = [0] * n
@@ -440,15 +591,16 @@ class _Knowledge:
                         self.covering |= 1 << pile.up.index
         self.mine = _mask(view.hand) | visible[me]
         gone = played | sum(visible)
-        if view.discard is not None:
-            gone |= 1 << view.discard.index
+        for c in view.discards:
+            gone |= 1 << c.index
         if view.up_card_turned_down and view.up_card is not None:
             gone |= 1 << view.up_card.index
         unseen = pack & ~(gone | self.mine)
         self.visible = visible
-        out = view.sitting_out
-        self.partner = (me + 2) % 4 if n == 4 and out != (me + 2) % 4 else -1
-        self.opponents = [s for s in range(n) if view.sides[s] != view.sides[me] and s != out]
+        partners = self.partners = _partners(view)
+        self.opponents = [
+            s for s in range(n) if s != me and s not in partners and s not in view.out
+        ]
         self.possible = [0] * n
         for s in range(n):
             lacking = 0
@@ -503,7 +655,7 @@ class _Knowledge:
         view = self.view
         t = self.trump
         trumps_held = self._count(self.trumps)
-        partner_made = self.partner >= 0 and view.maker == self.partner
+        partner_made = view.maker in self.partners
         keys: list[tuple[float, ...]] = []
         for c in cards:
             cover = -_UNCOVER * bool(self.covering >> c & 1)
@@ -540,9 +692,9 @@ class _Knowledge:
                 best, winner = power[card.index], seat
         played_seats = {s for s, _ in plays}
         after = [s for s in self.opponents if s not in played_seats]
-        partner_after = self.partner >= 0 and self.partner not in played_seats
+        partner_after = any(s not in played_seats for s in self.partners)
         keys: list[tuple[float, ...]] = []
-        if winner == self.partner:
+        if winner in self.partners:
             held = next(card.index for s, card in plays if s == winner)
             partner_safe = not after or not self._beats(held, after, led)
             for c in cards:
@@ -609,19 +761,22 @@ class CasualPlayer(HeuristicPlayer):
         if phase is Phase.GOING_ALONE:
             # A timid slip; a bold one would go alone on too little.
             return next(a for a in legal if isinstance(a, Pass))
+        if phase not in _SLIP_BIDS or any(isinstance(a, TurnDown) for a in legal):
+            return super().choose(view, legal)
         options, threshold = self._bid_options(view, legal)
         if threshold is not None:
-            threshold += self._rng.choice((-1, 1)) * _BID_SLIP[view.variant]
+            threshold += self._rng.choice((-1, 1)) * _BID_SLIP.get(view.variant, 0.35)
         return _pick_bid(options, threshold, legal)
 
 
+_SLIP_BIDS = (Phase.BIDDING_1, Phase.BIDDING_2)
 # How far a casual bid slip moves the threshold, in expected points of the variant.
 _BID_SLIP = {"tuque": 0.35, "tuque61": 2.5, "euchre": 0.35}
 
 
 def _trumps_partner(view: PlayerView, action: Action) -> bool:
     """Whether ``action`` puts a trump on a non-trump trick the seat's partner is winning."""
-    if view.players != 4 or not view.trick.plays or view.trump is None or view.seat is None:
+    if not view.trick.plays or view.trump is None or view.seat is None:
         return False
     assert isinstance(action, Play)
     t = view.trump.index
@@ -630,4 +785,14 @@ def _trumps_partner(view: PlayerView, action: Action) -> bool:
     led = esuit[plays[0][1].index]
     power = POWER[t][led]
     winner = max(plays, key=lambda p: power[p[1].index])[0]
-    return winner == (view.seat + 2) % 4 and esuit[action.card.index] == t != led
+    return winner in _partners(view) and esuit[action.card.index] == t != led
+
+
+def _gift_value(view: PlayerView, action: Action) -> float:
+    """RULES.md §6: how much a card helps the loner: trumps by rank, then aces."""
+    assert isinstance(action, Give) and view.trump is not None
+    t = view.trump.index
+    c = action.card.index
+    if EFFECTIVE_SUIT[t][c] == t:
+        return 100.0 + POWER[t][t][c]
+    return float(c % 9)

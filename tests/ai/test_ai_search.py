@@ -96,7 +96,7 @@ def _endgame() -> HandState:
     Seat 0: 9♥ A♣ 7♣. Seat 1: T♥ Q♣ 6♠. Only A♣ first takes the two tricks seat 0
     needs for 9: 7♣ loses to Q♣ and 9♥ to T♥, after which seat 1 keeps the lead.
     """
-    sim = HandState(get_variant("tuque"), True, dealer=1)
+    sim = HandState(get_variant("tuque"), get_variant("tuque").defaults, dealer=1)
     sim.phase = PLAY
     sim.trump = Suit.HEARTS.index
     sim.maker = 0
@@ -148,7 +148,7 @@ def test_solver_matches_plain_minimax(variant: str) -> None:
     while checked < 60:
         order = [c.index for c in v.pack]
         rng.shuffle(order)
-        sim = HandState.from_deal(v, order, rng.randrange(v.players), True)
+        sim = HandState.from_deal(v, v.defaults, order, rng.randrange(v.players))
         while sim.phase != PLAY and sim.turn >= 0:
             sim.apply(rng.choice(sim.legal()))
         while sim.phase == PLAY and (sim.ntricks - sim.done > 3 or rng.random() < 0.3):

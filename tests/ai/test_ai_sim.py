@@ -23,7 +23,7 @@ GAMES = {"tuque": 300, "tuque61": 50, "euchre": 500}
 
 
 def _sim_for(game: Game, order: list[int]) -> HandState:
-    return HandState.from_deal(game.variant, order, game.dealer, game.options.stick_the_dealer)
+    return HandState.from_deal(game.variant, game.options, order, game.dealer)
 
 
 def _check_hand(game: Game, sim: HandState, rng: random.Random) -> None:

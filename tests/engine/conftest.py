@@ -40,12 +40,14 @@ def build_deal(
     up: Mapping[int, Cards] | None = None,
     down: Mapping[int, Cards] | None = None,
     up_card: str | Card | None = None,
+    widow: Cards | None = None,
     kitty: Cards | None = None,
 ) -> list[Card]:
     """The whole pack in :meth:`Game.deal` order, from the cards given per slot.
 
     ``hands``, ``up`` (face-up tableau cards, pile 0 first) and ``down`` (face-down
-    tableau cards, pile 0 first) map a seat to some or all of its cards. Every slot
+    tableau cards, pile 0 first) map a seat to some or all of its cards; Auction
+    deals a ``widow`` where the others turn an ``up_card``. Every slot
     left unspecified is filled, in dealing order, with the unused cards of the pack
     in index order (clubs 6..A, diamonds, hearts, spades, then B1 B2 B3).
 
@@ -59,7 +61,10 @@ def build_deal(
         slots.append((f"down:{seat}", v.tableau_piles, _parse(down.get(seat, ""))))
         slots.append((f"up:{seat}", v.tableau_piles, _parse(up.get(seat, ""))))
         slots.append((f"hand:{seat}", v.hand_size, _parse(hands.get(seat, ""))))
-    slots.append(("up-card", 1, _parse([up_card] if up_card is not None else [])))
+    if v.up_card:
+        slots.append(("up-card", 1, _parse([up_card] if up_card is not None else [])))
+    else:
+        slots.append(("widow", v.widow, _parse(widow or "")))
     slots.append(("kitty", v.kitty_size, _parse(kitty or "")))
 
     named = [c for _, _, cards in slots for c in cards]
@@ -83,7 +88,7 @@ def build_deal(
 def dealt_game(variant: str, dealer: int, options: dict[str, Any], **layout: Any) -> Game:
     """A new game of ``variant`` with ``dealer`` dealing the explicit deal ``layout``."""
     game = Game(variant, seed=0, first_dealer=dealer, **options)
-    game.deal(build_deal(variant, **layout))
+    game.deal(build_deal(game.variant, **layout))
     return game
 
 
@@ -176,3 +181,15 @@ def play_out_hand_fixture() -> Callable[..., None]:
 def build_deal_fixture() -> Callable[..., list[Card]]:
     """``build_deal(variant, hands=, up=, down=, up_card=, kitty=)``: a whole pack in deal order."""
     return build_deal
+
+
+@pytest.fixture(scope="session")
+def deal_game() -> Callable[..., Game]:
+    """``deal_game(variant, dealer=0, options={...}, hands=..., up_card=..., widow=...)``."""
+
+    def deal(
+        variant: str, *, dealer: int = 0, options: dict[str, Any] | None = None, **layout: Any
+    ) -> Game:
+        return dealt_game(variant, dealer, options or {}, **layout)
+
+    return deal

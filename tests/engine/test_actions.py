@@ -25,13 +25,27 @@ def test_text_round_trips(action: Action) -> None:
     assert parse_action(str(action)) is action
 
 
-def test_there_are_94_actions_indexed_by_id() -> None:
-    """ACTIONS holds 94 distinct actions, each at the position of its id."""
+def test_there_are_203_actions_indexed_by_id() -> None:
+    """ACTIONS holds 203 distinct actions, each at the position of its id."""
     assert (len(ACTIONS), len(set(ACTIONS)), [a.id for a in ACTIONS]) == (
-        94,
-        94,
-        list(range(94)),
+        203,
+        203,
+        list(range(203)),
     )
+
+
+def test_the_first_94_ids_are_the_ones_saved_buttons_carry() -> None:
+    """Ids are stable: the actions of §1–§3 keep the ids of stored component custom_ids."""
+    assert [str(ACTIONS[i]) for i in (0, 1, 6, 11, 15, 16, 55, 93)] == [
+        "pass",
+        "order",
+        "take",
+        "name C",
+        "alone",
+        "discard 6C",
+        "play 6C",
+        "play B3",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -28,6 +28,21 @@ CONFIGS = {
     "tuque61": ("tuque61", {}),
     "euchre": ("euchre", {}),
     "euchre, stick the dealer": ("euchre", {"stick_the_dealer": True}),
+    "british": ("british", {}),
+    "british, no alone after a pass": ("british", {"no_alone_after_pass": True}),
+    "three_hand": ("three_hand", {"target": 5}),
+    "three_hand, 24 cards": ("three_hand", {"pack": 24, "target": 5}),
+    "two_hand": ("two_hand", {"target": 5}),
+    "six_hand": ("six_hand", {}),
+    "almonte": ("almonte", {}),
+    "almonte, dealer must make": ("almonte", {"dealer_must_make": True}),
+    "call_ace": ("call_ace", {}),
+    "call_ace for 5": ("call_ace", {"players": 5}),
+    "call_ace for 6": ("call_ace", {"players": 6}),
+    "jackpot": ("jackpot", {}),
+    "jackpot for 6": ("jackpot", {"players": 6, "hands": 3}),
+    "auction": ("auction", {}),
+    "auction, 32 cards": ("auction", {"pack": 32}),
 }
 
 PROPERTY = settings(
@@ -131,7 +146,12 @@ def test_game_over_exactly_when_there_is_a_winner(config, seed, rng, count) -> N
     over = game.phase is Phase.GAME_OVER
     assert over == (game.winner is not None)
     if over:
-        assert game.scores[game.winner] >= game.options.target
+        if game.variant.chips:  # Jackpot: the most chips, after a march or the last deal
+            assert game.scores[game.winner] > max(
+                s for side, s in enumerate(game.scores) if side != game.winner
+            )
+        else:
+            assert game.scores[game.winner] >= game.options.target
         assert game.scores[game.winner] == max(game.scores) > min(game.scores)
 
 
@@ -212,6 +232,17 @@ VIEW_FIELDS = {
     "last_hand",
     "legal_actions",
     "winner",
+    "lone_defender",
+    "out",
+    "bid_suit",
+    "called_suit",
+    "called_card",
+    "bid",
+    "pool",
+    "widow",
+    "blind",
+    "options",
+    "discards",
 }
 
 
@@ -238,8 +269,9 @@ def may_see(game: Game, seat: int | None) -> set[Card]:
         allowed.add(game.up_card)  # everyone saw it turned up, wherever it went
     if seat is not None:
         allowed |= set(cards_in(zones[f"hand:{seat}"]))
-        if seat == game.dealer:
-            allowed |= set(cards_in(zones["discard"]))
+        allowed |= set(game.discards_of(seat))
+    if game.view(None).called_card is not None:
+        allowed.add(game.view(None).called_card)  # RULES.md §7 Auction: named aloud
     return allowed
 
 
@@ -269,10 +301,11 @@ def test_view_shows_exactly_the_viewers_own_cards(config, seed, rng, count) -> N
     zones = game.zones()
     for seat in range(game.variant.players):
         view = game.view(seat)
-        assert view.hand == tuple(cards_in(zones[f"hand:{seat}"]))
+        hand = () if view.blind else tuple(cards_in(zones[f"hand:{seat}"]))
+        assert view.hand == hand
         assert view.legal_actions == game.legal_actions(seat)
-        discard = next(cards_in(zones["discard"]), None) if seat == game.dealer else None
-        assert view.discard == discard
+        assert view.discards == game.discards_of(seat)
+        assert view.discard == (view.discards[-1] if view.discards else None)
         for s, piles in enumerate(view.tableaus):
             down = sum(pile.face_down for pile in piles)
             assert down == zones[f"tableau-down:{s}"].bit_count()
