@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"load average {load} on {os.cpu_count()} CPUs; one process")
     for variant in VARIANTS:
         if args.variant in ("all", variant):
-            label = "engine euchre (stick the dealer)" if variant == "euchre" else f"engine {variant}"
+            label = f"engine {variant}" + (" (stick the dealer)" if variant == "euchre" else "")
             report(label, lambda n, r, v=variant: engine_hands(v, n, seed=r), args.hands, args.runs)
     if args.variant in ("all", "euchre"):
         try:
