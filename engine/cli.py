@@ -252,6 +252,10 @@ class Person:
 # --- commands -------------------------------------------------------------------------
 
 
+def _seat_name(variant: Variant, seat: int) -> str:
+    return TextRenderer(variant).names[seat]
+
+
 def _seat_seed(game: Game, seat: int) -> int:
     # Each computer gets its own seed, derived from the game's, so a seeded game
     # replays the same and two computers never mirror each other's random choices.
@@ -265,10 +269,18 @@ def _new_game(args: argparse.Namespace) -> Game:
         ValueError: an option the variant does not allow (the message says which).
     """
     variant = VARIANTS[args.variant]
-    options: dict[str, object] = {"target": args.target}
+    options: dict[str, object] = {
+        "target": args.target,
+        "players": args.players,
+        "pack": args.pack,
+        "hands": args.hands,
+    }
     # Tuque always sticks the dealer (RULES.md §1), so the flag only matters elsewhere.
     if args.stick_the_dealer and not variant.defaults.stick_the_dealer:
         options["stick_the_dealer"] = True
+    for flag in ("no_alone_after_pass", "dealer_must_make"):
+        if getattr(args, flag):
+            options[flag] = True
     return Game(variant, seed=args.seed, **options)
 
 
@@ -316,12 +328,20 @@ def _play(args: argparse.Namespace, console: Console, err: TextIO) -> int:
             s: make_player(args.level, _seat_seed(game, s)) for s in range(1, variant.players)
         }
         person = Person(game, 0, renderer, console)
+        goal = f"{game.options.hands} deals or a march" if variant.chips else f"Game to {target}"
         console.say(
-            f"{variant.title} against the computer ({args.level}). "
-            f"Game to {target}, seed {game.seed}."
+            f"{variant.title} against the computer ({args.level}). {goal}, seed {game.seed}."
         )
-        if variant.players > 2:
-            console.say("You sit South; your partner North is a computer too.")
+        if variant.teams:
+            partners = [
+                renderer.names[s] for s in range(1, variant.players) if variant.sides[s] == 0
+            ]
+            console.say(
+                f"You sit {_seat_name(variant, 0)}; your partners ({', '.join(partners)}) "
+                "are computers too."
+            )
+        elif variant.players > 2:
+            console.say(f"You play each for yourself against {variant.players - 1} computers.")
         console.say("Type the number of a choice or the action itself; 'help' explains more.")
         table = Table(game, renderer, console, reader=0, review=False)
 
@@ -442,8 +462,34 @@ def _parser() -> argparse.ArgumentParser:
         "--variant",
         choices=list(VARIANTS),
         default="tuque",
-        help="the game: tuque (two players, to 10), tuque61 (two players, to 61) or "
-        "euchre (four-hand, with a computer partner); default: %(default)s",
+        help="the game (RULES.md): "
+        + "; ".join(f"{name}: {v.title}" for name, v in VARIANTS.items())
+        + "; default: %(default)s",
+    )
+    play.add_argument(
+        "--players",
+        type=int,
+        choices=(4, 5, 6),
+        help="call_ace and jackpot: seats at the table (default 4)",
+    )
+    play.add_argument(
+        "--pack",
+        type=int,
+        choices=(24, 25, 28, 32),
+        help="three_hand and two_hand: 25 (with the joker) or 24; auction: 28 or 32",
+    )
+    play.add_argument(
+        "--hands", type=_positive, metavar="N", help="jackpot: deals before the game ends"
+    )
+    play.add_argument(
+        "--no-alone-after-pass",
+        action="store_true",
+        help="british, six_hand: a player who passed in the round trump was made can't go alone",
+    )
+    play.add_argument(
+        "--dealer-must-make",
+        action="store_true",
+        help="almonte: the dealer who named the suit for a turned-up Ben must take it",
     )
     play.add_argument("--seed", type=int, help="seed for the deals and the computers")
     play.add_argument(

@@ -14,7 +14,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.actions import Action, Discard, GoAlone, NameTrump, OrderUp, Pass, Play, TakeUp
+from engine.actions import (
+    Action,
+    Ask,
+    Bid,
+    CallCard,
+    CallSuit,
+    Discard,
+    Give,
+    GoAlone,
+    NameTrump,
+    OrderUp,
+    Pass,
+    Play,
+    TakeUp,
+    TurnDown,
+)
 from engine.cards import Card, Suit
 from engine.variants import Variant
 from engine.view import HandResult, Phase, PlayerView, Trick
@@ -24,7 +39,12 @@ __all__ = ["FullPile", "TextRenderer"]
 FullPile = tuple[Card, Card]
 """A tableau pile with nothing hidden, ``(face-up, face-down)``: for watching and replays."""
 
-_COMPASS = {2: ("South", "North"), 4: ("South", "West", "North", "East")}
+_COMPASS = {
+    2: ("South", "North"),
+    3: ("South", "West", "East"),
+    4: ("South", "West", "North", "East"),
+    6: ("South", "Southwest", "Northwest", "North", "Northeast", "Southeast"),
+}
 _LINE = 78  # the width menus wrap at, to fit an 80-column terminal
 
 
@@ -139,24 +159,52 @@ class TextRenderer:
         others = [
             f"{self.names[s]} {view.hand_sizes[s]}"
             for s in range(view.players)
-            if s != view.seat and s != view.sitting_out
+            if s != view.seat and s not in view.out
         ]
         lines.append(f"Cards in hand: {', '.join(others)}")
-        if view.sitting_out is not None:
-            lines.append(f"{self._does(view.sitting_out, 'sits', 'sit')} out this hand.")
-        lines.append(f"Your hand: {self.cards(view.hand)}")
-        if view.discard is not None:
-            lines.append(f"Your discard: {self.card(view.discard)}")
+        for seat in view.out:
+            lines.append(f"{self._does(seat, 'sits', 'sit')} out this hand.")
+        lines += self._family_lines(view)
+        if view.blind:
+            lines.append("Your hand: (unseen: you name trump before looking at it)")
+        else:
+            lines.append(f"Your hand: {self.cards(view.hand)}")
+        if view.discards:
+            lines.append(f"Your discard: {self.cards(view.discards)}")
         lines.append("")
         lines.append(self._now(view))
         return "\n".join(lines)
 
+    def _family_lines(self, view: PlayerView) -> list[str]:
+        """RULES.md §4–§7 state: a lone defender, the bid, the call, the pool."""
+        lines = []
+        if view.lone_defender is not None:
+            lines.append(f"{self._does(view.lone_defender, 'defends', 'defend')} alone.")
+        named = view.bid_suit is not None and view.up_card is not None and view.up_card.is_ben
+        if named and view.trump is None:
+            lines.append(f"The dealer named {self.suit(view.bid_suit)} for the Ben.")  # type: ignore[arg-type]
+        if view.bid and view.maker is not None:
+            lines.append(f"Bid: {view.bid} by {self.names[view.maker]}.")
+        if view.called_suit is not None:
+            lines.append(
+                f"Called: {self.suit(view.called_suit)} (the best card's holder is the "
+                "maker's secret partner)."
+            )
+        if view.called_card is not None:
+            lines.append(f"Called: {self.card(view.called_card)} (its holder is the partner).")
+        if self.variant.chips:
+            lines.append(f"Pool: {view.pool} chips.")
+        return lines
+
     def _up_card(self, view: PlayerView) -> str:
-        assert view.up_card is not None  # every dealt hand has one
+        if view.up_card is None:
+            return f"Widow: {view.widow} cards face down" if view.widow else "Widow: taken"
         turned = " (turned down)" if view.up_card_turned_down else ""
         return f"Up-card: {self.card(view.up_card)}{turned}"
 
     def _trump(self, view: PlayerView) -> str:
+        if view.trump is not None and view.maker is None:
+            return self.suit(view.trump)  # Jackpot: the turned suit
         if view.trump is None or view.maker is None:
             return "not made yet"
         alone = ", alone" if view.alone is not None else ""
@@ -214,6 +262,19 @@ class TextRenderer:
                 return "Go alone"
             case Discard(card=card):
                 return f"Discard {self.card(card)}"
+            case TurnDown():
+                return "Turn it down and go alone"
+            case CallSuit(suit=suit):
+                return f"Call {self.suit(suit)}"
+            case Ask(seat=seat):
+                return f"Ask {self.names[seat]} for a card"
+            case Give(card=card):
+                return f"Give {self.card(card)}"
+            case Bid(level=level, suit=suit):
+                alone = {8: ", alone after the widow", 15: ", alone as dealt"}.get(level, "")
+                return f"Bid {level} in {self.suit(suit)}{alone}"
+            case CallCard(card=card):
+                return f"Call {self.card(card)}"
             case Play(card=card):
                 if view.seat is None or not view.tableaus[view.seat]:
                     return f"Play {self.card(card)}"
@@ -247,8 +308,11 @@ class TextRenderer:
 
     def hand_start(self, view: PlayerView) -> str:
         """The line announcing a new deal (public information only)."""
-        assert view.up_card is not None  # every dealt hand has one
         deals = self._does(view.dealer, "deals", "deal")
+        if view.up_card is None:
+            return (
+                f"\n=== Hand {view.hand_no}: {deals}. A widow of {view.widow} lies face down. ==="
+            )
         return f"\n=== Hand {view.hand_no}: {deals}. Up-card: {self.card(view.up_card)}. ==="
 
     def full_deal(
@@ -289,12 +353,26 @@ class TextRenderer:
             case NameTrump(suit=suit):
                 return f"{self._does(seat, 'names', 'name')} {self.suit(suit)} as trump."
             case GoAlone():
-                out = after.sitting_out
-                sits = f"; {self._does(out, 'sits', 'sit')} out" if out is not None else ""
+                out = [s for s in after.out if s not in before.out]
+                sits = "".join(f"; {self._does(s, 'sits', 'sit')} out" for s in out)
                 return f"{self._does(seat, 'goes', 'go')} alone{sits}."
             case Discard(card=card):
                 what = self.card(card) if reveal or seat == self.you else "a card"
                 return f"{self._does(seat, 'discards', 'discard')} {what}."
+            case TurnDown():
+                out = "".join(f"; {self._does(s, 'sits', 'sit')} out" for s in after.out)
+                return f"{self._does(seat, 'turns', 'turn')} it down and goes alone{trump}{out}."
+            case CallSuit(suit=suit):
+                return f"{self._does(seat, 'calls', 'call')} {self.suit(suit)}."
+            case Ask(seat=asked):
+                return f"{self._does(seat, 'asks', 'ask')} {self.names[asked]} for a card."
+            case Give(card=card):
+                what = self.card(card) if reveal or self.you in (seat, after.turn) else "a card"
+                return f"{self._does(seat, 'gives', 'give')} {what} to the loner."
+            case Bid(level=level, suit=suit):
+                return f"{self._does(seat, 'bids', 'bid')} {level} in {self.suit(suit)}."
+            case CallCard(card=card):
+                return f"{self._does(seat, 'calls', 'call')} {self.card(card)} as partner."
             case Play(card=card):
                 source = " from the tableau" if card in before.face_up(seat) else ""
                 return f"{self._does(seat, 'plays', 'play')} {self.card(card)}{source}."
@@ -328,12 +406,27 @@ class TextRenderer:
 
     def hand_result(self, result: HandResult, target: int) -> str:
         """A finished hand: who made what, the tricks, the points and the score."""
+        if self.variant.chips:
+            swept = " A march sweeps the pool!" if max(result.tricks) == self.variant.tricks else ""
+            return (
+                f"Hand {result.hand_no}: {self.suit(result.trump)} trump. Tricks: "
+                f"{self._tricks(result.tricks)}.{swept} Chips: {self._scores(result.scores)}; "
+                f"pool {result.pool}."
+            )
         if result.maker is None or result.trump is None:
             return f"Hand {result.hand_no}: everyone passed; the hand is thrown in."
         alone = " alone" if result.alone is not None else ""
+        if result.bid:
+            alone = f" (bid {result.bid}){alone}"
+        if result.partner is not None:
+            alone += f", partnered by {self.names[result.partner]}"
+        if result.lone_defender is not None:
+            alone += f"; {self.names[result.lone_defender]} defended alone"
         verdict = " A march!" if result.march else " Euchred!" if result.euchred else ""
         scored = " and ".join(
             f"{self._side_does(side, 'scores', 'score')} {p}"
+            if p > 0
+            else f"{self._side_does(side, 'loses', 'lose')} {-p}"
             for side, p in enumerate(result.points)
             if p
         )

@@ -251,10 +251,12 @@ def _hidden_from_seat_0(game: Game) -> list[Card]:
         mask |= zones[f"tableau-down:{seat}"]
         if seat != 0:
             mask |= zones[f"hand:{seat}"]
-    if game.dealer != 0:
-        mask |= zones["discard"]
-    # The up-card was shown to everyone, even once the dealer has picked it up.
-    return [c for c in cards_in(mask) if c != game.up_card]
+    mask |= zones["widow"]
+    mask |= zones["discard"] & ~sum(c.mask for c in game.discards_of(0))
+    public = game.view(None)
+    # The up-card was shown to everyone, even once the dealer has picked it up; an
+    # Auction's called card is named aloud (RULES.md §7).
+    return [c for c in cards_in(mask) if c not in (game.up_card, public.called_card)]
 
 
 def test_symbols_fall_back_to_ascii_when_the_output_cannot_print_them() -> None:
@@ -413,3 +415,49 @@ def test_bad_arguments_exit_2_with_a_usage_error(argv: list[str], message: str) 
     code, out, err = run(argv)
     assert (code, out) == (2, "")
     assert message in err
+
+
+FAMILY = {
+    "british": [],
+    "three_hand": ["--target", "5"],
+    "two_hand": ["--target", "5"],
+    "six_hand": ["--target", "5"],
+    "almonte": ["--target", "5", "--dealer-must-make"],
+    "call_ace": ["--players", "5", "--target", "5"],
+    "jackpot": ["--players", "6", "--hands", "3"],
+    "auction": ["--target", "10", "--pack", "32"],
+}
+
+
+def numbers(seed: int) -> Policy:
+    """Pick a random numbered choice."""
+    rng = random.Random(seed)
+    return lambda text: str(rng.choice(list(menu(text))))
+
+
+@pytest.mark.parametrize("variant", FAMILY)
+def test_every_variant_plays_from_the_terminal_without_showing_a_hidden_card(
+    tmp_path: Path, variant: str
+) -> None:
+    """RULES.md §4–§7: the person plays seat 0 to the game's end; no screen shows a card
+    hidden from them (other hands, face-down cards, the widow, others' discards)."""
+    path = tmp_path / f"{variant}.json"
+    argv = ["play", "--variant", variant, "--seed", "5", *FAMILY[variant], "--ascii"]
+    code, out, err = run([*argv, "--save", str(path)], numbers(5))
+    assert (code, err) == (0, "")
+    record, game = saved_game(path)
+    assert game.phase is Phase.GAME_OVER and "Game over:" in out
+    screens = re.findall(r"^--- Hand .*?^Your choice", out, re.MULTILINE | re.DOTALL)
+    replay = Game.from_record({**record, "actions": []})
+    asked = 0
+    for entry in record["actions"]:
+        if replay.turn == 0:
+            hidden = _hidden_from_seat_0(replay)
+            screen = screens[asked][: screens[asked].rindex("\n\n")]  # the table, not the menu
+            shown = [
+                c.code for c in hidden if re.search(rf"\b{c.code.replace('T', '10')}\b", screen)
+            ]
+            assert not shown, screen
+            asked += 1
+        replay.replay(entry)
+    assert asked == len(screens) > 0
