@@ -21,6 +21,8 @@ the discard) cards keep their engine index (:mod:`engine.cards`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.actions import (
     ASK_BASE,
     BID_BASE,
@@ -144,6 +146,23 @@ def to_codes(trump: int, mask: int) -> int:
     low = c[mask & 511] | d[(mask >> 9) & 511] | h[(mask >> 18) & 511]
     return low | s[(mask >> 27) & 511] | b[mask >> 36]
 
+
+_ORDER_IDS = (PASS, ORDER)
+_TAKE_IDS = (PASS, TAKE)
+_TAKE_ONLY_IDS = (TAKE,)
+_TURN_DOWN_IDS = (PASS, TURN_DOWN)
+_ORDER_NAMING_IDS = (PASS, *range(_ORDER_NAMING, _ORDER_NAMING + 4))
+_TAKE_NAMING_IDS = (PASS, *range(_TAKE_NAMING, _TAKE_NAMING + 4))
+_ALONE_IDS = (PASS, GO_ALONE)
+_BLIND_IDS = tuple(range(NAME, NAME + 4))
+# _NAME_IDS[turned-down suit, -1 for none][stuck]: round 2's choices.
+_NAME_IDS = {
+    up: (
+        (PASS, *(NAME + s for s in range(4) if s != up)),
+        tuple(NAME + s for s in range(4) if s != up),
+    )
+    for up in range(-1, 4)
+}
 
 # Stages after trump is made, in table order (RULES.md §3–§7): going alone, the
 # dealer's pick-up (or the Auction widow) and discard, loners' card requests, the
@@ -404,8 +423,12 @@ class HandState:
 
     # --- rules ------------------------------------------------------------------
 
-    def legal(self) -> list[int]:
-        """The action ids the seat to act may take (same set as ``Game.legal_actions``)."""
+    def legal(self) -> Sequence[int]:
+        """The action ids the seat to act may take (same set as ``Game.legal_actions``).
+
+        Bidding phases answer with shared tuples (callers must not change them), so
+        ``Game`` can cache their actions by identity of content.
+        """
         phase = self.phase
         t = self.turn
         if phase == PLAY:
@@ -423,23 +446,21 @@ class HandState:
             return out
         if phase == BID1:
             if self.up_suit < 0:
-                base = _TAKE_NAMING if t == self.dealer else _ORDER_NAMING
-                return [PASS, base, base + 1, base + 2, base + 3]
+                return _TAKE_NAMING_IDS if t == self.dealer else _ORDER_NAMING_IDS
             if t == self.dealer:
                 # Almonte option: a dealer who named the suit for a Ben must take it.
-                return [TAKE] if self.must_make and self.up >= 36 else [PASS, TAKE]
+                return _TAKE_ONLY_IDS if self.must_make and self.up >= 36 else _TAKE_IDS
             if self.v.turn_down and t == (self.dealer + 2) % self.n:
-                return [PASS, TURN_DOWN]
-            return [PASS, ORDER]
+                return _TURN_DOWN_IDS
+            return _ORDER_IDS
         if phase == BID2:
-            names = [NAME + s for s in range(4) if s != self.up_suit]
-            return names if t == self.dealer and self.stick else [PASS, *names]
+            return _NAME_IDS[self.up_suit][t == self.dealer and self.stick]
         if phase == DISCARD:
             return [DISCARD_BASE + c for c in bits(self.hand[t])]
         if phase == ALONE:
-            return [PASS, GO_ALONE]
+            return _ALONE_IDS
         if phase == BLIND:
-            return [NAME, NAME + 1, NAME + 2, NAME + 3]
+            return _BLIND_IDS
         if phase == ASK:
             return [PASS, *(ASK_BASE + p for p in bits(self._partners(t)))]
         if phase == GIVE:
@@ -721,14 +742,21 @@ class HandState:
 
     def makers(self) -> int:
         """The maker and whoever plays with them, as a seat mask (RULES.md §3–§7)."""
-        makers = self.v.makers
-        if makers == "side":
-            side = self.sides[self.maker]
-            return sum(1 << s for s in range(self.n) if self.sides[s] == side)
+        if self.v.makers == "side":
+            return _team_masks(self.sides)[self.sides[self.maker]]
         mask = 1 << self.maker
         if self.partner >= 0:
             mask |= 1 << self.partner
         return mask
+
+    def play_sides(self) -> list[int]:
+        """Who plays with whom this hand, by seat: 0 the makers, 1 the defenders (all
+        against all in Jackpot: each seat its own side). Known to the engine only: a
+        Call-Ace partner is hidden from views (RULES.md §7)."""
+        if self.v.chips or self.maker < 0:
+            return list(self.sides)
+        makers = self.makers()
+        return [0 if makers >> s & 1 else 1 for s in range(self.n)]
 
     def end_hand(self) -> None:
         """Score the played hand into :attr:`points` (RULES.md scoring of the variant)."""
@@ -737,18 +765,24 @@ class HandState:
         if self.v.chips:
             self._settle_chips()
             return
+        self.score_made(self.maker_tricks())
+
+    def score_made(self, made: int) -> None:
+        """Add to :attr:`points` the scores of a hand in which the makers took ``made``
+        tricks: the maker side's points to each maker side, the defenders' to each
+        defender side (RULES.md §3–§7: per side, or per member of a Call-Ace side)."""
         makers = self.makers()
-        made = 0
-        maker_sides = set()
-        for s in bits(makers):
-            made += self.won[s]
-            maker_sides.add(self.sides[s])
+        sides = self.sides
+        maker_sides = 0
+        for s in range(self.n):
+            if makers >> s & 1:
+                maker_sides |= 1 << sides[s]
         ours, theirs = self.score(
             made, self.ntricks - made, self.alone >= 0, self.lone_def >= 0, self.bid
         )
         points = self.points
         for side in range(len(points)):
-            points[side] += ours if side in maker_sides else theirs
+            points[side] += ours if maker_sides >> side & 1 else theirs
 
     def _settle_chips(self) -> None:
         """RULES.md §7 Jackpot: a seat with no trick pays a chip to the pool; a march
@@ -768,7 +802,21 @@ class HandState:
 
     def maker_tricks(self) -> int:
         """Tricks won so far by the makers."""
-        return sum(self.won[s] for s in bits(self.makers()))
+        makers = self.makers()
+        return sum(w for s, w in enumerate(self.won) if makers >> s & 1)
+
+
+_TEAMS: dict[tuple[int, ...], list[int]] = {}
+
+
+def _team_masks(sides: tuple[int, ...]) -> list[int]:
+    """Per side, the mask of its seats (cached per seating)."""
+    masks = _TEAMS.get(sides)
+    if masks is None:
+        masks = _TEAMS[sides] = [0] * (max(sides) + 1)
+        for seat, side in enumerate(sides):
+            masks[side] |= 1 << seat
+    return masks
 
 
 _PACK_MASKS: dict[str, int] = {}

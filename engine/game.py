@@ -153,6 +153,8 @@ def _follows(trump: int) -> tuple[list[tuple[Action, ...]], ...]:
     return tables
 
 
+_ACTIONS_OF: dict[tuple[int, ...], tuple[Action, ...]] = {}
+"""Action tuples of the core's id tuples, so a bidding menu is built once."""
 _HAND_DONE = core.DONE
 _ROUND_2 = core.BID2
 _PHASE_OF = {
@@ -198,6 +200,7 @@ class Game:
         "_hand",
         "_hand_no",
         "_log",
+        "_menu",
         "_phase",
         "_plays",
         "_pool",
@@ -250,10 +253,11 @@ class Game:
         self._start_hand()
 
     def _start_hand(self) -> None:
-        self._code = CODE[0]
+        self._code: list[int] = []
         self._uncode: tuple[list[int], ...] = ()
         self._follows: tuple[list[tuple[Action, ...]], ...] = ()
         self._discards: list[tuple[int, int]] = []
+        self._menu: tuple[Action, ...] | None = None
         self._turned_down = False
         self._bids: list[tuple[int, Action]] = []
         self._plays: list[tuple[int, int]] = []
@@ -404,7 +408,17 @@ class Game:
             u0, u1, u2, u3 = self._uncode
             m = u0[m & 0x1FFF] | u1[(m >> 13) & 0x1FFF] | u2[(m >> 26) & 0x1FFF] | u3[m >> 39]
             return _PLAY_T0[m & 0x1FFF] + _PLAY_T1[(m >> 13) & 0x1FFF] + _PLAY_T2[m >> 26]
-        return tuple(map(ACTIONS.__getitem__, hand.legal()))
+        # A decision's menu is asked for by the player and again by apply: built once.
+        menu = self._menu
+        if menu is None:
+            ids = tuple(hand.legal())
+            menu = _ACTIONS_OF.get(ids)
+            if menu is None:
+                menu = tuple(map(ACTIONS.__getitem__, ids))
+                if len(_ACTIONS_OF) < 4096:  # bidding menus repeat; card lists are bounded
+                    _ACTIONS_OF[ids] = menu
+            self._menu = menu
+        return menu
 
     def is_legal(self, seat: int, action: Action) -> bool:
         """Whether :meth:`apply` would accept ``action`` from ``seat``."""
@@ -462,7 +476,9 @@ class Game:
         elif type(action) is not Give:  # a gift is seen by the giver and the loner only
             self._bids.append((seat, action))
         hand.apply(action.id)
-        if hand.trump >= 0:
+        self._menu = None
+        # Trump is made once, except in an Auction, where each higher bid names it anew.
+        if hand.trump >= 0 and self._code is not CODE[hand.trump]:
             self._set_trump(hand.trump)
         self._log.append(action)
         if hand.phase == _HAND_DONE:

@@ -33,16 +33,22 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.actions import GoAlone, NameTrump, OrderUp, TakeUp
+from engine.actions import Ask, NameTrump, OrderUp, Pass, TakeUp, TurnDown
 from engine.ai.sim import hand_value
-from engine.cards import EFFECTIVE_SUIT, SUIT_MASK
+from engine.cards import EFFECTIVE_SUIT, POWER, SUIT_MASK
 from engine.core import (
     ALONE,
+    ASK,
+    AUCTION,
     BID1,
     BID2,
+    BLIND,
+    CALL,
     CODE,
     DISCARD,
+    GIVE,
     PLAY,
+    STAGE_PLAY,
     STAGE_REQUEST,
     HandState,
     bits,
@@ -59,7 +65,14 @@ _PHASES = {
     Phase.DISCARD: DISCARD,
     Phase.GOING_ALONE: ALONE,
     Phase.PLAY: PLAY,
+    Phase.BLIND_NAMING: BLIND,
+    Phase.CARD_REQUEST: ASK,
+    Phase.GIVING: GIVE,
+    Phase.CALLING: CALL,
+    Phase.AUCTION: AUCTION,
 }
+_WIDOW = -1
+"""The slot key of Auction's face-down widow among the hidden hands."""
 _QUICK_TRIES = 20
 _BID_TRIES = 6
 _BID_SOFTNESS = 0.5
@@ -127,11 +140,10 @@ class Sampler:
         for trick in (*view.tricks, view.trick):
             for _, c in trick.plays:
                 played |= 1 << c.index
-        if view.discard is not None:
-            known |= 1 << view.discard.index
+        for c in view.discards:
+            known |= 1 << c.index
         up = view.up_card
-        assert up is not None
-        up_bit = 1 << up.index
+        up_bit = 1 << up.index if up is not None else 0
         self.void = voids(view)
         # The up-card: on the table (bidding, going alone, turned down), or taken up.
         self.up_holder = -1
@@ -139,6 +151,13 @@ class Sampler:
             dealer = view.dealer
             if view.hand_sizes[dealer] and not self.void[dealer] & up_bit:
                 self.up_holder = dealer
+        self.shown = [0] * view.players  # public cards each seat held at the deal
+        for trick in (*view.tricks, view.trick):
+            for seat, c in trick.plays:
+                self.shown[seat] |= 1 << c.index
+        for seat in range(view.players):
+            for c in view.face_up(seat):
+                self.shown[seat] |= 1 << c.index
         pack = sum(1 << c.index for c in self.variant.pack)
         self.pool = pack & ~known & ~played & ~up_bit
         slots = []
@@ -147,6 +166,8 @@ class Sampler:
                 continue
             size = view.hand_sizes[seat] - (seat == self.up_holder)
             slots.append(_Slot(seat, size, self.pool & ~self.void[seat]))
+        if view.widow:
+            slots.append(_Slot(_WIDOW, view.widow, self.pool))  # Auction's widow, face down
         # Most constrained first: fewest allowed cards for the cards needed.
         slots.sort(key=lambda s: s.allowed.bit_count() - s.size)
         self.slots = slots
@@ -154,14 +175,8 @@ class Sampler:
         self.forced = bits(self.pool & ~slots[0].allowed) if len(slots) == 1 else []
         self.template, self.down_into = self._template()
         self.threshold = bid_threshold
-        self.bids = self._bid_events() if bid_threshold is not None else []
-        self.shown = [0] * view.players  # public cards each seat held at the deal
-        for trick in (*view.tricks, view.trick):
-            for seat, c in trick.plays:
-                self.shown[seat] |= 1 << c.index
-        for seat in range(view.players):
-            for c in view.face_up(seat):
-                self.shown[seat] |= 1 << c.index
+        infer = bid_threshold is not None and self.variant.bidding == "rounds"
+        self.bids = self._bid_events() if infer else []
 
     def _bid_events(self) -> list[tuple[int, tuple[int, ...], bool, bool]]:
         """The other seats' bids as ``(seat, suits, accepted, with_up_card)``.
@@ -172,34 +187,48 @@ class Sampler:
         view = self.view
         up = view.up_card
         assert up is not None
-        ben = up.is_ben
+        bid_suit = view.bid_suit.index if view.bid_suit is not None else -1
+        ben = bid_suit < 0
         round_1 = True
         events = []
-        for seat, action in view.bids:
+        bids = view.bids
+        if up.is_ben and self.variant.ben_up in ("dealer_makes", "dealer_names"):
+            bids = bids[1:]  # the dealer named a suit unseen: it says nothing of the hand
+        for seat, action in bids:
+            if isinstance(action, TurnDown):
+                if seat != view.seat:
+                    events.append((seat, (bid_suit,), True, False))
+                break
             if isinstance(action, OrderUp | TakeUp | NameTrump):
-                suits = (action.suit.index,) if action.suit is not None else (up.index // 9,)
+                suits = (action.suit.index,) if action.suit is not None else (bid_suit,)
                 stuck = not round_1 and seat == view.dealer and self.stick
                 if seat != view.seat and not stuck:
                     events.append((seat, suits, True, round_1 and seat == view.dealer))
                 break
             if round_1:
-                suits = (0, 1, 2, 3) if ben else (up.index // 9,)
+                suits = (0, 1, 2, 3) if ben else (bid_suit,)
             else:
-                suits = tuple(s for s in range(4) if ben or s != up.index // 9)
+                suits = tuple(s for s in range(4) if ben or s != bid_suit)
             if seat != view.seat:
                 events.append((seat, suits, False, round_1 and seat == view.dealer))
             if seat == view.dealer:
                 round_1 = False
         return events
 
+    def _picked_up(self) -> bool:
+        """Whether the dealer adds the up-card once trump is made (RULES.md §3, §4)."""
+        view = self.view
+        if any(isinstance(a, OrderUp | TakeUp) for _, a in view.bids):
+            return True
+        up = view.up_card
+        blind_maker = self.variant.ben_up == "dealer_makes" and up is not None and up.is_ben
+        return blind_maker and view.maker is not None
+
     def _taken_up(self) -> bool:
         view = self.view
-        accepted = any(isinstance(a, OrderUp | TakeUp) for _, a in view.bids)
-        if not accepted or view.phase is Phase.GOING_ALONE:
+        if not self._picked_up() or view.phase is Phase.GOING_ALONE:
             return False
-        n = view.players
-        alone = next((s for s, a in view.bids if isinstance(a, GoAlone)), None)
-        return alone is None or (alone + n // 2) % n != view.dealer
+        return view.dealer not in view.out
 
     # --- drawing ------------------------------------------------------------------
 
@@ -312,6 +341,10 @@ class Sampler:
                 hands, free = self._hands(rng)
         downs = self._downs(rng.random, free)
         sim = self.template.copy()
+        widow = hands.pop(_WIDOW, 0)
+        sim.widow = widow
+        if self.variant.makers in ("call_suit", "call_card") and sim.called >= 0:
+            sim.partner = self._partner(sim, hands)
         if sim.phase == PLAY:
             t = sim.trump
             code = CODE[t]
@@ -328,6 +361,24 @@ class Sampler:
             for (_, up), d in zip(self.down_into, downs, strict=True):
                 sim.under[up] = 1 << d
         return sim
+
+    def _partner(self, sim: HandState, hands: dict[int, int]) -> int:
+        """The secret partner the sampled deal implies (RULES.md §7): the holder, at the
+        call, of the called suit's best card (Call-Ace) or of the called card (Auction)."""
+        view = self.view
+        me = view.seat
+        held = [hands.get(s, 0) | self.shown[s] for s in range(view.players)]
+        held[me] = sum(1 << c.index for c in view.hand) | self.shown[me]  # type: ignore[index]
+        if self.variant.makers == "call_card":
+            return next((s for s in range(view.players) if held[s] >> sim.called & 1), -1)
+        t = sim.trump
+        power = POWER[t][sim.called]
+        best, holder = 0, -1
+        for s in range(view.players):
+            for c in bits(held[s] & SUIT_MASK[t][sim.called]):
+                if power[c] > best:
+                    best, holder = power[c], s
+        return holder
 
     def likelihood(self, hands: dict[int, int]) -> float:
         """How well a deal of hidden hands (card masks) explains the other seats' bids, 0..1.
@@ -349,6 +400,64 @@ class Sampler:
             p *= 1.0 / (1.0 + math.exp(-margin / _BID_SOFTNESS))
         return p
 
+    def _stages(self, sim: HandState) -> None:
+        """Where the view's phase stands in the core's steps after trump is made."""
+        view = self.view
+        n = view.players
+        phase = sim.phase
+        bids = view.bids
+        if phase in (BID1, BID2, ALONE):
+            # Who passed in the current round (RULES.md §4 option no_alone_after_pass).
+            up = view.up_card
+            named = up is not None and up.is_ben and self.variant.ben_up == "dealer_names"
+            round_1_done = False
+            for seat, action in bids[1 if named else 0 :]:
+                if not isinstance(action, Pass):
+                    break
+                if seat == view.dealer and not round_1_done:
+                    round_1_done = True
+                    sim.passed = 0
+                    continue
+                sim.passed |= 1 << seat
+        if phase == ALONE:
+            # Seats are asked in turn from the maker (RULES.md §3, §4 Alone).
+            sim.asked = (view.turn - sim.maker) % n + 1  # type: ignore[operator]
+        elif phase in (DISCARD, ASK, GIVE):
+            # Requests come after the pick-up and its discard, loner by loner (§6).
+            sim.stage = STAGE_REQUEST
+            sim.asked = n
+            last_ask = next((seat for seat, a in reversed(bids) if isinstance(a, Ask)), None)
+            if phase == ASK:
+                upto = view.turn
+            elif phase == GIVE:
+                upto = sim.asker = last_ask  # type: ignore[assignment]
+            else:
+                upto = view.turn if last_ask == view.turn else None
+                sim.owed = view.hand_sizes[view.turn] - self.variant.hand_size  # type: ignore[index]
+            if upto is not None:
+                for loner in (view.alone, view.lone_defender):
+                    if loner is not None:
+                        sim.requested |= 1 << loner
+                    if loner == upto:
+                        break
+            pickup_done = phase != DISCARD or upto is not None
+            sim.taken = pickup_done and sim.pick_up and view.dealer not in view.out
+        elif phase == CALL:
+            sim.stage = STAGE_PLAY
+            sim.asked = n
+            sim.taken = sim.pick_up and view.dealer not in view.out
+
+    def _chips(self, sim: HandState) -> None:
+        """Jackpot: this hand's chips so far (ante and draws) and the pool (RULES.md §7)."""
+        view = self.view
+        pool = (view.last_hand.pool if view.last_hand is not None else 0) + view.players
+        sim.points = [-1] * view.players
+        for trick in view.tricks:
+            if pool:
+                pool -= 1
+                sim.points[trick.winner] += 1  # type: ignore[index]
+        sim.pool = pool
+
     def _template(self) -> tuple[HandState, list[tuple[int, int]]]:
         """The hand with only the viewer's and the public cards, and where face-down cards go.
 
@@ -358,19 +467,19 @@ class Sampler:
         """
         view = self.view
         sim = HandState(self.variant, self.options, view.dealer)
-        sim.up = view.up_card.index  # type: ignore[union-attr]
-        sim.phase = _PHASES[view.phase]
+        sim.up = view.up_card.index if view.up_card is not None else -1
+        sim.phase = phase = _PHASES[view.phase]
         sim.turn = view.turn  # type: ignore[assignment]
         sim.trump = view.trump.index if view.trump is not None else -1
         sim.maker = view.maker if view.maker is not None else -1
-        sim.pick_up = any(isinstance(a, OrderUp | TakeUp) for _, a in view.bids)
+        sim.pick_up = self._picked_up()
         sim.up_suit = view.bid_suit.index if view.bid_suit is not None else -1
-        if sim.phase == ALONE:
-            # Seats are asked in turn from the maker (RULES.md §3, §4 Alone).
-            sim.asked = (view.turn - sim.maker) % view.players + 1  # type: ignore[operator]
-        elif sim.phase == DISCARD:
-            sim.stage = STAGE_REQUEST
-            sim.owed = view.hand_sizes[view.turn] - self.variant.hand_size  # type: ignore[index]
+        sim.bid = view.bid
+        if view.called_suit is not None:
+            sim.called = view.called_suit.index
+        elif view.called_card is not None:
+            sim.called = view.called_card.index
+        self._stages(sim)
         sim.hand[view.seat] = sum(1 << c.index for c in view.hand)  # type: ignore[index]
         into = []
         for seat in range(view.players):
@@ -381,7 +490,11 @@ class Sampler:
                     into.append((seat, p.up.index if p.up is not None else -1))
         if view.alone is not None:
             sim.go_alone(view.alone)
-        if sim.phase != PLAY:
+        if view.lone_defender is not None:
+            sim.go_alone(view.lone_defender)
+        if self.variant.chips:
+            self._chips(sim)
+        if phase != PLAY:
             return sim, into
         t = sim.trump
         code = CODE[t]

@@ -44,8 +44,11 @@ from engine.view import Phase, PlayerView
 
 __all__ = ["SearchPlayer", "win_table"]
 
-SOLVE_TRICKS = {"tuque": 6, "tuque61": 6, "euchre": 3}
-"""Default: solve exactly when this many tricks or fewer are left."""
+SOLVE_TRICKS = {"tuque": 6, "tuque61": 6, "euchre": 3, "jackpot": 0}
+"""Default: solve exactly when this many tricks or fewer are left (Jackpot has no
+makers to solve for: its chips follow every trick)."""
+_TYPICAL_BID = {"auction": 3}
+"""The bid the win table assumes where points depend on it (RULES.md §7 Auction)."""
 
 
 def _trick_odds(variant: Variant) -> list[float]:
@@ -68,13 +71,17 @@ def win_table(variant: Variant, target: int) -> list[list[float]]:
     """
     odds = _trick_odds(variant)
     n = variant.tricks
-    outcomes = [(p / 2, *variant.score_hand(m, n - m, False)) for m, p in enumerate(odds)]
+    bid = _TYPICAL_BID.get(variant.bidding, 0)
+    outcomes = [
+        (p / 2, *variant.score_hand(m, n - m, False, False, bid)) for m, p in enumerate(odds)
+    ]
     table = [[0.5] * target for _ in range(target)]
 
     def value(a: int, b: int) -> float:
         if a >= target or b >= target:
             return 1.0 if a > b else 0.0 if b > a else 0.5
-        return table[a][b]
+        # Below zero (RULES.md §5, §7 deduct points) counts as zero: a fair approximation.
+        return table[max(a, 0)][max(b, 0)]
 
     for a in range(target - 1, -1, -1):
         for b in range(target - 1, -1, -1):
@@ -88,16 +95,21 @@ class _Reward:
     """Maps a finished hand to a reward in 0..1 for the root player's side."""
 
     def __init__(self, view: PlayerView, variant: Variant, table: list[list[float]]) -> None:
-        self.side = view.sides[view.seat]  # type: ignore[index]
-        self.mine = view.scores[self.side]
-        self.theirs = view.scores[1 - self.side]
+        side = self.side = view.sides[view.seat]  # type: ignore[index]
+        self.scores = view.scores
+        self.others = [s for s in range(len(view.scores)) if s != side]
+        self.mine = view.scores[side]
+        # With more than two sides, the game is against the best placed of the others.
+        self.theirs = max(view.scores[s] for s in self.others)
+        self.chips = variant.chips
         self.table = table
         self.target = len(table)
         n = variant.tricks
+        bid = _TYPICAL_BID.get(variant.bidding, 0)
         possible = {(0, 0)}
         for m in range(n + 1):
-            for alone in {False, variant.alone}:
-                made, lost = variant.score_hand(m, n - m, alone)
+            for alone in {False, variant.alone != "none"}:
+                made, lost = variant.score_hand(m, n - m, alone, False, bid)
                 possible |= {(made, lost), (lost, made)}
         values = [self.win(us, them) for us, them in possible]
         self.low = min(values)
@@ -110,13 +122,23 @@ class _Reward:
         a, b = self.mine + ours, self.theirs + theirs
         if a >= self.target or b >= self.target:
             return 1.0 if a > b else 0.0 if b > a else 0.5
-        return self.table[a][b]
+        return self.table[max(a, 0)][max(b, 0)]
 
     def of(self, points: Sequence[int]) -> float:
         """Reward of a hand that scored ``points`` per side."""
+        side = self.side
+        if self.chips:
+            # Jackpot: chips won against the best of the others, a chip = 0.05.
+            best = max(points[s] for s in self.others)
+            return min(1.0, max(0.0, 0.5 + 0.05 * (points[side] - best)))
         if not self.scale:
             return 0.5
-        return (self.win(points[self.side], points[1 - self.side]) - self.low) * self.scale
+        if len(self.others) == 1:
+            theirs = points[self.others[0]]
+        else:
+            scores = self.scores
+            theirs = max(scores[s] + points[s] for s in self.others) - self.theirs
+        return (self.win(points[side], theirs) - self.low) * self.scale
 
 
 class _Node:
@@ -199,7 +221,9 @@ class SearchPlayer:
             self.last_iterations = 0
             return legal[0]
         start = time.perf_counter()
-        variant = get_variant(view.variant)
+        variant = get_variant(view.variant).configured(
+            view.options or get_variant(view.variant).defaults
+        )
         rng = random.Random(self._stream(view))
         key = (variant.name, view.target)
         table = self._tables.get(key)
@@ -344,11 +368,7 @@ class SearchPlayer:
                 path.append(node)
             if sim.phase == PLAY:
                 if sim.ntricks - sim.done <= solve_from:
-                    m = maker_tricks(sim, steps)
-                    made, lost = variant.score_hand(m, n - m, sim.alone >= 0)
-                    maker_side = sides[sim.maker]
-                    sim.points[maker_side] += made
-                    sim.points[1 - maker_side] += lost
+                    sim.score_made(maker_tricks(sim, steps))
                     sim.phase = DONE
                 elif random_rollout:
                     rollout_random(sim, rng)

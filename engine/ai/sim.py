@@ -14,13 +14,27 @@ from __future__ import annotations
 
 import random
 
-from engine.actions import DISCARD_BASE
+from engine.actions import (
+    BID_BASE,
+    BID_LEVELS,
+    CALL_CARD_BASE,
+    CALL_SUIT_BASE,
+    DISCARD_BASE,
+    GIVE_BASE,
+    TURN_DOWN,
+)
 from engine.cards import EFFECTIVE_SUIT, POWER
 from engine.core import (
     ALONE,
+    ASK,
+    AUCTION,
     BID1,
+    BID2,
+    BLIND,
+    CALL,
     DISCARD,
     DONE,
+    GIVE,
     GO_ALONE,
     NAME,
     OFF_MASK,
@@ -214,8 +228,8 @@ def rollout_heuristic(sim: HandState, trace: list[int] | None = None, cards: int
     under = sim.under
     nxt = sim.nxt
     won = sim.won
-    sides = sim.sides
-    maker_side = sides[sim.maker]
+    sides = sim.play_sides()
+    maker_side = 0
     n = sim.n
     active = sim.active
     last = active - 1
@@ -416,15 +430,22 @@ def heuristic_bid(sim: HandState, threshold: float) -> int:
     """
     seat = sim.turn
     own = sim.hand[seat] | sim.tab[seat]
-    if sim.phase == ALONE:
+    phase = sim.phase
+    if phase == ALONE:
+        if sim.sides[seat] != sim.sides[sim.maker]:
+            return PASS  # a defender never goes alone (RULES.md §4 allows it; it rarely pays)
         return GO_ALONE if hand_value(own, sim.trump) >= threshold + 1.3 else PASS
+    if phase != BID1 and phase != BID2:
+        return _family_decision(sim, own, threshold)
     legal = sim.legal()
+    if TURN_DOWN in legal:
+        return TURN_DOWN if hand_value(own, sim.up_suit) >= threshold + 1.3 else PASS
     best_action, best_value = PASS, -1.0
     for action in legal:
         if action == PASS:
             continue
         if sim.phase == BID1:
-            suit = sim.up // 9 if action in (ORDER, TAKE) else (action - 2) % 5
+            suit = sim.up_suit if action in (ORDER, TAKE) else (action - 2) % 5
             mine = own | (1 << sim.up) if seat == sim.dealer else own
             value = hand_value(mine, suit)
             if sim.sides[sim.dealer] != sim.sides[seat]:
@@ -438,6 +459,37 @@ def heuristic_bid(sim: HandState, threshold: float) -> int:
     if PASS not in legal or best_value >= threshold:
         return best_action
     return PASS
+
+
+def _family_decision(sim: HandState, own: int, threshold: float) -> int:
+    """RULES.md §4–§7 decisions inside playouts: naming unseen, a loner's card request
+    and the gift, calling a partner, and Auction bids (an action id)."""
+    phase = sim.phase
+    if phase == BLIND:
+        return NAME + max(range(4), key=lambda s: hand_value(own, s))
+    if phase == ASK:
+        return sim.legal()[-1]  # ask a partner: a free exchange
+    if phase == GIVE:
+        values = VALUE[sim.trump]
+        return GIVE_BASE + max(bits(sim.hand[sim.turn]), key=lambda c: values[c])
+    if phase == CALL:
+        legal = sim.legal()
+        if sim.v.makers == "call_suit":
+            if hand_value(own, sim.trump) >= threshold + 1.3:
+                return GO_ALONE
+            return CALL_SUIT_BASE + sim.trump  # the best trump's holder is a strong partner
+        values = VALUE[sim.trump]
+        return max(legal, key=lambda a: values[a - CALL_CARD_BASE])
+    if phase == AUCTION:
+        suit = max(range(4), key=lambda s: hand_value(own, s))
+        value = hand_value(own, suit) + 1.2  # the partner to be called
+        level = 0
+        for i, need in enumerate((threshold, threshold + 0.8, threshold + 1.6)):
+            if value >= need:
+                level = BID_LEVELS[i]
+        action = BID_BASE + 4 * BID_LEVELS.index(level) + suit if level else PASS
+        return action if action in sim.legal() else PASS
+    return sim.legal()[0]
 
 
 def heuristic_discard(sim: HandState) -> int:

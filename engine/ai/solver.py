@@ -31,8 +31,7 @@ class _Search:
         self.hands = sim.hand[:]
         self.pend = sim.pend[:]
         self.under = sim.under
-        maker_side = sim.sides[sim.maker]
-        self.maker = [side == maker_side for side in sim.sides]
+        self.maker = [side == 0 for side in sim.play_sides()]
         self.nxt = sim.nxt
         self.active = sim.active
         self.table: dict[tuple[int, ...], tuple[int, int]] = {}
@@ -190,7 +189,7 @@ def winning_moves(sim: HandState, target: int) -> list[int]:
         ValueError: ``sim`` is not in play.
     """
     out = []
-    maximizing = sim.sides[sim.turn] == sim.sides[sim.maker]
+    maximizing = sim.play_sides()[sim.turn] == 0
     for action in sim.legal():
         child = sim.copy()
         child.apply(action)

@@ -547,3 +547,19 @@ def test_auction_called_card_nobody_holds_means_no_partner(deal_game, act) -> No
     act(game, "bid 3 H", *["pass"] * 4, "discard 8C", "discard 9C", "discard TC", "call 8C")
     play_first_legal(game)
     assert game.hand_results[-1].partner is None
+
+
+def test_auction_the_winning_bids_suit_is_trump_in_play(deal_game, act) -> None:
+    """§7: an overcall names trump anew; play follows the last bid's suit, and every
+    card offered is in the hand of the seat to play."""
+    game = deal_game("auction")
+    act(game, "bid 3 H", "pass", "pass", "bid 4 C", "pass")  # seat 4 overcalls in clubs
+    for card in game.hand_of(4)[:3]:
+        act(game, f"discard {card}")
+    act(game, f"call {next(c for c in game.variant.pack if c not in game.hand_of(4))}")
+    assert game.trump is Suit.CLUBS
+    while game.phase is Phase.PLAY:
+        seat = game.turn
+        legal = game.legal_actions(seat)  # type: ignore[arg-type]
+        assert {a.card for a in legal} <= set(game.hand_of(seat))  # type: ignore[attr-defined,arg-type]
+        game.apply(seat, legal[-1])  # type: ignore[arg-type]
