@@ -162,7 +162,7 @@ class Sampler:
         self.pool = pack & ~known & ~played & ~up_bit
         slots = []
         for seat in range(view.players):
-            if seat == me:
+            if seat == me and not view.blind:  # a dealer naming unseen: their hand too
                 continue
             size = view.hand_sizes[seat] - (seat == self.up_holder)
             slots.append(_Slot(seat, size, self.pool & ~self.void[seat]))

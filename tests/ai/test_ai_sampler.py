@@ -7,11 +7,12 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import OrderUp, Pass, TakeUp
+from engine.actions import Pass
 from engine.ai.sampler import Sampler
-from engine.cards import effective_suit
+from engine.cards import Card, effective_suit
 from engine.core import BID1, BID2, CARD_OF, PASS, PLAY, HandState
 from engine.game import Game
+from engine.variants import get_variant
 from engine.view import Phase, PlayerView
 
 
@@ -30,10 +31,29 @@ def _downs(sim: HandState) -> int:
     return _engine_mask(sim, sum(sim.under) | sum(sim.pend))
 
 
+CONFIGS = {
+    "tuque": {},
+    "tuque61": {},
+    "euchre": {},
+    "british": {"no_alone_after_pass": True},
+    "three_hand": {},
+    "two_hand": {},
+    "six_hand": {},
+    "almonte": {"dealer_must_make": True},
+    "call_ace": {"players": 5},
+    "jackpot": {"players": 6},
+    "auction": {"pack": 32},
+}
+
+
+def _pack(view: PlayerView) -> tuple[Card, ...]:
+    return get_variant(view.variant).configured(view.options).pack  # type: ignore[arg-type]
+
+
 def _ruled_out(view: PlayerView, seat: int) -> int:
     """Cards ``seat`` cannot hold in hand: suits it failed to follow, by effective suit."""
     out = 0
-    pack = Game(view.variant).variant.pack
+    pack = _pack(view)
     for trick in (*view.tricks, view.trick):
         if not trick.plays:
             continue
@@ -45,7 +65,7 @@ def _ruled_out(view: PlayerView, seat: int) -> int:
 
 
 def _play_to(variant: str, seed: int, steps: int) -> Game:
-    game = Game(variant, seed=seed)
+    game = Game(variant, seed=seed, **CONFIGS[variant])
     rng = random.Random(seed)
     game.deal()
     for _ in range(steps):
@@ -62,25 +82,24 @@ def _play_to(variant: str, seed: int, steps: int) -> Game:
 def _check(view: PlayerView, sim: HandState) -> None:
     me = view.seat
     assert me is not None
-    pack = sum(1 << c.index for c in Game(view.variant).variant.pack)
+    pack = sum(1 << c.index for c in _pack(view))
     face_up = [sum(1 << c.index for c in view.face_up(s)) for s in range(view.players)]
     played = sum(1 << c.index for t in (*view.tricks, view.trick) for _, c in t.plays)
     mine = sum(1 << c.index for c in view.hand)
-    up = view.up_card
-    assert up is not None
+    up_bit = 1 << view.up_card.index if view.up_card is not None else 0
     in_play = sim.phase == PLAY
     hands = [_engine_mask(sim, h) for h in sim.hand]
     if not in_play:
         hands = [h | t for h, t in zip(hands, sim.tab, strict=True)]
     downs = _downs(sim)
-    # The viewer's own cards are exactly the view's.
-    assert hands[me] == mine | face_up[me]
-    seen = mine | played | (1 << view.discard.index if view.discard else 0)
+    # The viewer's own cards are exactly the view's (unless they may not see them).
+    if not view.blind:
+        assert hands[me] == mine | face_up[me]
+    seen = mine | played | sum(c.mask for c in view.discards)
     seen |= sum(face_up)
-    taken = any(isinstance(a, OrderUp | TakeUp) for _, a in view.bids) and (
-        view.phase in (Phase.DISCARD, Phase.PLAY)
-    )
-    total = downs
+    total = downs | sim.widow
+    assert sim.widow.bit_count() == view.widow
+    assert not sim.widow & seen
     for seat in range(view.players):
         hidden = hands[seat] & ~face_up[seat]
         assert hands[seat] & face_up[seat] == face_up[seat]
@@ -91,17 +110,17 @@ def _check(view: PlayerView, sim: HandState) -> None:
             continue
         assert not hidden & seen, "a seat was given a card the viewer can see elsewhere"
         assert not hidden & _ruled_out(view, seat), "a seat was given a suit it showed void in"
-        if hidden & (1 << up.index):
-            assert taken and seat == view.dealer, "the up-card is only ever the dealer's"
-    assert not downs & (seen | 1 << up.index)
+        if hidden & up_bit:
+            assert seat == view.dealer, "the up-card is only ever the dealer's"
+    assert not downs & (seen | up_bit)
     assert total & ~pack == 0
     assert downs.bit_count() == sum(p.face_down for t in view.tableaus for p in t)
     assert sorted(sim.legal()) == sorted(a.id for a in view.legal_actions)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(
-    variant=st.sampled_from(["tuque", "tuque61", "euchre"]),
+    variant=st.sampled_from(sorted(CONFIGS)),
     seed=st.integers(0, 10**6),
     steps=st.integers(0, 80),
 )
