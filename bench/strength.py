@@ -7,6 +7,7 @@ Usage::
     python bench/strength.py --a hard --b normal --setting a.iterations=1000
     python bench/strength.py --a hard --b normal --a-settings '{"iterations": 1000}'
     python bench/strength.py --variant euchre --a oracle --b normal --hands 1000
+    python bench/strength.py --table --games 100   # every variant, each level vs the one below
 
 A level is one of ``make_player``'s, or ``oracle``: the hard level shown the other
 seats' hands (``bench/oracle.py``), to measure how far any player could go; or
@@ -14,9 +15,12 @@ seats' hands (``bench/oracle.py``), to measure how far any player could go; or
 the discard) and the other plays the cards, to tell where an edge comes from.
 The side's settings go to its search parts (``hard``, ``oracle``).
 
-Every deal is played twice with the sides swapped (duplicate), so the luck of the
-cards cancels out: game ``i`` and game ``i + 1`` share a game seed, hence the same
-deals in the same order. In Euchre both seats of a side play the same level.
+Every deal is played once with A on each side in turn (duplicate), so the luck of
+the cards cancels out: the games of a set share a game seed, hence the same deals
+in the same order. In team games every seat of a side plays the same level; in
+games of more than two sides (three-hand, Call-Ace, Jackpot, Auction) A holds one
+seat against copies of B in the others, and the summary adds A's mean final rank
+and score share.
 ``--games N`` plays N whole games and counts A's wins; ``--hands N`` plays N single
 hands and counts the share of scored hands in which side A scored. Work is spread
 over a process pool (``--workers``, default 2).
@@ -61,13 +65,19 @@ class Match:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """One game or hand from A's side: whether A won (scored), hands played, points each."""
+    """One game or hand from A's side: whether A won (scored), hands played, points each.
+
+    ``b_points`` is the best of the other sides; ``rank`` is A's final place (1 best,
+    ties share the places) and ``share`` A's part of the points above the lowest side.
+    """
 
     a_won: bool
     scored: bool
     hands: int
     a_points: int
     b_points: int
+    rank: float = 1.0
+    share: float = 0.5
 
 
 def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -135,19 +145,26 @@ def play(match: Match, seed: int, a_side: int, *, whole_game: bool) -> Outcome:
         view = game.view(seat)
         game.apply(seat, players[seat].choose(view, view.legal_actions))
     results = game.hand_results
-    a_points = sum(r.points[a_side] for r in results)
-    b_points = sum(r.points[1 - a_side] for r in results)
+    points = [sum(r.points[side] for r in results) for side in range(max(sides) + 1)]
+    a_points = points[a_side]
+    b_points = max(p for side, p in enumerate(points) if side != a_side)
+    above = sum(p > a_points for p in points)
+    level = sum(p == a_points for p in points) - 1
+    rank = 1 + above + level / 2
+    floor = min(points)
+    spread = sum(p - floor for p in points)
+    share = (a_points - floor) / spread if spread else 1 / len(points)
     if whole_game:
-        return Outcome(game.winner == a_side, True, len(results), a_points, b_points)
-    return Outcome(a_points > 0, a_points + b_points > 0, 1, a_points, b_points)
+        won = game.winner == a_side
+        return Outcome(won, True, len(results), a_points, b_points, rank, share)
+    return Outcome(a_points > b_points, a_points != b_points, 1, a_points, b_points, rank, share)
 
 
-def _play_pair(job: tuple[Match, int, bool]) -> tuple[Outcome, Outcome]:
+def _play_pair(job: tuple[Match, int, bool]) -> tuple[Outcome, ...]:
+    """One duplicate set: the same deals with A on each side in turn."""
     match, seed, whole_game = job
-    return (
-        play(match, seed, 0, whole_game=whole_game),
-        play(match, seed, 1, whole_game=whole_game),
-    )
+    sides = max(Game(match.variant, **match.options).variant.sides) + 1
+    return tuple(play(match, seed, side, whole_game=whole_game) for side in range(sides))
 
 
 def run(
@@ -191,7 +208,14 @@ def _label(level: str, settings: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> None:
     """Parse the command line, play the match, print the summary."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--variant", default="tuque", help="tuque, tuque61 or euchre")
+    parser.add_argument("--variant", default="tuque", help="any variant (see tuque play --help)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, e.g. players=5 or pack=32 (repeatable)",
+    )
     parser.add_argument(
         "--a", default="normal", help="side A's level: a make_player level, oracle or BIDDER/PLAYER"
     )
@@ -214,7 +238,15 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--a-settings", help="side A's settings as a JSON object")
     parser.add_argument("--b-settings", help="side B's settings as a JSON object")
+    parser.add_argument(
+        "--table",
+        action="store_true",
+        help="every variant: easy vs random, normal vs easy, hard vs normal (a Markdown table)",
+    )
     args = parser.parse_args(argv)
+    if args.table:
+        _table(args.games or 100, args.seed, args.workers, args.setting)
+        return
 
     a_settings, b_settings = _settings(args)
     options: dict[str, Any] = {}
@@ -222,10 +254,16 @@ def main(argv: list[str] | None = None) -> None:
         options["target"] = args.target
     if args.stick_the_dealer:
         options["stick_the_dealer"] = True
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise SystemExit(f"--option {item!r}: expected NAME=VALUE")
+        options[name] = _value(value)
     match = Match(args.variant, args.a, args.b, a_settings, b_settings, options)
     whole_game = args.hands is None
     total = (args.games or 200) if whole_game else args.hands
-    pairs = max(1, (total + 1) // 2)
+    per_set = max(Game(match.variant, **options).variant.sides) + 1
+    pairs = max(1, (total + per_set - 1) // per_set)
     Game(match.variant, **options)  # fail fast on a bad variant or option
 
     start = time.perf_counter()
@@ -251,7 +289,50 @@ def main(argv: list[str] | None = None) -> None:
         f"A {what} {wins}{extra}: {share:.1%} (95% CI {low:.1%}-{high:.1%}); "
         f"A's points margin per hand {margin:+.3f}"
     )
+    nsides = max(Game(match.variant, **options).variant.sides) + 1
+    if nsides > 2:
+        rank = sum(o.rank for o in outcomes) / len(outcomes)
+        share_pts = sum(o.share for o in outcomes) / len(outcomes)
+        print(
+            f"{nsides} sides, A against {nsides - 1} copies of B: A's mean final rank "
+            f"{rank:.2f} (even {(nsides + 1) / 2:.1f}); score share {share_pts:.1%} "
+            f"(even {1 / nsides:.1%})"
+        )
     print(f"time {elapsed:.1f} s ({len(outcomes) / elapsed:.1f} {unit}/s)")
+
+
+_LADDER = (("easy", "random"), ("normal", "easy"), ("hard", "normal"))
+_HARD = {"iterations": 200}
+"""The table's hard level: a fixed budget, so the table replays the same on any machine."""
+
+
+def _table(games: int, seed: int, workers: int, extra: list[str]) -> None:
+    """Print each level against the one below it in every variant, as a Markdown table."""
+    from engine.variants import VARIANTS
+
+    hard = dict(_HARD)
+    for item in extra:
+        key, _, value = item.partition("=")
+        hard[key.removeprefix("a.")] = _value(value)
+    print(f"hard = {json.dumps(hard)}; {games} games a row (duplicate sets); seed {seed}")
+    print("| variant | A vs B | games | A wins (95% CI) | A's mean rank (even) | score share |")
+    print("|---|---|---|---|---|---|")
+    for variant in VARIANTS:
+        sides = max(VARIANTS[variant].sides) + 1
+        for a, b in _LADDER:
+            match = Match(variant, a, b, hard if a == "hard" else {}, {}, {})
+            sets = max(1, games // sides)
+            outcomes = list(run(match, sets, whole_game=True, seed=seed, workers=workers))
+            wins = sum(o.a_won for o in outcomes)
+            low, high = wilson(wins, len(outcomes))
+            rank = sum(o.rank for o in outcomes) / len(outcomes)
+            share = sum(o.share for o in outcomes) / len(outcomes)
+            print(
+                f"| {variant} | {a} vs {b} | {len(outcomes)} | {wins / len(outcomes):.0%} "
+                f"({low:.0%}–{high:.0%}) | {rank:.2f} ({(sides + 1) / 2:.1f}) | "
+                f"{share:.0%} ({1 / sides:.0%}) |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -28,7 +28,20 @@ PLAYTHROUGHS = {
     "tuque": ("tuque", 24, {"target": 5}),
     "tuque61": ("tuque61", 7, {}),
     "euchre": ("euchre", 4, {}),
+    "british": ("british", 3, {}),
+    "three_hand": ("three_hand", 3, {"target": 5}),
+    "two_hand": ("two_hand", 3, {"target": 5}),
+    "six_hand": ("six_hand", 5, {}),
+    "almonte": ("almonte", 3, {"dealer_must_make": True}),
+    "call_ace": ("call_ace", 3, {"players": 5}),
+    "jackpot": ("jackpot", 3, {"hands": 4}),
+    "auction": ("auction", 3, {"pack": 32}),
 }
+FIRST = ("tuque", "tuque61", "euchre")
+"""Pinned before RULES.md §4–§7 existed: their files stay byte-identical."""
+HANDS = 6
+"""The later variants' playthroughs stop after this many deals: random choices can
+keep a game whose scores go down (§5, §7) going for ever."""
 
 
 def _cards(cards) -> str:
@@ -43,8 +56,11 @@ def _pile(up: Card | None, face_down: bool) -> str:
     return (up.code if up else "--") + ("/#" if face_down else "/.")
 
 
-def render(game: Game) -> str:
-    """A stable text rendering of the state: the public view, then each seat's own view."""
+def render(game: Game, family: bool = False) -> str:
+    """A stable text rendering of the state: the public view, then each seat's own view.
+
+    ``family`` adds the state of RULES.md §4–§7 (loners, calls, bids, pool, widow).
+    """
     public = game.view(None)
     lines = [
         f"phase: {public.phase.value} | hand {public.hand_no} | dealer {public.dealer}"
@@ -69,14 +85,31 @@ def render(game: Game) -> str:
             f"hand result: trump {_opt(h.trump)} maker {_opt(h.maker)} alone {_opt(h.alone)}"
             f" tricks {' '.join(map(str, h.tricks))} points {' '.join(map(str, h.points))}"
         )
+    if family:
+        lines.append(
+            f"out: {' '.join(map(str, public.out)) or '-'} | lone defender "
+            f"{_opt(public.lone_defender)} | bid suit {_opt(public.bid_suit)} | called "
+            f"{_opt(public.called_suit or public.called_card)} | bid {public.bid} | pool "
+            f"{public.pool} | widow {public.widow}"
+        )
+        if public.last_hand is not None and public.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            h = public.last_hand
+            lines.append(
+                f"hand result: lone defender {_opt(h.lone_defender)} partner {_opt(h.partner)}"
+                f" bid {h.bid} pool {h.pool}"
+            )
     for seat in range(game.variant.players):
-        lines.append(_render_seat(game.view(seat)))
+        lines.append(_render_seat(game.view(seat), family))
     return "\n".join(lines)
 
 
-def _render_seat(view: PlayerView) -> str:
+def _render_seat(view: PlayerView, family: bool = False) -> str:
     assert view.seat is not None
     parts = [f"seat {view.seat}: hand {_cards(view.hand)}"]
+    if family and view.blind:
+        parts.append("blind")
+    if family and len(view.discards) > 1:
+        parts.append(f"discards {_cards(view.discards)}")
     if view.tableaus[view.seat]:
         parts.append(
             "tableau " + " ".join(_pile(p.up, p.face_down) for p in view.tableaus[view.seat])
@@ -97,9 +130,12 @@ def playthrough(variant: str, seed: int, options: dict) -> str:
         "# regenerate: UPDATE_GOLDEN=1 .venv/bin/pytest tests/engine/test_golden_playthroughs.py",
     ]
     step = 0
+    family = variant not in FIRST
     while True:
-        out += [f"== state {step}", render(game)]
-        if game.phase is Phase.GAME_OVER:
+        out += [f"== state {step}", render(game, family)]
+        if game.phase is Phase.GAME_OVER or (
+            family and game.turn is None and game.hand_no >= HANDS
+        ):
             break
         if game.turn is None:
             deal = game.deal()
