@@ -243,9 +243,11 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="every variant: easy vs random, normal vs easy, hard vs normal (a Markdown table)",
     )
+    parser.add_argument("--only", help="with --table: these variants only (comma-separated)")
     args = parser.parse_args(argv)
     if args.table:
-        _table(args.games or 100, args.seed, args.workers, args.setting)
+        names = args.only.split(",") if args.only else None
+        _table(args.games or 100, args.seed, args.workers, args.setting, names)
         return
 
     a_settings, b_settings = _settings(args)
@@ -306,7 +308,9 @@ _HARD = {"iterations": 200}
 """The table's hard level: a fixed budget, so the table replays the same on any machine."""
 
 
-def _table(games: int, seed: int, workers: int, extra: list[str]) -> None:
+def _table(
+    games: int, seed: int, workers: int, extra: list[str], names: list[str] | None = None
+) -> None:
     """Print each level against the one below it in every variant, as a Markdown table."""
     from engine.variants import VARIANTS
 
@@ -317,7 +321,7 @@ def _table(games: int, seed: int, workers: int, extra: list[str]) -> None:
     print(f"hard = {json.dumps(hard)}; {games} games a row (duplicate sets); seed {seed}")
     print("| variant | A vs B | games | A wins (95% CI) | A's mean rank (even) | score share |")
     print("|---|---|---|---|---|---|")
-    for variant in VARIANTS:
+    for variant in names or VARIANTS:
         sides = max(VARIANTS[variant].sides) + 1
         for a, b in _LADDER:
             match = Match(variant, a, b, hard if a == "hard" else {}, {}, {})

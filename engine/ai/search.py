@@ -61,8 +61,18 @@ def _trick_odds(variant: Variant) -> list[float]:
     return [w / total for w in weights]
 
 
+def score_floor(variant: Variant) -> int:
+    """The lowest score :func:`win_table` tells apart: 0, or below it where hands deduct
+    points (RULES.md §5 euchred makers, §7 Auction's failed bids)."""
+    n = variant.tricks
+    bid = _TYPICAL_BID.get(variant.bidding, 0)
+    worst = min(min(variant.score_hand(m, n - m, False, False, bid)) for m in range(n + 1))
+    return 0 if worst >= 0 else 10 * worst
+
+
 def win_table(variant: Variant, target: int) -> list[list[float]]:
-    """``table[a][b]``: the chance that a side on ``a`` points beats one on ``b`` (to ``target``).
+    """``table[a - floor][b - floor]``: the chance that a side on ``a`` points beats one on
+    ``b`` (to ``target``), for scores from :func:`score_floor` up.
 
     A Markov model of the game: each hand either side makes trump with even odds
     and the makers' tricks follow a fixed spread (``_trick_odds``); points come
@@ -75,19 +85,24 @@ def win_table(variant: Variant, target: int) -> list[list[float]]:
     outcomes = [
         (p / 2, *variant.score_hand(m, n - m, False, False, bid)) for m, p in enumerate(odds)
     ]
-    table = [[0.5] * target for _ in range(target)]
+    floor = score_floor(variant)
+    size = target - floor
+    table = [[0.5] * size for _ in range(size)]
 
     def value(a: int, b: int) -> float:
         if a >= target or b >= target:
             return 1.0 if a > b else 0.0 if b > a else 0.5
-        # Below zero (RULES.md §5, §7 deduct points) counts as zero: a fair approximation.
-        return table[max(a, 0)][max(b, 0)]
+        # Scores below the floor (ten bad hands down) count as the floor.
+        return table[max(a - floor, 0)][max(b - floor, 0)]
 
-    for a in range(target - 1, -1, -1):
-        for b in range(target - 1, -1, -1):
-            table[a][b] = sum(
-                p * (value(a + mp, b + dp) + value(a + dp, b + mp)) for p, mp, dp in outcomes
-            )
+    # Scores only fall by deductions, which the table's order cannot follow: sweep
+    # from the top a few times so values below a score settle.
+    for _ in range(1 if floor == 0 else 3):
+        for a in range(target - 1, floor - 1, -1):
+            for b in range(target - 1, floor - 1, -1):
+                table[a - floor][b - floor] = sum(
+                    p * (value(a + mp, b + dp) + value(a + dp, b + mp)) for p, mp, dp in outcomes
+                )
     return table
 
 
@@ -103,7 +118,8 @@ class _Reward:
         self.theirs = max(view.scores[s] for s in self.others)
         self.chips = variant.chips
         self.table = table
-        self.target = len(table)
+        self.floor = score_floor(variant)
+        self.target = len(table) + self.floor
         n = variant.tricks
         bid = _TYPICAL_BID.get(variant.bidding, 0)
         possible = {(0, 0)}
@@ -122,7 +138,8 @@ class _Reward:
         a, b = self.mine + ours, self.theirs + theirs
         if a >= self.target or b >= self.target:
             return 1.0 if a > b else 0.0 if b > a else 0.5
-        return self.table[max(a, 0)][max(b, 0)]
+        floor = self.floor
+        return self.table[max(a - floor, 0)][max(b - floor, 0)]
 
     def of(self, points: Sequence[int]) -> float:
         """Reward of a hand that scored ``points`` per side."""
