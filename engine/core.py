@@ -743,7 +743,7 @@ class HandState:
     def makers(self) -> int:
         """The maker and whoever plays with them, as a seat mask (RULES.md §3–§7)."""
         if self.v.makers == "side":
-            return _team_masks(self.sides)[self.sides[self.maker]]
+            return self.v.side_masks[self.sides[self.maker]]
         mask = 1 << self.maker
         if self.partner >= 0:
             mask |= 1 << self.partner
@@ -771,12 +771,15 @@ class HandState:
         """Add to :attr:`points` the scores of a hand in which the makers took ``made``
         tricks: the maker side's points to each maker side, the defenders' to each
         defender side (RULES.md §3–§7: per side, or per member of a Call-Ace side)."""
-        makers = self.makers()
         sides = self.sides
-        maker_sides = 0
-        for s in range(self.n):
-            if makers >> s & 1:
-                maker_sides |= 1 << sides[s]
+        if self.v.makers == "side":
+            maker_sides = 1 << sides[self.maker]
+        else:
+            makers = self.makers()
+            maker_sides = 0
+            for s in range(self.n):
+                if makers >> s & 1:
+                    maker_sides |= 1 << sides[s]
         ours, theirs = self.score(
             made, self.ntricks - made, self.alone >= 0, self.lone_def >= 0, self.bid
         )
@@ -803,20 +806,13 @@ class HandState:
     def maker_tricks(self) -> int:
         """Tricks won so far by the makers."""
         makers = self.makers()
-        return sum(w for s, w in enumerate(self.won) if makers >> s & 1)
-
-
-_TEAMS: dict[tuple[int, ...], list[int]] = {}
-
-
-def _team_masks(sides: tuple[int, ...]) -> list[int]:
-    """Per side, the mask of its seats (cached per seating)."""
-    masks = _TEAMS.get(sides)
-    if masks is None:
-        masks = _TEAMS[sides] = [0] * (max(sides) + 1)
-        for seat, side in enumerate(sides):
-            masks[side] |= 1 << seat
-    return masks
+        won = self.won
+        made = 0
+        while makers:
+            low = makers & -makers
+            made += won[low.bit_length() - 1]
+            makers ^= low
+        return made
 
 
 _PACK_MASKS: dict[str, int] = {}

@@ -33,6 +33,7 @@ from typing import Any
 from engine import core
 from engine.actions import (
     ACTIONS,
+    DISCARD_BASE,
     PLAY_BASE,
     Action,
     Ask,
@@ -116,6 +117,7 @@ def _chunk_tables(base: int) -> tuple[list[tuple[Action, ...]], ...]:
 
 
 _PLAY_T0, _PLAY_T1, _PLAY_T2 = _chunk_tables(PLAY_BASE)
+_DISC_T0, _DISC_T1, _DISC_T2 = _chunk_tables(DISCARD_BASE)
 
 
 def _uncode_table(trump: int, block: int) -> list[int]:
@@ -408,10 +410,15 @@ class Game:
             u0, u1, u2, u3 = self._uncode
             m = u0[m & 0x1FFF] | u1[(m >> 13) & 0x1FFF] | u2[(m >> 26) & 0x1FFF] | u3[m >> 39]
             return _PLAY_T0[m & 0x1FFF] + _PLAY_T1[(m >> 13) & 0x1FFF] + _PLAY_T2[m >> 26]
+        if phase is _DISCARD:
+            m = hand.hand[t]
+            return _DISC_T0[m & 0x1FFF] + _DISC_T1[(m >> 13) & 0x1FFF] + _DISC_T2[m >> 26]
         # A decision's menu is asked for by the player and again by apply: built once.
         menu = self._menu
         if menu is None:
-            ids = tuple(hand.legal())
+            ids = hand.legal()
+            if type(ids) is not tuple:
+                ids = tuple(ids)
             menu = _ACTIONS_OF.get(ids)
             if menu is None:
                 menu = tuple(map(ACTIONS.__getitem__, ids))

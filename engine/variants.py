@@ -174,6 +174,7 @@ class Variant:
         card_request: §6: a loner asks a partner for a card and discards one.
         widow: cards the Auction maker takes (and discards), by pack size.
         chips: §7 Jackpot: each deal antes a chip, tricks draw chips from the pool.
+        side_masks: derived: per side, the seat mask of its members.
     """
 
     name: str
@@ -197,6 +198,14 @@ class Variant:
     card_request: bool = False
     widow: int = 0
     chips: bool = False
+    side_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        masks = [0] * (max(self.sides) + 1)
+        for seat, side in enumerate(self.sides):
+            masks[side] |= 1 << seat
+        # Derived once: the core asks for the maker's side at every hand's end.
+        object.__setattr__(self, "side_masks", tuple(masks))
 
     @property
     def tricks(self) -> int:
