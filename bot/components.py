@@ -5,6 +5,9 @@ Every custom_id starts with ``tuque:`` and carries only ids and public numbers:
 ==============================================  ===========================================
 ``tuque:act:<game>:<seq>:<action>``             an action in a player's ephemeral hand view;
                                                 ``seq`` is the log length it was offered at
+``tuque:pick:<game>:<seq>:<part>``              a select of actions, where more than 25
+                                                are legal (an Auction call of a card); the
+                                                option values are action ids
 ``tuque:hand:<game>``                           "Show my hand" on the public table
 ``tuque:resign:<game>``                         confirm a resignation (ephemeral)
 ``tuque:challenge:<id>:accept|decline``         answer a challenge
@@ -34,6 +37,7 @@ import discord
 
 from bot import replies
 from engine.actions import ACTIONS, Action, Discard, Play
+from engine.variants import VARIANTS
 from engine.view import PlayerView
 
 if TYPE_CHECKING:
@@ -42,6 +46,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DYNAMIC_ITEMS",
     "ActionButton",
+    "ActionSelect",
     "ChallengeButton",
     "LeaderboardButton",
     "ResignButton",
@@ -55,7 +60,7 @@ __all__ = [
 ]
 
 
-LEADERBOARD_VARIANTS = ("all", "tuque", "tuque61")
+LEADERBOARD_VARIANTS = ("all", *VARIANTS)
 """The variants a leaderboard button may name."""
 
 _ID_RANGE = range(1, 2**63)  # SQLite's rowids and Discord's snowflakes
@@ -114,6 +119,39 @@ class ActionButton(
             await replies.deny(interaction, _BAD_BUTTON)
             return
         action = ACTIONS[self.action_id] if self.action_id < len(ACTIONS) else None
+        await _bot(interaction).sessions.on_action(interaction, self.game_id, self.seq, action)
+
+
+class ActionSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"tuque:pick:(?P<game>\d+):(?P<seq>\d+):(?P<part>\d+)",
+):
+    """Part of a player's legal actions as a select, where buttons would not fit."""
+
+    def __init__(
+        self, game_id: int, seq: int, part: int, select: discord.ui.Select[Any] | None = None
+    ) -> None:
+        super().__init__(
+            select or discord.ui.Select(custom_id=f"tuque:pick:{game_id}:{seq}:{part}")
+        )
+        self.game_id = game_id
+        self.seq = seq
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+    ) -> ActionSelect:
+        return cls(int(match["game"]), int(match["seq"]), int(match["part"]))
+
+    @_guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        picked = values[0] if len(values) == 1 else ""
+        if not _ids_in_range(self.game_id, self.seq + 1) or not picked.isdigit():
+            await replies.deny(interaction, _BAD_BUTTON)
+            return
+        action_id = int(picked)
+        action = ACTIONS[action_id] if action_id < len(ACTIONS) else None
         await _bot(interaction).sessions.on_action(interaction, self.game_id, self.seq, action)
 
 
@@ -212,7 +250,7 @@ class ChallengeButton(
 
 class LeaderboardButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tuque:lb:(?P<variant>[a-z0-9]+):(?P<page>\d+)",
+    template=r"tuque:lb:(?P<variant>[a-z0-9_]+):(?P<page>\d+)",
 ):
     """Previous/next page of a leaderboard (anyone may page a public leaderboard)."""
 
@@ -242,7 +280,14 @@ class LeaderboardButton(
         await _bot(interaction).sessions.page_leaderboard(interaction, self.variant, self.page)
 
 
-_KNOWN = (ActionButton, ShowHandButton, ResignButton, ChallengeButton, LeaderboardButton)
+_KNOWN = (
+    ActionButton,
+    ActionSelect,
+    ShowHandButton,
+    ResignButton,
+    ChallengeButton,
+    LeaderboardButton,
+)
 # The others' templates, their group names dropped (a name may appear only once in a regex).
 _OTHERS = "|".join(
     re.sub(r"\(\?P<\w+>", "(?:", item.__discord_ui_compiled_template__.pattern) for item in _KNOWN
@@ -279,17 +324,36 @@ def _style(action: Action) -> discord.ButtonStyle:
     return discord.ButtonStyle.primary
 
 
+MAX_BUTTONS = 25
+"""Discord's limit of components in a message: five rows of five buttons."""
+
+
 def hand_buttons(
     game_id: int, seq: int, view: PlayerView, labels: list[str]
 ) -> discord.ui.View | None:
-    """Buttons for exactly ``view.legal_actions`` (``labels`` in the same order).
+    """Components for exactly ``view.legal_actions`` (``labels`` in the same order).
 
-    Cards from the hand come first, then face-up tableau cards (marked 📤), five a
-    row; Discord allows 25 buttons, more than any legal-action list here.
+    Buttons, five a row: cards from the hand first, then face-up tableau cards
+    (marked 📤). Where more than 25 actions are legal (an Auction maker calling any
+    card they do not hold), selects of at most 25 options each, in action order.
     """
     if not view.legal_actions:
         return None
     ui = discord.ui.View(timeout=None)
+    if len(view.legal_actions) > MAX_BUTTONS:
+        pairs = list(zip(view.legal_actions, labels, strict=True))
+        parts = -(-len(pairs) // MAX_BUTTONS)
+        size = -(-len(pairs) // parts)
+        for part in range(parts):
+            chunk = pairs[part * size : (part + 1) * size]
+            select = discord.ui.Select[Any](
+                custom_id=f"tuque:pick:{game_id}:{seq}:{part}",
+                placeholder=f"{chunk[0][1]} … {chunk[-1][1]}",
+                options=[discord.SelectOption(label=label, value=str(a.id)) for a, label in chunk],
+                row=part,
+            )
+            ui.add_item(ActionSelect(game_id, seq, part, select))
+        return ui
     tableau = set(view.face_up(view.seat)) if view.seat is not None and view.tableaus else set()
     ordered = sorted(
         zip(view.legal_actions, labels, strict=True),

@@ -13,9 +13,24 @@ from dataclasses import dataclass
 import discord
 
 from bot.store import LeaderboardRow, PlayerStats
-from engine.actions import Action, Discard, GoAlone, NameTrump, OrderUp, Pass, Play, TakeUp
+from engine.actions import (
+    Action,
+    Ask,
+    Bid,
+    CallCard,
+    CallSuit,
+    Discard,
+    GoAlone,
+    NameTrump,
+    OrderUp,
+    Pass,
+    Play,
+    TakeUp,
+    TurnDown,
+)
 from engine.cards import EFFECTIVE_SUIT, POWER, Card, Suit
-from engine.variants import VARIANTS
+from engine.render_text import TextRenderer
+from engine.variants import VARIANTS, Variant
 from engine.view import HandResult, Phase, PlayerView
 
 __all__ = [
@@ -76,8 +91,18 @@ def _suit(suit: Suit) -> str:
     return f"{suit.symbol} {suit.noun}"
 
 
-def action_label(action: Action, view: PlayerView) -> str:
-    """A button label for ``action``: ``"Order it up"``, ``"Name ♥ hearts"``, ``"10♥"``."""
+def _variant(view: PlayerView) -> Variant:
+    """The variant as this game is set up (seats and pack for its options)."""
+    variant = VARIANTS[view.variant]
+    return variant.configured(view.options) if view.options is not None else variant
+
+
+def action_label(action: Action, view: PlayerView, seating: Seating | None = None) -> str:
+    """A button label for ``action``: ``"Order it up"``, ``"Name ♥ hearts"``, ``"10♥"``.
+
+    The RULES.md §4–§7 decisions (bids, calls, requests, gifts) take the terminal's
+    wording, with ``seating``'s names for the seats they name.
+    """
     if isinstance(action, Play):
         return action.card.pretty()
     if isinstance(action, Discard):
@@ -90,8 +115,10 @@ def action_label(action: Action, view: PlayerView) -> str:
         return "Take it up" if action.suit is None else f"Take up: {_suit(action.suit)}"
     if isinstance(action, NameTrump):
         return f"Name {_suit(action.suit)}"
-    assert isinstance(action, GoAlone)
-    return "Go alone"
+    if isinstance(action, GoAlone):
+        return "Go alone"
+    names = seating.names if seating else tuple(f"Seat {s + 1}" for s in range(view.players))
+    return TextRenderer(_variant(view), names=names).action_label(view, action)
 
 
 def _tableau(view: PlayerView, seat: int) -> str:
@@ -117,6 +144,11 @@ def _status(view: PlayerView, seating: Seating) -> str:
         Phase.DISCARD: "to discard",
         Phase.GOING_ALONE: "to decide on going alone",
         Phase.PLAY: "to lead" if not view.trick.plays else "to play",
+        Phase.BLIND_NAMING: "to name trump before looking at their hand",
+        Phase.CARD_REQUEST: "to ask a partner for a card",
+        Phase.GIVING: "to give the loner a card",
+        Phase.CALLING: "to call a partner",
+        Phase.AUCTION: "to bid",
     }[view.phase]
     return f"**{who}** {doing}."
 
@@ -131,12 +163,64 @@ def _describe_bid(seat: int, action: Action, seating: Seating) -> str:
         return f"{name} ordered it up" + (f" ({_suit(action.suit)})" if action.suit else "")
     if isinstance(action, TakeUp):
         return f"{name} took it up" + (f" ({_suit(action.suit)})" if action.suit else "")
+    if isinstance(action, TurnDown):
+        return f"{name} turned it down to go alone"
+    if isinstance(action, CallSuit):
+        return f"{name} called {_suit(action.suit)}"
+    if isinstance(action, CallCard):
+        return f"{name} called {action.card.pretty()}"
+    if isinstance(action, Ask):
+        return f"{name} asked {seating.who(action.seat)} for a card"
+    if isinstance(action, Bid):
+        return f"{name} bid {action.level} in {_suit(action.suit)}"
     assert isinstance(action, NameTrump)
     return f"{name} named {_suit(action.suit)}"
 
 
 def _trick_line(plays: Sequence[tuple[int, Card]], seating: Seating) -> str:
     return " · ".join(f"{seating.who(s)} {c.pretty()}" for s, c in plays) or "—"
+
+
+def _title(view: PlayerView, seating: Seating) -> str:
+    sides = " vs ".join(seating.side_names(side, view.sides) for side in sorted(set(view.sides)))
+    return f"{_variant(view).title}: {sides}"
+
+
+def _trump_line(view: PlayerView, seating: Seating) -> str:
+    if view.trump is None:
+        return "not yet made"
+    if view.maker is None:
+        return f"{_suit(view.trump)} (the turned suit)"  # Jackpot: nobody bids
+    line = f"{_suit(view.trump)}, made by {seating.who(view.maker)}"
+    if view.bid:
+        line += f" (bid {view.bid})"
+    if view.alone is not None:
+        line += f" (alone: {seating.who(view.alone)})"
+    if view.lone_defender is not None:
+        line += f"; {seating.who(view.lone_defender)} defends alone"
+    return line
+
+
+def _called_line(view: PlayerView) -> str | None:
+    """The Call-Ace or Auction call (RULES.md §7); never who the partner is."""
+    if view.called_suit is not None:
+        return (
+            f"{_suit(view.called_suit)}: whoever holds its best card is the maker's secret partner"
+        )
+    if view.called_card is not None:
+        return f"{view.called_card.pretty()}: its holder is the maker's partner"
+    return None
+
+
+def _score_line(view: PlayerView, seating: Seating) -> str:
+    score = " · ".join(
+        f"{seating.side_names(side, view.sides)} {points}"
+        for side, points in enumerate(view.scores)
+    )
+    if _variant(view).chips:
+        hands = view.options.hands if view.options is not None else 0
+        return f"{score} chips · pool {view.pool} (deal {view.hand_no} of {hands})"
+    return f"{score} (to {view.target})"
 
 
 def table_embed(view: PlayerView, seating: Seating, game_id: int) -> discord.Embed:
@@ -152,27 +236,29 @@ def table_embed(view: PlayerView, seating: Seating, game_id: int) -> discord.Emb
     """
     if view.seat is not None:
         raise ValueError("the table is rendered from the public view only")
-    variant = VARIANTS[view.variant]
-    title = f"{variant.title}: " + " vs ".join(
-        seating.side_names(side, view.sides) for side in sorted(set(view.sides))
+    variant = _variant(view)
+    embed = discord.Embed(
+        title=_title(view, seating), description=_status(view, seating), colour=TABLE_COLOUR
     )
-    embed = discord.Embed(title=title, description=_status(view, seating), colour=TABLE_COLOUR)
     if view.hand_no:
-        up = view.up_card.pretty() if view.up_card else "—"
-        if view.up_card_turned_down:
-            up += " (turned down)"
         embed.add_field(name="Dealer", value=seating.who(view.dealer))
-        embed.add_field(name="Up-card", value=up)
-        if view.trump is not None:
-            trump = f"{_suit(view.trump)}, made by {seating.who(view.maker)}"
-            if view.alone is not None:
-                trump += f" (alone: {seating.who(view.alone)})"
-        else:
-            trump = "not yet made"
-        embed.add_field(name="Trump", value=trump)
-        if view.bids and view.phase in (Phase.BIDDING_1, Phase.BIDDING_2, Phase.GOING_ALONE):
+        if view.up_card is not None:
+            up = view.up_card.pretty() + (" (turned down)" if view.up_card_turned_down else "")
+            embed.add_field(name="Up-card", value=up)
+        elif variant.widow:
+            widow = f"{view.widow} cards face down" if view.widow else "taken by the maker"
+            embed.add_field(name="Widow", value=widow)
+        embed.add_field(name="Trump", value=_trump_line(view, seating))
+        called = _called_line(view)
+        if called:
+            embed.add_field(name="Called", value=called, inline=False)
+        if view.out:
+            out = ", ".join(seating.who(s) for s in view.out)
+            embed.add_field(name="Sitting out", value=out, inline=False)
+        bidding = view.phase not in (Phase.PLAY, Phase.GAME_OVER, Phase.HAND_OVER, Phase.DEAL)
+        if view.bids and bidding:
             bids = "; ".join(_describe_bid(s, a, seating) for s, a in view.bids)
-            embed.add_field(name="Bidding", value=bids, inline=False)
+            embed.add_field(name="Bidding", value=bids[-1024:], inline=False)
         for seat, name in enumerate(seating.names):
             if view.tableaus[seat]:
                 value = f"{_tableau(view, seat)}\nHand: {view.hand_sizes[seat]} cards"
@@ -185,13 +271,13 @@ def table_embed(view: PlayerView, seating: Seating, game_id: int) -> discord.Emb
                 last = view.tricks[-1]
                 line = f"{_trick_line(last.plays, seating)} → {seating.who(last.winner)}"
                 embed.add_field(name="Last trick", value=line, inline=False)
-        won = " · ".join(f"{n} {t}" for n, t in zip(seating.names, view.tricks_won, strict=True))
+        won = " · ".join(
+            f"{n} {t}"
+            for seat, (n, t) in enumerate(zip(seating.names, view.tricks_won, strict=True))
+            if seat not in view.out
+        )
         embed.add_field(name="Tricks this hand", value=won, inline=False)
-    score = " · ".join(
-        f"{seating.side_names(side, view.sides)} {points}"
-        for side, points in enumerate(view.scores)
-    )
-    embed.add_field(name="Score", value=f"{score} (to {view.target})", inline=False)
+    embed.add_field(name="Score", value=_score_line(view, seating), inline=False)
     embed.set_footer(text=f"Game #{game_id} · hand {view.hand_no} · {variant.rules}")
     return embed
 
@@ -223,6 +309,8 @@ def hand_embed(
     lines = [note] if note else []
     if view.phase is Phase.GAME_OVER:
         lines.append(_status(view, seating))
+    elif view.seat in view.out:
+        lines.append("You sit out this hand: your partner plays alone.")
     elif view.turn == view.seat:
         lines.append("**Your turn:** " + _prompt(view))
     elif view.turn is not None:
@@ -230,23 +318,37 @@ def hand_embed(
     embed = discord.Embed(
         title="Your hand", description="\n".join(lines) or None, colour=HAND_COLOUR
     )
-    embed.add_field(name="Hand", value=_cards(view.hand, view.trump), inline=False)
+    if view.blind:
+        hand = "(unseen: you name trump before you look at it)"
+    else:
+        hand = _cards(view.hand, view.trump)
+    embed.add_field(name="Hand", value=hand, inline=False)
     if view.tableaus and view.tableaus[view.seat]:
         embed.add_field(name="Your tableau", value=_tableau(view, view.seat), inline=False)
-    if view.discard is not None:
-        embed.add_field(name="You discarded", value=view.discard.pretty())
+    if view.discards:
+        embed.add_field(name="You discarded", value=" ".join(c.pretty() for c in view.discards))
     if view.up_card is not None and view.hand_no:
         up = view.up_card.pretty() + (" (turned down)" if view.up_card_turned_down else "")
         embed.add_field(name="Up-card", value=up)
     if view.trump is not None:
-        embed.add_field(name="Trump", value=_suit(view.trump))
+        embed.add_field(name="Trump", value=_trump_line(view, seating))
+    called = _called_line(view)
+    if called:
+        embed.add_field(name="Called", value=called, inline=False)
     if view.trick.plays:
         embed.add_field(name="Trick", value=_trick_line(view.trick.plays, seating), inline=False)
+    if _variant(view).chips:
+        embed.add_field(name="Pool", value=f"{view.pool} chips")
     embed.set_footer(text=f"Game #{game_id} · hand {view.hand_no}")
     return embed
 
 
 def _prompt(view: PlayerView) -> str:
+    if view.phase is Phase.DISCARD:
+        owed = len(view.hand) - _variant(view).hand_size
+        if owed > 1:
+            return f"discard {owed} cards from your hand, one at a time."
+        return "discard one card from your hand."
     return {
         Phase.BIDDING_1: "order it up, or pass."
         if view.seat != view.dealer
@@ -254,34 +356,77 @@ def _prompt(view: PlayerView) -> str:
         Phase.BIDDING_2: "name a suit, or pass."
         if Pass() in view.legal_actions
         else "name a suit.",
-        Phase.DISCARD: "discard one card from your hand.",
         Phase.GOING_ALONE: "go alone, or play with your partner.",
         Phase.PLAY: "play a card." if view.trick.plays else "lead a card.",
+        Phase.BLIND_NAMING: "name trump before you look at your hand.",
+        Phase.CARD_REQUEST: "ask a partner for a card (they choose which), or pass.",
+        Phase.GIVING: "give the loner one of your cards.",
+        Phase.CALLING: "call a partner.",
+        Phase.AUCTION: "bid higher than the bid standing, or pass.",
     }.get(view.phase, "")
 
 
-def hand_summary_embed(result: HandResult, variant: str, seating: Seating) -> discord.Embed:
-    """The channel announcement of a finished hand."""
-    v = VARIANTS[variant]
+def _makers(result: HandResult, variant: Variant) -> set[int]:
+    """The seats that played with the maker this hand (RULES.md §3–§7)."""
+    assert result.maker is not None
+    if variant.makers == "side":
+        side = variant.sides[result.maker]
+        return {s for s in range(variant.players) if variant.sides[s] == side}
+    return {result.maker} | ({result.partner} if result.partner is not None else set())
+
+
+def hand_summary_embed(
+    result: HandResult, variant: str | Variant, seating: Seating
+) -> discord.Embed:
+    """The channel announcement of a finished hand: trump, maker, tricks, points, score.
+
+    A secret partner (RULES.md §7) is named here, once the hand is over.
+    """
+    v = VARIANTS[variant] if isinstance(variant, str) else variant
     embed = discord.Embed(title=f"Hand {result.hand_no} result", colour=RESULT_COLOUR)
-    if result.thrown_in:
-        embed.description = "Everyone passed twice: the hand is thrown in."
+
+    def signed(points: int) -> str:
+        return f"+{points}" if points > 0 else f"−{-points}"
+
+    if v.chips:
+        assert result.trump is not None
+        best = max(result.tricks)
+        swept = " — a march sweeps the pool!" if best == v.tricks else ""
+        won = " · ".join(f"{n} {t}" for n, t in zip(seating.names, result.tricks, strict=True))
+        embed.description = f"{_suit(result.trump)} were trump. Tricks: {won}{swept}."
+        chips = ", ".join(
+            f"{n} {signed(p)}" for n, p in zip(seating.names, result.points, strict=True) if p
+        )
+        embed.add_field(name="Chips this hand", value=chips or "none")
+    elif result.thrown_in:
+        embed.description = "Everyone passed: the hand is thrown in."
         return embed
-    assert result.maker is not None and result.trump is not None
-    maker_side = v.sides[result.maker]
-    made = sum(t for s, t in enumerate(result.tricks) if v.sides[s] == maker_side)
-    line = f"{seating.who(result.maker)} made {_suit(result.trump)} and took {made} of {v.tricks}"
-    if result.alone is not None:
-        line += f" (alone: {seating.who(result.alone)})"
-    if made == v.tricks:
-        line += " — a march!"
-    elif result.points[maker_side] == 0:
-        line += " — euchred!"
-    embed.description = line + "."
-    gained = [
-        f"{seating.side_names(side, v.sides)} +{p}" for side, p in enumerate(result.points) if p
-    ]
-    embed.add_field(name="Points", value=", ".join(gained) or "none")
+    else:
+        assert result.maker is not None and result.trump is not None
+        makers = _makers(result, v)
+        made = sum(t for s, t in enumerate(result.tricks) if s in makers)
+        bid = f" bidding {result.bid}" if result.bid else ""
+        line = (
+            f"{seating.who(result.maker)} made {_suit(result.trump)}{bid} and took {made} "
+            f"of {v.tricks}"
+        )
+        if result.alone is not None:
+            line += f" (alone: {seating.who(result.alone)})"
+        if result.partner is not None and result.partner != result.maker:
+            line += f", partnered by {seating.who(result.partner)}"
+        if result.lone_defender is not None:
+            line += f"; {seating.who(result.lone_defender)} defended alone"
+        if result.march:
+            line += " — a march!"
+        elif result.euchred:
+            line += " — euchred!"
+        embed.description = line + "."
+        gained = [
+            f"{seating.side_names(side, v.sides)} {signed(p)}"
+            for side, p in enumerate(result.points)
+            if p
+        ]
+        embed.add_field(name="Points", value=", ".join(gained) or "none")
     score = " · ".join(
         f"{seating.side_names(side, v.sides)} {p}" for side, p in enumerate(result.scores)
     )
@@ -300,7 +445,8 @@ def game_over_embed(view: PlayerView, seating: Seating, reason: str | None = Non
     score = " · ".join(
         f"{seating.side_names(side, view.sides)} {p}" for side, p in enumerate(view.scores)
     )
-    embed.add_field(name="Final score", value=f"{score} (to {view.target})")
+    goal = "chips" if _variant(view).chips else f"(to {view.target})"
+    embed.add_field(name="Final score", value=f"{score} {goal}")
     return embed
 
 
@@ -332,13 +478,66 @@ _RULES = {
         "**Scoring**: makers with 3–4 tricks score 1, all 5 (a march) 2, a march alone 4; "
         "euchred makers give the defenders 2. First to 10."
     ),
+    "british": (
+        "Four players in two partnerships, 25 cards (9–A and the Benny, the top trump).\n\n"
+        "**Trump**: as in Euchre, except that the dealer's partner may *turn it down*: play "
+        "alone with the turned suit as trump. A Benny turned up: the dealer names trump before "
+        "looking at their hand.\n\n**Alone**: once trump is made, any player, maker or "
+        "defender, may play alone (both sides may).\n\n**Scoring**: as in Euchre, and a lone "
+        "defender who euchres the makers scores 4. First to 10 (or 11, 21)."
+    ),
+    "three_hand": (
+        "Three players, each for themself; 25 cards with the Benny (or 24).\n\n"
+        "**Trump**: as in Euchre; the maker plays alone against the other two together.\n\n"
+        "**Scoring**: the maker scores 1 for 3–4 tricks, 2 for all five; euchred, the maker "
+        "*loses* 2 (scores can go below zero). First to 10 (or 5, 7)."
+    ),
+    "two_hand": (
+        "Three-hand Euchre for two: each for themself, 25 cards with the Benny (or 24).\n\n"
+        "**Scoring**: the maker scores 1 for 3–4 tricks, 2 for all five; euchred, the maker "
+        "*loses* 2. First to 10 (or 5, 7)."
+    ),
+    "six_hand": (
+        "Six players in two teams of three, seated alternately; 33 cards (7–A and the "
+        "Benny).\n\n**Trump**: as in Euchre.\n\n**Alone**: one player of either side (or "
+        "both) may play alone; their partners lay down their hands, and the loner may ask one "
+        "partner for a card (the partner chooses it) and discards one.\n\n**Scoring**: 1 for "
+        "3–4 tricks, 3 for a march or a euchre, 6 for a march alone. First to 10."
+    ),
+    "almonte": (
+        "Six players in two teams of three; 31 cards (8–A and three Bens, the top trumps).\n\n"
+        "**Trump**: as in Euchre; a Ben turned up: the dealer names the suit before looking at "
+        "their hand (an option makes the dealer take it if all pass).\n\n**Scoring**: 1 for "
+        "3–4 tricks, 3 for a march or a euchre, 6 for a march alone. First to 15."
+    ),
+    "call_ace": (
+        "Four, five or six players, each scoring for themself; 25, 29 or 33 cards.\n\n"
+        "**Trump**: as in Euchre. Then the maker calls a suit: whoever holds its best card is "
+        "the maker's *secret partner*, known only when they play it (the maker may turn out "
+        "to be their own partner), or the maker plays alone.\n\n**Scoring**: as in Euchre, "
+        "each member of a side scoring the side's points. First to 10."
+    ),
+    "jackpot": (
+        "Four, five or six players, each for themself; no bidding: the turned card's suit is "
+        "trump.\n\n**Chips**: everyone puts a chip in the pool each deal; each trick won "
+        "draws a chip while the pool lasts; a player who wins no trick pays one; whoever "
+        "takes all five tricks sweeps the pool and ends the game.\n\nOtherwise the most chips "
+        "after the last deal wins."
+    ),
+    "auction": (
+        "Five players, each for themself; 28 cards (8–A; or 32), 5 each and a widow.\n\n"
+        "**Bidding**: one bid each, naming trump: 3, 4 or 5 tricks, 8 (alone after the "
+        "widow) or 15 (alone with the hand as dealt). The maker takes the widow and discards, "
+        "then calls a card: its holder is the partner.\n\n**Scoring**: makers who take the "
+        "bid score it, else it is deducted from each. First to 50."
+    ),
 }
 
 
 def rules_embed(variant: str) -> discord.Embed:
     """A short rules summary of ``variant`` (RULES.md §1–§3)."""
     v = VARIANTS[variant]
-    embed = discord.Embed(title=f"{v.title}: the rules", description=_RULES[variant])
+    embed = discord.Embed(title=f"{v.title}: the rules", description=_RULES[v.name])
     embed.set_footer(text=f"Full rules: {v.rules}")
     return embed
 

@@ -63,12 +63,23 @@ class TextRenderer:
             ``None`` names every seat by compass point, for watching and replays.
         ascii_only: show cards in the notation (``10H``, ``AS``, ``B3``) and use ASCII
             tableau marks, for terminals that cannot print suit symbols.
+        names: each seat's name, instead of the compass points (the Discord bot's
+            member and computer names); ``you`` then only orders side names.
     """
 
-    def __init__(self, variant: Variant, *, you: int | None = None, ascii_only: bool = False):
+    def __init__(
+        self,
+        variant: Variant,
+        *,
+        you: int | None = None,
+        ascii_only: bool = False,
+        names: Sequence[str] | None = None,
+    ):
         n = variant.players
-        names = list(_COMPASS.get(n, tuple(f"Seat {s + 1}" for s in range(n))))
-        if you is not None:
+        given = names
+        names = list(given or _COMPASS.get(n, tuple(f"Seat {s + 1}" for s in range(n))))
+        # Named seats (the Discord bot's members and computers) keep their names.
+        if you is not None and given is None:
             for seat in range(n):
                 if seat == you:
                     names[seat] = "You"

@@ -13,6 +13,7 @@ from bot.components import hand_buttons
 from engine.actions import Play
 from engine.cards import CARDS, Card, Suit
 from engine.game import Game
+from engine.variants import VARIANTS
 from engine.view import Phase
 
 SEATING = render.Seating(("Ann", "Bob"), (101, None))
@@ -100,7 +101,7 @@ def test_buttons_are_exactly_the_legal_actions() -> None:
         if game.turn is None:
             continue
         view = game.view(game.turn)
-        labels = [render.action_label(a, view) for a in view.legal_actions]
+        labels = [render.action_label(a, view, SEATING) for a in view.legal_actions]
         ui = hand_buttons(9, len(game.log), view, labels)
         assert ui is not None
         ids = sorted(item.custom_id for item in ui.children)  # type: ignore[attr-defined]
@@ -126,7 +127,7 @@ def test_tableau_cards_are_marked_on_their_buttons() -> None:
             view = game.view(game.turn)
             if view.face_up(game.turn) and any(isinstance(a, Play) for a in view.legal_actions):
                 break
-    labels = [render.action_label(a, view) for a in view.legal_actions]
+    labels = [render.action_label(a, view, SEATING) for a in view.legal_actions]
     ui = hand_buttons(1, 0, view, labels)
     assert ui is not None
     face_up = set(view.face_up(view.seat))  # type: ignore[arg-type]
@@ -155,8 +156,128 @@ def test_hand_summary_names_a_euchre() -> None:
     assert "Score" in text
 
 
-@pytest.mark.parametrize("variant", ["tuque", "tuque61", "euchre"])
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_rules_embed_fits_discord(variant: str) -> None:
     """Each rules summary is within Discord's embed description limit."""
     embed = render.rules_embed(variant)
     assert embed.description and len(embed.description) <= 4096
+
+
+# One configuration per variant, with the options that change its table (seats, pack).
+FAMILY = [
+    ("euchre", {"stick_the_dealer": True}),
+    ("british", {}),
+    ("three_hand", {}),
+    ("two_hand", {"pack": 24}),
+    ("six_hand", {}),
+    ("almonte", {"dealer_must_make": True}),
+    ("call_ace", {"players": 5}),
+    ("jackpot", {"players": 6}),
+    ("auction", {"pack": 32}),
+]
+
+
+def _family_states(variant: str, options: dict, seed: int, count: int):
+    """Yield a game of ``variant`` at ``count`` moments of seeded random play."""
+    rng = random.Random(seed)
+    game = Game(variant, seed=seed, **options)
+    for _ in range(count):
+        if game.phase is Phase.GAME_OVER:
+            return
+        if game.turn is None:
+            game.deal()
+        else:
+            game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+        yield game
+
+
+def _seated(game: Game) -> render.Seating:
+    n = game.variant.players
+    return render.Seating(tuple(f"Player{s}" for s in range(n)), tuple(100 + s for s in range(n)))
+
+
+def _hidden_in(game: Game, seat: int | None) -> set[Card]:
+    """What ``seat`` (None: the channel) may not see: other hands, face-down cards, the
+    kitty, the widow, others' discards; the viewer's own hand too while they name blind."""
+    zones = game.zones()
+    hidden = zones["kitty"] | zones["widow"] | zones["discard"]
+    for s in range(game.variant.players):
+        hidden |= zones[f"tableau-down:{s}"]
+        if s != seat or game.view(s).blind:
+            hidden |= zones[f"hand:{s}"]
+    own = set(game.discards_of(seat)) if seat is not None else set()
+    return {c for c in CARDS if hidden >> c.index & 1} - own - {game.up_card}
+
+
+def _within_discord_limits(embed: discord.Embed) -> None:
+    data = embed.to_dict()
+    assert len(data.get("title", "")) <= 256
+    assert len(data.get("description", "")) <= 4096
+    fields = data.get("fields", [])
+    assert len(fields) <= 25
+    assert all(len(f["name"]) <= 256 and 0 < len(f["value"]) <= 1024 for f in fields)
+    assert len(embed) <= 6000
+
+
+@pytest.mark.parametrize(("variant", "options"), FAMILY)
+def test_every_variant_renders_within_limits_and_hides_what_it_must(
+    variant: str, options: dict
+) -> None:
+    """RULES.md §3–§7 at a table of 2 to 6: the table, every seat's hand and the buttons
+    of the seat to act render within Discord's limits; no render shows a card its reader
+    may not see (widow, discards, other hands, a blind dealer's own hand)."""
+    for game in _family_states(variant, options, 11, 500):
+        seating = _seated(game)
+        public = game.view(None)
+        table = render.table_embed(public, seating, 3)
+        _within_discord_limits(table)
+        text = _embed_text(table) + (render.table_content(public, seating) or "")
+        leaked = [c for c in _hidden_in(game, None) if _mentions(text, c)]
+        assert not leaked, f"{variant} table shows {leaked} in {game.phase}"
+        for seat in range(game.variant.players):
+            view = game.view(seat)
+            embed = render.hand_embed(view, seating, 3)
+            _within_discord_limits(embed)
+            leaked = [c for c in _hidden_in(game, seat) if _mentions(_embed_text(embed), c)]
+            assert not leaked, f"{variant} seat {seat} sees {leaked} in {game.phase}"
+            if game.turn != seat:
+                continue
+            labels = [render.action_label(a, view, seating) for a in view.legal_actions]
+            ui = hand_buttons(3, len(game.log), view, labels)
+            assert ui is not None
+            offered = set()
+            for item in ui.children:
+                if isinstance(item.item, discord.ui.Select):  # type: ignore[attr-defined]
+                    offered |= {int(o.value) for o in item.item.options}  # type: ignore[attr-defined]
+                    assert len(item.item.options) <= 25  # type: ignore[attr-defined]
+                else:
+                    offered.add(int(item.custom_id.rsplit(":", 1)[1]))  # type: ignore[attr-defined]
+                    assert len(item.item.label) <= 80  # type: ignore[attr-defined]
+            assert offered == {a.id for a in view.legal_actions}
+            assert len(ui.children) <= 25
+        for result in game.hand_results[-1:]:
+            _within_discord_limits(render.hand_summary_embed(result, game.variant, seating))
+    reason = None if game.phase is Phase.GAME_OVER else "Player1 resigned."
+    _within_discord_limits(render.game_over_embed(game.view(None), seating, reason))
+
+
+def test_an_auction_call_of_a_card_is_offered_as_selects() -> None:
+    """RULES.md §7 Auction, 32 cards: the maker may call any of the 27 cards they do not
+    hold, more than Discord's 25 buttons: the call comes as selects of at most 25."""
+    game = Game("auction", seed=4, pack=32)
+    game.deal()
+    while game.phase is Phase.AUCTION or game.phase is Phase.DISCARD:
+        legal = game.legal_actions(game.turn)  # type: ignore[arg-type]
+        # The first bidder bids 3 (the lowest bid), the others pass; the maker discards.
+        game.apply(
+            game.turn,
+            legal[1] if game.phase is Phase.AUCTION and not game.view(None).bid else legal[0],
+        )  # type: ignore[arg-type]
+    assert game.phase is Phase.CALLING
+    view = game.view(game.turn)
+    labels = [render.action_label(a, view, _seated(game)) for a in view.legal_actions]
+    ui = hand_buttons(3, len(game.log), view, labels)
+    assert ui is not None
+    assert len(view.legal_actions) > 25
+    assert all(isinstance(item.item, discord.ui.Select) for item in ui.children)  # type: ignore[attr-defined]
+    assert all(item.custom_id.startswith("tuque:pick:3:") for item in ui.children)  # type: ignore[attr-defined]
