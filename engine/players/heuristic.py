@@ -190,9 +190,21 @@ def _partners(view: PlayerView) -> list[int]:
     return []
 
 
-# How much a partner adds to the maker's tricks over the Euchre fit, by how the maker's
-# side is formed (RULES.md §5: alone; §7 Call-Ace: a partner known only in play).
-_PARTNER_BIAS = {"side": 0.0, "solo": -0.7, "call_suit": -0.2, "call_card": 0.0}
+# Tricks to add to the four-hand Euchre fit for the maker's side of another table, by
+# (variant, seats): the mean of (tricks taken − estimate) over the hands the heuristic
+# made in 120 self-play games per table (docs/players.md "Calibration"). The fit
+# assumes one partner against two; two-hand has none on either side, three-hand two
+# opponents together, Call-Ace a partner known only in play against more defenders,
+# six-seat tables more opponents to overtrump.
+_TABLE_BIAS = {
+    ("two_hand", 2): 0.5,
+    ("three_hand", 3): -0.1,
+    ("call_ace", 4): 0.3,
+    ("call_ace", 5): 0.05,
+    ("call_ace", 6): -0.3,
+    ("six_hand", 6): -0.15,
+    ("almonte", 6): -0.45,
+}
 
 
 @cache
@@ -216,7 +228,8 @@ def _margin_table(variant: str, sd: float) -> tuple[float, ...]:
 
 
 def _expected_margin(variant: str, tricks: float) -> float:
-    sd = _EUCHRE_SD if variant == "euchre" else _TUQUE_SD
+    # Tuque's 17 tricks spread wider than the five of every other variant.
+    sd = _TUQUE_SD if variant in ("tuque", "tuque61") else _EUCHRE_SD
     table = _margin_table(variant, sd)
     step = round(min(max(tricks, 0.0), _TRICKS[variant]) * 20)
     return table[step]
@@ -360,7 +373,7 @@ class HeuristicPlayer:
         """Expected tricks of this seat's side if ``trump`` is made (RULES.md §1, §3)."""
         if view.variant not in ("tuque", "tuque61"):
             features = _euchre_features(view, trump, pickup)
-            bias = _PARTNER_BIAS[_rules(view.variant, view.options).makers]
+            bias = _TABLE_BIAS.get((view.variant, view.players), 0.0)
             return bias + sum(w * f for w, f in zip(_EUCHRE_WEIGHTS, features, strict=True))
         features = _tuque_features(view, trump, pickup)
         return sum(w * f for w, f in zip(_TUQUE_WEIGHTS, features, strict=True))
