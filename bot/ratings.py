@@ -1,10 +1,11 @@
 """Skill ratings: OpenSkill's Plackett-Luce model, kept apart from SQL.
 
-Why OpenSkill Plackett-Luce: it rates teams as well as single players, so the
-same code serves two-player Tuque (two teams of one) and four-player partnership
-Euchre (two teams of two, the partners sharing the result); it is Bayesian like
-TrueSkill (a mean ``mu`` and an uncertainty ``sigma`` per player, so new players
-move fast and settle), and it is openly licensed. Plackett-Luce was the
+Why OpenSkill Plackett-Luce: it rates teams as well as single players and
+rankings of more than two, so the same code serves two-player Tuque (two teams of
+one), partnership Euchre (two teams of two or three, the partners sharing the
+result) and the each-for-themself games (a ranking of three to six teams of
+one); it is Bayesian like TrueSkill (a mean ``mu`` and an uncertainty ``sigma``
+per player, so new players move fast and settle), and it is openly licensed. Plackett-Luce was the
 library's default model before models became an explicit choice, and is the one
 its documentation's examples use.
 
@@ -47,22 +48,16 @@ class Rating:
 DEFAULT_RATING = Rating(MODEL.mu, MODEL.sigma)
 
 
-def rate_two_sides(
-    winners: Sequence[Rating], losers: Sequence[Rating]
-) -> tuple[list[Rating], list[Rating]]:
-    """Return the new ratings of a winning and a losing team, in the order given.
+def rate(teams: Sequence[Sequence[Rating]], ranks: Sequence[int]) -> list[list[Rating]]:
+    """Return every team's new ratings, in the order given.
 
-    Each side is one or more players (partners share the result). Raises
-    ``ValueError`` if a side is empty.
+    ``teams`` are the sides of a game (one player each in Tuque and the
+    each-for-themself games, two or three partners in team games, who share the
+    result); ``ranks`` their places, 1 the best, equal for a tie. Raises
+    ``ValueError`` for fewer than two teams, an empty team or a rank per team missing.
     """
-    if not winners or not losers:
-        raise ValueError("both sides need at least one rated player")
-    teams = [
-        [MODEL.rating(mu=r.mu, sigma=r.sigma) for r in winners],
-        [MODEL.rating(mu=r.mu, sigma=r.sigma) for r in losers],
-    ]
-    new_winners, new_losers = MODEL.rate(teams, ranks=[0, 1])
-    return (
-        [Rating(p.mu, p.sigma) for p in new_winners],
-        [Rating(p.mu, p.sigma) for p in new_losers],
-    )
+    if len(teams) < 2 or any(not team for team in teams) or len(ranks) != len(teams):
+        raise ValueError("a rated game needs two or more teams of rated players, each ranked")
+    models = [[MODEL.rating(mu=r.mu, sigma=r.sigma) for r in team] for team in teams]
+    new = MODEL.rate(models, ranks=list(ranks))
+    return [[Rating(p.mu, p.sigma) for p in team] for team in new]

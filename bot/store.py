@@ -9,17 +9,20 @@ work. Writes use ``BEGIN IMMEDIATE``, so a second process on the same file waits
 Time is passed in as ``now``: seconds since the Unix epoch (a float); it
 defaults to ``time.time()`` and tests pass fixed values.
 
-Seats are the engine's seat numbers ``0..n-1`` with ``n`` 2 or 4. Every supported
-game has two sides, ``side = seat % 2``: in two-player Tuque each seat is its own
-side, in four-player Euchre seats 0 and 2 are partners against 1 and 3.
+Seats are the engine's seat numbers ``0..n-1`` with ``n`` from 2 to 6, each with
+its scoring side (the engine's ``Variant.sides``): in Tuque each seat is its own
+side, in four-hand Euchre seats 0 and 2 are partners against 1 and 3, six-hand has
+two teams of three seated alternately, and the each-for-themself games (two- and
+three-hand, Call-Ace, Jackpot, Auction) give every seat its own side.
 
 Decisions that shape the data (see also ``bot.ratings`` for who is rated):
 
 - Hands are recorded with the actions that finish them (``append_actions(...,
   hands=...)``), in the same transaction, so hand statistics survive a crash or
   an abandoned game and can never be recorded twice or lost between two writes.
-- ``finish_game`` writes the status, the per-seat results and the rating updates
-  in one transaction. Resignations and forfeits are rated like any other loss,
+- ``finish_game`` writes the status, the per-seat results (with the seat's side and
+  that side's final place, ``rank`` 1 for the winner) and the rating updates in one
+  transaction. Resignations and forfeits are rated like any other loss,
   so resigning never dodges a rating drop. Abandoned games have no winner, no
   results and no rating change.
 - One active game between two members: ``create_game`` refuses (``AlreadyPlaying``)
@@ -52,7 +55,7 @@ from typing import TYPE_CHECKING, Any, Self
 import aiosqlite
 
 from bot.migrations import MIGRATIONS_DIR, MigrationFailed, apply_migrations
-from bot.ratings import DEFAULT_RATING, ORDINAL_Z, Rating, rate_two_sides
+from bot.ratings import DEFAULT_RATING, ORDINAL_Z, Rating, rate
 
 if TYPE_CHECKING:
     from engine.view import HandResult
@@ -62,8 +65,8 @@ log = logging.getLogger(__name__)
 #: How long a write waits for another connection's lock before failing, in ms.
 BUSY_TIMEOUT_MS = 5_000
 
-#: Seat counts the schema supports; both are two-sided games (side = seat % 2).
-SEAT_COUNTS = (2, 4)
+#: Seat counts the schema supports (RULES.md §1–§7: two to six players).
+SEAT_COUNTS = (2, 3, 4, 5, 6)
 
 _INT64 = range(-(2**63), 2**63)
 
@@ -206,44 +209,41 @@ class StaleAction(StoreError):
         self.expected_seq = expected_seq
 
 
-def side_of(seat: int) -> int:
-    """Return the side (0 or 1) that ``seat`` plays for."""
-    return seat % 2
-
-
 @dataclass(frozen=True)
 class SeatRow:
     """One seat of a game. ``user_id`` is set for humans only; ``level`` (e.g.
     ``"easy"``) for computers only. ``display_name`` is the player's last known
     name in the guild: given to ``create_game`` it updates ``players``; on rows
-    read back it comes from ``players`` (None if unknown)."""
+    read back it comes from ``players`` (None if unknown). ``side`` is the seat's
+    scoring side (``Variant.sides[seat]``); left out, ``seat % 2``, the two sides of
+    Tuque and four-hand Euchre."""
 
     seat: int
     kind: SeatKind
     user_id: int | None = None
     level: str | None = None
     display_name: str | None = None
+    side: int = -1
 
     def __post_init__(self) -> None:
+        if self.side < 0:
+            object.__setattr__(self, "side", self.seat % 2)
         if (self.kind is SeatKind.HUMAN) != (self.user_id is not None):
             raise ValueError(f"seat {self.seat}: a human seat needs a user_id, a computer none")
         if self.kind is SeatKind.HUMAN and self.level is not None:
             raise ValueError(f"seat {self.seat}: only computer seats have a level")
 
     @classmethod
-    def human(cls, seat: int, user_id: int, display_name: str | None = None) -> SeatRow:
-        """A seat for the Discord user ``user_id``."""
-        return cls(seat, SeatKind.HUMAN, user_id=user_id, display_name=display_name)
+    def human(
+        cls, seat: int, user_id: int, display_name: str | None = None, *, side: int = -1
+    ) -> SeatRow:
+        """A seat for the Discord user ``user_id`` (``side``: see the class)."""
+        return cls(seat, SeatKind.HUMAN, user_id=user_id, display_name=display_name, side=side)
 
     @classmethod
-    def computer(cls, seat: int, level: str | None = None) -> SeatRow:
-        """A seat for a computer player of the given level."""
-        return cls(seat, SeatKind.COMPUTER, level=level)
-
-    @property
-    def side(self) -> int:
-        """The side (0 or 1) this seat plays for."""
-        return side_of(self.seat)
+    def computer(cls, seat: int, level: str | None = None, *, side: int = -1) -> SeatRow:
+        """A seat for a computer player of the given level (``side``: see the class)."""
+        return cls(seat, SeatKind.COMPUTER, level=level, side=side)
 
 
 @dataclass(frozen=True)
@@ -288,8 +288,9 @@ class HandRecord:
     ``maker_seat`` is the seat that named trump, None if the hand was thrown in.
     ``tricks`` maps each seat that played the hand to the tricks it took (a seat
     sitting out while its partner goes alone is left out; a thrown-in hand has
-    none). ``points`` went to side ``points_side`` (None with 0 points when
-    thrown in). ``march``: the makers took every trick; ``euchred``: the makers
+    none). ``points`` went to side ``points_side``, the side that gained the most
+    (None with 0 points when thrown in, or when the hand's only score was a deduction,
+    RULES.md §5 and §7 Auction). ``march``: the makers took every trick; ``euchred``: the makers
     failed. Raises ``ValueError`` when these contradict each other.
     """
 
@@ -310,32 +311,37 @@ class HandRecord:
         if self.march and self.euchred:
             raise ValueError("a hand cannot be both a march and a euchre")
         if (self.points_side is None) != (self.points == 0) or self.points < 0:
-            raise ValueError("points > 0 go to side 0 or 1; a hand without points has no side")
-        if self.points_side not in (None, 0, 1):
-            raise ValueError("points_side must be 0 or 1")
+            raise ValueError("points > 0 go to a side; a hand without points has no side")
+        if self.points_side is not None and self.points_side not in range(max(SEAT_COUNTS)):
+            raise ValueError(f"points_side must be a side from 0 to {max(SEAT_COUNTS) - 1}")
         if self.maker_seat is None and (self.points or self.alone or self.march or self.euchred):
             raise ValueError("a thrown-in hand (no maker) scores nothing")
 
     @classmethod
-    def from_result(cls, result: HandResult) -> HandRecord:
+    def from_result(cls, result: HandResult, sides: Sequence[int] | None = None) -> HandRecord:
         """The record of the engine's ``HandResult`` for a finished hand.
 
-        A thrown-in hand gets no tricks; the partner sitting out a lone hand gets
-        no tricks entry. ``march`` and ``euchred`` are the engine's judgement
-        (the makers took every trick / fewer than their contract).
+        ``sides`` is the variant's side of each seat (``Variant.sides``; default
+        ``seat % 2``). A thrown-in hand gets no tricks; the partners sitting out a
+        lone hand (the maker's loner's or a lone defender's, RULES.md §3–§6) get no
+        tricks entry. ``march`` and ``euchred`` are the engine's judgement (the makers
+        took every trick / fewer than their contract). A Jackpot hand (no maker) is
+        recorded like a thrown-in one: its chips are in the game's scores.
         """
+        seats = range(len(result.tricks))
+        side = list(sides) if sides is not None else [seat % 2 for seat in seats]
         if result.maker is None:
             return cls(result.hand_no, None, {}, None, 0)
+        loners = [s for s in (result.alone, result.lone_defender) if s is not None]
         sitting_out = {
             seat
-            for seat in range(len(result.tricks))
-            if result.alone is not None
-            and seat != result.alone
-            and side_of(seat) == side_of(result.alone)
+            for seat in seats
+            for loner in loners
+            if seat != loner and side[seat] == side[loner]
         }
         # Tuque to 61 scores both sides in one hand; the stats keep the larger share.
-        points_side = max(range(len(result.points)), key=lambda side: result.points[side])
-        points = result.points[points_side]
+        points_side = max(range(len(result.points)), key=lambda s: result.points[s])
+        points = max(result.points[points_side], 0)
         return cls(
             hand_no=result.hand_no,
             maker_seat=result.maker,
@@ -446,6 +452,15 @@ class PlayerStats:
     def win_rate(self) -> float:
         """Rated wins / rated games, from 0.0 to 1.0 (0.0 before any game)."""
         return self.wins / self.games if self.games else 0.0
+
+
+def _places(side_scores: Mapping[int, int], winner: int) -> dict[int, int]:
+    """Each side's final place: ``winner`` 1, the others from 2 by score (ties share)."""
+    others = {side: score for side, score in side_scores.items() if side != winner}
+    places = {winner: 1}
+    for side, score in others.items():
+        places[side] = 2 + sum(other > score for other in others.values())
+    return places
 
 
 def _now(now: float | None) -> float:
@@ -597,23 +612,24 @@ class Store:
     ) -> int:
         """Create an active game and return its id (never reused).
 
-        ``seats`` must be numbered ``0..n-1`` with ``n`` in ``SEAT_COUNTS``, and no
-        user may take two seats; ``options`` must be JSON-serialisable; ``seed``
-        must fit in a signed 64-bit integer. The turn timer starts at ``now``.
-        Names given on human seats update ``players``. ``actions`` open the game's
-        log at seq 0 (the first deal). With ``accepting`` (a challenge id) the
-        challenge is accepted in the same transaction, compare-and-set like
-        ``resolve_challenge``: a crash never leaves an accepted challenge without
-        its game, and of two concurrent accepts one creates the game. Raises
-        ``ValueError``; ``AlreadyPlaying`` if two of the members already share an
-        active game in the guild; with ``accepting``, ``ChallengeClosed`` or
-        ``ChallengeNotFound``. Nothing is written on error.
+        ``seats`` must be numbered ``0..n-1`` with ``n`` in ``SEAT_COUNTS``, sides from
+        ``0`` to ``n-1``, and no user may take two seats; ``options`` must be JSON-
+        serialisable; ``seed`` must fit in a signed 64-bit integer. The turn timer starts at
+        ``now``. Names given on human seats update ``players``. ``actions`` open the game's
+        log at seq 0 (the first deal). With ``accepting`` (a challenge id) the challenge is
+        accepted in the same transaction, compare-and-set like ``resolve_challenge``: a
+        crash never leaves an accepted challenge without its game, and of two concurrent
+        accepts one creates the game. Raises ``ValueError``; ``AlreadyPlaying`` if two of
+        the members already share an active game in the guild; with ``accepting``,
+        ``ChallengeClosed`` or ``ChallengeNotFound``. Nothing is written on error.
         """
         ordered = sorted(seats, key=lambda s: s.seat)
         if len(ordered) not in SEAT_COUNTS or [s.seat for s in ordered] != list(
             range(len(ordered))
         ):
             raise ValueError(f"seats must be numbered 0..n-1 with n in {SEAT_COUNTS}")
+        if any(s.side not in range(len(ordered)) for s in ordered):
+            raise ValueError("each seat's side must be a number from 0 to n-1")
         humans = [s.user_id for s in ordered if s.user_id is not None]
         if len(set(humans)) != len(humans):
             raise ValueError("a player cannot take two seats in one game")
@@ -643,8 +659,11 @@ class Store:
             game_id = cursor.lastrowid
             assert game_id is not None  # an INSERT into a rowid table always sets it
             await db.executemany(
-                "INSERT INTO seats (game_id, seat, kind, user_id, level) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, s.seat, s.kind, s.user_id, s.level) for s in ordered],
+                """
+                INSERT INTO seats (game_id, seat, side, kind, user_id, level)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                [(game_id, s.seat, s.side, s.kind, s.user_id, s.level) for s in ordered],
             )
             for s in ordered:
                 if s.user_id is not None and s.display_name:
@@ -850,7 +869,7 @@ class Store:
         seats: dict[int, list[SeatRow]] = {}
         for row in await db.execute_fetchall(
             f"""
-            SELECT s.game_id, s.seat, s.kind, s.user_id, s.level, p.display_name
+            SELECT s.game_id, s.seat, s.side, s.kind, s.user_id, s.level, p.display_name
             FROM seats AS s
             JOIN games AS g ON g.id = s.game_id
             LEFT JOIN players AS p ON p.guild_id = g.guild_id AND p.user_id = s.user_id
@@ -866,6 +885,7 @@ class Store:
                     user_id=row["user_id"],
                     level=row["level"],
                     display_name=row["display_name"],
+                    side=row["side"],
                 )
             )
         actions: dict[int, list[str]] = {}
@@ -979,10 +999,13 @@ class Store:
         """End an active game; return the rating changes (empty if unrated).
 
         For ``FINISHED``, ``RESIGNED`` and ``FORFEITED``: ``winner_seat`` is any seat
-        of the winning side (the engine's ``Game.winner`` side number will do, as
-        seat 0 and 1 sit on sides 0 and 1) and ``scores`` maps every seat to its
-        side's final score. One result row per seat is written, and if every seat is human the
-        players' ratings and rated wins/losses are updated (see ``bot.ratings``).
+        of the winning side (the engine's ``Game.winner`` side number will do: side
+        ``k`` always holds seat ``k``) and ``scores`` maps every seat to its side's
+        final score. One result row per seat is written with its side and the side's
+        place: 1 for the winning side (even when a resignation made it win on fewer
+        points), then the others by score, ties sharing a place. If every seat is
+        human, the players' ratings are updated with the sides as teams in that order
+        and their rated wins (place 1) and losses counted (see ``bot.ratings``).
         For ``ABANDONED``: no winner and no scores; nothing else is written.
         Status, results and ratings are one transaction.
 
@@ -998,9 +1021,12 @@ class Store:
         async with self._transaction(write=True) as db:
             game = await self._require_active(db, game_id)
             seats = [
-                SeatRow(r["seat"], SeatKind(r["kind"]), r["user_id"], r["level"])
+                SeatRow(r["seat"], SeatKind(r["kind"]), r["user_id"], r["level"], side=r["side"])
                 for r in await db.execute_fetchall(
-                    "SELECT seat, kind, user_id, level FROM seats WHERE game_id = ? ORDER BY seat",
+                    """
+                    SELECT seat, side, kind, user_id, level FROM seats
+                    WHERE game_id = ? ORDER BY seat
+                    """,
                     (game_id,),
                 )
             ]
@@ -1021,12 +1047,14 @@ class Store:
             )
             if winner_seat is None:
                 return []
-            winning_side = side_of(winner_seat)
+            winning_side = seats[winner_seat].side
+            place = _places({s.side: scores[s.seat] for s in seats}, winning_side)
             vs_computer = any(s.kind is SeatKind.COMPUTER for s in seats)
             await db.executemany(
                 """
-                INSERT INTO results (game_id, seat, user_id, outcome, score, vs_computer)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO results (game_id, seat, user_id, outcome, score, vs_computer,
+                                     side, rank)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     (
@@ -1036,26 +1064,30 @@ class Store:
                         Outcome.WIN if s.side == winning_side else Outcome.LOSS,
                         scores[s.seat],
                         int(vs_computer),
+                        s.side,
+                        place[s.side],
                     )
                     for s in seats
                 ],
             )
             if vs_computer:
                 return []
-            winners = [s.user_id for s in seats if s.side == winning_side and s.user_id is not None]
-            losers = [s.user_id for s in seats if s.side != winning_side and s.user_id is not None]
-            return await self._rate(db, game["guild_id"], game["variant"], winners, losers, now)
+            order = sorted(place, key=lambda side: (place[side], side))
+            teams = [[s.user_id for s in seats if s.side == side and s.user_id] for side in order]
+            ranks = [place[side] for side in order]
+            return await self._rate(db, game["guild_id"], game["variant"], teams, ranks, now)
 
     @staticmethod
     async def _rate(
         db: aiosqlite.Connection,
         guild_id: int,
         variant: str,
-        winners: list[int],
-        losers: list[int],
+        teams: list[list[int]],
+        ranks: list[int],
         now: float,
     ) -> list[RatingChange]:
-        users = winners + losers
+        users = [u for team in teams for u in team]
+        won = [rank == 1 for team, rank in zip(teams, ranks, strict=True) for _ in team]
         marks = ", ".join("?" * len(users))
         current = {
             r["user_id"]: Rating(r["mu"], r["sigma"])
@@ -1067,9 +1099,9 @@ class Store:
                 (guild_id, variant, *users),
             )
         }
-        before = [current.get(u, DEFAULT_RATING) for u in users]
-        new_winners, new_losers = rate_two_sides(before[: len(winners)], before[len(winners) :])
-        after = new_winners + new_losers
+        before = [[current.get(u, DEFAULT_RATING) for u in team] for team in teams]
+        after = [r for team in rate(before, ranks) for r in team]
+        flat_before = [r for team in before for r in team]
         await db.executemany(
             """
             INSERT INTO ratings (guild_id, user_id, variant, mu, sigma, wins, losses, updated_at)
@@ -1080,13 +1112,11 @@ class Store:
                 updated_at = excluded.updated_at
             """,
             [
-                (guild_id, u, variant, r.mu, r.sigma, int(won), int(not won), now)
-                for won, u, r in zip(
-                    [True] * len(winners) + [False] * len(losers), users, after, strict=True
-                )
+                (guild_id, u, variant, r.mu, r.sigma, int(w), int(not w), now)
+                for w, u, r in zip(won, users, after, strict=True)
             ],
         )
-        return [RatingChange(u, b, a) for u, b, a in zip(users, before, after, strict=True)]
+        return [RatingChange(u, b, a) for u, b, a in zip(users, flat_before, after, strict=True)]
 
     # Challenges
 

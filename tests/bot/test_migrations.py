@@ -186,3 +186,12 @@ def test_repository_migrations_are_valid() -> None:
     assert MIGRATIONS_DIR.name == "migrations"
     assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
     assert migrations[0].path.name == "001_initial.sql"
+
+
+async def test_foreign_keys_are_enforced_again_after_migrating(conn: aiosqlite.Connection) -> None:
+    """The runner turns enforcement off while a migration rebuilds tables (SQLite's
+    12-step procedure) and gives the connection back as it found it."""
+    await apply_migrations(conn, MIGRATIONS_DIR)
+    assert await scalar(conn, "PRAGMA foreign_keys") == 1
+    with pytest.raises(sqlite3.IntegrityError):
+        await conn.execute("INSERT INTO seats VALUES (99, 0, 0, 'computer', NULL, 'easy')")

@@ -9,10 +9,11 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 from bot import store as store_module
-from bot.migrations import DatabaseTooNew, discover
+from bot.migrations import DatabaseTooNew, apply_migrations, discover
 from bot.ratings import DEFAULT_RATING
 from bot.store import (
     AlreadyPlaying,
@@ -185,15 +186,18 @@ async def test_game_ids_are_never_reused(store: Store, db_path: Path) -> None:
     [
         [SeatRow.human(0, ANN), SeatRow.human(2, BOB)],
         [SeatRow.human(0, ANN)],
-        [SeatRow.human(i, 100 + i) for i in range(3)],
+        [SeatRow.human(i, 100 + i) for i in range(7)],
         [SeatRow.human(0, ANN), SeatRow.human(1, ANN)],
+        [SeatRow.human(0, ANN, side=0), SeatRow.human(1, BOB, side=2)],
     ],
-    ids=["gap", "one seat", "three seats", "same player twice"],
+    ids=["gap", "one seat", "seven seats", "same player twice", "side out of range"],
 )
 async def test_create_game_rejects_bad_seats(store: Store, seats: list[SeatRow]) -> None:
-    """Seats must be 0..n-1 with n 2 or 4 and no player twice."""
+    """Seats must be 0..n-1 with n from 2 to 6, sides from 0 to n-1, no player twice;
+    nothing is written."""
     with pytest.raises(ValueError):
         await store.create_game(GUILD, CHANNEL, "tuque", {}, 1, 0, seats)
+    assert await store.active_games() == []
 
 
 def test_seat_row_rejects_human_without_user() -> None:
@@ -513,7 +517,7 @@ async def test_finish_is_atomic(store: Store, monkeypatch: pytest.MonkeyPatch) -
         raise RuntimeError("rating backend down")
 
     game_id = await new_game(store, ANN, BOB)
-    monkeypatch.setattr(store_module, "rate_two_sides", broken)
+    monkeypatch.setattr(store_module, "rate", broken)
     with pytest.raises(RuntimeError):
         await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 2})
     assert (await store.load_game(game_id)).status is GameStatus.ACTIVE
@@ -978,3 +982,169 @@ async def test_upsert_player_updates_name(store: Store, db_path: Path) -> None:
     with raw(db_path) as conn:
         rows = conn.execute("SELECT display_name, updated_at FROM players").fetchall()
     assert rows == [("Annie", T0 + 1)]
+
+
+# --- tables of any size (migration 002) -------------------------------------------------
+
+
+async def _database_of_001(path: Path, tmp_path: Path) -> None:
+    """A database file as the code of migration 001 left it, with rows of every kind:
+    a finished rated Tuque game with hands, tricks, results and ratings; an active
+    four-seat Euchre game; an open challenge."""
+    only_001 = tmp_path / "migrations-001"
+    only_001.mkdir()
+    first = discover(store_module.MIGRATIONS_DIR)[0]
+    (only_001 / first.path.name).write_text(first.path.read_text())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        await apply_migrations(conn, only_001)
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA foreign_keys = ON")
+        db.executescript(
+            f"""
+            INSERT INTO players VALUES ({GUILD}, {ANN}, 'ann', 0), ({GUILD}, {BOB}, 'bob', 0);
+            INSERT INTO games (guild_id, channel_id, variant, seed, first_dealer, status,
+                               winner_seat, created_at, updated_at, finished_at, turn_started_at)
+            VALUES ({GUILD}, {CHANNEL}, 'tuque', 5, 0, 'finished', 1, 0, 0, 1, 0);
+            INSERT INTO seats VALUES (1, 0, 'human', {ANN}, NULL), (1, 1, 'human', {BOB}, NULL);
+            INSERT INTO game_actions VALUES (1, 0, 'deal'), (1, 1, 'pass');
+            INSERT INTO hands VALUES (1, 1, 0, 0, 1, 2, 0, 1, 0);
+            INSERT INTO hand_tricks VALUES (1, 1, 0, 8), (1, 1, 1, 9);
+            INSERT INTO results VALUES (1, 0, {ANN}, 'loss', 4, 0), (1, 1, {BOB}, 'win', 10, 0);
+            INSERT INTO ratings VALUES ({GUILD}, {ANN}, 'tuque', 23.0, 8.0, 0, 1, 0),
+                                       ({GUILD}, {BOB}, 'tuque', 27.0, 8.0, 1, 0, 0);
+            INSERT INTO games (guild_id, channel_id, variant, seed, first_dealer,
+                               created_at, updated_at, turn_started_at)
+            VALUES ({GUILD}, {CHANNEL}, 'euchre', 6, 1, 0, 0, 0);
+            INSERT INTO seats VALUES (2, 0, 'human', {ANN}, NULL), (2, 1, 'computer', NULL, 'easy'),
+                                     (2, 2, 'computer', NULL, 'easy'),
+                                     (2, 3, 'computer', NULL, 'hard');
+            INSERT INTO game_actions VALUES (2, 0, 'deal');
+            INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant,
+                                    created_at, expires_at)
+            VALUES ({GUILD}, {CHANNEL}, {ANN}, {BOB}, 'tuque', 0, 1e12);
+            """
+        )
+
+
+async def test_a_database_made_by_001_upgrades_in_place(db_path: Path, tmp_path: Path) -> None:
+    """Migration 002 keeps every row of a 001 database: seats get side = seat % 2 (the two
+    sides every 001 game had), results their side and place; stats, ratings, the active
+    game and the challenge read back as before, and a six-seat game fits beside them."""
+    await _database_of_001(db_path, tmp_path)
+    async with await Store.open(db_path) as store:
+        finished, active = await store.load_game(1), await store.load_game(2)
+        assert [s.side for s in finished.seats] == [0, 1]
+        assert [(s.seat, s.side, s.level) for s in active.seats] == [
+            (0, 0, None),
+            (1, 1, "easy"),
+            (2, 0, "easy"),
+            (3, 1, "hard"),
+        ]
+        assert [g.id for g in await store.active_games()] == [2]
+        assert active.actions == ("deal",)
+        bob = await store.player_stats(GUILD, BOB)
+        assert (bob.games, bob.wins, bob.hands_played, bob.avg_tricks) == (1, 1, 1, 9.0)
+        ann = await store.player_stats(GUILD, ANN)
+        assert (ann.hands_called, ann.hands_euchred) == (1, 1)
+        assert [r.user_id for r in await store.leaderboard(GUILD)] == [BOB, ANN]
+        assert [c.id for c in await store.open_challenges()] == [1]
+        six = await new_game(store, ANN, None, BOB, None, CAT, None, variant="six_hand")
+        assert len((await store.load_game(six)).seats) == 6
+    with raw(db_path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == len(
+            discover(store_module.MIGRATIONS_DIR)
+        )
+        assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert db.execute(
+            "SELECT seat, side, rank FROM results WHERE game_id = 1 ORDER BY seat"
+        ).fetchall() == [(0, 0, 2), (1, 1, 1)]
+        assert db.execute("SELECT COUNT(*) FROM hand_tricks").fetchone() == (2,)
+
+
+async def test_a_six_seat_team_game_is_stored_and_rated_three_against_three(
+    store: Store, db_path: Path
+) -> None:
+    """RULES.md §6: teams of three seated alternately; a loner's two partners sit out of
+    the hand's tricks; the result ranks both teams and rates the six members."""
+    members = [ANN, BOB, CAT, DAN, 500, 600]
+    seats = [SeatRow.human(s, u, f"user{u}", side=s % 2) for s, u in enumerate(members)]
+    game_id = await store.create_game(GUILD, CHANNEL, "six_hand", {}, 3, 0, seats, now=T0)
+    result = HandResult(
+        hand_no=1,
+        dealer=0,
+        up_card=None,
+        trump=Suit.SPADES,
+        maker=1,
+        alone=3,
+        tricks=(0, 0, 0, 5, 0, 0),
+        points=(0, 6),
+        scores=(0, 6),
+        march=True,
+    )
+    record = HandRecord.from_result(result, (0, 1, 0, 1, 0, 1))
+    assert record.tricks == {0: 0, 2: 0, 3: 5, 4: 0}
+    assert (record.points_side, record.points, record.alone) == (1, 6, True)
+    await store.append_actions(game_id, 0, ["deal", "pass"], hands=[record])
+    scores = {s: (10 if s % 2 else 4) for s in range(6)}
+    changes = await store.finish_game(game_id, GameStatus.FINISHED, 1, scores, now=T0)
+    assert len(changes) == 6
+    assert all((c.delta > 0) == (members.index(c.user_id) % 2 == 1) for c in changes)
+    with raw(db_path) as db:
+        rows = db.execute(
+            "SELECT seat, side, rank, outcome FROM results WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        ).fetchall()
+    assert rows == [(s, s % 2, 2 - s % 2, "win" if s % 2 else "loss") for s in range(6)]
+    dan = await store.player_stats(GUILD, DAN)
+    assert (dan.wins, dan.hands_played, dan.marches) == (1, 1, 0)
+
+
+async def test_a_three_way_game_ranks_every_side_and_rates_a_ranking(
+    store: Store, db_path: Path
+) -> None:
+    """RULES.md §5 three-hand: each for themself; places by score with ties shared,
+    negative scores allowed; the winner gains most, the last loses most."""
+    seats = [SeatRow.human(s, u, side=s) for s, u in enumerate((ANN, BOB, CAT))]
+    game_id = await store.create_game(GUILD, CHANNEL, "three_hand", {}, 4, 0, seats, now=T0)
+    euchred = HandResult(
+        hand_no=1,
+        dealer=0,
+        up_card=None,
+        trump=Suit.HEARTS,
+        maker=2,
+        alone=None,
+        tricks=(2, 1, 2),
+        points=(0, 0, -2),
+        scores=(0, 0, -2),
+        euchred=True,
+    )
+    record = HandRecord.from_result(euchred, (0, 1, 2))
+    assert (record.points_side, record.points, record.euchred) == (None, 0, True)
+    await store.append_actions(game_id, 0, ["deal"], hands=[record])
+    changes = await store.finish_game(
+        game_id, GameStatus.FINISHED, 1, {0: -2, 1: 10, 2: -2}, now=T0
+    )
+    delta = {c.user_id: c.delta for c in changes}
+    assert delta[BOB] > 0 > delta[ANN]
+    assert delta[ANN] == pytest.approx(delta[CAT])
+    with raw(db_path) as db:
+        assert db.execute(
+            "SELECT seat, rank FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
+        ).fetchall() == [(0, 2), (1, 1), (2, 2)]
+    board = await store.leaderboard(GUILD, "three_hand")
+    assert [(r.user_id, r.wins, r.losses) for r in board] == [(BOB, 1, 0), (ANN, 0, 1), (CAT, 0, 1)]
+
+
+async def test_a_resignation_wins_for_the_side_named_even_on_fewer_points(
+    store: Store, db_path: Path
+) -> None:
+    """A game conceded (resigned or forfeited) places the side named first, whatever the
+    scores; the others follow by score."""
+    seats = [SeatRow.human(s, u, side=s) for s, u in enumerate((ANN, BOB, CAT))]
+    game_id = await store.create_game(GUILD, CHANNEL, "three_hand", {}, 4, 0, seats, now=T0)
+    await store.finish_game(game_id, GameStatus.RESIGNED, 2, {0: 4, 1: 7, 2: 1}, now=T0)
+    with raw(db_path) as db:
+        assert db.execute(
+            "SELECT seat, rank, outcome FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
+        ).fetchall() == [(0, 3, "loss"), (1, 2, "loss"), (2, 1, "win")]
