@@ -13,8 +13,10 @@ from bot import render, replies
 from bot.client import TuqueBot
 from bot.components import leaderboard_view
 from bot.store import Store
+from engine.variants import MAX_TARGET, VARIANTS
 
 __all__ = [
+    "CHALLENGE_VARIANTS",
     "DISCORD_LEVELS",
     "DISCORD_VARIANTS",
     "LEADERBOARD_PAGE",
@@ -26,8 +28,10 @@ __all__ = [
 LEADERBOARD_PAGE = 10
 """Players per leaderboard page."""
 
-DISCORD_VARIANTS = ("tuque", "tuque61")
-"""Variant keys playable on Discord: the two-seat games."""
+DISCORD_VARIANTS = tuple(VARIANTS)
+"""Variant keys playable on Discord: every variant the engine plays."""
+CHALLENGE_VARIANTS = tuple(k for k, v in VARIANTS.items() if v.players == 2)
+"""Variants a one-to-one challenge can start: the two-seat games."""
 DISCORD_LEVELS = ("easy", "normal", "hard")
 """Computer levels offered on Discord (``random`` is for benchmarks)."""
 
@@ -66,9 +70,42 @@ class OneOf(app_commands.Transformer):
         return value
 
 
+class Points(app_commands.Transformer):
+    """A whole number option from 1 to ``MAX_TARGET``; anything else is refused."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.integer
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    @property
+    def max_value(self) -> int:
+        return MAX_TARGET
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> Any:
+        """Return ``value`` if it is a whole number in range. Raises ``replies.UserError``."""
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TARGET:
+            raise replies.UserError(
+                f"That is not a {self.what} here: choose a number from 1 to {MAX_TARGET}."
+            )
+        return value
+
+
 Variant = app_commands.Transform[str, OneOf("variant", *DISCORD_VARIANTS)]
-Target = app_commands.Transform[int, OneOf("target", 5, 10)]
+Target = app_commands.Transform[int, Points("target")]
 Level = app_commands.Transform[str, OneOf("level", *DISCORD_LEVELS)]
+Players = app_commands.Transform[int, OneOf("number of players", 4, 5, 6)]
+Pack = app_commands.Transform[int, OneOf("pack", 24, 25, 28, 32)]
+Deals = app_commands.Transform[int, Points("number of deals")]
+
+_TUQUE_TARGETS = (5, 10)
+"""The targets offered for Tuque on Discord: the short and the full game."""
 
 
 async def leaderboard_message(
@@ -87,12 +124,21 @@ async def leaderboard_message(
     )
 
 
-def _target(variant: str, target: int | None) -> int | None:
-    """The target option, or raise ``replies.UserError`` when it does not fit the variant
-    (RULES.md §1, §2)."""
+def game_options(variant: str, **given: object) -> dict[str, object]:
+    """The options a command gave for ``variant`` (unset ones left out), checked as the
+    engine checks them (RULES.md §1–§7). Raises ``replies.UserError`` with the reason."""
+    options = {name: value for name, value in given.items() if value is not None}
+    target = options.get("target")
     if target is not None and variant == "tuque61":
         raise replies.UserError("Tuque to 61 is always played to 61: leave out `target`.")
-    return target
+    if target is not None and variant == "tuque" and target not in _TUQUE_TARGETS:
+        listed = ", ".join(f"`{t}`" for t in _TUQUE_TARGETS)
+        raise replies.UserError(f"That is not a target here: choose {listed}.")
+    try:
+        VARIANTS[variant].options(**options)
+    except ValueError as error:
+        raise replies.UserError(f"{str(error)[:1].upper()}{str(error)[1:]}.") from None
+    return options
 
 
 @app_commands.guild_only()
@@ -106,8 +152,8 @@ class TuqueCog(commands.GroupCog, group_name="tuque", group_description="Play Tu
     @app_commands.command(description="Challenge a member of this server to a game of Tuque.")
     @app_commands.describe(
         opponent="Who you want to play",
-        variant="tuque (first to 5 or 10) or tuque61 (points per trick, first to 61)",
-        target="Points to win a tuque game: 5 (short) or 10 (full, the default)",
+        variant="tuque (first to 5 or 10), tuque61 (first to 61) or two_hand (Euchre for two)",
+        target="Points to win (tuque: 5 or 10, the default)",
     )
     async def challenge(
         self,
@@ -116,26 +162,50 @@ class TuqueCog(commands.GroupCog, group_name="tuque", group_description="Play Tu
         variant: Variant = "tuque",
         target: Target | None = None,
     ) -> None:
-        await self.bot.sessions.start_challenge(
-            interaction, opponent, variant, _target(variant, target)
-        )
+        if variant not in CHALLENGE_VARIANTS:
+            v = VARIANTS[variant]
+            raise replies.UserError(
+                f"{v.title} seats {v.players} or more: play it with computers with `/tuque bot`."
+            )
+        options = game_options(variant, target=target)
+        await self.bot.sessions.start_challenge(interaction, opponent, variant, options)
 
-    @app_commands.command(name="bot", description="Play a game of Tuque against the computer.")
+    @app_commands.command(name="bot", description="Play any game of the family with computers.")
     @app_commands.describe(
-        variant="tuque (first to 5 or 10) or tuque61 (points per trick, first to 61)",
-        target="Points to win a tuque game: 5 (short) or 10 (full, the default)",
-        level="easy, normal (default) or hard",
+        variant="Which game (default tuque); see /tuque rules",
+        level="easy, normal (default) or hard: the computers' level",
+        target="Points to win, where the game lets you choose (tuque: 5 or 10)",
+        players="call_ace and jackpot: 4, 5 or 6 seats",
+        pack="three_hand and two_hand: 25 (with the Benny) or 24; auction: 28 or 32",
+        stick_the_dealer="euchre: the dealer must name trump if everyone passes",
+        no_alone_after_pass="british and six_hand: no going alone after passing",
+        dealer_must_make="almonte: the dealer must take a Ben they named the suit for",
+        deals="jackpot: deals before the game ends without a march (default 12)",
     )
     async def computer_game(
         self,
         interaction: discord.Interaction,
         variant: Variant = "tuque",
-        target: Target | None = None,
         level: Level = "normal",
+        target: Target | None = None,
+        players: Players | None = None,
+        pack: Pack | None = None,
+        stick_the_dealer: bool | None = None,
+        no_alone_after_pass: bool | None = None,
+        dealer_must_make: bool | None = None,
+        deals: Deals | None = None,
     ) -> None:
-        await self.bot.sessions.start_computer_game(
-            interaction, variant, _target(variant, target), level
+        options = game_options(
+            variant,
+            target=target,
+            players=players,
+            pack=pack,
+            stick_the_dealer=stick_the_dealer,
+            no_alone_after_pass=no_alone_after_pass,
+            dealer_must_make=dealer_must_make,
+            hands=deals,
         )
+        await self.bot.sessions.start_computer_game(interaction, variant, options, level)
 
     @app_commands.command(description="See your hand and tableau in your game here (only you).")
     async def hand(self, interaction: discord.Interaction) -> None:

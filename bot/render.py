@@ -420,7 +420,7 @@ def hand_summary_embed(
             line += " — a march!"
         elif result.euchred:
             line += " — euchred!"
-        embed.description = line + "."
+        embed.description = line if line.endswith("!") else line + "."
         gained = [
             f"{seating.side_names(side, v.sides)} {signed(p)}"
             for side, p in enumerate(result.points)

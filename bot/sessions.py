@@ -132,13 +132,28 @@ class Session:
     def is_computer(self, seat: int | None) -> bool:
         return seat is not None and self.seats[seat].kind is SeatKind.COMPUTER
 
+    def winner_without(self, seat: int) -> int:
+        """The side that wins when ``seat``'s side concedes: the other side in a game of
+        two sides; in a game of more, the best score among the others (the earliest side
+        on a tie), as the game stands."""
+        sides = self.game.variant.sides
+        scores = self.game.scores
+        others = [side for side in range(len(scores)) if side != sides[seat]]
+        return max(others, key=lambda side: (scores[side], -side))
+
     def opponents_of(self, user_id: int) -> str:
         return " and ".join(self.seating.names[s.seat] for s in self.seats if s.user_id != user_id)
 
 
 def _seating(seats: Sequence[SeatRow]) -> render.Seating:
+    computers = sum(s.kind is SeatKind.COMPUTER for s in seats)
     names = tuple(
-        f"Computer ({s.level})" if s.kind is SeatKind.COMPUTER else (s.display_name or "Player")
+        (s.display_name or "Player")
+        if s.kind is not SeatKind.COMPUTER
+        else f"Computer ({s.level})"
+        if computers == 1
+        # Several computers: named by seat, so a trick line says which one played.
+        else f"Computer {s.seat + 1} ({s.level})"
         for s in seats
     )
     return render.Seating(names, tuple(s.user_id for s in seats))
@@ -293,7 +308,7 @@ class GameSessions:
         self, session: Session, seat: int, note: str | None = None
     ) -> tuple[discord.Embed, discord.ui.View | None]:
         view = session.game.view(seat)
-        labels = [render.action_label(a, view) for a in view.legal_actions]
+        labels = [render.action_label(a, view, session.seating) for a in view.legal_actions]
         buttons = None
         if not session.finished:
             buttons = hand_buttons(session.id, len(session.game.log), view, labels)
@@ -428,23 +443,26 @@ class GameSessions:
         return session
 
     async def start_computer_game(
-        self, interaction: discord.Interaction, variant: str, target: int | None, level: str
+        self, interaction: discord.Interaction, variant: str, options: dict[str, Any], level: str
     ) -> None:
-        """``/tuque bot``: a game against the computer, the hand answered at once."""
+        """``/tuque bot``: the member at seat 0 and computers of ``level`` in every other
+        seat (``options`` already checked: ``commands.game_options``); the hand is the
+        answer, at once."""
         if interaction.guild_id is None or interaction.channel_id is None:
             await replies.deny(interaction, "Games are played in a server channel.")
             return
+        v = VARIANTS[variant].configured(VARIANTS[variant].options(**options))
         seats = [
-            SeatRow.human(0, interaction.user.id, interaction.user.display_name),
-            SeatRow.computer(1, level),
+            SeatRow.human(0, interaction.user.id, interaction.user.display_name, side=v.sides[0]),
+            *(SeatRow.computer(s, level, side=v.sides[s]) for s in range(1, v.players)),
         ]
-        options = {"target": target} if target else {}
+        against = "the computer" if v.players == 2 else f"{v.players - 1} computers"
         async with replies.deadline(interaction):
             session = await self._create(
                 interaction.guild_id, interaction.channel_id, variant, options, seats
             )
             await self._send_hand_after_commit(
-                interaction, session, 0, f"Game #{session.id} against the computer."
+                interaction, session, 0, f"Game #{session.id} against {against}."
             )
         await self._update_table(session)
         await self._touch(session)
@@ -455,9 +473,11 @@ class GameSessions:
         interaction: discord.Interaction,
         opponent: discord.abc.User,
         variant: str,
-        target: int | None,
+        options: dict[str, Any],
     ) -> None:
-        """``/tuque challenge``: post Accept/Decline for ``opponent``; expires in 10 minutes."""
+        """``/tuque challenge``: post Accept/Decline for ``opponent``; expires in 10 minutes.
+
+        ``options`` are the game's, already checked (``commands.game_options``)."""
         user = interaction.user
         if interaction.guild_id is None or interaction.channel_id is None:
             await replies.deny(interaction, "Challenges are made in a server channel.")
@@ -477,7 +497,6 @@ class GameSessions:
             if running is not None:
                 await replies.deny(interaction, _already_playing(opponent.display_name, running.id))
                 return
-            options = {"target": target} if target else {}
             await self.store.upsert_player(interaction.guild_id, user.id, user.display_name)
             await self.store.upsert_player(interaction.guild_id, opponent.id, opponent.display_name)
             challenge = await self.store.create_challenge(
@@ -500,7 +519,7 @@ class GameSessions:
                 ),
             )
         title = VARIANTS[variant].title
-        goal = target or VARIANTS[variant].defaults.target
+        goal = VARIANTS[variant].options(**options).target
         channel = self.bot.get_partial_messageable(interaction.channel_id)
 
         async def post() -> None:
@@ -708,7 +727,7 @@ class GameSessions:
             session.id,
             len(before.log),
             entries,
-            hands=[HandRecord.from_result(r) for r in finished],
+            hands=[HandRecord.from_result(r, new.variant.sides) for r in finished],
             new_turn=new.turn != before.turn or bool(finished),
         )
         session.game = new
@@ -746,7 +765,7 @@ class GameSessions:
         game = session.game
         channel = self.bot.get_partial_messageable(session.channel_id)
         for result in game.hand_results[len(before.hand_results) :]:
-            embed = render.hand_summary_embed(result, game.variant.name, session.seating)
+            embed = render.hand_summary_embed(result, game.variant, session.seating)
             self._post(session, "hand result", partial(channel.send, embed=embed))
         if session.finished:
             embed = render.game_over_embed(game.view(None), session.seating)
@@ -841,8 +860,9 @@ class GameSessions:
             if session.finished:
                 await replies.deny(interaction, f"Game #{game_id} is already over.")
                 return
-            sides = session.game.variant.sides
-            await self._finish(session, GameStatus.RESIGNED, winner_side=1 - sides[seat])
+            await self._finish(
+                session, GameStatus.RESIGNED, winner_side=session.winner_without(seat)
+            )
             await self._deliver(
                 f"game {game_id}: answer to the resignation",
                 lambda: replies.edit_clicked(
@@ -895,8 +915,9 @@ class GameSessions:
                 async with session.lock:
                     if session.finished or session.game.turn != seat:
                         continue
-                    sides = session.game.variant.sides
-                    await self._finish(session, GameStatus.FORFEITED, winner_side=1 - sides[seat])
+                    await self._finish(
+                        session, GameStatus.FORFEITED, winner_side=session.winner_without(seat)
+                    )
                     name = session.seating.names[seat]
                     self._announce_end(session, f"{name} ran out of time and forfeits.")
             elif await self.store.mark_reminded(session.id):

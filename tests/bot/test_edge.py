@@ -215,16 +215,16 @@ async def refused(t: Table, send: Callable[[], Awaitable[InteractionRecord]]) ->
 @pytest.mark.parametrize(
     ("command", "options", "expected"),
     [
-        ("bot", {"variant": "euchre"}, "not a variant here"),
+        ("bot", {"variant": "pepper"}, "not a variant here"),
         ("bot", {"level": "godlike"}, "not a level here"),
         ("bot", {"target": 7}, "not a target here"),
         ("bot", {"target": 10**30}, "not a target here"),
         ("bot", {"variant": "tuque61", "target": 5}, "always played to 61"),
-        ("challenge", {"variant": "euchre"}, "not a variant here"),
+        ("challenge", {"variant": "pepper"}, "not a variant here"),
         ("challenge", {"target": -1}, "not a target here"),
         ("leaderboard", {"variant": "xyz"}, "not a variant here"),
         ("stats", {"variant": 5}, "not a variant here"),
-        ("rules", {"variant": "euchre"}, "not a variant here"),
+        ("rules", {"variant": "pepper"}, "not a variant here"),
     ],
 )
 async def test_forged_options_are_refused_and_write_nothing(
