@@ -1,13 +1,14 @@
 """Skill ratings: OpenSkill's Plackett-Luce model, kept apart from SQL.
 
-Why OpenSkill Plackett-Luce: it rates teams as well as single players and
-rankings of more than two, so the same code serves two-player Tuque (two teams of
-one), partnership Euchre (two teams of two or three, the partners sharing the
-result) and the each-for-themself games (a ranking of three to six teams of
-one); it is Bayesian like TrueSkill (a mean ``mu`` and an uncertainty ``sigma``
-per player, so new players move fast and settle), and it is openly licensed. Plackett-Luce was the
-library's default model before models became an explicit choice, and is the one
-its documentation's examples use.
+Why OpenSkill Plackett-Luce: it rates teams as well as single players, and
+rankings of any number of teams, so the same code serves two-player Tuque (two
+teams of one), the partnership games (two teams of two or three, the partners
+sharing their side's place) and the each-for-themself games (a ranking of two to
+six teams of one, ties sharing a place); it is Bayesian like TrueSkill (a mean
+``mu`` and an uncertainty ``sigma`` per player, so new players move fast and
+settle), and it is openly licensed. Plackett-Luce was the library's default model
+before models became an explicit choice, and is the one its documentation's
+examples use.
 
 The number shown to players is the ordinal ``mu - 3 * sigma``: a conservative
 estimate that starts at 0 and rises as a player wins and as their uncertainty

@@ -10,19 +10,29 @@ Time is passed in as ``now``: seconds since the Unix epoch (a float); it
 defaults to ``time.time()`` and tests pass fixed values.
 
 Seats are the engine's seat numbers ``0..n-1`` with ``n`` from 2 to 6, each with
-its scoring side (the engine's ``Variant.sides``): in Tuque each seat is its own
-side, in four-hand Euchre seats 0 and 2 are partners against 1 and 3, six-hand has
-two teams of three seated alternately, and the each-for-themself games (two- and
-three-hand, Call-Ace, Jackpot, Auction) give every seat its own side.
+its scoring side (the engine's ``Variant.sides``): sides are numbered ``0..m-1``
+(``m`` >= 2) and side ``k`` always holds seat ``k``, so a side's number is also a seat
+of it. In Tuque each seat is its own side, in four-hand Euchre seats 0 and 2 are
+partners against 1 and 3, six-hand has two teams of three seated alternately, and
+the each-for-themself games (two- and three-hand, Call-Ace, Jackpot, Auction) give
+every seat its own side. Games stored before migration 002 all had two sides,
+``side = seat % 2``, which is also what a ``SeatRow`` gets when no side is given.
 
 Decisions that shape the data (see also ``bot.ratings`` for who is rated):
 
 - Hands are recorded with the actions that finish them (``append_actions(...,
   hands=...)``), in the same transaction, so hand statistics survive a crash or
   an abandoned game and can never be recorded twice or lost between two writes.
-- ``finish_game`` writes the status, the per-seat results (with the seat's side and
-  that side's final place, ``rank`` 1 for the winner) and the rating updates in one
-  transaction. Resignations and forfeits are rated like any other loss,
+- A hand's points are kept per side (``hand_points``), as the engine scores them:
+  several sides may score in one hand (Tuque to 61, Call-Ace's partners) and
+  points are negative where the rules deduct (two- and three-hand, Auction,
+  Jackpot's chips). Tricks are kept per seat that played (``hand_tricks``): seats
+  sitting out a lone hand have none, so averages are per hand played.
+- ``finish_game`` writes the status, one result per seat with the seat's side and
+  that side's final place (``rank``: 1 for the winning side alone, then the others
+  by score, ties sharing a place), and the rating updates, in one transaction.
+  ``outcome`` is ``win`` for the winning side's seats (place 1) and ``loss`` for
+  every other. Resignations and forfeits are rated like any other loss,
   so resigning never dodges a rating drop. Abandoned games have no winner, no
   results and no rating change.
 - One active game between two members: ``create_game`` refuses (``AlreadyPlaying``)
@@ -46,7 +56,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from types import TracebackType
@@ -215,18 +225,20 @@ class SeatRow:
     ``"easy"``) for computers only. ``display_name`` is the player's last known
     name in the guild: given to ``create_game`` it updates ``players``; on rows
     read back it comes from ``players`` (None if unknown). ``side`` is the seat's
-    scoring side (``Variant.sides[seat]``); left out, ``seat % 2``, the two sides of
-    Tuque and four-hand Euchre."""
+    scoring side (``Variant.sides[seat]``); left out (None) it becomes ``seat % 2``,
+    the two sides of Tuque and four-hand Euchre, so ``side`` is always an int on a
+    constructed row. Raises ``ValueError`` for a human without a user id, a computer
+    with one, or a human with a level."""
 
     seat: int
     kind: SeatKind
     user_id: int | None = None
     level: str | None = None
     display_name: str | None = None
-    side: int = -1
+    side: int | None = None
 
     def __post_init__(self) -> None:
-        if self.side < 0:
+        if self.side is None:
             object.__setattr__(self, "side", self.seat % 2)
         if (self.kind is SeatKind.HUMAN) != (self.user_id is not None):
             raise ValueError(f"seat {self.seat}: a human seat needs a user_id, a computer none")
@@ -235,13 +247,13 @@ class SeatRow:
 
     @classmethod
     def human(
-        cls, seat: int, user_id: int, display_name: str | None = None, *, side: int = -1
+        cls, seat: int, user_id: int, display_name: str | None = None, *, side: int | None = None
     ) -> SeatRow:
         """A seat for the Discord user ``user_id`` (``side``: see the class)."""
         return cls(seat, SeatKind.HUMAN, user_id=user_id, display_name=display_name, side=side)
 
     @classmethod
-    def computer(cls, seat: int, level: str | None = None, *, side: int = -1) -> SeatRow:
+    def computer(cls, seat: int, level: str | None = None, *, side: int | None = None) -> SeatRow:
         """A seat for a computer player of the given level (``side``: see the class)."""
         return cls(seat, SeatKind.COMPUTER, level=level, side=side)
 
@@ -285,53 +297,67 @@ class GameRow:
 class HandRecord:
     """Statistics of one finished hand, as recorded with the action that ends it.
 
-    ``maker_seat`` is the seat that named trump, None if the hand was thrown in.
-    ``tricks`` maps each seat that played the hand to the tricks it took (a seat
-    sitting out while its partner goes alone is left out; a thrown-in hand has
-    none). ``points`` went to side ``points_side``, the side that gained the most
-    (None with 0 points when thrown in, or when the hand's only score was a deduction,
-    RULES.md §5 and §7 Auction). ``march``: the makers took every trick; ``euchred``: the makers
-    failed. Raises ``ValueError`` when these contradict each other.
+    ``maker_seat`` is the seat that named trump: None if the hand was thrown in (then
+    ``tricks`` and ``points`` are empty) and in Jackpot, which has no makers but is
+    played. ``tricks`` maps each seat that played the hand to the tricks it took (a
+    seat sitting out while a partner plays alone is left out). ``points`` maps each
+    side whose score the hand changed to the change, negative where the rules deduct;
+    zero entries are dropped. ``alone``: the makers played alone; ``march``: the makers
+    took every trick; ``euchred``: the makers failed their contract.
+
+    Raises ``ValueError`` when these contradict each other or name a seat or side
+    outside ``0..5`` (``append_actions`` also checks them against the game's seats).
     """
 
     hand_no: int
     maker_seat: int | None
     tricks: Mapping[int, int]
-    points_side: int | None
-    points: int
+    points: Mapping[int, int] = field(default_factory=dict)
     alone: bool = False
     march: bool = False
     euchred: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.points, Mapping):
+            raise ValueError("points must map each side to the points it scored")
+        object.__setattr__(self, "tricks", dict(self.tricks))
+        object.__setattr__(self, "points", {s: p for s, p in self.points.items() if p})
+        seats = range(max(SEAT_COUNTS))
         if self.hand_no < 0:
             raise ValueError("hand_no must be >= 0")
+        named = [*self.tricks, *([] if self.maker_seat is None else [self.maker_seat])]
+        if any(seat not in seats for seat in named):
+            raise ValueError(f"seats are numbered from 0 to {seats[-1]}")
+        if any(side not in seats for side in self.points):
+            raise ValueError(f"sides are numbered from 0 to {seats[-1]}")
         if any(t < 0 for t in self.tricks.values()):
             raise ValueError("tricks must be >= 0")
         if self.march and self.euchred:
             raise ValueError("a hand cannot be both a march and a euchre")
-        if (self.points_side is None) != (self.points == 0) or self.points < 0:
-            raise ValueError("points > 0 go to a side; a hand without points has no side")
-        if self.points_side is not None and self.points_side not in range(max(SEAT_COUNTS)):
-            raise ValueError(f"points_side must be a side from 0 to {max(SEAT_COUNTS) - 1}")
-        if self.maker_seat is None and (self.points or self.alone or self.march or self.euchred):
-            raise ValueError("a thrown-in hand (no maker) scores nothing")
+        if self.maker_seat is None and (self.alone or self.march or self.euchred):
+            raise ValueError("a hand without a maker has no loner, march or euchre")
+        if self.maker_seat is None and not self.tricks and self.points:
+            raise ValueError("a thrown-in hand (no maker, no tricks) scores nothing")
 
     @classmethod
     def from_result(cls, result: HandResult, sides: Sequence[int] | None = None) -> HandRecord:
-        """The record of the engine's ``HandResult`` for a finished hand.
+        """The record of the engine's ``HandResult`` for a finished hand, any variant.
 
         ``sides`` is the variant's side of each seat (``Variant.sides``; default
-        ``seat % 2``). A thrown-in hand gets no tricks; the partners sitting out a
-        lone hand (the maker's loner's or a lone defender's, RULES.md §3–§6) get no
-        tricks entry. ``march`` and ``euchred`` are the engine's judgement (the makers
-        took every trick / fewer than their contract). A Jackpot hand (no maker) is
-        recorded like a thrown-in one: its chips are in the game's scores.
+        ``seat % 2``, right for Tuque and four-hand Euchre only). A thrown-in hand
+        (no trump) gets no tricks and no points. The partners of a loner sit out, and
+        get no tricks entry: the seats on the side of ``result.alone`` and on the side
+        of ``result.lone_defender`` other than those two (RULES.md §3–§6; in the
+        each-for-themself games nobody sits out). ``points`` are ``result.points``
+        per side, negative ones included. ``march`` and ``euchred`` are the engine's
+        judgement. Raises ``ValueError`` if ``sides`` does not give one side per seat.
         """
         seats = range(len(result.tricks))
-        side = list(sides) if sides is not None else [seat % 2 for seat in seats]
-        if result.maker is None:
-            return cls(result.hand_no, None, {}, None, 0)
+        side = tuple(sides) if sides is not None else tuple(seat % 2 for seat in seats)
+        if len(side) != len(seats):
+            raise ValueError(f"sides gives {len(side)} seats, the hand has {len(seats)}")
+        if result.trump is None:
+            return cls(result.hand_no, None, {}, {})
         loners = [s for s in (result.alone, result.lone_defender) if s is not None]
         sitting_out = {
             seat
@@ -339,15 +365,11 @@ class HandRecord:
             for loner in loners
             if seat != loner and side[seat] == side[loner]
         }
-        # Tuque to 61 scores both sides in one hand; the stats keep the larger share.
-        points_side = max(range(len(result.points)), key=lambda s: result.points[s])
-        points = max(result.points[points_side], 0)
         return cls(
             hand_no=result.hand_no,
             maker_seat=result.maker,
             tricks={s: t for s, t in enumerate(result.tricks) if s not in sitting_out},
-            points_side=points_side if points else None,
-            points=points,
+            points=dict(enumerate(result.points)),
             alone=result.alone is not None,
             march=result.march,
             euchred=result.euchred,
@@ -455,12 +477,22 @@ class PlayerStats:
 
 
 def _places(side_scores: Mapping[int, int], winner: int) -> dict[int, int]:
-    """Each side's final place: ``winner`` 1, the others from 2 by score (ties share)."""
+    """Each side's final place: ``winner`` 1, the others from 2 by score, highest first;
+    tied sides share a place and the next is skipped (1, 2, 2, 4)."""
     others = {side: score for side, score in side_scores.items() if side != winner}
     places = {winner: 1}
     for side, score in others.items():
         places[side] = 2 + sum(other > score for other in others.values())
     return places
+
+
+def _check_hand(hand: HandRecord, sides: Mapping[int, int]) -> None:
+    """Raise ``ValueError`` if ``hand`` names a seat or side not in ``sides`` (seat -> side)."""
+    seats = {hand.maker_seat, *hand.tricks} - {None}
+    if not seats <= sides.keys():
+        raise ValueError(f"hand {hand.hand_no}: seats {sorted(seats - sides.keys())} not in game")
+    if not hand.points.keys() <= set(sides.values()):
+        raise ValueError(f"hand {hand.hand_no}: points to a side the game does not have")
 
 
 def _now(now: float | None) -> float:
@@ -612,24 +644,32 @@ class Store:
     ) -> int:
         """Create an active game and return its id (never reused).
 
-        ``seats`` must be numbered ``0..n-1`` with ``n`` in ``SEAT_COUNTS``, sides from
-        ``0`` to ``n-1``, and no user may take two seats; ``options`` must be JSON-
-        serialisable; ``seed`` must fit in a signed 64-bit integer. The turn timer starts at
-        ``now``. Names given on human seats update ``players``. ``actions`` open the game's
-        log at seq 0 (the first deal). With ``accepting`` (a challenge id) the challenge is
-        accepted in the same transaction, compare-and-set like ``resolve_challenge``: a
-        crash never leaves an accepted challenge without its game, and of two concurrent
-        accepts one creates the game. Raises ``ValueError``; ``AlreadyPlaying`` if two of
-        the members already share an active game in the guild; with ``accepting``,
-        ``ChallengeClosed`` or ``ChallengeNotFound``. Nothing is written on error.
+        ``seats`` must be numbered ``0..n-1`` with ``n`` in ``SEAT_COUNTS`` (in any
+        order) and no user may take two seats. Their sides must be the engine's: numbered
+        ``0..m-1`` with ``2 <= m <= n``, side ``k`` holding seat ``k`` (so every side has a
+        seat). ``options`` must be JSON-serialisable; ``seed`` must fit in a signed 64-bit
+        integer; ``first_dealer`` must be a seat. The turn timer starts at ``now``. Names
+        given on human seats update ``players``. ``actions`` open the game's log at seq 0
+        (the first deal). With ``accepting`` (a challenge id) the challenge is accepted in
+        the same transaction, compare-and-set like ``resolve_challenge``: a crash never
+        leaves an accepted challenge without its game, and of two concurrent accepts one
+        creates the game. Raises ``ValueError`` for seats, sides or arguments that break
+        these rules; ``AlreadyPlaying`` if two of the members already share an active game
+        in the guild; with ``accepting``, ``ChallengeClosed`` or ``ChallengeNotFound``.
+        Nothing is written on error.
         """
         ordered = sorted(seats, key=lambda s: s.seat)
         if len(ordered) not in SEAT_COUNTS or [s.seat for s in ordered] != list(
             range(len(ordered))
         ):
             raise ValueError(f"seats must be numbered 0..n-1 with n in {SEAT_COUNTS}")
-        if any(s.side not in range(len(ordered)) for s in ordered):
-            raise ValueError("each seat's side must be a number from 0 to n-1")
+        sides = [s.side for s in ordered]  # never None: SeatRow fills it in
+        count = max(sides) + 1
+        if min(sides) < 0 or count < 2 or any(sides[k] != k for k in range(count)):
+            raise ValueError(
+                f"sides {tuple(sides)}: sides must be numbered 0..m-1 with m >= 2, "
+                "side k holding seat k"
+            )
         humans = [s.user_id for s in ordered if s.user_id is not None]
         if len(set(humans)) != len(humans):
             raise ValueError("a player cannot take two seats in one game")
@@ -728,10 +768,12 @@ class Store:
         ``first_seq`` must be the log's next free seq (``GameRow.next_seq``), which
         makes a double-applied action impossible. Raises ``StaleAction`` if it is
         not, ``GameNotActive`` if the game has ended, ``GameNotFound``, and
-        ``ValueError`` for an empty or blank action. Nothing is written on error.
+        ``ValueError`` for an empty or blank action or a hand whose maker, tricks or
+        points name a seat or side the game does not have. Nothing is written on error.
         """
         if not actions or not all(isinstance(a, str) and a.strip() for a in actions):
             raise ValueError("actions must be a non-empty sequence of non-blank strings")
+        hands = list(hands)
         now = _now(now)
         async with self._transaction(write=True) as db:
             # One query for both guards: every await is a trip to the database thread,
@@ -759,8 +801,16 @@ class Store:
                 "INSERT INTO game_actions (game_id, seq, action) VALUES (?, ?, ?)",
                 [(game_id, first_seq + i, action) for i, action in enumerate(actions)],
             )
-            for hand in hands:
-                await self._insert_hand(db, game_id, hand, now)
+            if hands:
+                sides = {
+                    r["seat"]: r["side"]
+                    for r in await db.execute_fetchall(
+                        "SELECT seat, side FROM seats WHERE game_id = ?", (game_id,)
+                    )
+                }
+                for hand in hands:
+                    _check_hand(hand, sides)
+                    await self._insert_hand(db, game_id, hand, now)
             await db.execute(
                 """
                 UPDATE games SET updated_at = :now,
@@ -778,21 +828,22 @@ class Store:
     ) -> None:
         await db.execute(
             """
-            INSERT INTO hands (game_id, hand_no, maker_seat, alone, points_side, points,
-                               march, euchred, recorded_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO hands (game_id, hand_no, maker_seat, alone, march, euchred, recorded_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             """,
             (
                 game_id,
                 hand.hand_no,
                 hand.maker_seat,
                 int(hand.alone),
-                hand.points_side,
-                hand.points,
                 int(hand.march),
                 int(hand.euchred),
                 now,
             ),
+        )
+        await db.executemany(
+            "INSERT INTO hand_points (game_id, hand_no, side, points) VALUES (?, ?, ?, ?)",
+            [(game_id, hand.hand_no, side, n) for side, n in sorted(hand.points.items())],
         )
         await db.executemany(
             "INSERT INTO hand_tricks (game_id, hand_no, seat, tricks) VALUES (?, ?, ?, ?)",
@@ -996,22 +1047,28 @@ class Store:
         *,
         now: float | None = None,
     ) -> list[RatingChange]:
-        """End an active game; return the rating changes (empty if unrated).
+        """End an active game; return the rating changes (empty if unrated), one per
+        player in the order of the sides' places.
 
         For ``FINISHED``, ``RESIGNED`` and ``FORFEITED``: ``winner_seat`` is any seat
         of the winning side (the engine's ``Game.winner`` side number will do: side
         ``k`` always holds seat ``k``) and ``scores`` maps every seat to its side's
-        final score. One result row per seat is written with its side and the side's
-        place: 1 for the winning side (even when a resignation made it win on fewer
-        points), then the others by score, ties sharing a place. If every seat is
-        human, the players' ratings are updated with the sides as teams in that order
-        and their rated wins (place 1) and losses counted (see ``bot.ratings``).
+        final score (partners give the same score; negative scores are fine). One result
+        row per seat is written with its side and the side's place (``rank``): 1 for
+        the winning side alone (even when a resignation or forfeit made it win on fewer
+        points), then the other sides from 2 by score, highest first, ties sharing a
+        place (1, 2, 2, 4). ``outcome`` is ``win`` for the winning side's seats and
+        ``loss`` for all others. If every seat is human, the players' ratings are
+        updated with the sides as OpenSkill teams ranked by place (``bot.ratings.rate``)
+        and each player's rated wins (place 1) or losses counted.
         For ``ABANDONED``: no winner and no scores; nothing else is written.
         Status, results and ratings are one transaction.
 
         Raises ``GameNotActive`` (already ended: of two racing finishes exactly
-        one succeeds), ``GameNotFound``, and ``ValueError`` for arguments that do
-        not fit the game's seats.
+        one succeeds), ``GameNotFound``, and ``ValueError`` (nothing written) for an
+        ``ACTIVE`` status, a winner or scores with ``ABANDONED``, a ``winner_seat`` that
+        is not a seat, scores missing a seat or naming another, or partners' scores
+        that differ.
         """
         status = GameStatus(status)
         if status is GameStatus.ACTIVE:
@@ -1038,6 +1095,9 @@ class Store:
                     raise ValueError(f"winner_seat {winner_seat} is not a seat of game {game_id}")
                 if set(scores) != {s.seat for s in seats}:
                     raise ValueError("scores must give a score for every seat")
+                side_score = {s.side: scores[s.seat] for s in seats}
+                if any(scores[s.seat] != side_score[s.side] for s in seats):
+                    raise ValueError("partners (seats of one side) share their side's score")
             await db.execute(
                 """
                 UPDATE games SET status = ?, winner_seat = ?, finished_at = ?, updated_at = ?
@@ -1048,7 +1108,7 @@ class Store:
             if winner_seat is None:
                 return []
             winning_side = seats[winner_seat].side
-            place = _places({s.side: scores[s.seat] for s in seats}, winning_side)
+            place = _places(side_score, winning_side)
             vs_computer = any(s.kind is SeatKind.COMPUTER for s in seats)
             await db.executemany(
                 """
@@ -1073,7 +1133,10 @@ class Store:
             if vs_computer:
                 return []
             order = sorted(place, key=lambda side: (place[side], side))
-            teams = [[s.user_id for s in seats if s.side == side and s.user_id] for side in order]
+            teams = [
+                [s.user_id for s in seats if s.side == side and s.user_id is not None]
+                for side in order
+            ]
             ranks = [place[side] for side in order]
             return await self._rate(db, game["guild_id"], game["variant"], teams, ranks, now)
 
