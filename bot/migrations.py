@@ -11,13 +11,10 @@ Rules for migration files:
 - No transaction control (``BEGIN``, ``COMMIT``, ``ROLLBACK``, ``SAVEPOINT``, ...) and
   no ``PRAGMA user_version``: the runner owns both. Such files are rejected
   before anything is applied.
-- Foreign key enforcement is off while migrations run (``PRAGMA foreign_keys``
-  cannot change inside a transaction, so the runner turns it off before its
-  ``BEGIN`` and restores it after), as SQLite's 12-step ``ALTER TABLE`` procedure
-  requires: rebuilding a parent table drops it, and the implicit ``DELETE`` of a
-  ``DROP TABLE`` would otherwise cascade to child rows or leave a deferred violation
-  that fails the commit. ``PRAGMA foreign_key_check`` runs before each commit, so a
-  migration that breaks a reference is rolled back all the same.
+- ``PRAGMA foreign_keys`` cannot change inside a transaction. A migration that
+  rebuilds a table (SQLite's 12-step ``ALTER TABLE`` procedure) should use
+  ``PRAGMA defer_foreign_keys = ON`` instead; the runner's foreign key check
+  still runs before the commit.
 """
 
 from __future__ import annotations
@@ -170,29 +167,23 @@ async def apply_migrations(conn: aiosqlite.Connection, folder: Path = MIGRATIONS
         raise ValueError("apply_migrations needs a connection opened with isolation_level=None")
     migrations = discover(folder)
     newest = len(migrations)
-    async with conn.execute("PRAGMA foreign_keys") as cursor:
-        enforced = (await cursor.fetchone() or (0,))[0]
-    await conn.execute("PRAGMA foreign_keys = OFF")
-    try:
-        while True:
-            await conn.execute("BEGIN IMMEDIATE")
-            try:
-                current = await user_version(conn)
-                if current > newest:
-                    raise DatabaseTooNew(current, newest)
-                if current == newest:
+    while True:
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            current = await user_version(conn)
+            if current > newest:
+                raise DatabaseTooNew(current, newest)
+            if current == newest:
+                await conn.execute("ROLLBACK")
+                return current
+            await _apply_one(conn, migrations[current])
+            await conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                # A failing rollback must not hide the error that caused it.
+                with contextlib.suppress(sqlite3.Error):
                     await conn.execute("ROLLBACK")
-                    return current
-                await _apply_one(conn, migrations[current])
-                await conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    # A failing rollback must not hide the error that caused it.
-                    with contextlib.suppress(sqlite3.Error):
-                        await conn.execute("ROLLBACK")
-                raise
-    finally:
-        await conn.execute(f"PRAGMA foreign_keys = {'ON' if enforced else 'OFF'}")
+            raise
 
 
 async def _apply_one(conn: aiosqlite.Connection, migration: Migration) -> None:

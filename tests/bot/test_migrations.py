@@ -188,10 +188,27 @@ def test_repository_migrations_are_valid() -> None:
     assert migrations[0].path.name == "001_initial.sql"
 
 
-async def test_foreign_keys_are_enforced_again_after_migrating(conn: aiosqlite.Connection) -> None:
-    """The runner turns enforcement off while a migration rebuilds tables (SQLite's
-    12-step procedure) and gives the connection back as it found it."""
-    await apply_migrations(conn, MIGRATIONS_DIR)
+async def test_table_rebuilds_keep_child_rows_under_enforced_foreign_keys(
+    conn: aiosqlite.Connection, tmp_path: Path
+) -> None:
+    """Migration 002 rebuilds seats and hands while foreign keys are enforced (as the store
+    migrates): dropping the old tables cascades to no child row, and enforcement holds."""
+    only_001 = tmp_path / "only-001"
+    only_001.mkdir()
+    (only_001 / "001_initial.sql").write_text((MIGRATIONS_DIR / "001_initial.sql").read_text())
+    await apply_migrations(conn, only_001)
+    for statement in (
+        "INSERT INTO games (guild_id, channel_id, variant, seed, first_dealer,"
+        " created_at, updated_at, turn_started_at) VALUES (1, 2, 'tuque', 3, 0, 0, 0, 0)",
+        "INSERT INTO seats VALUES (1, 0, 'computer', NULL, 'easy'), (1, 1, 'human', 7, NULL)",
+        "INSERT INTO hands VALUES (1, 1, 1, 0, 1, 1, 0, 0, 0)",
+        "INSERT INTO hand_tricks VALUES (1, 1, 0, 8), (1, 1, 1, 9)",
+    ):
+        await conn.execute(statement)
+    assert await apply_migrations(conn, MIGRATIONS_DIR) == len(discover())
     assert await scalar(conn, "PRAGMA foreign_keys") == 1
+    assert await scalar(conn, "SELECT COUNT(*) FROM hand_tricks") == 2
+    assert await scalar(conn, "SELECT COUNT(*) FROM hand_points") == 1
+    assert list(await conn.execute_fetchall("PRAGMA foreign_key_check")) == []
     with pytest.raises(sqlite3.IntegrityError):
         await conn.execute("INSERT INTO seats VALUES (99, 0, 0, 'computer', NULL, 'easy')")
