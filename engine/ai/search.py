@@ -15,6 +15,10 @@
 * **Bidding, naming trump, going alone, the discard** — every option is tried on
   the same sampled deals (common random numbers), each deal finished by the
   bidding rule and heuristic play; the option with the best mean reward wins.
+  Except the Auction's bids (RULES.md §7), which are the normal level's: valued
+  against the best placed of four others, every bid another seat makes looks like
+  a loss to block, and the search bid 5 nearly every hand, was euchred in most and
+  drove every score below zero so that games never reached the target.
 * **Reward** — not the hand's points but the side's chance of winning the game
   after them, from a table of win probabilities by score (:func:`win_table`),
   rescaled to 0..1 over the outcomes possible from the current score. Far from
@@ -39,6 +43,7 @@ from engine.ai.sampler import Sampler
 from engine.ai.sim import BID_THRESHOLD, play_out, rollout_heuristic, rollout_random
 from engine.ai.solver import maker_tricks
 from engine.core import CARD_OF, DONE, PLAY
+from engine.players.heuristic import HeuristicPlayer
 from engine.variants import Variant, get_variant
 from engine.view import Phase, PlayerView
 
@@ -150,11 +155,14 @@ class _Reward:
             return min(1.0, max(0.0, 0.5 + 0.05 * (points[side] - best)))
         if not self.scale:
             return 0.5
-        if len(self.others) == 1:
-            theirs = points[self.others[0]]
+        others = self.others
+        if len(others) == 1:
+            theirs = points[others[0]]
         else:
-            scores = self.scores
-            theirs = max(scores[s] + points[s] for s in self.others) - self.theirs
+            # The others' mean gain moves the leader: a partner of the hand (Call-Ace,
+            # Auction) who scores with us is one rival of several, not the whole field;
+            # counting their full gain made the search fail its own bids.
+            theirs = round(sum(points[s] for s in others) / len(others))
         return (self.win(points[side], theirs) - self.low) * self.scale
 
 
@@ -237,6 +245,9 @@ class SearchPlayer:
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
+        if view.phase is Phase.AUCTION:
+            self.last_iterations = 0
+            return HeuristicPlayer(self._stream(view)).choose(view, legal)
         start = time.perf_counter()
         variant = get_variant(view.variant).configured(
             view.options or get_variant(view.variant).defaults
@@ -327,9 +338,12 @@ class SearchPlayer:
             solve_from = SOLVE_TRICKS.get(variant.name, 3)
         n = variant.tricks
         score = variant.score_hand
+        bid = sampler.template.bid  # the Auction's: its score changes at the bid's tricks
         # The makers' trick totals at which the score changes: all the solver must tell apart.
         steps = [
-            m for m in range(1, n + 1) if score(m, n - m, False) != score(m - 1, n + 1 - m, False)
+            m
+            for m in range(1, n + 1)
+            if score(m, n - m, False, False, bid) != score(m - 1, n + 1 - m, False, False, bid)
         ]
         c = self.exploration
         log = math.log

@@ -18,7 +18,6 @@ from bot.client import TuqueBot
 from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
 
 
-
 def _choices(message: StoredMessage, game_id: int, seq: int) -> list[tuple[str, str | None]]:
     """The member's actions on ``message`` offered at ``seq``: ``(custom_id, select value)``."""
     prefix = (f"tuque:act:{game_id}:{seq}:", f"tuque:pick:{game_id}:{seq}:")
