@@ -162,7 +162,14 @@ class _Reward:
             # The others' mean gain moves the leader: a partner of the hand (Call-Ace,
             # Auction) who scores with us is one rival of several, not the whole field;
             # counting their full gain made the search fail its own bids.
-            theirs = round(sum(points[s] for s in others) / len(others))
+            mean = sum(points[s] for s in others) / len(others)
+            low = math.floor(mean)
+            part = mean - low
+            ours = points[side]
+            # Between two whole scores the table is read linearly: a rival's single point
+            # among three others still counts.
+            value = (1 - part) * self.win(ours, low) + part * self.win(ours, low + 1)
+            return (value - self.low) * self.scale
         return (self.win(points[side], theirs) - self.low) * self.scale
 
 
