@@ -43,10 +43,11 @@ def _mentions(text: str, card: Card) -> bool:
     return card.pretty() in text or f'"{card.code}"' in text
 
 
-def _random_states(seed: int, count: int):
-    """Yield a Tuque game at ``count`` random moments of seeded random play."""
+def _random_states(seed: int, count: int, variant: str = "tuque", **options: object):
+    """Yield a game of ``variant`` (default Tuque to 5) at ``count`` moments of seeded
+    random play."""
     rng = random.Random(seed)
-    game = Game("tuque", seed=seed, target=5)
+    game = Game(variant, seed=seed, **(options or ({"target": 5} if variant == "tuque" else {})))
     for _ in range(count):
         if game.phase is Phase.GAME_OVER:
             return
@@ -177,20 +178,6 @@ FAMILY = [
 ]
 
 
-def _family_states(variant: str, options: dict, seed: int, count: int):
-    """Yield a game of ``variant`` at ``count`` moments of seeded random play."""
-    rng = random.Random(seed)
-    game = Game(variant, seed=seed, **options)
-    for _ in range(count):
-        if game.phase is Phase.GAME_OVER:
-            return
-        if game.turn is None:
-            game.deal()
-        else:
-            game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
-        yield game
-
-
 def _seated(game: Game) -> render.Seating:
     n = game.variant.players
     return render.Seating(tuple(f"Player{s}" for s in range(n)), tuple(100 + s for s in range(n)))
@@ -226,7 +213,7 @@ def test_every_variant_renders_within_limits_and_hides_what_it_must(
     """RULES.md §3–§7 at a table of 2 to 6: the table, every seat's hand and the buttons
     of the seat to act render within Discord's limits; no render shows a card its reader
     may not see (widow, discards, other hands, a blind dealer's own hand)."""
-    for game in _family_states(variant, options, 11, 500):
+    for game in _random_states(11, 500, variant, **options):
         seating = _seated(game)
         public = game.view(None)
         table = render.table_embed(public, seating, 3)
