@@ -763,13 +763,7 @@ class GameSessions:
         """Announce finished hands and games, update the table and the waiting players'
         hands, and let a computer on turn play: none of it waits for Discord."""
         game = session.game
-        channel = self.bot.get_partial_messageable(session.channel_id)
-        for result in game.hand_results[len(before.hand_results) :]:
-            embed = render.hand_summary_embed(result, game.variant, session.seating)
-            self._post(session, "hand result", partial(channel.send, embed=embed))
-        if session.finished:
-            embed = render.game_over_embed(game.view(None), session.seating)
-            self._post(session, "game over", partial(channel.send, embed=embed))
+        self._announce(session, before)
         self._schedule_table_edit(session)
         new_hand = game.hand_no != before.hand_no
         for seat in range(len(session.seats)):
@@ -778,6 +772,30 @@ class GameSessions:
             if session.finished or new_hand or game.turn == seat or before.turn == seat:
                 self._queue_refresh(session, seat)
         self._schedule_computer(session)
+
+    def _announce(self, session: Session, before: Game) -> None:
+        """Queue the channel posts of the hands (and the game) finished since ``before``.
+
+        The store holds the change already: a post that cannot be drawn is logged and
+        skipped, and the other posts, the table, the hands and the computer go on.
+        """
+        game = session.game
+        channel = self.bot.get_partial_messageable(session.channel_id)
+        posts: list[tuple[str, Callable[[], discord.Embed]]] = [
+            ("hand result", partial(render.hand_summary_embed, r, game.variant, session.seating))
+            for r in game.hand_results[len(before.hand_results) :]
+        ]
+        if session.finished:
+            posts.append(
+                ("game over", partial(render.game_over_embed, game.view(None), session.seating))
+            )
+        for what, draw in posts:
+            try:
+                embed = draw()
+            except Exception:
+                log.exception("game %d: the %s could not be drawn", session.id, what)
+                continue
+            self._post(session, what, partial(channel.send, embed=embed))
 
     # --- computer players -----------------------------------------------------------------------
 

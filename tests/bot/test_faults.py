@@ -26,6 +26,7 @@ from e2e import (
     running_bot,
 )
 
+from bot import render
 from bot.client import TuqueBot
 from engine.game import Game
 
@@ -196,3 +197,38 @@ async def test_a_dropped_gateway_mid_game(table: Table, resumable: bool) -> None
                 await t.double.wait_until(lambda: any(s.open for s in t.double._sessions), 10)
     assert turns > 5
     assert_game_whole(t, game_id, {0, 1}, applied(t.double.interactions))
+
+
+async def test_a_hand_result_that_cannot_be_drawn_is_skipped_and_the_game_goes_on(
+    table: Table, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After the store write nothing can stop the game: a hand result whose embed raises
+    (a rendering bug, like the one that drew five-seat Jackpot with four seats) is logged
+    once per hand and skipped; the clicks are answered, the computer plays on, the game
+    ends whole."""
+    t = table
+    caplog.set_level(logging.INFO, logger="bot")
+
+    def broken(*_: object) -> None:
+        raise RuntimeError("cannot draw this hand")
+
+    monkeypatch.setattr(render, "hand_summary_embed", broken)
+    async with running_bot(t) as bot:
+        game_id = await play_against_the_computer(t, bot, random.Random(15))
+    assert_game_whole_but_results(t, game_id)
+    failures = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert failures and all(
+        r.getMessage() == f"game {game_id}: the hand result could not be drawn" for r in failures
+    )
+    replies_failed = [i for i in t.double.interactions if "went wrong" in str(i.original)]
+    assert not replies_failed, "a click after the commit was answered as a failure"
+
+
+def assert_game_whole_but_results(t: Table, game_id: int) -> None:
+    """The game finished in the store, with no hand-result post and one game-over post."""
+    with sqlite3.connect(t.db) as db:
+        assert db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone() == (
+            "finished",
+        )
+    assert not any(re.search(r"Hand \d+ result", m.text) for m in public(t))
+    assert sum("Game over" in m.text for m in public(t)) == 1

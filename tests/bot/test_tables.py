@@ -54,6 +54,8 @@ async def member_acts(t: Table, bot: TuqueBot, game_id: int, rng: random.Random)
     else:
         rec = await t.double.select(t.ann, message, custom_id, [value])
     await rec.settled()
+    # A click the bot refused would leave the same turn: fail here rather than loop.
+    await t.double.wait_until(lambda: session.finished or len(session.game.log) > seq, timeout=20)
 
 
 async def play_with_computers(t: Table, bot: TuqueBot, rng: random.Random, **options: Any) -> int:
