@@ -121,8 +121,16 @@ def _player(game: Game, level: str, seed: int, settings: dict[str, Any]) -> Play
     return make_player(level, seed=seed, **settings)
 
 
+MAX_HANDS = 400
+"""Hands after which a game stops unfinished: an Auction table of reckless bidders can
+keep every score below the target for ever (RULES.md §7 deducts failed bids)."""
+
+
 def play(match: Match, seed: int, a_side: int, *, whole_game: bool) -> Outcome:
-    """Play one game (or one hand) on game seed ``seed`` with level A on side ``a_side``."""
+    """Play one game (or one hand) on game seed ``seed`` with level A on side ``a_side``.
+
+    A game still running after ``MAX_HANDS`` hands is scored as it stands: A wins
+    if its side alone has the top score."""
     game = Game(match.variant, seed=seed, **match.options)
     sides = game.variant.sides
     players = [
@@ -138,7 +146,7 @@ def play(match: Match, seed: int, a_side: int, *, whole_game: bool) -> Outcome:
     while True:
         seat = game.turn
         if seat is None:
-            if not whole_game or game.phase is Phase.GAME_OVER:
+            if not whole_game or game.phase is Phase.GAME_OVER or game.hand_no >= MAX_HANDS:
                 break
             game.deal()
             continue
@@ -155,7 +163,7 @@ def play(match: Match, seed: int, a_side: int, *, whole_game: bool) -> Outcome:
     spread = sum(p - floor for p in points)
     share = (a_points - floor) / spread if spread else 1 / len(points)
     if whole_game:
-        won = game.winner == a_side
+        won = game.winner == a_side if game.winner is not None else above == level == 0
         return Outcome(won, True, len(results), a_points, b_points, rank, share)
     return Outcome(a_points > b_points, a_points != b_points, 1, a_points, b_points, rank, share)
 
