@@ -99,7 +99,8 @@ async def bot_process(t: Table, move_delay: float) -> AsyncIterator[subprocess.P
         stderr=log,
     )
     try:
-        await t.double.wait_until(lambda: len(t.double._sessions) > sessions, timeout=30)
+        # A loaded 2-core CI machine once took over 30 s to bring a restarted bot up.
+        await t.double.wait_until(lambda: len(t.double._sessions) > sessions, timeout=60)
         await asyncio.sleep(READY_WAIT)
         yield process
     finally:
