@@ -10,9 +10,10 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from bot import replies
+from bot.cogs import EXTENSIONS
 from bot.components import DYNAMIC_ITEMS
 from bot.sessions import GameSessions
 from bot.settings import Settings
@@ -64,6 +65,10 @@ class TuqueTree(app_commands.CommandTree["TuqueBot"]):
 class TuqueBot(commands.Bot):
     """Hosts Tuque games: slash commands under ``/tuque``, persistent buttons, timers.
 
+    The features are cogs (``bot.cogs``), loaded as extensions in ``setup_hook``;
+    this class owns what they share: the settings, the store, the session manager,
+    the ``/tuque`` group and the executor.
+
     Args:
         settings: the configuration.
         executor: where computer players think; default ``workers.computer_pool()``,
@@ -98,6 +103,11 @@ class TuqueBot(commands.Bot):
         if store is not None:
             self.store = store
         self.sessions: GameSessions
+        self.tuque = app_commands.Group(
+            name="tuque", description="Play Tuque and the Euchre family", guild_only=True
+        )
+        """The ``/tuque`` group: every cog's slash commands are its subcommands."""
+        self.tree.add_command(self.tuque)
 
     async def setup_hook(self) -> None:
         if not hasattr(self, "store"):
@@ -112,9 +122,8 @@ class TuqueBot(commands.Bot):
             table_delay=self.settings.table_edit_delay_seconds,
         )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        from bot.commands import TuqueCog  # the cog imports this module for typing
-
-        await self.add_cog(TuqueCog(self))
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
         await self.sessions.restore()
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(self.settings.dev_guild_id)
@@ -122,23 +131,8 @@ class TuqueBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-        self._timers.start()
-
-    @tasks.loop(seconds=30)
-    async def _timers(self) -> None:
-        try:
-            await self.sessions.tick(
-                self.settings.turn_reminder_seconds, self.settings.turn_forfeit_seconds
-            )
-        except Exception:
-            log.exception("turn timers failed")
-
-    @_timers.before_loop
-    async def _before_timers(self) -> None:
-        await self.wait_until_ready()
 
     async def close(self) -> None:
-        self._timers.cancel()
         if hasattr(self, "sessions"):
             await self.sessions.close()
         if hasattr(self, "store"):

@@ -10,14 +10,22 @@ Every custom_id starts with ``tuque:`` and carries only ids and public numbers:
                                                 option values are action ids
 ``tuque:hand:<game>``                           "Show my hand" on the public table
 ``tuque:resign:<game>``                         confirm a resignation (ephemeral)
-``tuque:challenge:<id>:accept|decline``         answer a challenge
-``tuque:lb:<guild>:<variant>:<page>``           leaderboard paging
+``tuque:challenge:<id>:accept|decline``         answer a one-to-one challenge
+``tuque:lobby:<id>:<what>``                     a lobby's buttons: ``join``, ``leave``,
+                                                ``start``, ``cancel``; an invited member's
+                                                ``accept`` and ``decline``
+``tuque:lobby:<id>:seat|computer``              a lobby's selects: the seat to take (values
+                                                are seat numbers), the level of a computer
+                                                to add (values are levels)
+``tuque:lb:<variant>:<page>``                   leaderboard paging
 ==============================================  ===========================================
 
 An action id names a card only on the ephemeral message of the player who may
 play it, so a custom_id never shows anyone a card hidden from them. The items
 are registered in ``setup_hook``, so buttons keep working after a restart or
-after their view timed out. Callbacks hand over to the session manager at once.
+after their view timed out. Callbacks hand over at once to the cog that owns the
+feature (``GameControls``, ``LobbyControls``, ``RecordControls``), found by name on
+the client, so this module imports no cog and no cog module imports another.
 
 A custom_id is input like any other: a modified client, or a message from an
 older version of the bot, can carry numbers out of range or names the bot does
@@ -31,30 +39,32 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from functools import wraps
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 import discord
+from discord.ext import commands
 
 from bot import replies
 from engine.actions import ACTIONS, Action, Discard, Play
 from engine.variants import VARIANTS
 from engine.view import PlayerView
 
-if TYPE_CHECKING:
-    from bot.client import TuqueBot
-
 __all__ = [
     "DYNAMIC_ITEMS",
+    "LOBBY_BUTTONS",
     "ActionButton",
     "ActionSelect",
     "ChallengeButton",
+    "GameControls",
     "LeaderboardButton",
+    "LobbyButton",
+    "LobbyControls",
+    "LobbySelect",
+    "RecordControls",
     "ResignButton",
     "ShowHandButton",
     "UnknownButton",
-    "challenge_view",
     "hand_buttons",
-    "leaderboard_view",
     "resign_view",
     "table_view",
 ]
@@ -67,8 +77,55 @@ _ID_RANGE = range(1, 2**63)  # SQLite's rowids and Discord's snowflakes
 _BAD_BUTTON = "That button isn't one this bot made (or it is from an older version)."
 
 
-def _bot(interaction: discord.Interaction) -> TuqueBot:
-    return cast("TuqueBot", interaction.client)
+class GameControls(Protocol):
+    """What the games cog (``"Games"``) does with a game's components."""
+
+    async def on_action(
+        self, interaction: discord.Interaction, game_id: int, seq: int, action: Action | None
+    ) -> None: ...
+
+    async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+    async def resign(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+
+class LobbyControls(Protocol):
+    """What the lobbies cog (``"Lobbies"``) does with challenges' and lobbies' components."""
+
+    async def answer_challenge(
+        self, interaction: discord.Interaction, challenge_id: int, accept: bool
+    ) -> None: ...
+
+    async def on_lobby(
+        self, interaction: discord.Interaction, lobby_id: int, what: str, value: str | None
+    ) -> None: ...
+
+
+class RecordControls(Protocol):
+    """What the records cog (``"Records"``) does with leaderboard paging."""
+
+    async def page_leaderboard(
+        self, interaction: discord.Interaction, variant: str, page: int
+    ) -> None: ...
+
+
+def _cog(interaction: discord.Interaction, name: str) -> Any:
+    cog = cast(commands.Bot, interaction.client).get_cog(name)
+    if cog is None:
+        raise RuntimeError(f"the {name} cog is not loaded")
+    return cog
+
+
+def _games(interaction: discord.Interaction) -> GameControls:
+    return cast(GameControls, _cog(interaction, "Games"))
+
+
+def _lobbies(interaction: discord.Interaction) -> LobbyControls:
+    return cast(LobbyControls, _cog(interaction, "Lobbies"))
+
+
+def _records(interaction: discord.Interaction) -> RecordControls:
+    return cast(RecordControls, _cog(interaction, "Records"))
 
 
 Callback = Callable[[Any, discord.Interaction], Awaitable[None]]
@@ -119,7 +176,7 @@ class ActionButton(
             await replies.deny(interaction, _BAD_BUTTON)
             return
         action = ACTIONS[self.action_id] if self.action_id < len(ACTIONS) else None
-        await _bot(interaction).sessions.on_action(interaction, self.game_id, self.seq, action)
+        await _games(interaction).on_action(interaction, self.game_id, self.seq, action)
 
 
 class ActionSelect(
@@ -152,7 +209,7 @@ class ActionSelect(
             return
         action_id = int(picked)
         action = ACTIONS[action_id] if action_id < len(ACTIONS) else None
-        await _bot(interaction).sessions.on_action(interaction, self.game_id, self.seq, action)
+        await _games(interaction).on_action(interaction, self.game_id, self.seq, action)
 
 
 class ShowHandButton(
@@ -182,7 +239,7 @@ class ShowHandButton(
         if not _ids_in_range(self.game_id):
             await replies.deny(interaction, _BAD_BUTTON)
             return
-        await _bot(interaction).sessions.show_hand(interaction, self.game_id)
+        await _games(interaction).show_hand(interaction, self.game_id)
 
 
 class ResignButton(
@@ -211,7 +268,7 @@ class ResignButton(
         if not _ids_in_range(self.game_id):
             await replies.deny(interaction, _BAD_BUTTON)
             return
-        await _bot(interaction).sessions.resign(interaction, self.game_id)
+        await _games(interaction).resign(interaction, self.game_id)
 
 
 class ChallengeButton(
@@ -243,9 +300,79 @@ class ChallengeButton(
         if not _ids_in_range(self.challenge_id):
             await replies.deny(interaction, _BAD_BUTTON)
             return
-        await _bot(interaction).sessions.answer_challenge(
-            interaction, self.challenge_id, self.accept
+        await _lobbies(interaction).answer_challenge(interaction, self.challenge_id, self.accept)
+
+
+LOBBY_BUTTONS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+    "cancel": ("Cancel", discord.ButtonStyle.danger),
+    "accept": ("Accept", discord.ButtonStyle.success),
+    "decline": ("Decline", discord.ButtonStyle.secondary),
+}
+"""A lobby's buttons: what the custom_id says, and the label and style shown."""
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tuque:lobby:(?P<id>\d+):(?P<what>join|leave|start|cancel|accept|decline)",
+):
+    """A lobby's Join, Leave, Start and Cancel; an invited member's Accept and Decline."""
+
+    def __init__(self, lobby_id: int, what: str, *, disabled: bool = False) -> None:
+        label, style = LOBBY_BUTTONS[what]
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style,
+                custom_id=f"tuque:lobby:{lobby_id}:{what}",
+                disabled=disabled,
+            )
         )
+        self.lobby_id = lobby_id
+        self.what = what
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(int(match["id"]), match["what"])
+
+    @_guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if not _ids_in_range(self.lobby_id):
+            await replies.deny(interaction, _BAD_BUTTON)
+            return
+        await _lobbies(interaction).on_lobby(interaction, self.lobby_id, self.what, None)
+
+
+class LobbySelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"tuque:lobby:(?P<id>\d+):(?P<what>seat|computer)",
+):
+    """A lobby's "pick a seat" select, and the host's "add a computer" select."""
+
+    def __init__(
+        self, lobby_id: int, what: str, select: discord.ui.Select[Any] | None = None
+    ) -> None:
+        super().__init__(select or discord.ui.Select(custom_id=f"tuque:lobby:{lobby_id}:{what}"))
+        self.lobby_id = lobby_id
+        self.what = what
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+    ) -> LobbySelect:
+        return cls(int(match["id"]), match["what"])
+
+    @_guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        if not _ids_in_range(self.lobby_id) or len(values) != 1:
+            await replies.deny(interaction, _BAD_BUTTON)
+            return
+        await _lobbies(interaction).on_lobby(interaction, self.lobby_id, self.what, str(values[0]))
 
 
 class LeaderboardButton(
@@ -277,7 +404,7 @@ class LeaderboardButton(
         if self.variant not in LEADERBOARD_VARIANTS:
             await replies.deny(interaction, _BAD_BUTTON)
             return
-        await _bot(interaction).sessions.page_leaderboard(interaction, self.variant, self.page)
+        await _records(interaction).page_leaderboard(interaction, self.variant, self.page)
 
 
 _KNOWN = (
@@ -286,6 +413,8 @@ _KNOWN = (
     ShowHandButton,
     ResignButton,
     ChallengeButton,
+    LobbyButton,
+    LobbySelect,
     LeaderboardButton,
 )
 # The others' templates, their group names dropped (a name may appear only once in a regex).
@@ -380,28 +509,8 @@ def table_view(game_id: int, finished: bool) -> discord.ui.View | None:
     return ui
 
 
-def challenge_view(challenge_id: int) -> discord.ui.View:
-    """Accept / Decline for a challenge message."""
-    ui = discord.ui.View(timeout=None)
-    ui.add_item(ChallengeButton(challenge_id, True))
-    ui.add_item(ChallengeButton(challenge_id, False))
-    return ui
-
-
 def resign_view(game_id: int) -> discord.ui.View:
     """The confirm button of ``/tuque resign``."""
     ui = discord.ui.View(timeout=None)
     ui.add_item(ResignButton(game_id))
-    return ui
-
-
-def leaderboard_view(variant: str, page: int, pages: int) -> discord.ui.View | None:
-    """Previous/next buttons for a leaderboard with ``pages`` pages (none if one page)."""
-    if pages <= 1:
-        return None
-    ui = discord.ui.View(timeout=None)
-    ui.add_item(LeaderboardButton(variant, max(page - 1, 0), "◀ Previous", disabled=page == 0))
-    ui.add_item(
-        LeaderboardButton(variant, min(page + 1, pages - 1), "Next ▶", disabled=page >= pages - 1)
-    )
     return ui

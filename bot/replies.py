@@ -9,6 +9,10 @@ answers, so a deferral and an answer never race into a double response.
 ``report_failure`` is the one error handler of slash commands and components: a
 ``UserError`` is explained to the user, anything else is logged once with an
 error id and the user is told that the game is safe.
+
+``deliver`` runs a Discord call that follows a stored change (a post, an edit, a
+hand view): retried on rate limits, server errors and timeouts, and its final
+failure is logged, never raised, so nothing after the commit can lose the game.
 """
 
 from __future__ import annotations
@@ -16,17 +20,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
 __all__ = [
+    "CALL_TIMEOUT",
     "DEFER_AFTER",
+    "RETRY_DELAYS",
     "UserError",
     "deadline",
+    "deliver",
     "deny",
     "edit_clicked",
     "report_failure",
@@ -38,6 +46,12 @@ log = logging.getLogger(__name__)
 DEFER_AFTER = 2.0
 """Seconds of work after which an unanswered interaction is deferred (Discord allows 3)."""
 
+RETRY_DELAYS = (0.5, 2.0, 5.0)
+"""Seconds between the attempts of a Discord call that follows a stored action."""
+CALL_TIMEOUT = 20.0
+"""Seconds one attempt may take, discord.py's own rate-limit waits and 5xx retries included."""
+
+_TRANSIENT = (discord.DiscordServerError, discord.RateLimited, aiohttp.ClientError, OSError)
 _LOCK = "tuque.reply-lock"
 
 
@@ -149,3 +163,32 @@ async def report_failure(interaction: discord.Interaction, error: BaseException)
         await deny(interaction, text)
     except discord.HTTPException as err:
         log.warning("could not tell the user about a failure (%s)", err.status)
+
+
+async def deliver(what: str, call: Callable[[], Awaitable[object]]) -> bool:
+    """Run a Discord call, retrying on rate limits, server errors and timeouts.
+
+    Returns whether it succeeded; a final failure is logged once and never
+    raised. ``what`` names the game or challenge and the call, never a card.
+    """
+    failure = ""
+    for delay in (0.0, *RETRY_DELAYS):
+        if delay:
+            await asyncio.sleep(delay)
+        try:
+            async with asyncio.timeout(CALL_TIMEOUT):
+                await call()
+            return True
+        except TimeoutError:
+            failure = f"no answer in {CALL_TIMEOUT:.0f} s"
+        except _TRANSIENT as err:
+            failure = getattr(err, "status", None) or type(err).__name__
+        except discord.HTTPException as err:
+            # A 4xx (unknown message, expired token, missing access) does not heal.
+            log.warning("%s refused (%s %s)", what, err.status, err.code)
+            return False
+        except Exception:
+            log.exception("%s failed", what)
+            return False
+    log.warning("%s failed after %d tries (%s)", what, 1 + len(RETRY_DELAYS), failure)
+    return False

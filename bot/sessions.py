@@ -31,18 +31,13 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import aiohttp
 import discord
 
 from bot import render, replies
-from bot.components import challenge_view, hand_buttons, resign_view, table_view
+from bot.components import hand_buttons, resign_view, table_view
 from bot.store import (
-    AlreadyPlaying,
-    ChallengeClosed,
-    ChallengeNotFound,
-    ChallengeStatus,
     GameNotActive,
     GameNotFound,
     GameRow,
@@ -57,27 +52,14 @@ from engine.actions import ACTIONS, Action
 from engine.errors import IllegalAction
 from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
 from engine.players import make_player
-from engine.variants import VARIANTS
 from engine.view import Phase, PlayerView
 
-if TYPE_CHECKING:
-    from bot.client import TuqueBot
-
-__all__ = ["CHALLENGE_LIFETIME", "GameSessions", "Session", "choose_action"]
+__all__ = ["GameSessions", "Session", "choose_action"]
 
 log = logging.getLogger(__name__)
 
-CHALLENGE_LIFETIME = 600.0
-"""Seconds a challenge stays open (the issue: 10 minutes)."""
 TOKEN_LIFETIME = 14 * 60.0
 """Seconds an interaction token is trusted for edits (Discord allows 15 minutes)."""
-RETRY_DELAYS = (0.5, 2.0, 5.0)
-"""Seconds between the attempts of a Discord call that follows a stored action."""
-CALL_TIMEOUT = 20.0
-"""Seconds one attempt may take, discord.py's own rate-limit waits and 5xx retries included."""
-
-_TRANSIENT = (discord.DiscordServerError, discord.RateLimited, aiohttp.ClientError, OSError)
-
 Call = Callable[[], Awaitable[object]]
 
 
@@ -179,7 +161,7 @@ class GameSessions:
     """Every running game of the bot, and the handlers of every game interaction.
 
     Args:
-        bot: the client (for channels and the event loop).
+        client: the client (for channels).
         store: the database.
         executor: where computer players think (a process pool in production).
         move_delay: seconds to wait before each computer move.
@@ -189,20 +171,19 @@ class GameSessions:
 
     def __init__(
         self,
-        bot: TuqueBot,
+        client: discord.Client,
         store: Store,
         executor: Executor,
         *,
         move_delay: float,
         table_delay: float,
     ) -> None:
-        self.bot = bot
+        self.client = client
         self.store = store
         self.executor = executor
         self.move_delay = move_delay
         self.table_delay = table_delay
         self._sessions: dict[int, Session] = {}
-        self._challengers: dict[int, discord.Interaction] = {}
         # Background work (computer moves, table edits), cancelled by close().
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -249,37 +230,9 @@ class GameSessions:
 
     # --- delivery after the commit -----------------------------------------------------
 
-    async def _deliver(self, what: str, call: Call) -> bool:
-        """Run a Discord call, retrying on rate limits, server errors and timeouts.
-
-        Returns whether it succeeded; a final failure is logged once and never
-        raised. ``what`` names the game or challenge and the call, never a card.
-        """
-        failure = ""
-        for delay in (0.0, *RETRY_DELAYS):
-            if delay:
-                await asyncio.sleep(delay)
-            try:
-                async with asyncio.timeout(CALL_TIMEOUT):
-                    await call()
-                return True
-            except TimeoutError:
-                failure = f"no answer in {CALL_TIMEOUT:.0f} s"
-            except _TRANSIENT as err:
-                failure = getattr(err, "status", None) or type(err).__name__
-            except discord.HTTPException as err:
-                # A 4xx (unknown message, expired token, missing access) does not heal.
-                log.warning("%s refused (%s %s)", what, err.status, err.code)
-                return False
-            except Exception:
-                log.exception("%s failed", what)
-                return False
-        log.warning("%s failed after %d tries (%s)", what, 1 + len(RETRY_DELAYS), failure)
-        return False
-
     def _post(self, session: Session, what: str, call: Call) -> None:
         """Queue a Discord call behind the game's earlier ones, delivered with retries."""
-        self._queue(session, partial(self._deliver, f"game {session.id}: {what}", call))
+        self._queue(session, partial(replies.deliver, f"game {session.id}: {what}", call))
 
     def _queue(self, session: Session, job: Call) -> None:
         """Queue work that never raises; the game's courier runs it in order."""
@@ -328,7 +281,7 @@ class GameSessions:
     async def _send_hand_after_commit(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str
     ) -> None:
-        await self._deliver(
+        await replies.deliver(
             f"game {session.id}: hand view of seat {seat}",
             lambda: self._send_hand(interaction, session, seat, note),
         )
@@ -354,7 +307,7 @@ class GameSessions:
                     handle.message_id, embed=embed, view=buttons
                 )
 
-        delivered = await self._deliver(f"game {session.id}: hand view of seat {seat}", edit)
+        delivered = await replies.deliver(f"game {session.id}: hand view of seat {seat}", edit)
         if not delivered and session.hands.get(seat) is handle:
             # The player dismissed the message or the token died early: the table's
             # "Show my hand" button brings a fresh one.
@@ -381,7 +334,7 @@ class GameSessions:
         async def edit() -> None:
             assert session.table_message_id is not None
             public = session.game.view(None)
-            channel = self.bot.get_partial_messageable(session.channel_id)
+            channel = self.client.get_partial_messageable(session.channel_id)
             try:
                 await channel.get_partial_message(session.table_message_id).edit(
                     content=render.table_content(public, session.seating),
@@ -393,14 +346,14 @@ class GameSessions:
                 session.table_message_id = None
 
         if session.table_message_id is not None:
-            await self._deliver(f"game {session.id}: table edit", edit)
+            await replies.deliver(f"game {session.id}: table edit", edit)
         if session.table_message_id is None and not session.finished:
             post = partial(self._post_table, session)
-            await self._deliver(f"game {session.id}: table post", post)
+            await replies.deliver(f"game {session.id}: table post", post)
 
     async def _post_table(self, session: Session) -> None:
         public = session.game.view(None)
-        channel = self.bot.get_partial_messageable(session.channel_id)
+        channel = self.client.get_partial_messageable(session.channel_id)
         message = await channel.send(
             content=render.table_content(public, session.seating),
             embed=render.table_embed(public, session.seating, session.id),
@@ -411,18 +364,26 @@ class GameSessions:
 
     # --- starting games -------------------------------------------------------------------
 
-    async def _create(
+    async def start(
         self,
         guild_id: int,
         channel_id: int,
         variant: str,
         options: dict[str, Any],
-        seats: list[SeatRow],
+        seats: Sequence[SeatRow],
+        *,
         accepting: int | None = None,
     ) -> Session:
-        """Deal a new game and store it with its deal (accepting a challenge, if given).
+        """Deal a new game, store it with its deal, and run it; show it with ``open``.
 
-        Raises ``ChallengeClosed`` when ``accepting`` can no longer be accepted.
+        ``options`` are checked already (``options.game_options``); ``seats`` as
+        ``Store.create_game`` takes them, their sides the variant's. With ``accepting``
+        (a challenge id) or ``lobby`` (a lobby id) the challenge is accepted or the
+        lobby started in the transaction that creates the game.
+
+        Raises:
+            AlreadyPlaying: two of the members already share an active game here.
+            ChallengeClosed, LobbyClosed: the challenge or lobby is no longer open.
         """
         game = Game(variant, seed=secrets.randbits(62), **options)
         game.deal()
@@ -437,205 +398,27 @@ class GameSessions:
             [str(e) for e in game.log],
             accepting=accepting,
         )
-        session = Session(game_id, guild_id, channel_id, tuple(seats), game, _seating(seats))
+        if any(s.user_id is not None and not s.display_name for s in seats):
+            # The names the store knows (a member's last seen display name).
+            seats = (await self.store.load_game(game_id)).seats
+        seats = tuple(sorted(seats, key=lambda s: s.seat))
+        session = Session(game_id, guild_id, channel_id, seats, game, _seating(seats))
         self._sessions[game_id] = session
         log.info("game %d started: %s, %d seats", game_id, variant, len(seats))
         return session
 
-    async def start_computer_game(
-        self, interaction: discord.Interaction, variant: str, options: dict[str, Any], level: str
+    async def open(
+        self, session: Session, greetings: Sequence[tuple[discord.Interaction, int, str]]
     ) -> None:
-        """``/tuque bot``: the member at seat 0 and computers of ``level`` in every other
-        seat (``options`` already checked: ``commands.game_options``); the hand is the
-        answer, at once."""
-        if interaction.guild_id is None or interaction.channel_id is None:
-            await replies.deny(interaction, "Games are played in a server channel.")
-            return
-        v = VARIANTS[variant].configured(VARIANTS[variant].options(**options))
-        seats = [
-            SeatRow.human(0, interaction.user.id, interaction.user.display_name, side=v.sides[0]),
-            *(SeatRow.computer(s, level, side=v.sides[s]) for s in range(1, v.players)),
-        ]
-        against = "the computer" if v.players == 2 else f"{v.players - 1} computers"
-        async with replies.deadline(interaction):
-            session = await self._create(
-                interaction.guild_id, interaction.channel_id, variant, options, seats
-            )
-            await self._send_hand_after_commit(
-                interaction, session, 0, f"Game #{session.id} against {against}."
-            )
+        """Show a game ``start`` stored: each ``(interaction, seat, note)`` of
+        ``greetings`` gets that seat's hand view as its answer (or a follow-up), the
+        table is posted, the first turn's timer starts and a computer on turn plays.
+        Discord's failures are logged and never raised: the game is stored already."""
+        for interaction, seat, note in greetings:
+            await self._send_hand_after_commit(interaction, session, seat, note)
         await self._update_table(session)
         await self._touch(session)
         self._schedule_computer(session)
-
-    async def start_challenge(
-        self,
-        interaction: discord.Interaction,
-        opponent: discord.abc.User,
-        variant: str,
-        options: dict[str, Any],
-    ) -> None:
-        """``/tuque challenge``: post Accept/Decline for ``opponent``; expires in 10 minutes.
-
-        ``options`` are the game's, already checked (``commands.game_options``)."""
-        user = interaction.user
-        if interaction.guild_id is None or interaction.channel_id is None:
-            await replies.deny(interaction, "Challenges are made in a server channel.")
-            return
-        if opponent.id == user.id:
-            await replies.deny(interaction, "You can't challenge yourself. Try `/tuque bot`.")
-            return
-        if opponent.bot:
-            await replies.deny(
-                interaction, f"{opponent.display_name} is a bot. Play the computer: `/tuque bot`."
-            )
-            return
-        async with replies.deadline(interaction):
-            running = await self.store.active_game_between(
-                interaction.guild_id, user.id, opponent.id
-            )
-            if running is not None:
-                await replies.deny(interaction, _already_playing(opponent.display_name, running.id))
-                return
-            await self.store.upsert_player(interaction.guild_id, user.id, user.display_name)
-            await self.store.upsert_player(interaction.guild_id, opponent.id, opponent.display_name)
-            challenge = await self.store.create_challenge(
-                interaction.guild_id,
-                interaction.channel_id,
-                user.id,
-                opponent.id,
-                variant,
-                options,
-                lifetime=CHALLENGE_LIFETIME,
-            )
-            self._challengers[challenge.id] = interaction
-            await self._deliver(
-                f"challenge {challenge.id}: answer",
-                lambda: replies.send(
-                    interaction,
-                    content=f"Challenge sent to {opponent.display_name}. "
-                    "If they accept, your hand appears here.",
-                    ephemeral=True,
-                ),
-            )
-        title = VARIANTS[variant].title
-        goal = VARIANTS[variant].options(**options).target
-        channel = self.bot.get_partial_messageable(interaction.channel_id)
-
-        async def post() -> None:
-            message = await channel.send(
-                f"{opponent.mention}, {user.mention} challenges you to **{title}** (to {goal}). "
-                f"This challenge expires <t:{int(challenge.expires_at)}:R>.",
-                view=challenge_view(challenge.id),
-            )
-            await self.store.set_challenge_message(challenge.id, message.id)
-
-        if not await self._deliver(f"challenge {challenge.id}: post", post):
-            # Nobody can accept a challenge that is not in the channel.
-            await self.store.resolve_challenge(challenge.id, ChallengeStatus.CANCELLED)
-            self._challengers.pop(challenge.id, None)
-            await self._deliver(
-                f"challenge {challenge.id}: cancellation",
-                lambda: replies.send(
-                    interaction,
-                    content="Discord would not take the challenge post, so the challenge is "
-                    "off. Please try again in a moment.",
-                    ephemeral=True,
-                ),
-            )
-
-    async def answer_challenge(
-        self, interaction: discord.Interaction, challenge_id: int, accept: bool
-    ) -> None:
-        """Accept or Decline: only the challenged member; once; before it expires.
-
-        Accepting re-checks, in the transaction that creates the game, that the two
-        members have no active game together: of two challenges accepted at once,
-        one starts a game and the other is answered why not.
-        """
-        async with replies.deadline(interaction):
-            try:
-                challenge = await self.store.load_challenge(challenge_id)
-            except ChallengeNotFound:
-                await replies.deny(interaction, "This challenge no longer exists.")
-                return
-            if interaction.user.id != challenge.opponent_id:
-                who = (
-                    "your own challenge"
-                    if interaction.user.id == challenge.challenger_id
-                    else "a challenge made to someone else"
-                )
-                await replies.deny(interaction, f"You can't answer {who}.")
-                return
-            closed = "This challenge has expired or was already answered."
-            if challenge.status is not ChallengeStatus.OPEN:
-                await replies.deny(interaction, closed)
-                return
-            self_name = interaction.user.display_name
-            if not accept:
-                if not await self.store.resolve_challenge(challenge_id, ChallengeStatus.DECLINED):
-                    await replies.deny(interaction, closed)
-                    return
-                self._challengers.pop(challenge_id, None)
-                await self._deliver(
-                    f"challenge {challenge_id}: decline",
-                    lambda: replies.edit_clicked(
-                        interaction,
-                        content=f"{self_name} declined the challenge from "
-                        f"<@{challenge.challenger_id}>.",
-                        view=None,
-                    ),
-                )
-                return
-            challenger = self._challengers.get(challenge_id)
-            challenger_name = challenger.user.display_name if challenger else None
-            seats = [
-                SeatRow.human(0, challenge.challenger_id, challenger_name),
-                SeatRow.human(1, interaction.user.id, self_name),
-            ]
-            try:
-                session = await self._create(
-                    challenge.guild_id,
-                    challenge.channel_id,
-                    challenge.variant,
-                    challenge.options,
-                    seats,
-                    accepting=challenge_id,
-                )
-            except ChallengeClosed:
-                await replies.deny(interaction, closed)
-                return
-            except AlreadyPlaying as err:
-                name = challenger_name or f"<@{challenge.challenger_id}>"
-                await replies.deny(
-                    interaction,
-                    _already_playing(name, err.game_id)
-                    + " This challenge stays open until it expires.",
-                )
-                return
-            self._challengers.pop(challenge_id, None)
-            session.seating = _seating(await self._seats_with_names(session))
-            await self._deliver(
-                f"game {session.id}: accept",
-                lambda: replies.edit_clicked(
-                    interaction,
-                    content=f"{self_name} accepted the challenge from "
-                    f"<@{challenge.challenger_id}>: game #{session.id} is on.",
-                    view=None,
-                ),
-            )
-        await self._update_table(session)
-        await self._send_hand_after_commit(interaction, session, 1, f"Game #{session.id} is on.")
-        if challenger is not None:
-            # The challenge's own interaction still lives (challenges expire first), so the
-            # challenger's hand arrives as a follow-up under "Challenge sent".
-            await self._send_hand_after_commit(challenger, session, 0, f"Game #{session.id} is on.")
-        await self._touch(session)
-
-    async def _seats_with_names(self, session: Session) -> tuple[SeatRow, ...]:
-        row = await self.store.load_game(session.id)
-        session.seats = row.seats
-        return row.seats
 
     # --- the hand view ----------------------------------------------------------------------
 
@@ -713,7 +496,7 @@ class GameSessions:
                 await replies.edit_clicked(interaction, embed=embed, view=buttons)
                 session.hands[seat] = HandMessage(interaction, None, time.monotonic())
 
-            await self._deliver(f"game {session.id}: answer to the click", answer)
+            await replies.deliver(f"game {session.id}: answer to the click", answer)
             self._after_change(session, before, actor=seat)
 
     async def _commit(self, session: Session, new: Game) -> None:
@@ -780,7 +563,7 @@ class GameSessions:
         skipped, and the other posts, the table, the hands and the computer go on.
         """
         game = session.game
-        channel = self.bot.get_partial_messageable(session.channel_id)
+        channel = self.client.get_partial_messageable(session.channel_id)
         posts: list[tuple[str, Callable[[], discord.Embed]]] = [
             ("hand result", partial(render.hand_summary_embed, r, game.variant, session.seating))
             for r in game.hand_results[len(before.hand_results) :]
@@ -881,7 +664,7 @@ class GameSessions:
             await self._finish(
                 session, GameStatus.RESIGNED, winner_side=session.winner_without(seat)
             )
-            await self._deliver(
+            await replies.deliver(
                 f"game {game_id}: answer to the resignation",
                 lambda: replies.edit_clicked(
                     interaction, content=f"You resigned game #{game_id}.", view=None
@@ -890,7 +673,7 @@ class GameSessions:
             self._announce_end(session, f"{interaction.user.display_name} resigned.")
 
     def _announce_end(self, session: Session, reason: str) -> None:
-        channel = self.bot.get_partial_messageable(session.channel_id)
+        channel = self.client.get_partial_messageable(session.channel_id)
         embed = render.game_over_embed(session.game.view(None), session.seating, reason)
         self._post(session, "game over", partial(channel.send, embed=embed))
         self._schedule_table_edit(session)
@@ -903,23 +686,9 @@ class GameSessions:
     async def tick(
         self, remind_after: float, forfeit_after: float, now: float | None = None
     ) -> None:
-        """Expire old challenges, remind slow players, forfeit games left too long, and
-        restart computers that stopped."""
+        """Remind slow players, forfeit games left too long, and restart computers that
+        stopped (``now``: seconds since the epoch; tests pass their own)."""
         now = time.time() if now is None else now
-        for challenge in await self.store.expire_challenges(now):
-            self._challengers.pop(challenge.id, None)
-            message_id = challenge.message_id
-            if message_id is None:
-                continue
-            channel = self.bot.get_partial_messageable(challenge.channel_id)
-            text = (
-                f"The challenge from <@{challenge.challenger_id}> to "
-                f"<@{challenge.opponent_id}> expired."
-            )
-            await self._deliver(
-                f"challenge {challenge.id}: expiry",
-                partial(channel.get_partial_message(message_id).edit, content=text, view=None),
-            )
         for timer in await self.store.due_turn_timers(now, remind_after, forfeit_after):
             session = self._sessions.get(timer.game_id)
             if session is None or session.finished:
@@ -928,7 +697,7 @@ class GameSessions:
             if seat is None or session.is_computer(seat):
                 continue
             user = session.seats[seat].user_id
-            channel = self.bot.get_partial_messageable(session.channel_id)
+            channel = self.client.get_partial_messageable(session.channel_id)
             if timer.due is TimerDue.FORFEIT:
                 async with session.lock:
                     if session.finished or session.game.turn != seat:
@@ -950,20 +719,6 @@ class GameSessions:
                     ),
                 )
         self.rescue_computers()
-
-    async def page_leaderboard(
-        self, interaction: discord.Interaction, variant: str, page: int
-    ) -> None:
-        """A leaderboard paging button: the message shows page ``page``."""
-        from bot.commands import leaderboard_message  # commands imports this module
-
-        if interaction.guild_id is None:
-            await replies.deny(interaction, "Leaderboards belong to a server.")
-            return
-        embed, view = await leaderboard_message(
-            self.store, interaction.guild_id, None if variant == "all" else variant, page
-        )
-        await replies.edit_clicked(interaction, embed=embed, view=view)
 
     async def close(self) -> None:
         """Stop the computer players, table edits and posts (the games stay in the store)."""

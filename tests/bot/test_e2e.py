@@ -297,7 +297,7 @@ async def test_challenge_expires_after_ten_minutes(table: Table) -> None:
     async with running_bot(t) as bot:
         invite, accept = await send_challenge(t)
         assert "expires" in invite.text
-        await bot.sessions.tick(300, 600, now=time.time() + 601)
+        await bot.get_cog("Lobbies").expire(now=time.time() + 601)  # type: ignore[union-attr]
         await t.double.idle()
         assert "expired" in t.double.message(invite.id).text
         invite.components = t.double.message(invite.id).history[0].components

@@ -1,0 +1,48 @@
+"""The bot's features, one cog each: games, lobbies and challenges, records.
+
+Every slash command is a subcommand of ``/tuque``. discord.py binds an
+``app_commands.Group`` to one cog, and ``/tuque`` spans three, so each cog declares
+its commands as top-level ones and moves them into the bot's ``/tuque`` group when
+it loads (``TuqueCog``); the commands keep their binding to the cog that owns them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from discord import app_commands
+from discord.ext import commands
+
+if TYPE_CHECKING:
+    from bot.client import TuqueBot
+
+__all__ = ["EXTENSIONS", "TuqueCog"]
+
+EXTENSIONS = ("bot.cogs.games", "bot.cogs.lobbies", "bot.cogs.records")
+"""The cogs' modules, loaded in this order by ``TuqueBot.setup_hook``."""
+
+
+class TuqueCog(commands.Cog):
+    """A cog whose slash commands are subcommands of ``/tuque``.
+
+    Args:
+        bot: the bot; its ``tuque`` group receives the cog's commands on load and
+            gives them back on unload.
+    """
+
+    def __init__(self, bot: TuqueBot) -> None:
+        self.bot = bot
+        self._subcommands: list[app_commands.Command[Any, ..., Any]] = []
+
+    async def cog_load(self) -> None:
+        # Emptied here so that Cog._inject does not add them to the tree at top level.
+        moved, self.__cog_app_commands__ = self.__cog_app_commands__, []
+        for command in moved:
+            assert isinstance(command, app_commands.Command), "no nested groups under /tuque"
+            self.bot.tuque.add_command(command)
+            self._subcommands.append(command)
+
+    async def cog_unload(self) -> None:
+        for command in self._subcommands:
+            self.bot.tuque.remove_command(command.name)
+        self._subcommands.clear()

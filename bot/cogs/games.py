@@ -1,0 +1,156 @@
+"""Games: ``/tuque bot``, ``/tuque hand``, ``/tuque resign``, ``/tuque rules``, the game's
+buttons, and the turn timers. The session manager runs the games; this cog hands
+each Discord event over to it."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import tasks
+
+from bot import render, replies
+from bot.cogs import TuqueCog
+from bot.options import Deals, Level, Pack, Players, Target, Variant, game_options
+from bot.store import SeatRow
+from engine.actions import Action
+from engine.variants import VARIANTS
+
+if TYPE_CHECKING:
+    from bot.client import TuqueBot
+
+__all__ = ["GamesCog", "setup"]
+
+log = logging.getLogger(__name__)
+
+
+def seat_rows(
+    variant: str, options: dict[str, object], members: list[discord.abc.User], level: str
+) -> list[SeatRow]:
+    """The seats of a new game: ``members`` in seats 0, 1, … and computers of ``level``
+    in the rest, each with the side the variant gives it (RULES.md §3–§7)."""
+    v = VARIANTS[variant].configured(VARIANTS[variant].options(**options))
+    return [
+        SeatRow.human(s, m.id, m.display_name, side=v.sides[s]) for s, m in enumerate(members)
+    ] + [SeatRow.computer(s, level, side=v.sides[s]) for s in range(len(members), v.players)]
+
+
+class GamesCog(TuqueCog, name="Games"):
+    """Starts games with computers and answers every game's components
+    (``components.GameControls``)."""
+
+    def __init__(self, bot: TuqueBot) -> None:
+        super().__init__(bot)
+        self.sessions = bot.sessions
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.turn_timers.start()
+
+    async def cog_unload(self) -> None:
+        self.turn_timers.cancel()
+        await super().cog_unload()
+
+    @tasks.loop(seconds=30)
+    async def turn_timers(self) -> None:
+        settings = self.bot.settings
+        try:
+            await self.sessions.tick(settings.turn_reminder_seconds, settings.turn_forfeit_seconds)
+        except Exception:
+            log.exception("turn timers failed")
+
+    @turn_timers.before_loop
+    async def _before_turn_timers(self) -> None:
+        await self.bot.wait_until_ready()
+
+    # --- components ---------------------------------------------------------------------
+
+    async def on_action(
+        self, interaction: discord.Interaction, game_id: int, seq: int, action: Action | None
+    ) -> None:
+        await self.sessions.on_action(interaction, game_id, seq, action)
+
+    async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
+        await self.sessions.show_hand(interaction, game_id)
+
+    async def resign(self, interaction: discord.Interaction, game_id: int) -> None:
+        await self.sessions.resign(interaction, game_id)
+
+    # --- slash commands -----------------------------------------------------------------
+
+    @app_commands.command(name="bot", description="Play any game of the family with computers.")
+    @app_commands.describe(
+        variant="Which game (default tuque); see /tuque rules",
+        level="easy, normal (default) or hard: the computers' level",
+        target="Points to win, where the game lets you choose (tuque: 5 or 10)",
+        players="call_ace and jackpot: 4, 5 or 6 seats",
+        pack="three_hand and two_hand: 25 (with the Benny) or 24; auction: 28 or 32",
+        stick_the_dealer="euchre: the dealer must name trump if everyone passes",
+        no_alone_after_pass="british and six_hand: no going alone after passing",
+        dealer_must_make="almonte: the dealer must take a Ben they named the suit for",
+        deals="jackpot: deals before the game ends without a march (default 12)",
+    )
+    async def computer_game(
+        self,
+        interaction: discord.Interaction,
+        variant: Variant = "tuque",
+        level: Level = "normal",
+        target: Target | None = None,
+        players: Players | None = None,
+        pack: Pack | None = None,
+        stick_the_dealer: bool | None = None,
+        no_alone_after_pass: bool | None = None,
+        dealer_must_make: bool | None = None,
+        deals: Deals | None = None,
+    ) -> None:
+        """The member at seat 0 and computers of ``level`` in every other seat; the hand
+        view is the answer, at once."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        options = game_options(
+            variant,
+            target=target,
+            players=players,
+            pack=pack,
+            stick_the_dealer=stick_the_dealer,
+            no_alone_after_pass=no_alone_after_pass,
+            dealer_must_make=dealer_must_make,
+            hands=deals,
+        )
+        seats = seat_rows(variant, options, [interaction.user], level)
+        against = "the computer" if len(seats) == 2 else f"{len(seats) - 1} computers"
+        async with replies.deadline(interaction):
+            session = await self.sessions.start(
+                interaction.guild_id, interaction.channel_id, variant, options, seats
+            )
+            await self.sessions.open(
+                session, [(interaction, 0, f"Game #{session.id} against {against}.")]
+            )
+
+    @app_commands.command(description="See your hand and tableau in your game here (only you).")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None  # TuqueTree.interaction_check
+        games = self.sessions.games_of(
+            interaction.guild_id, interaction.channel_id, interaction.user.id
+        )
+        if not games:
+            await replies.deny(interaction, "You have no game in progress in this channel.")
+            return
+        await self.sessions.show_hand(interaction, games[0].id)
+
+    @app_commands.command(
+        name="resign", description="Concede your game here (it counts as a loss)."
+    )
+    async def resign_command(self, interaction: discord.Interaction) -> None:
+        await self.sessions.ask_resign(interaction)
+
+    @app_commands.command(description="A short summary of the rules.")
+    @app_commands.describe(variant="Which game (default: tuque)")
+    async def rules(self, interaction: discord.Interaction, variant: Variant = "tuque") -> None:
+        await interaction.response.send_message(embed=render.rules_embed(variant), ephemeral=True)
+
+
+async def setup(bot: TuqueBot) -> None:
+    """The extension's entry point (``Bot.load_extension``)."""
+    await bot.add_cog(GamesCog(bot))

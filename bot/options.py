@@ -1,0 +1,127 @@
+"""The options of the ``/tuque`` slash commands: choices checked at the edge.
+
+Discord's client only offers the choices a command declares, but a modified client
+(or a command changed while a member had it open) can send anything: every option
+here refuses other values with an ephemeral explanation (``replies.UserError``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot import replies
+from engine.variants import MAX_TARGET, VARIANTS
+
+__all__ = [
+    "CHALLENGE_VARIANTS",
+    "DISCORD_LEVELS",
+    "DISCORD_VARIANTS",
+    "Deals",
+    "Level",
+    "OneOf",
+    "Pack",
+    "Players",
+    "Points",
+    "Target",
+    "Variant",
+    "game_options",
+]
+
+DISCORD_VARIANTS = tuple(VARIANTS)
+"""Variant keys playable on Discord: every variant the engine plays."""
+CHALLENGE_VARIANTS = tuple(k for k, v in VARIANTS.items() if v.players == 2)
+"""Variants a one-to-one challenge can start: the two-seat games."""
+DISCORD_LEVELS = ("easy", "normal", "hard")
+"""Computer levels offered on Discord (``random`` is for benchmarks)."""
+
+
+class OneOf(app_commands.Transformer):
+    """A choice option that refuses any other value with an ephemeral explanation.
+
+    Discord's own client only sends the choices, but a modified client (or a
+    command changed while a member had it open) can send anything; discord.py
+    passes plain ``Literal`` values through unchecked.
+
+    Args:
+        what: the option in a member's words, e.g. "variant".
+        *values: the allowed values, all str or all int.
+    """
+
+    def __init__(self, what: str, *values: str | int) -> None:
+        self.what = what
+        self.values = values
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        if isinstance(self.values[0], int):
+            return discord.AppCommandOptionType.integer
+        return discord.AppCommandOptionType.string
+
+    @property
+    def choices(self) -> list[app_commands.Choice[Any]]:
+        return [app_commands.Choice(name=str(v), value=v) for v in self.values]
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> Any:
+        """Return ``value`` if it is one of the choices. Raises ``replies.UserError``."""
+        if value not in self.values:
+            listed = ", ".join(f"`{v}`" for v in self.values)
+            raise replies.UserError(f"That is not a {self.what} here: choose {listed}.")
+        return value
+
+
+class Points(app_commands.Transformer):
+    """A whole number option from 1 to ``MAX_TARGET``; anything else is refused."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.integer
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    @property
+    def max_value(self) -> int:
+        return MAX_TARGET
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> Any:
+        """Return ``value`` if it is a whole number in range. Raises ``replies.UserError``."""
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TARGET:
+            raise replies.UserError(
+                f"That is not a {self.what} here: choose a number from 1 to {MAX_TARGET}."
+            )
+        return value
+
+
+Variant = app_commands.Transform[str, OneOf("variant", *DISCORD_VARIANTS)]
+Target = app_commands.Transform[int, Points("target")]
+Level = app_commands.Transform[str, OneOf("level", *DISCORD_LEVELS)]
+Players = app_commands.Transform[int, OneOf("number of players", 4, 5, 6)]
+Pack = app_commands.Transform[int, OneOf("pack", 24, 25, 28, 32)]
+Deals = app_commands.Transform[int, Points("number of deals")]
+
+_TUQUE_TARGETS = (5, 10)
+"""The targets offered for Tuque on Discord: the short and the full game."""
+
+
+def game_options(variant: str, **given: object) -> dict[str, object]:
+    """The options a command gave for ``variant`` (unset ones left out), checked as the
+    engine checks them (RULES.md §1–§7). Raises ``replies.UserError`` with the reason."""
+    options = {name: value for name, value in given.items() if value is not None}
+    target = options.get("target")
+    if target is not None and variant == "tuque61":
+        raise replies.UserError("Tuque to 61 is always played to 61: leave out `target`.")
+    if target is not None and variant == "tuque" and target not in _TUQUE_TARGETS:
+        listed = ", ".join(f"`{t}`" for t in _TUQUE_TARGETS)
+        raise replies.UserError(f"That is not a target here: choose {listed}.")
+    try:
+        VARIANTS[variant].options(**options)
+    except ValueError as error:
+        raise replies.UserError(f"{str(error)[:1].upper()}{str(error)[1:]}.") from None
+    return options
