@@ -1,0 +1,834 @@
+"""Games: their seats, action logs, hands, turn timers and ends.
+
+Seats are the engine's seat numbers ``0..n-1`` with ``n`` from 2 to 6, each with
+its scoring side (the engine's ``Variant.sides``): sides are numbered ``0..m-1``
+(``m`` >= 2) and side ``k`` always holds seat ``k``, so a side's number is also a seat
+of it. In Tuque each seat is its own side, in four-hand Euchre seats 0 and 2 are
+partners against 1 and 3, six-hand has two teams of three seated alternately, and
+the each-for-themself games (two- and three-hand, Call-Ace, Jackpot, Auction) give
+every seat its own side. Games stored before migration 002 all had two sides,
+``side = seat % 2``, which is also what a ``SeatRow`` gets when no side is given.
+
+Decisions that shape the data (see also ``bot.ratings`` for who is rated):
+
+- Hands are recorded with the actions that finish them (``append_actions(...,
+  hands=...)``), in the same transaction, so hand statistics survive a crash or
+  an abandoned game and can never be recorded twice or lost between two writes.
+- A hand's points are kept per side (``hand_points``), as the engine scores them:
+  several sides may score in one hand (Tuque to 61, Call-Ace's partners) and
+  points are negative where the rules deduct (two- and three-hand, Auction,
+  Jackpot's chips). Tricks are kept per seat that played (``hand_tricks``): seats
+  sitting out a lone hand have none, so averages are per hand played.
+- ``finish_game`` writes the status, one result per seat with the seat's side and
+  that side's final place (``rank``: 1 for the winning side alone, then the others
+  by score, ties sharing a place), and the rating updates (``bot.store.records``),
+  in one transaction. ``outcome`` is ``win`` for the winning side's seats (place 1)
+  and ``loss`` for every other. Resignations and forfeits are rated like any other
+  loss, so resigning never dodges a rating drop. Abandoned games have no winner, no
+  results and no rating change.
+- One active game between two members: ``create_game`` refuses (``AlreadyPlaying``)
+  a game that would seat two members who already share an active game in the
+  guild, checked inside the transaction that creates it, so two challenges
+  accepted at once cannot both start a game. Games against the computer seat one
+  member and are not limited.
+- ``mark_reminded`` is a compare-and-set update that reports whether it changed
+  anything: of two racing timers exactly one sends the reminder. Accepting a
+  challenge is ``create_game(..., accepting=id)``: the accept, the game, its seats
+  and its first deal are one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+import aiosqlite
+
+from bot.store.base import StoreBase, StoreError, _dump_options, _now
+from bot.store.challenges import ChallengeClosed, ChallengeStatus, _resolve
+from bot.store.records import RatingChange, _rate, _upsert_player
+
+if TYPE_CHECKING:
+    from engine.view import HandResult
+
+#: Seat counts the schema supports (RULES.md §1–§7: two to six players).
+SEAT_COUNTS = (2, 3, 4, 5, 6)
+
+_INT64 = range(-(2**63), 2**63)
+
+
+class GameStatus(StrEnum):
+    """Lifecycle of a game: ``ACTIVE`` until it ends one of the four other ways."""
+
+    ACTIVE = "active"
+    FINISHED = "finished"
+    RESIGNED = "resigned"
+    FORFEITED = "forfeited"
+    ABANDONED = "abandoned"
+
+
+class SeatKind(StrEnum):
+    """Who sits in a seat."""
+
+    HUMAN = "human"
+    COMPUTER = "computer"
+
+
+class Outcome(StrEnum):
+    """A seat's result in a game that ended with a winner."""
+
+    WIN = "win"
+    LOSS = "loss"
+
+
+class TimerDue(StrEnum):
+    """What the turn timer asks for: a reminder, or the forfeit of the game."""
+
+    REMIND = "remind"
+    FORFEIT = "forfeit"
+
+
+class GameNotFound(StoreError, LookupError):
+    """No game has this id."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game with id {game_id}")
+        self.game_id = game_id
+
+
+class AlreadyPlaying(StoreError):
+    """Two of the new game's members already play an active game together in the guild
+    (``game_id``): one active game between two members at a time."""
+
+    def __init__(self, game_id: int, user_ids: tuple[int, int]) -> None:
+        super().__init__(f"users {user_ids[0]} and {user_ids[1]} already play game {game_id}")
+        self.game_id = game_id
+        self.user_ids = user_ids
+
+
+class GameNotActive(StoreError):
+    """The game has already ended (``status``), so it takes no more actions or results."""
+
+    def __init__(self, game_id: int, status: GameStatus) -> None:
+        super().__init__(f"game {game_id} is {status}, not active")
+        self.game_id = game_id
+        self.status = status
+
+
+class StaleAction(StoreError):
+    """``append_actions`` was given ``first_seq`` but the log's next free seq is
+    ``expected_seq``: the caller's copy of the game is out of date (or the same
+    action is being applied twice). Nothing was written."""
+
+    def __init__(self, game_id: int, first_seq: int, expected_seq: int) -> None:
+        super().__init__(
+            f"game {game_id}: actions start at seq {first_seq} "
+            f"but the next free seq is {expected_seq}"
+        )
+        self.game_id = game_id
+        self.first_seq = first_seq
+        self.expected_seq = expected_seq
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat of a game. ``user_id`` is set for humans only; ``level`` (e.g.
+    ``"easy"``) for computers only. ``display_name`` is the player's last known
+    name in the guild: given to ``create_game`` it updates ``players``; on rows
+    read back it comes from ``players`` (None if unknown). ``side`` is the seat's
+    scoring side (``Variant.sides[seat]``); left out (None) it becomes ``seat % 2``,
+    the two sides of Tuque and four-hand Euchre, so ``side`` is always an int on a
+    constructed row. Raises ``ValueError`` for a human without a user id, a computer
+    with one, or a human with a level."""
+
+    seat: int
+    kind: SeatKind
+    user_id: int | None = None
+    level: str | None = None
+    display_name: str | None = None
+    side: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.side is None:
+            object.__setattr__(self, "side", self.seat % 2)
+        if (self.kind is SeatKind.HUMAN) != (self.user_id is not None):
+            raise ValueError(f"seat {self.seat}: a human seat needs a user_id, a computer none")
+        if self.kind is SeatKind.HUMAN and self.level is not None:
+            raise ValueError(f"seat {self.seat}: only computer seats have a level")
+
+    @classmethod
+    def human(
+        cls, seat: int, user_id: int, display_name: str | None = None, *, side: int | None = None
+    ) -> SeatRow:
+        """A seat for the Discord user ``user_id`` (``side``: see the class)."""
+        return cls(seat, SeatKind.HUMAN, user_id=user_id, display_name=display_name, side=side)
+
+    @classmethod
+    def computer(cls, seat: int, level: str | None = None, *, side: int | None = None) -> SeatRow:
+        """A seat for a computer player of the given level (``side``: see the class)."""
+        return cls(seat, SeatKind.COMPUTER, level=level, side=side)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game as stored: header, seats ordered by seat number, and the engine's
+    action log (``actions[i]`` has seq ``i``). ``(variant, options, seed,
+    first_dealer, actions)`` is everything the engine needs to rebuild it."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    table_message_id: int | None
+    thread_id: int | None
+    variant: str
+    options: dict[str, Any]
+    seed: int
+    first_dealer: int
+    status: GameStatus
+    winner_seat: int | None
+    created_at: float
+    updated_at: float
+    finished_at: float | None
+    turn_started_at: float
+    reminded: bool
+    seats: tuple[SeatRow, ...]
+    actions: tuple[str, ...]
+
+    @property
+    def next_seq(self) -> int:
+        """The ``first_seq`` to pass to the next ``append_actions`` call."""
+        return len(self.actions)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` sits in, or None if they are not in this game."""
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """Statistics of one finished hand, as recorded with the action that ends it.
+
+    ``maker_seat`` is the seat that named trump: None if the hand was thrown in (then
+    ``tricks`` and ``points`` are empty) and in Jackpot, which has no makers but is
+    played. ``tricks`` maps each seat that played the hand to the tricks it took (a
+    seat sitting out while a partner plays alone is left out). ``points`` maps each
+    side whose score the hand changed to the change, negative where the rules deduct;
+    zero entries are dropped. ``alone``: the makers played alone; ``march``: the makers
+    took every trick; ``euchred``: the makers failed their contract.
+
+    Raises ``ValueError`` when these contradict each other or name a seat or side
+    outside ``0..5`` (``append_actions`` also checks them against the game's seats).
+    """
+
+    hand_no: int
+    maker_seat: int | None
+    tricks: Mapping[int, int]
+    points: Mapping[int, int] = field(default_factory=dict)
+    alone: bool = False
+    march: bool = False
+    euchred: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.points, Mapping):
+            raise ValueError("points must map each side to the points it scored")
+        object.__setattr__(self, "tricks", dict(self.tricks))
+        object.__setattr__(self, "points", {s: p for s, p in self.points.items() if p})
+        seats = range(max(SEAT_COUNTS))
+        if self.hand_no < 0:
+            raise ValueError("hand_no must be >= 0")
+        named = [*self.tricks, *([] if self.maker_seat is None else [self.maker_seat])]
+        if any(seat not in seats for seat in named):
+            raise ValueError(f"seats are numbered from 0 to {seats[-1]}")
+        if any(side not in seats for side in self.points):
+            raise ValueError(f"sides are numbered from 0 to {seats[-1]}")
+        if any(t < 0 for t in self.tricks.values()):
+            raise ValueError("tricks must be >= 0")
+        if self.march and self.euchred:
+            raise ValueError("a hand cannot be both a march and a euchre")
+        if self.maker_seat is None and (self.alone or self.march or self.euchred):
+            raise ValueError("a hand without a maker has no loner, march or euchre")
+        if self.maker_seat is None and not self.tricks and self.points:
+            raise ValueError("a thrown-in hand (no maker, no tricks) scores nothing")
+
+    @classmethod
+    def from_result(cls, result: HandResult, sides: Sequence[int] | None = None) -> HandRecord:
+        """The record of the engine's ``HandResult`` for a finished hand, any variant.
+
+        ``sides`` is the variant's side of each seat (``Variant.sides``; default
+        ``seat % 2``, right for Tuque and four-hand Euchre only). A thrown-in hand
+        (no trump) gets no tricks and no points. The partners of a loner sit out, and
+        get no tricks entry: the seats on the side of ``result.alone`` and on the side
+        of ``result.lone_defender`` other than those two (RULES.md §3–§6; in the
+        each-for-themself games nobody sits out). ``points`` are ``result.points``
+        per side, negative ones included. ``march`` and ``euchred`` are the engine's
+        judgement. Raises ``ValueError`` if ``sides`` does not give one side per seat.
+        """
+        seats = range(len(result.tricks))
+        side = tuple(sides) if sides is not None else tuple(seat % 2 for seat in seats)
+        if len(side) != len(seats):
+            raise ValueError(f"sides gives {len(side)} seats, the hand has {len(seats)}")
+        if result.trump is None:
+            return cls(result.hand_no, None, {}, {})
+        loners = [s for s in (result.alone, result.lone_defender) if s is not None]
+        sitting_out = {
+            seat
+            for seat in seats
+            for loner in loners
+            if seat != loner and side[seat] == side[loner]
+        }
+        return cls(
+            hand_no=result.hand_no,
+            maker_seat=result.maker,
+            tricks={s: t for s, t in enumerate(result.tricks) if s not in sitting_out},
+            points=dict(enumerate(result.points)),
+            alone=result.alone is not None,
+            march=result.march,
+            euchred=result.euchred,
+        )
+
+
+@dataclass(frozen=True)
+class TurnTimer:
+    """An active game whose current turn has run too long: ``due`` says what to do."""
+
+    game_id: int
+    due: TimerDue
+    turn_started_at: float
+
+
+def _places(side_scores: Mapping[int, int], winner: int) -> dict[int, int]:
+    """Each side's final place: ``winner`` 1, the others from 2 by score, highest first;
+    tied sides share a place and the next is skipped (1, 2, 2, 4)."""
+    others = {side: score for side, score in side_scores.items() if side != winner}
+    places = {winner: 1}
+    for side, score in others.items():
+        places[side] = 2 + sum(other > score for other in others.values())
+    return places
+
+
+def _check_hand(hand: HandRecord, sides: Mapping[int, int]) -> None:
+    """Raise ``ValueError`` if ``hand`` names a seat or side not in ``sides`` (seat -> side)."""
+    seats = {hand.maker_seat, *hand.tricks} - {None}
+    if not seats <= sides.keys():
+        raise ValueError(f"hand {hand.hand_no}: seats {sorted(seats - sides.keys())} not in game")
+    if not hand.points.keys() <= set(sides.values()):
+        raise ValueError(f"hand {hand.hand_no}: points to a side the game does not have")
+
+
+class GameQueries(StoreBase):
+    """The ``Store`` methods on games, from their creation to their end."""
+
+    async def create_game(
+        self,
+        guild_id: int,
+        channel_id: int,
+        variant: str,
+        options: Mapping[str, Any],
+        seed: int,
+        first_dealer: int,
+        seats: Sequence[SeatRow],
+        actions: Sequence[str] = (),
+        *,
+        accepting: int | None = None,
+        now: float | None = None,
+    ) -> int:
+        """Create an active game and return its id (never reused).
+
+        ``seats`` must be numbered ``0..n-1`` with ``n`` in ``SEAT_COUNTS`` (in any
+        order) and no user may take two seats. Their sides must be the engine's: numbered
+        ``0..m-1`` with ``2 <= m <= n``, side ``k`` holding seat ``k`` (so every side has a
+        seat). ``options`` must be JSON-serialisable; ``seed`` must fit in a signed 64-bit
+        integer; ``first_dealer`` must be a seat. The turn timer starts at ``now``. Names
+        given on human seats update ``players``. ``actions`` open the game's log at seq 0
+        (the first deal). With ``accepting`` (a challenge id) the challenge is accepted in
+        the same transaction, compare-and-set like ``resolve_challenge``: a crash never
+        leaves an accepted challenge without its game, and of two concurrent accepts one
+        creates the game. Raises ``ValueError`` for seats, sides or arguments that break
+        these rules; ``AlreadyPlaying`` if two of the members already share an active game
+        in the guild; with ``accepting``, ``ChallengeClosed`` or ``ChallengeNotFound``.
+        Nothing is written on error.
+        """
+        ordered = sorted(seats, key=lambda s: s.seat)
+        if len(ordered) not in SEAT_COUNTS or [s.seat for s in ordered] != list(
+            range(len(ordered))
+        ):
+            raise ValueError(f"seats must be numbered 0..n-1 with n in {SEAT_COUNTS}")
+        sides = [s.side for s in ordered]  # never None: SeatRow fills it in
+        count = max(sides) + 1
+        if min(sides) < 0 or count < 2 or any(sides[k] != k for k in range(count)):
+            raise ValueError(
+                f"sides {tuple(sides)}: sides must be numbered 0..m-1 with m >= 2, "
+                "side k holding seat k"
+            )
+        humans = [s.user_id for s in ordered if s.user_id is not None]
+        if len(set(humans)) != len(humans):
+            raise ValueError("a player cannot take two seats in one game")
+        if first_dealer not in range(len(ordered)):
+            raise ValueError(f"first_dealer {first_dealer} is not a seat")
+        if seed not in _INT64:
+            raise ValueError("seed must fit in a signed 64-bit integer")
+        if not all(isinstance(a, str) and a.strip() for a in actions):
+            raise ValueError("actions must be non-blank strings")
+        options_json = _dump_options(options)
+        now = _now(now)
+        async with self._transaction(write=True) as db:
+            if accepting is not None and not await _resolve(
+                db, accepting, ChallengeStatus.ACCEPTED, now
+            ):
+                raise ChallengeClosed(accepting)
+            # After the accept, so a closed challenge says so; a refusal rolls it back.
+            await self._require_no_shared_game(db, guild_id, humans)
+            cursor = await db.execute(
+                """
+                INSERT INTO games (guild_id, channel_id, variant, options, seed, first_dealer,
+                                   created_at, updated_at, turn_started_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                (guild_id, channel_id, variant, options_json, seed, first_dealer, now, now, now),
+            )
+            game_id = cursor.lastrowid
+            assert game_id is not None  # an INSERT into a rowid table always sets it
+            await db.executemany(
+                """
+                INSERT INTO seats (game_id, seat, side, kind, user_id, level)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                [(game_id, s.seat, s.side, s.kind, s.user_id, s.level) for s in ordered],
+            )
+            for s in ordered:
+                if s.user_id is not None and s.display_name:
+                    await _upsert_player(db, guild_id, s.user_id, s.display_name, now)
+            await db.executemany(
+                "INSERT INTO game_actions (game_id, seq, action) VALUES (?, ?, ?)",
+                [(game_id, seq, action) for seq, action in enumerate(actions)],
+            )
+        return game_id
+
+    @staticmethod
+    async def _require_no_shared_game(
+        db: aiosqlite.Connection, guild_id: int, user_ids: Sequence[int]
+    ) -> None:
+        if len(user_ids) < 2:
+            return
+        marks = ", ".join("?" * len(user_ids))
+        rows = await db.execute_fetchall(
+            f"""
+            SELECT a.game_id, a.user_id, b.user_id
+            FROM seats a
+            JOIN seats b ON b.game_id = a.game_id AND b.user_id > a.user_id
+            JOIN games g ON g.id = a.game_id
+            WHERE g.status = 'active' AND g.guild_id = ?
+              AND a.user_id IN ({marks}) AND b.user_id IN ({marks})
+            ORDER BY a.game_id LIMIT 1
+            """,
+            (guild_id, *user_ids, *user_ids),
+        )
+        for game_id, user_a, user_b in rows:
+            raise AlreadyPlaying(game_id, (user_a, user_b))
+
+    async def set_table_message(
+        self, game_id: int, message_id: int, thread_id: int | None = None
+    ) -> None:
+        """Remember the Discord message (and thread, if any) showing the game's table.
+
+        Raises ``GameNotFound``.
+        """
+        async with self._transaction(write=True) as db:
+            cursor = await db.execute(
+                "UPDATE games SET table_message_id = ?, thread_id = ? WHERE id = ?",
+                (message_id, thread_id, game_id),
+            )
+            if cursor.rowcount == 0:
+                raise GameNotFound(game_id)
+
+    async def append_actions(
+        self,
+        game_id: int,
+        first_seq: int,
+        actions: Sequence[str],
+        *,
+        hands: Iterable[HandRecord] = (),
+        new_turn: bool = False,
+        now: float | None = None,
+    ) -> int:
+        """Append ``actions`` to the game's log as seqs ``first_seq, first_seq+1, ...``
+        and record the ``hands`` they finished, all in one transaction; return the
+        next free seq. With ``new_turn`` the turn timer restarts as ``touch_turn`` does.
+
+        ``first_seq`` must be the log's next free seq (``GameRow.next_seq``), which
+        makes a double-applied action impossible. Raises ``StaleAction`` if it is
+        not, ``GameNotActive`` if the game has ended, ``GameNotFound``, and
+        ``ValueError`` for an empty or blank action or a hand whose maker, tricks or
+        points name a seat or side the game does not have. Nothing is written on error.
+        """
+        if not actions or not all(isinstance(a, str) and a.strip() for a in actions):
+            raise ValueError("actions must be a non-empty sequence of non-blank strings")
+        hands = list(hands)
+        now = _now(now)
+        async with self._transaction(write=True) as db:
+            # One query for both guards: every await is a trip to the database thread,
+            # and under load each trip waits for a turn of the event loop.
+            rows = list(
+                await db.execute_fetchall(
+                    """
+                    SELECT g.status,
+                           (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM game_actions AS a
+                            WHERE a.game_id = g.id) AS expected
+                    FROM games AS g WHERE g.id = ?
+                    """,
+                    (game_id,),
+                )
+            )
+            if not rows:
+                raise GameNotFound(game_id)
+            status = GameStatus(rows[0]["status"])
+            if status is not GameStatus.ACTIVE:
+                raise GameNotActive(game_id, status)
+            expected = rows[0]["expected"]
+            if first_seq != expected:
+                raise StaleAction(game_id, first_seq, expected)
+            await db.executemany(
+                "INSERT INTO game_actions (game_id, seq, action) VALUES (?, ?, ?)",
+                [(game_id, first_seq + i, action) for i, action in enumerate(actions)],
+            )
+            if hands:
+                sides = {
+                    r["seat"]: r["side"]
+                    for r in await db.execute_fetchall(
+                        "SELECT seat, side FROM seats WHERE game_id = ?", (game_id,)
+                    )
+                }
+                for hand in hands:
+                    _check_hand(hand, sides)
+                    await self._insert_hand(db, game_id, hand, now)
+            await db.execute(
+                """
+                UPDATE games SET updated_at = :now,
+                    turn_started_at = CASE WHEN :new_turn THEN :now ELSE turn_started_at END,
+                    reminded = CASE WHEN :new_turn THEN 0 ELSE reminded END
+                WHERE id = :id
+                """,
+                {"now": now, "new_turn": new_turn, "id": game_id},
+            )
+        return first_seq + len(actions)
+
+    @staticmethod
+    async def _insert_hand(
+        db: aiosqlite.Connection, game_id: int, hand: HandRecord, now: float
+    ) -> None:
+        await db.execute(
+            """
+            INSERT INTO hands (game_id, hand_no, maker_seat, alone, march, euchred, recorded_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            (
+                game_id,
+                hand.hand_no,
+                hand.maker_seat,
+                int(hand.alone),
+                int(hand.march),
+                int(hand.euchred),
+                now,
+            ),
+        )
+        await db.executemany(
+            "INSERT INTO hand_points (game_id, hand_no, side, points) VALUES (?, ?, ?, ?)",
+            [(game_id, hand.hand_no, side, n) for side, n in sorted(hand.points.items())],
+        )
+        await db.executemany(
+            "INSERT INTO hand_tricks (game_id, hand_no, seat, tricks) VALUES (?, ?, ?, ?)",
+            [(game_id, hand.hand_no, seat, n) for seat, n in sorted(hand.tricks.items())],
+        )
+
+    async def _require_active(self, db: aiosqlite.Connection, game_id: int) -> aiosqlite.Row:
+        rows = list(
+            await db.execute_fetchall(
+                "SELECT guild_id, variant, status FROM games WHERE id = ?", (game_id,)
+            )
+        )
+        if not rows:
+            raise GameNotFound(game_id)
+        status = GameStatus(rows[0]["status"])
+        if status is not GameStatus.ACTIVE:
+            raise GameNotActive(game_id, status)
+        return rows[0]
+
+    async def load_game(self, game_id: int) -> GameRow:
+        """Return the game with its seats and full action log. Raises ``GameNotFound``."""
+        async with self._transaction(write=False) as db:
+            games = await self._load_games(db, "g.id = :id", {"id": game_id})
+        if not games:
+            raise GameNotFound(game_id)
+        return games[0]
+
+    async def active_games(self) -> list[GameRow]:
+        """Every active game in every guild, oldest first: what to resume after a restart."""
+        async with self._transaction(write=False) as db:
+            return await self._load_games(db, "g.status = 'active'", {})
+
+    async def active_game_between(self, guild_id: int, user_a: int, user_b: int) -> GameRow | None:
+        """The oldest active game in the guild where both users are seated, or None."""
+        async with self._transaction(write=False) as db:
+            games = await self._load_games(
+                db,
+                """
+                g.status = 'active' AND g.guild_id = :guild
+                AND g.id IN (SELECT game_id FROM seats WHERE user_id = :a)
+                AND g.id IN (SELECT game_id FROM seats WHERE user_id = :b)
+                """,
+                {"guild": guild_id, "a": user_a, "b": user_b},
+            )
+        return games[0] if games else None
+
+    async def active_games_for_user(
+        self, guild_id: int, channel_id: int | None, user_id: int
+    ) -> list[GameRow]:
+        """The user's active games in the guild, oldest first; only those in
+        ``channel_id`` unless it is None."""
+        async with self._transaction(write=False) as db:
+            return await self._load_games(
+                db,
+                """
+                g.status = 'active' AND g.guild_id = :guild
+                AND (:channel IS NULL OR g.channel_id = :channel)
+                AND g.id IN (SELECT game_id FROM seats WHERE user_id = :user)
+                """,
+                {"guild": guild_id, "channel": channel_id, "user": user_id},
+            )
+
+    @staticmethod
+    async def _load_games(
+        db: aiosqlite.Connection, where: str, params: Mapping[str, Any]
+    ) -> list[GameRow]:
+        # ``where`` is one of this module's fixed SQL fragments over ``games AS g``;
+        # values always go through ``params``. Three queries for any number of games.
+        headers = await db.execute_fetchall(
+            f"SELECT * FROM games AS g WHERE {where} ORDER BY g.id", params
+        )
+        if not headers:
+            return []
+        seats: dict[int, list[SeatRow]] = {}
+        for row in await db.execute_fetchall(
+            f"""
+            SELECT s.game_id, s.seat, s.side, s.kind, s.user_id, s.level, p.display_name
+            FROM seats AS s
+            JOIN games AS g ON g.id = s.game_id
+            LEFT JOIN players AS p ON p.guild_id = g.guild_id AND p.user_id = s.user_id
+            WHERE {where}
+            ORDER BY s.game_id, s.seat
+            """,
+            params,
+        ):
+            seats.setdefault(row["game_id"], []).append(
+                SeatRow(
+                    seat=row["seat"],
+                    kind=SeatKind(row["kind"]),
+                    user_id=row["user_id"],
+                    level=row["level"],
+                    display_name=row["display_name"],
+                    side=row["side"],
+                )
+            )
+        actions: dict[int, list[str]] = {}
+        for row in await db.execute_fetchall(
+            f"""
+            SELECT a.game_id, a.action
+            FROM game_actions AS a JOIN games AS g ON g.id = a.game_id
+            WHERE {where}
+            ORDER BY a.game_id, a.seq
+            """,
+            params,
+        ):
+            actions.setdefault(row["game_id"], []).append(row["action"])
+        return [
+            GameRow(
+                id=h["id"],
+                guild_id=h["guild_id"],
+                channel_id=h["channel_id"],
+                table_message_id=h["table_message_id"],
+                thread_id=h["thread_id"],
+                variant=h["variant"],
+                options=json.loads(h["options"]),
+                seed=h["seed"],
+                first_dealer=h["first_dealer"],
+                status=GameStatus(h["status"]),
+                winner_seat=h["winner_seat"],
+                created_at=h["created_at"],
+                updated_at=h["updated_at"],
+                finished_at=h["finished_at"],
+                turn_started_at=h["turn_started_at"],
+                reminded=bool(h["reminded"]),
+                seats=tuple(seats.get(h["id"], ())),
+                actions=tuple(actions.get(h["id"], ())),
+            )
+            for h in headers
+        ]
+
+    # Turn timer
+
+    async def touch_turn(self, game_id: int, *, now: float | None = None) -> bool:
+        """Start the turn timer afresh (a new turn began) and clear the reminder flag.
+
+        Returns False, changing nothing, if the game is not active or does not exist.
+        """
+        now = _now(now)
+        async with self._transaction(write=True) as db:
+            cursor = await db.execute(
+                """
+                UPDATE games SET turn_started_at = ?, reminded = 0, updated_at = ?
+                WHERE id = ? AND status = 'active'
+                """,
+                (now, now, game_id),
+            )
+            return cursor.rowcount == 1
+
+    async def mark_reminded(self, game_id: int) -> bool:
+        """Note that the current turn's reminder was sent.
+
+        Returns True only for the call that flipped the flag, so of two timers racing
+        exactly one sends the reminder; False if already reminded or not active.
+        """
+        async with self._transaction(write=True) as db:
+            cursor = await db.execute(
+                "UPDATE games SET reminded = 1 WHERE id = ? AND status = 'active' AND reminded = 0",
+                (game_id,),
+            )
+            return cursor.rowcount == 1
+
+    async def due_turn_timers(
+        self, now: float, remind_after: float, forfeit_after: float
+    ) -> list[TurnTimer]:
+        """Active games whose turn started at least ``forfeit_after`` seconds before
+        ``now`` (due: forfeit), or ``remind_after`` seconds and not yet reminded
+        (due: remind); longest-waiting first.
+
+        The store knows only the clock: the caller skips games where a computer is
+        to move and decides which seat forfeits.
+        """
+        async with self._transaction(write=False) as db:
+            rows = await db.execute_fetchall(
+                """
+                SELECT id, turn_started_at, turn_started_at <= :forfeit_before AS forfeit
+                FROM games
+                WHERE status = 'active'
+                  AND (turn_started_at <= :forfeit_before
+                       OR (reminded = 0 AND turn_started_at <= :remind_before))
+                ORDER BY turn_started_at, id
+                """,
+                {"forfeit_before": now - forfeit_after, "remind_before": now - remind_after},
+            )
+        return [
+            TurnTimer(
+                game_id=r["id"],
+                due=TimerDue.FORFEIT if r["forfeit"] else TimerDue.REMIND,
+                turn_started_at=r["turn_started_at"],
+            )
+            for r in rows
+        ]
+
+    # Game end, results and ratings
+
+    async def finish_game(
+        self,
+        game_id: int,
+        status: GameStatus,
+        winner_seat: int | None,
+        scores: Mapping[int, int] | None = None,
+        *,
+        now: float | None = None,
+    ) -> list[RatingChange]:
+        """End an active game; return the rating changes (empty if unrated), one per
+        player in the order of the sides' places.
+
+        For ``FINISHED``, ``RESIGNED`` and ``FORFEITED``: ``winner_seat`` is any seat
+        of the winning side (the engine's ``Game.winner`` side number will do: side
+        ``k`` always holds seat ``k``) and ``scores`` maps every seat to its side's
+        final score (partners give the same score; negative scores are fine). One result
+        row per seat is written with its side and the side's place (``rank``): 1 for
+        the winning side alone (even when a resignation or forfeit made it win on fewer
+        points), then the other sides from 2 by score, highest first, ties sharing a
+        place (1, 2, 2, 4). ``outcome`` is ``win`` for the winning side's seats and
+        ``loss`` for all others. If every seat is human, the players' ratings are
+        updated with the sides as OpenSkill teams ranked by place (``bot.ratings.rate``)
+        and each player's rated wins (place 1) or losses counted.
+        For ``ABANDONED``: no winner and no scores; nothing else is written.
+        Status, results and ratings are one transaction.
+
+        Raises ``GameNotActive`` (already ended: of two racing finishes exactly
+        one succeeds), ``GameNotFound``, and ``ValueError`` (nothing written) for an
+        ``ACTIVE`` status, a winner or scores with ``ABANDONED``, a ``winner_seat`` that
+        is not a seat, scores missing a seat or naming another, or partners' scores
+        that differ.
+        """
+        status = GameStatus(status)
+        if status is GameStatus.ACTIVE:
+            raise ValueError("finish_game needs a final status")
+        scores = dict(scores or {})
+        now = _now(now)
+        async with self._transaction(write=True) as db:
+            game = await self._require_active(db, game_id)
+            seats = [
+                SeatRow(r["seat"], SeatKind(r["kind"]), r["user_id"], r["level"], side=r["side"])
+                for r in await db.execute_fetchall(
+                    """
+                    SELECT seat, side, kind, user_id, level FROM seats
+                    WHERE game_id = ? ORDER BY seat
+                    """,
+                    (game_id,),
+                )
+            ]
+            if status is GameStatus.ABANDONED:
+                if winner_seat is not None or scores:
+                    raise ValueError("an abandoned game has no winner and no scores")
+            else:
+                if winner_seat not in {s.seat for s in seats}:
+                    raise ValueError(f"winner_seat {winner_seat} is not a seat of game {game_id}")
+                if set(scores) != {s.seat for s in seats}:
+                    raise ValueError("scores must give a score for every seat")
+                side_score = {s.side: scores[s.seat] for s in seats}
+                if any(scores[s.seat] != side_score[s.side] for s in seats):
+                    raise ValueError("partners (seats of one side) share their side's score")
+            await db.execute(
+                """
+                UPDATE games SET status = ?, winner_seat = ?, finished_at = ?, updated_at = ?
+                WHERE id = ?
+                """,
+                (status, winner_seat, now, now, game_id),
+            )
+            if winner_seat is None:
+                return []
+            winning_side = seats[winner_seat].side
+            place = _places(side_score, winning_side)
+            vs_computer = any(s.kind is SeatKind.COMPUTER for s in seats)
+            await db.executemany(
+                """
+                INSERT INTO results (game_id, seat, user_id, outcome, score, vs_computer,
+                                     side, rank)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    (
+                        game_id,
+                        s.seat,
+                        s.user_id,
+                        Outcome.WIN if s.side == winning_side else Outcome.LOSS,
+                        scores[s.seat],
+                        int(vs_computer),
+                        s.side,
+                        place[s.side],
+                    )
+                    for s in seats
+                ],
+            )
+            if vs_computer:
+                return []
+            order = sorted(place, key=lambda side: (place[side], side))
+            teams = [
+                [s.user_id for s in seats if s.side == side and s.user_id is not None]
+                for side in order
+            ]
+            ranks = [place[side] for side in order]
+            return await _rate(db, game["guild_id"], game["variant"], teams, ranks, now)
