@@ -14,8 +14,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot import store as store_module
-from bot.migrations import DatabaseTooNew, apply_migrations, discover
+from bot.migrations import MIGRATIONS_DIR, DatabaseTooNew, apply_migrations, discover
 from bot.ratings import DEFAULT_RATING, rate
 from bot.store import (
     AlreadyPlaying,
@@ -27,11 +26,13 @@ from bot.store import (
     GameStatus,
     HandRecord,
     Outcome,
+    SeatKind,
     SeatRow,
     StaleAction,
     Store,
     TimerDue,
 )
+from bot.store import records as store_records
 from engine.cards import Suit, parse_cards
 from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
 from engine.players.random import RandomPlayer
@@ -209,9 +210,9 @@ async def test_create_game_rejects_bad_seats(store: Store, seats: list[SeatRow])
 def test_seat_row_rejects_human_without_user() -> None:
     """A human seat needs a user id and a computer seat must not have one."""
     with pytest.raises(ValueError):
-        SeatRow(0, store_module.SeatKind.HUMAN)
+        SeatRow(0, SeatKind.HUMAN)
     with pytest.raises(ValueError):
-        SeatRow(0, store_module.SeatKind.COMPUTER, user_id=ANN)
+        SeatRow(0, SeatKind.COMPUTER, user_id=ANN)
 
 
 async def test_set_table_message(store: Store) -> None:
@@ -530,7 +531,7 @@ async def test_finish_is_atomic(store: Store, monkeypatch: pytest.MonkeyPatch) -
         raise RuntimeError("rating backend down")
 
     game_id = await new_game(store, ANN, BOB)
-    monkeypatch.setattr(store_module, "rate", broken)
+    monkeypatch.setattr(store_records, "rate", broken)
     with pytest.raises(RuntimeError):
         await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 2})
     assert (await store.load_game(game_id)).status is GameStatus.ACTIVE
@@ -1052,7 +1053,7 @@ async def _database_of_001(path: Path, tmp_path: Path) -> None:
     hand, tricks, results and ratings; an active four-seat Euchre game; an open challenge."""
     only_001 = tmp_path / "migrations-001"
     only_001.mkdir()
-    first = discover(store_module.MIGRATIONS_DIR)[0]
+    first = discover(MIGRATIONS_DIR)[0]
     (only_001 / first.path.name).write_text(first.path.read_text())
     path.parent.mkdir(parents=True, exist_ok=True)
     async with aiosqlite.connect(path, isolation_level=None) as conn:

@@ -1,13 +1,4 @@
-"""The bot's persistent state. ``Store`` owns every SQL statement of the project.
-
-One ``Store`` wraps one aiosqlite connection to an SQLite file in WAL mode with
-foreign keys on. Every method runs in its own transaction, under an asyncio lock
-so that coroutines sharing the connection never see each other's half-done
-work. Writes use ``BEGIN IMMEDIATE``, so a second process on the same file waits
-(up to ``BUSY_TIMEOUT_MS``) instead of failing half-way.
-
-Time is passed in as ``now``: seconds since the Unix epoch (a float); it
-defaults to ``time.time()`` and tests pass fixed values.
+"""Games: their seats, action logs, hands, turn timers and ends.
 
 Seats are the engine's seat numbers ``0..n-1`` with ``n`` from 2 to 6, each with
 its scoring side (the engine's ``Variant.sides``): sides are numbered ``0..m-1``
@@ -30,50 +21,38 @@ Decisions that shape the data (see also ``bot.ratings`` for who is rated):
   sitting out a lone hand have none, so averages are per hand played.
 - ``finish_game`` writes the status, one result per seat with the seat's side and
   that side's final place (``rank``: 1 for the winning side alone, then the others
-  by score, ties sharing a place), and the rating updates, in one transaction.
-  ``outcome`` is ``win`` for the winning side's seats (place 1) and ``loss`` for
-  every other. Resignations and forfeits are rated like any other loss,
-  so resigning never dodges a rating drop. Abandoned games have no winner, no
+  by score, ties sharing a place), and the rating updates (``bot.store.records``),
+  in one transaction. ``outcome`` is ``win`` for the winning side's seats (place 1)
+  and ``loss`` for every other. Resignations and forfeits are rated like any other
+  loss, so resigning never dodges a rating drop. Abandoned games have no winner, no
   results and no rating change.
 - One active game between two members: ``create_game`` refuses (``AlreadyPlaying``)
   a game that would seat two members who already share an active game in the
   guild, checked inside the transaction that creates it, so two challenges
   accepted at once cannot both start a game. Games against the computer seat one
   member and are not limited.
-- ``resolve_challenge`` and ``mark_reminded`` are compare-and-set updates that
-  report whether they changed anything: of two concurrent clicks exactly one wins.
-  Accepting a challenge is ``create_game(..., accepting=id)``: the accept, the
-  game, its seats and its first deal are one transaction.
+- ``mark_reminded`` is a compare-and-set update that reports whether it changed
+  anything: of two racing timers exactly one sends the reminder. Accepting a
+  challenge is ``create_game(..., accepting=id)``: the accept, the game, its seats
+  and its first deal are one transaction.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-import logging
-import sqlite3
-import time
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from pathlib import Path
-from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
-from bot.migrations import MIGRATIONS_DIR, MigrationFailed, apply_migrations
-from bot.ratings import DEFAULT_RATING, ORDINAL_Z, Rating, rate
+from bot.store.base import StoreBase, StoreError, _dump_options, _now
+from bot.store.challenges import ChallengeClosed, ChallengeStatus, _resolve
+from bot.store.records import RatingChange, _rate, _upsert_player
 
 if TYPE_CHECKING:
     from engine.view import HandResult
-
-log = logging.getLogger(__name__)
-
-#: How long a write waits for another connection's lock before failing, in ms.
-BUSY_TIMEOUT_MS = 5_000
 
 #: Seat counts the schema supports (RULES.md §1–§7: two to six players).
 SEAT_COUNTS = (2, 3, 4, 5, 6)
@@ -105,60 +84,11 @@ class Outcome(StrEnum):
     LOSS = "loss"
 
 
-class ChallengeStatus(StrEnum):
-    """Lifecycle of a challenge: ``OPEN`` until answered, withdrawn or expired."""
-
-    OPEN = "open"
-    ACCEPTED = "accepted"
-    DECLINED = "declined"
-    EXPIRED = "expired"
-    CANCELLED = "cancelled"
-
-
 class TimerDue(StrEnum):
     """What the turn timer asks for: a reminder, or the forfeit of the game."""
 
     REMIND = "remind"
     FORFEIT = "forfeit"
-
-
-class StoreError(Exception):
-    """Base class for the store's own errors."""
-
-
-class DatabaseUnusable(StoreError):
-    """The database file cannot be used (``Store.open``): its folder cannot be made,
-    the path is a folder, the file is not SQLite or is corrupt, it or its folder is
-    read-only, or the disk is full. Nothing was changed or deleted. The message names
-    the path, says what is wrong and what to do, and fits on one line."""
-
-    def __init__(self, path: Path, problem: str) -> None:
-        super().__init__(f"{path}: {problem}")
-        self.path = path
-
-
-# SQLite's messages for the causes a person can fix, in their words.
-_SQLITE_PROBLEMS = (
-    (
-        "file is not a database",
-        "is not an SQLite database, or is damaged; it was left "
-        "as it is: move it away or set DATABASE_PATH to another file",
-    ),
-    ("readonly", "is read-only: the bot must be able to write the file and its folder"),
-    ("disk is full", "the disk is full: free some space"),
-    # What a full disk gives while SQLite writes its WAL index (seen on tmpfs).
-    ("disk I/O error", "the disk cannot be written (is it full?): free some space"),
-    ("unable to open", "cannot be opened: check that the bot may write to its folder"),
-)
-
-
-def _problem(error: sqlite3.Error) -> str | None:
-    """What a person can fix about ``error``, in their words; None if nothing known."""
-    return next((say for key, say in _SQLITE_PROBLEMS if key in str(error)), None)
-
-
-def _unusable(path: Path, error: sqlite3.Error) -> DatabaseUnusable:
-    return DatabaseUnusable(path, _problem(error) or f"SQLite: {error}")
 
 
 class GameNotFound(StoreError, LookupError):
@@ -167,22 +97,6 @@ class GameNotFound(StoreError, LookupError):
     def __init__(self, game_id: int) -> None:
         super().__init__(f"no game with id {game_id}")
         self.game_id = game_id
-
-
-class ChallengeNotFound(StoreError, LookupError):
-    """No challenge has this id."""
-
-    def __init__(self, challenge_id: int) -> None:
-        super().__init__(f"no challenge with id {challenge_id}")
-        self.challenge_id = challenge_id
-
-
-class ChallengeClosed(StoreError):
-    """The challenge can no longer be accepted: it was answered, cancelled or has expired."""
-
-    def __init__(self, challenge_id: int) -> None:
-        super().__init__(f"challenge {challenge_id} is no longer open")
-        self.challenge_id = challenge_id
 
 
 class AlreadyPlaying(StoreError):
@@ -377,103 +291,12 @@ class HandRecord:
 
 
 @dataclass(frozen=True)
-class RatingChange:
-    """How one player's rating moved in a rated game."""
-
-    user_id: int
-    before: Rating
-    after: Rating
-
-    @property
-    def delta(self) -> float:
-        """Change of the displayed rating (ordinal)."""
-        return self.after.ordinal - self.before.ordinal
-
-
-@dataclass(frozen=True)
 class TurnTimer:
     """An active game whose current turn has run too long: ``due`` says what to do."""
 
     game_id: int
     due: TimerDue
     turn_started_at: float
-
-
-@dataclass(frozen=True)
-class ChallengeRow:
-    """A challenge from ``challenger_id`` to ``opponent_id`` to play ``variant``."""
-
-    id: int
-    guild_id: int
-    channel_id: int
-    message_id: int | None
-    challenger_id: int
-    opponent_id: int
-    variant: str
-    options: dict[str, Any]
-    status: ChallengeStatus
-    created_at: float
-    expires_at: float
-    resolved_at: float | None
-
-
-@dataclass(frozen=True)
-class LeaderboardRow:
-    """One line of the leaderboard. ``rank`` counts from 1 over the whole board;
-    wins and losses count rated (all-human) games only; ``rating`` is the
-    displayed rating (best over variants when the board spans all variants)."""
-
-    rank: int
-    user_id: int
-    display_name: str | None
-    wins: int
-    losses: int
-    rating: float
-
-    @property
-    def games(self) -> int:
-        """Rated games played."""
-        return self.wins + self.losses
-
-    @property
-    def win_rate(self) -> float:
-        """Wins / games, from 0.0 to 1.0 (0.0 before any game)."""
-        return self.wins / self.games if self.games else 0.0
-
-
-@dataclass(frozen=True)
-class PlayerStats:
-    """A player's record in a guild, for one variant or all (``variant`` None).
-
-    ``games``/``wins``/``losses`` count rated (all-human) games; games with a
-    computer seat are counted apart in ``computer_wins``/``computer_losses``.
-    Hand figures cover every hand the player played, against humans or not:
-    ``hands_called`` hands where they named trump, of which ``hands_made``
-    succeeded, ``hands_euchred`` failed and ``marches`` took every trick.
-    ``avg_tricks`` is tricks per hand played (None before any hand). ``rating``
-    is the displayed rating (best over variants when ``variant`` is None), None
-    before any rated game.
-    """
-
-    user_id: int
-    variant: str | None
-    games: int
-    wins: int
-    losses: int
-    rating: float | None
-    computer_wins: int
-    computer_losses: int
-    hands_played: int
-    hands_called: int
-    hands_made: int
-    hands_euchred: int
-    marches: int
-    avg_tricks: float | None
-
-    @property
-    def win_rate(self) -> float:
-        """Rated wins / rated games, from 0.0 to 1.0 (0.0 before any game)."""
-        return self.wins / self.games if self.games else 0.0
 
 
 def _places(side_scores: Mapping[int, int], winner: int) -> dict[int, int]:
@@ -495,138 +318,8 @@ def _check_hand(hand: HandRecord, sides: Mapping[int, int]) -> None:
         raise ValueError(f"hand {hand.hand_no}: points to a side the game does not have")
 
 
-def _now(now: float | None) -> float:
-    return time.time() if now is None else float(now)
-
-
-def _dump_options(options: Mapping[str, Any]) -> str:
-    return json.dumps(dict(options), sort_keys=True, separators=(",", ":"))
-
-
-class Store:
-    """Async access to the bot's SQLite database. Create with ``await Store.open(path)``.
-
-    Usable as ``async with await Store.open(path) as store: ...``. Methods raise
-    the ``StoreError`` subclasses documented on each, ``ValueError`` for
-    arguments that break the data's rules, and ``sqlite3.Error`` for I/O trouble.
-    """
-
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        """Wrap an open, migrated connection; use ``Store.open`` instead."""
-        self._db = db
-        self._lock = asyncio.Lock()
-
-    @classmethod
-    async def open(cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR) -> Store:
-        """Open (creating it and its parent folder if needed) and migrate the database file.
-
-        Raises ``DatabaseUnusable`` for a file or folder that cannot be used (see
-        there), ``bot.migrations.DatabaseTooNew`` if the file was written by newer
-        code, ``MigrationFailed``/``InvalidMigrations`` if the schema cannot be
-        brought up to date, and ``StoreError`` if the file cannot use WAL mode
-        (e.g. ``":memory:"``). Nothing is written to a file SQLite cannot read.
-        """
-        path = Path(path)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise DatabaseUnusable(
-                path, f"its folder cannot be created ({error.strerror or error})"
-            ) from error
-        if path.is_dir():
-            raise DatabaseUnusable(path, "is a folder: set DATABASE_PATH to a file in it")
-        try:
-            # A failed aiosqlite.connect leaves its worker thread to call back into
-            # the loop, which the caller may already have closed (a traceback at
-            # exit); a plain connect finds the same faults without a thread.
-            sqlite3.connect(path).close()
-            db = await aiosqlite.connect(path, isolation_level=None)
-        except sqlite3.Error as error:
-            raise _unusable(path, error) from error
-        try:
-            db.row_factory = aiosqlite.Row
-            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
-            journal = await db.execute_fetchall("PRAGMA journal_mode = WAL")
-            if next(iter(journal))[0] != "wal":
-                raise StoreError(f"{path}: SQLite refused WAL mode; use a real file")
-            await db.execute("PRAGMA foreign_keys = ON")
-            # In WAL mode NORMAL is durable against application crashes and much faster.
-            await db.execute("PRAGMA synchronous = NORMAL")
-            version = await apply_migrations(db, migrations_dir)
-        except sqlite3.Error as error:
-            await db.close()
-            raise _unusable(path, error) from error
-        except MigrationFailed as error:
-            await db.close()
-            # A full disk or a read-only file fails the first write, in a migration.
-            cause = error.__cause__
-            if isinstance(cause, sqlite3.Error) and _problem(cause) is not None:
-                raise _unusable(path, cause) from error
-            raise
-        except BaseException:
-            await db.close()
-            raise
-        log.info("database %s at schema version %d", path, version)
-        return cls(db)
-
-    async def close(self) -> None:
-        """Close the connection; the store is unusable afterwards."""
-        async with self._lock:
-            await self._db.close()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
-    @asynccontextmanager
-    async def _transaction(self, *, write: bool) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            try:
-                # IMMEDIATE takes the write lock up front, so a write transaction never
-                # fails half-way with SQLITE_BUSY; readers get a consistent snapshot.
-                await self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-                yield self._db
-                await self._db.execute("COMMIT")
-            except BaseException:
-                # Roll back whatever ``in_transaction`` says: a statement whose await was
-                # cancelled (a task cancelled at shutdown, a timeout) still runs on
-                # aiosqlite's thread, and this ROLLBACK queues behind it. A failing
-                # rollback ("no transaction is active") must not hide the first error.
-                with contextlib.suppress(sqlite3.Error):
-                    await self._db.execute("ROLLBACK")
-                raise
-
-    # Players
-
-    async def upsert_player(
-        self, guild_id: int, user_id: int, display_name: str, *, now: float | None = None
-    ) -> None:
-        """Record ``display_name`` as the player's current name in the guild."""
-        async with self._transaction(write=True) as db:
-            await self._upsert_player(db, guild_id, user_id, display_name, _now(now))
-
-    @staticmethod
-    async def _upsert_player(
-        db: aiosqlite.Connection, guild_id: int, user_id: int, display_name: str, now: float
-    ) -> None:
-        await db.execute(
-            """
-            INSERT INTO players (guild_id, user_id, display_name, updated_at)
-            VALUES (?, ?, ?, ?)
-            ON CONFLICT (guild_id, user_id) DO UPDATE
-            SET display_name = excluded.display_name, updated_at = excluded.updated_at
-            """,
-            (guild_id, user_id, display_name, now),
-        )
-
-    # Games
+class GameQueries(StoreBase):
+    """The ``Store`` methods on games, from their creation to their end."""
 
     async def create_game(
         self,
@@ -682,7 +375,7 @@ class Store:
         options_json = _dump_options(options)
         now = _now(now)
         async with self._transaction(write=True) as db:
-            if accepting is not None and not await self._resolve(
+            if accepting is not None and not await _resolve(
                 db, accepting, ChallengeStatus.ACCEPTED, now
             ):
                 raise ChallengeClosed(accepting)
@@ -707,7 +400,7 @@ class Store:
             )
             for s in ordered:
                 if s.user_id is not None and s.display_name:
-                    await self._upsert_player(db, guild_id, s.user_id, s.display_name, now)
+                    await _upsert_player(db, guild_id, s.user_id, s.display_name, now)
             await db.executemany(
                 "INSERT INTO game_actions (game_id, seq, action) VALUES (?, ?, ?)",
                 [(game_id, seq, action) for seq, action in enumerate(actions)],
@@ -1138,315 +831,4 @@ class Store:
                 for side in order
             ]
             ranks = [place[side] for side in order]
-            return await self._rate(db, game["guild_id"], game["variant"], teams, ranks, now)
-
-    @staticmethod
-    async def _rate(
-        db: aiosqlite.Connection,
-        guild_id: int,
-        variant: str,
-        teams: list[list[int]],
-        ranks: list[int],
-        now: float,
-    ) -> list[RatingChange]:
-        users = [u for team in teams for u in team]
-        won = [rank == 1 for team, rank in zip(teams, ranks, strict=True) for _ in team]
-        marks = ", ".join("?" * len(users))
-        current = {
-            r["user_id"]: Rating(r["mu"], r["sigma"])
-            for r in await db.execute_fetchall(
-                f"""
-                SELECT user_id, mu, sigma FROM ratings
-                WHERE guild_id = ? AND variant = ? AND user_id IN ({marks})
-                """,
-                (guild_id, variant, *users),
-            )
-        }
-        before = [[current.get(u, DEFAULT_RATING) for u in team] for team in teams]
-        after = [r for team in rate(before, ranks) for r in team]
-        flat_before = [r for team in before for r in team]
-        await db.executemany(
-            """
-            INSERT INTO ratings (guild_id, user_id, variant, mu, sigma, wins, losses, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (guild_id, variant, user_id) DO UPDATE
-            SET mu = excluded.mu, sigma = excluded.sigma,
-                wins = wins + excluded.wins, losses = losses + excluded.losses,
-                updated_at = excluded.updated_at
-            """,
-            [
-                (guild_id, u, variant, r.mu, r.sigma, int(w), int(not w), now)
-                for w, u, r in zip(won, users, after, strict=True)
-            ],
-        )
-        return [RatingChange(u, b, a) for u, b, a in zip(users, flat_before, after, strict=True)]
-
-    # Challenges
-
-    async def create_challenge(
-        self,
-        guild_id: int,
-        channel_id: int,
-        challenger_id: int,
-        opponent_id: int,
-        variant: str,
-        options: Mapping[str, Any],
-        *,
-        lifetime: float,
-        now: float | None = None,
-    ) -> ChallengeRow:
-        """Create an open challenge that expires ``lifetime`` seconds after ``now``.
-
-        Raises ``ValueError`` if a user challenges themselves or ``lifetime`` < 0.
-        """
-        if challenger_id == opponent_id:
-            raise ValueError("a player cannot challenge themselves")
-        if lifetime < 0:
-            raise ValueError("lifetime must be >= 0 seconds")
-        now = _now(now)
-        async with self._transaction(write=True) as db:
-            rows = await db.execute_fetchall(
-                """
-                INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id,
-                                        variant, options, created_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                RETURNING *
-                """,
-                (
-                    guild_id,
-                    channel_id,
-                    challenger_id,
-                    opponent_id,
-                    variant,
-                    _dump_options(options),
-                    now,
-                    now + lifetime,
-                ),
-            )
-        return _challenge(next(iter(rows)))
-
-    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
-        """Remember the Discord message showing the challenge. Raises ``ChallengeNotFound``."""
-        async with self._transaction(write=True) as db:
-            cursor = await db.execute(
-                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
-            )
-            if cursor.rowcount == 0:
-                raise ChallengeNotFound(challenge_id)
-
-    async def load_challenge(self, challenge_id: int) -> ChallengeRow:
-        """Return the challenge. Raises ``ChallengeNotFound``."""
-        async with self._transaction(write=False) as db:
-            rows = list(
-                await db.execute_fetchall("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
-            )
-        if not rows:
-            raise ChallengeNotFound(challenge_id)
-        return _challenge(rows[0])
-
-    async def resolve_challenge(
-        self, challenge_id: int, status: ChallengeStatus, *, now: float | None = None
-    ) -> bool:
-        """Move an open, unexpired challenge to ``ACCEPTED``, ``DECLINED`` or
-        ``CANCELLED``; return whether this call changed it.
-
-        Compare-and-set: of two concurrent calls at most one returns True, and a
-        challenge past ``expires_at`` can no longer be answered even before
-        ``expire_challenges`` has run. Raises ``ChallengeNotFound``, and
-        ``ValueError`` for ``OPEN`` or ``EXPIRED`` (use ``expire_challenges``).
-        """
-        status = ChallengeStatus(status)
-        if status in (ChallengeStatus.OPEN, ChallengeStatus.EXPIRED):
-            raise ValueError(f"resolve_challenge cannot set {status}")
-        async with self._transaction(write=True) as db:
-            return await self._resolve(db, challenge_id, status, _now(now))
-
-    @staticmethod
-    async def _resolve(
-        db: aiosqlite.Connection, challenge_id: int, status: ChallengeStatus, now: float
-    ) -> bool:
-        cursor = await db.execute(
-            """
-            UPDATE challenges SET status = ?, resolved_at = ?
-            WHERE id = ? AND status = 'open' AND expires_at > ?
-            """,
-            (status, now, challenge_id, now),
-        )
-        if cursor.rowcount == 1:
-            return True
-        exists = await db.execute_fetchall("SELECT 1 FROM challenges WHERE id = ?", (challenge_id,))
-        if not exists:
-            raise ChallengeNotFound(challenge_id)
-        return False
-
-    async def open_challenges(self) -> list[ChallengeRow]:
-        """Every open challenge, oldest first (including ones past ``expires_at``
-        that ``expire_challenges`` has not swept yet)."""
-        async with self._transaction(write=False) as db:
-            rows = await db.execute_fetchall(
-                "SELECT * FROM challenges WHERE status = 'open' ORDER BY id"
-            )
-        return [_challenge(r) for r in rows]
-
-    async def expire_challenges(self, now: float | None = None) -> list[ChallengeRow]:
-        """Mark open challenges with ``expires_at <= now`` expired; return them
-        (oldest first) so their messages can be updated."""
-        now = _now(now)
-        async with self._transaction(write=True) as db:
-            rows = await db.execute_fetchall(
-                """
-                UPDATE challenges SET status = 'expired', resolved_at = :now
-                WHERE status = 'open' AND expires_at <= :now
-                RETURNING *
-                """,
-                {"now": now},
-            )
-        # RETURNING yields rows in no defined order.
-        return sorted((_challenge(r) for r in rows), key=lambda c: c.id)
-
-    # Leaderboard and statistics
-
-    async def leaderboard(
-        self, guild_id: int, variant: str | None = None, *, limit: int = 10, offset: int = 0
-    ) -> list[LeaderboardRow]:
-        """One page of the guild's leaderboard of rated human players.
-
-        Ordered by displayed rating, then wins, then user id (so pages are
-        stable). With ``variant`` None a player's wins and losses are summed over
-        variants and their best rating counts. Raises ``ValueError`` for
-        ``limit`` < 1 or ``offset`` < 0.
-        """
-        if limit < 1 or offset < 0:
-            raise ValueError("limit must be >= 1 and offset >= 0")
-        async with self._transaction(write=False) as db:
-            rows = await db.execute_fetchall(
-                """
-                SELECT r.user_id, p.display_name, SUM(r.wins) AS wins, SUM(r.losses) AS losses,
-                       MAX(r.mu - :z * r.sigma) AS rating
-                FROM ratings AS r
-                LEFT JOIN players AS p ON p.guild_id = r.guild_id AND p.user_id = r.user_id
-                WHERE r.guild_id = :guild AND (:variant IS NULL OR r.variant = :variant)
-                GROUP BY r.user_id
-                ORDER BY rating DESC, wins DESC, r.user_id
-                LIMIT :limit OFFSET :offset
-                """,
-                {
-                    "z": ORDINAL_Z,
-                    "guild": guild_id,
-                    "variant": variant,
-                    "limit": limit,
-                    "offset": offset,
-                },
-            )
-        return [
-            LeaderboardRow(
-                rank=offset + i + 1,
-                user_id=r["user_id"],
-                display_name=r["display_name"],
-                wins=r["wins"],
-                losses=r["losses"],
-                rating=r["rating"],
-            )
-            for i, r in enumerate(rows)
-        ]
-
-    async def leaderboard_count(self, guild_id: int, variant: str | None = None) -> int:
-        """How many players the leaderboard of ``leaderboard(guild_id, variant)`` has."""
-        async with self._transaction(write=False) as db:
-            rows = await db.execute_fetchall(
-                """
-                SELECT COUNT(DISTINCT user_id) FROM ratings
-                WHERE guild_id = :guild AND (:variant IS NULL OR variant = :variant)
-                """,
-                {"guild": guild_id, "variant": variant},
-            )
-        return int(next(iter(rows))[0])
-
-    async def player_stats(
-        self, guild_id: int, user_id: int, variant: str | None = None
-    ) -> PlayerStats:
-        """The player's record in the guild for ``variant`` (all variants if None).
-
-        A player who never played gets all zeros and None averages.
-        """
-        params = {"guild": guild_id, "user": user_id, "variant": variant, "z": ORDINAL_Z}
-        async with self._transaction(write=False) as db:
-            games = await db.execute_fetchall(
-                """
-                SELECT COUNT(*) FILTER (WHERE NOT r.vs_computer) AS games,
-                       COUNT(*) FILTER (WHERE NOT r.vs_computer AND r.outcome = 'win') AS wins,
-                       COUNT(*) FILTER (WHERE r.vs_computer AND r.outcome = 'win') AS cpu_wins,
-                       COUNT(*) FILTER (WHERE r.vs_computer AND r.outcome = 'loss') AS cpu_losses
-                FROM results AS r JOIN games AS g ON g.id = r.game_id
-                WHERE r.user_id = :user AND g.guild_id = :guild
-                  AND (:variant IS NULL OR g.variant = :variant)
-                """,
-                params,
-            )
-            called = await db.execute_fetchall(
-                """
-                SELECT COUNT(*) AS called,
-                       COUNT(*) FILTER (WHERE h.euchred) AS euchred,
-                       COUNT(*) FILTER (WHERE h.march) AS marches
-                FROM hands AS h
-                JOIN seats AS s ON s.game_id = h.game_id AND s.seat = h.maker_seat
-                JOIN games AS g ON g.id = h.game_id
-                WHERE s.user_id = :user AND g.guild_id = :guild
-                  AND (:variant IS NULL OR g.variant = :variant)
-                """,
-                params,
-            )
-            tricks = await db.execute_fetchall(
-                """
-                SELECT COUNT(*) AS played, AVG(t.tricks) AS avg_tricks
-                FROM hand_tricks AS t
-                JOIN seats AS s ON s.game_id = t.game_id AND s.seat = t.seat
-                JOIN games AS g ON g.id = t.game_id
-                WHERE s.user_id = :user AND g.guild_id = :guild
-                  AND (:variant IS NULL OR g.variant = :variant)
-                """,
-                params,
-            )
-            rating = await db.execute_fetchall(
-                """
-                SELECT MAX(mu - :z * sigma) FROM ratings
-                WHERE guild_id = :guild AND user_id = :user
-                  AND (:variant IS NULL OR variant = :variant)
-                """,
-                params,
-            )
-        g, c, t = next(iter(games)), next(iter(called)), next(iter(tricks))
-        return PlayerStats(
-            user_id=user_id,
-            variant=variant,
-            games=g["games"],
-            wins=g["wins"],
-            losses=g["games"] - g["wins"],
-            rating=next(iter(rating))[0],
-            computer_wins=g["cpu_wins"],
-            computer_losses=g["cpu_losses"],
-            hands_played=t["played"],
-            hands_called=c["called"],
-            hands_made=c["called"] - c["euchred"],
-            hands_euchred=c["euchred"],
-            marches=c["marches"],
-            avg_tricks=t["avg_tricks"],
-        )
-
-
-def _challenge(row: aiosqlite.Row) -> ChallengeRow:
-    return ChallengeRow(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        message_id=row["message_id"],
-        challenger_id=row["challenger_id"],
-        opponent_id=row["opponent_id"],
-        variant=row["variant"],
-        options=json.loads(row["options"]),
-        status=ChallengeStatus(row["status"]),
-        # float(): values read back through RETURNING skip REAL affinity (0.0 comes back as 0).
-        created_at=float(row["created_at"]),
-        expires_at=float(row["expires_at"]),
-        resolved_at=None if row["resolved_at"] is None else float(row["resolved_at"]),
-    )
+            return await _rate(db, game["guild_id"], game["variant"], teams, ranks, now)

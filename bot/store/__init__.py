@@ -1,0 +1,78 @@
+"""The bot's persistent state. ``Store`` owns every SQL statement of the project.
+
+``Store`` is one class over one SQLite connection; its methods are written by
+aggregate, each module with its rows, enums, errors and design notes:
+
+- ``bot.store.base``: opening, migrating and closing the database, one transaction
+  at a time, ``StoreError`` and ``DatabaseUnusable``.
+- ``bot.store.games``: games, their seats, action logs, hands, turn timers and
+  ends (results and, through ``records``, ratings).
+- ``bot.store.challenges``: challenges and their answers.
+- ``bot.store.records``: players' names, ratings, the leaderboard and statistics.
+
+Import everything from here (``from bot.store import Store, GameRow``).
+"""
+
+from __future__ import annotations
+
+from bot.store.base import BUSY_TIMEOUT_MS, DatabaseUnusable, StoreError
+from bot.store.challenges import (
+    ChallengeClosed,
+    ChallengeNotFound,
+    ChallengeQueries,
+    ChallengeRow,
+    ChallengeStatus,
+)
+from bot.store.games import (
+    SEAT_COUNTS,
+    AlreadyPlaying,
+    GameNotActive,
+    GameNotFound,
+    GameQueries,
+    GameRow,
+    GameStatus,
+    HandRecord,
+    Outcome,
+    SeatKind,
+    SeatRow,
+    StaleAction,
+    TimerDue,
+    TurnTimer,
+)
+from bot.store.records import LeaderboardRow, PlayerStats, RatingChange, RecordQueries
+
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "SEAT_COUNTS",
+    "AlreadyPlaying",
+    "ChallengeClosed",
+    "ChallengeNotFound",
+    "ChallengeRow",
+    "ChallengeStatus",
+    "DatabaseUnusable",
+    "GameNotActive",
+    "GameNotFound",
+    "GameRow",
+    "GameStatus",
+    "HandRecord",
+    "LeaderboardRow",
+    "Outcome",
+    "PlayerStats",
+    "RatingChange",
+    "SeatKind",
+    "SeatRow",
+    "StaleAction",
+    "Store",
+    "StoreError",
+    "TimerDue",
+    "TurnTimer",
+]
+
+
+class Store(GameQueries, ChallengeQueries, RecordQueries):
+    """Async access to the bot's SQLite database. Create with ``await Store.open(path)``.
+
+    Usable as ``async with await Store.open(path) as store: ...``. Methods raise
+    the ``StoreError`` subclasses documented on each, ``ValueError`` for
+    arguments that break the data's rules, and ``sqlite3.Error`` for I/O trouble.
+    """
