@@ -373,6 +373,7 @@ class GameSessions:
         seats: Sequence[SeatRow],
         *,
         accepting: int | None = None,
+        lobby: int | None = None,
     ) -> Session:
         """Deal a new game, store it with its deal, and run it; show it with ``open``.
 
@@ -397,6 +398,7 @@ class GameSessions:
             seats,
             [str(e) for e in game.log],
             accepting=accepting,
+            lobby=lobby,
         )
         if any(s.user_id is not None and not s.display_name for s in seats):
             # The names the store knows (a member's last seen display name).

@@ -8,6 +8,8 @@ aggregate, each module with its rows, enums, errors and design notes:
 - ``bot.store.games``: games, their seats, action logs, hands, turn timers and
   ends (results and, through ``records``, ratings).
 - ``bot.store.challenges``: challenges and their answers.
+- ``bot.store.lobbies``: lobbies (tables members join, challenges of several
+  members) and their seats until the game starts.
 - ``bot.store.records``: players' names, ratings, the leaderboard and statistics.
 
 Import everything from here (``from bot.store import Store, GameRow``).
@@ -15,7 +17,7 @@ Import everything from here (``from bot.store import Store, GameRow``).
 
 from __future__ import annotations
 
-from bot.store.base import BUSY_TIMEOUT_MS, DatabaseUnusable, StoreError
+from bot.store.base import BUSY_TIMEOUT_MS, SEAT_COUNTS, DatabaseUnusable, SeatKind, StoreError
 from bot.store.challenges import (
     ChallengeClosed,
     ChallengeNotFound,
@@ -24,7 +26,6 @@ from bot.store.challenges import (
     ChallengeStatus,
 )
 from bot.store.games import (
-    SEAT_COUNTS,
     AlreadyPlaying,
     GameNotActive,
     GameNotFound,
@@ -33,11 +34,19 @@ from bot.store.games import (
     GameStatus,
     HandRecord,
     Outcome,
-    SeatKind,
     SeatRow,
     StaleAction,
     TimerDue,
     TurnTimer,
+)
+from bot.store.lobbies import (
+    LobbyClosed,
+    LobbyNotFound,
+    LobbyQueries,
+    LobbyRow,
+    LobbySeat,
+    LobbyStatus,
+    SeatUnavailable,
 )
 from bot.store.records import LeaderboardRow, PlayerStats, RatingChange, RecordQueries
 
@@ -56,11 +65,17 @@ __all__ = [
     "GameStatus",
     "HandRecord",
     "LeaderboardRow",
+    "LobbyClosed",
+    "LobbyNotFound",
+    "LobbyRow",
+    "LobbySeat",
+    "LobbyStatus",
     "Outcome",
     "PlayerStats",
     "RatingChange",
     "SeatKind",
     "SeatRow",
+    "SeatUnavailable",
     "StaleAction",
     "Store",
     "StoreError",
@@ -69,7 +84,7 @@ __all__ = [
 ]
 
 
-class Store(GameQueries, ChallengeQueries, RecordQueries):
+class Store(GameQueries, ChallengeQueries, LobbyQueries, RecordQueries):
     """Async access to the bot's SQLite database. Create with ``await Store.open(path)``.
 
     Usable as ``async with await Store.open(path) as store: ...``. Methods raise

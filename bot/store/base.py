@@ -20,6 +20,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from enum import StrEnum
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -33,6 +34,17 @@ log = logging.getLogger("bot.store")
 
 #: How long a write waits for another connection's lock before failing, in ms.
 BUSY_TIMEOUT_MS = 5_000
+
+
+SEAT_COUNTS = (2, 3, 4, 5, 6)
+"""The seat counts of a table (RULES.md §1–§7: two to six players)."""
+
+
+class SeatKind(StrEnum):
+    """Who sits in a seat."""
+
+    HUMAN = "human"
+    COMPUTER = "computer"
 
 
 class StoreError(Exception):

@@ -47,16 +47,15 @@ from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
-from bot.store.base import StoreBase, StoreError, _dump_options, _now
+from bot.store.base import SEAT_COUNTS, SeatKind, StoreBase, StoreError, _dump_options, _now
 from bot.store.challenges import ChallengeClosed, ChallengeStatus, _resolve
+from bot.store.lobbies import _open_lobby, _start_lobby
 from bot.store.records import RatingChange, _rate, _upsert_player
 
 if TYPE_CHECKING:
     from engine.view import HandResult
 
 #: Seat counts the schema supports (RULES.md §1–§7: two to six players).
-SEAT_COUNTS = (2, 3, 4, 5, 6)
-
 _INT64 = range(-(2**63), 2**63)
 
 
@@ -68,13 +67,6 @@ class GameStatus(StrEnum):
     RESIGNED = "resigned"
     FORFEITED = "forfeited"
     ABANDONED = "abandoned"
-
-
-class SeatKind(StrEnum):
-    """Who sits in a seat."""
-
-    HUMAN = "human"
-    COMPUTER = "computer"
 
 
 class Outcome(StrEnum):
@@ -333,6 +325,7 @@ class GameQueries(StoreBase):
         actions: Sequence[str] = (),
         *,
         accepting: int | None = None,
+        lobby: int | None = None,
         now: float | None = None,
     ) -> int:
         """Create an active game and return its id (never reused).
@@ -346,10 +339,12 @@ class GameQueries(StoreBase):
         (the first deal). With ``accepting`` (a challenge id) the challenge is accepted in
         the same transaction, compare-and-set like ``resolve_challenge``: a crash never
         leaves an accepted challenge without its game, and of two concurrent accepts one
-        creates the game. Raises ``ValueError`` for seats, sides or arguments that break
-        these rules; ``AlreadyPlaying`` if two of the members already share an active game
-        in the guild; with ``accepting``, ``ChallengeClosed`` or ``ChallengeNotFound``.
-        Nothing is written on error.
+        creates the game. With ``lobby`` (a lobby id) the open lobby is started by the game
+        in the same transaction, so of two Start clicks one creates the game. Raises
+        ``ValueError`` for seats, sides or arguments that break these rules;
+        ``AlreadyPlaying`` if two of the members already share an active game in the
+        guild; with ``accepting``, ``ChallengeClosed`` or ``ChallengeNotFound``; with
+        ``lobby``, ``LobbyClosed`` or ``LobbyNotFound``. Nothing is written on error.
         """
         ordered = sorted(seats, key=lambda s: s.seat)
         if len(ordered) not in SEAT_COUNTS or [s.seat for s in ordered] != list(
@@ -379,6 +374,8 @@ class GameQueries(StoreBase):
                 db, accepting, ChallengeStatus.ACCEPTED, now
             ):
                 raise ChallengeClosed(accepting)
+            if lobby is not None:
+                await _open_lobby(db, lobby, now)
             # After the accept, so a closed challenge says so; a refusal rolls it back.
             await self._require_no_shared_game(db, guild_id, humans)
             cursor = await db.execute(
@@ -405,6 +402,8 @@ class GameQueries(StoreBase):
                 "INSERT INTO game_actions (game_id, seq, action) VALUES (?, ?, ?)",
                 [(game_id, seq, action) for seq, action in enumerate(actions)],
             )
+            if lobby is not None:
+                await _start_lobby(db, lobby, game_id, now)
         return game_id
 
     @staticmethod
