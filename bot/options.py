@@ -16,7 +16,6 @@ from bot import replies
 from engine.variants import MAX_TARGET, VARIANTS
 
 __all__ = [
-    "CHALLENGE_VARIANTS",
     "DISCORD_LEVELS",
     "DISCORD_VARIANTS",
     "Deals",
@@ -32,8 +31,6 @@ __all__ = [
 
 DISCORD_VARIANTS = tuple(VARIANTS)
 """Variant keys playable on Discord: every variant the engine plays."""
-CHALLENGE_VARIANTS = tuple(k for k, v in VARIANTS.items() if v.players == 2)
-"""Variants a one-to-one challenge can start: the two-seat games."""
 DISCORD_LEVELS = ("easy", "normal", "hard")
 """Computer levels offered on Discord (``random`` is for benchmarks)."""
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.store import LeaderboardRow, PlayerStats
+from bot.store import LeaderboardRow, LobbyRow, LobbyStatus, PlayerStats, SeatKind
 from engine.actions import (
     Action,
     Ask,
@@ -40,6 +40,8 @@ __all__ = [
     "hand_embed",
     "hand_summary_embed",
     "leaderboard_embed",
+    "lobby_embed",
+    "lobby_seat_label",
     "rules_embed",
     "sort_cards",
     "stats_embed",
@@ -539,6 +541,96 @@ def rules_embed(variant: str) -> discord.Embed:
     v = VARIANTS[variant]
     embed = discord.Embed(title=f"{v.title}: the rules", description=_RULES[v.name])
     embed.set_footer(text=f"Full rules: {v.rules}")
+    return embed
+
+
+_TEAM_NAMES = "ABC"
+
+
+def _configured(variant: str, options: dict[str, object]) -> Variant:
+    v = VARIANTS[variant]
+    return v.configured(v.options(**options))
+
+
+def lobby_seat_label(lobby: LobbyRow, seat: int) -> str:
+    """``"Seat 2 · team B"`` (team games) or ``"Seat 2"``: how a lobby names a seat."""
+    v = _configured(lobby.variant, lobby.options)
+    team = f" · team {_TEAM_NAMES[v.sides[seat]]}" if v.teams else ""
+    return f"Seat {seat + 1}{team}"
+
+
+def _rules_in_words(lobby: LobbyRow) -> str:
+    """The variant's summary and the table's options, as a player would say them."""
+    v = _configured(lobby.variant, lobby.options)
+    o = v.options(**lobby.options)
+    words = [
+        f"{o.hands} deals or a sweep" if v.name == "jackpot" else f"first to {o.target} points"
+    ]
+    if o.stick_the_dealer and v.name == "euchre":
+        words.append("stick the dealer")
+    if o.no_alone_after_pass:
+        words.append("no going alone after passing")
+    if o.dealer_must_make:
+        words.append("the dealer must take a Ben they named")
+    if o.pack:
+        words.append(f"{len(v.pack)} cards")
+    if v.teams:
+        sides = (
+            "partners sit opposite"
+            if len(set(v.sides)) == 2 and v.players == 4
+            else ("two teams seated alternately")
+        )
+    elif v.name in ("call_ace", "auction"):
+        sides = "the maker's partner is found each hand"
+    else:
+        sides = "each for themself"
+    summary = _RULES[v.name].split("\n\n")[0]
+    return f"{summary}\n\n**This table**: {', '.join(words)}; {sides}."
+
+
+def lobby_embed(lobby: LobbyRow) -> discord.Embed:
+    """A lobby: the rules in words, every seat (teams drawn), what happens next.
+
+    Shows only ids, names and the options: a lobby holds nothing hidden."""
+    v = _configured(lobby.variant, lobby.options)
+    kind = "invitation" if lobby.invited else "table"
+    embed = discord.Embed(
+        title=f"{v.title}: {kind} #{lobby.id}",
+        description=_rules_in_words(lobby),
+        colour=TABLE_COLOUR,
+    )
+    held = {s.seat: s for s in lobby.taken}
+    lines = []
+    for seat in range(lobby.seats):
+        s = held.get(seat)
+        if s is None:
+            who = f"*empty: a computer ({lobby.level}) if nobody sits*"
+        elif s.kind is SeatKind.COMPUTER:
+            who = f"Computer ({s.level})"
+        else:
+            who = f"<@{s.user_id}>" + (" (host)" if s.user_id == lobby.host_id else "")
+            if not s.accepted:
+                who += " · *invited*"
+        lines.append(f"**{lobby_seat_label(lobby, seat)}**: {who}")
+    embed.add_field(name="Seats", value="\n".join(lines), inline=False)
+    expires = f"<t:{int(lobby.expires_at)}:R>"
+    status = {
+        LobbyStatus.STARTED: f"Game #{lobby.game_id} is on: press **Show my hand** for your cards.",
+        LobbyStatus.CANCELLED: "The host cancelled this table.",
+        LobbyStatus.DECLINED: "An invited member declined, so the game is off.",
+        LobbyStatus.EXPIRED: "Nobody started this table in time.",
+    }.get(lobby.status)
+    if status is None and lobby.invited:
+        waiting = ", ".join(f"<@{u}>" for u in lobby.waiting_for)
+        status = (
+            f"Waiting for {waiting} to accept. The game starts when all have; it expires {expires}."
+        )
+    elif status is None:
+        status = (
+            "**Join** or pick a seat. The host adds computers and presses **Start**; empty "
+            f"seats get computers. The table closes {expires}."
+        )
+    embed.add_field(name="Next", value=status, inline=False)
     return embed
 
 

@@ -12,22 +12,53 @@ import discord
 from discord import app_commands
 from discord.ext import tasks
 
-from bot import replies
+from bot import render, replies
 from bot.cogs import TuqueCog
-from bot.components import ChallengeButton
-from bot.options import CHALLENGE_VARIANTS, Target, Variant, game_options
-from bot.store import AlreadyPlaying, ChallengeClosed, ChallengeNotFound, ChallengeStatus, SeatRow
+from bot.components import ChallengeButton, LobbyButton, LobbySelect, ShowHandButton
+from bot.options import (
+    DISCORD_LEVELS,
+    Deals,
+    Level,
+    Pack,
+    Players,
+    Target,
+    Variant,
+    game_options,
+)
+from bot.store import (
+    AlreadyPlaying,
+    ChallengeClosed,
+    ChallengeNotFound,
+    ChallengeStatus,
+    LobbyClosed,
+    LobbyNotFound,
+    LobbyRow,
+    LobbyStatus,
+    SeatKind,
+    SeatRow,
+    SeatUnavailable,
+)
 from engine.variants import VARIANTS
+from engine.variants import Variant as VariantRules
 
 if TYPE_CHECKING:
     from bot.client import TuqueBot
 
-__all__ = ["CHALLENGE_LIFETIME", "LobbiesCog", "setup"]
+__all__ = [
+    "CHALLENGE_LIFETIME",
+    "LOBBY_LIFETIME",
+    "LobbiesCog",
+    "invite_seats",
+    "lobby_view",
+    "setup",
+]
 
 log = logging.getLogger(__name__)
 
 CHALLENGE_LIFETIME = 600.0
 """Seconds a challenge stays open (10 minutes)."""
+LOBBY_LIFETIME = 900.0
+"""Seconds a lobby or an invitation of several members stays open (15 minutes)."""
 
 
 def _already_playing(name: str, game_id: int) -> str:
@@ -42,14 +73,88 @@ def challenge_view(challenge_id: int) -> discord.ui.View:
     return ui
 
 
+def invite_seats(
+    v: VariantRules,
+    host: discord.abc.User,
+    opponents: list[discord.abc.User],
+    partners: list[discord.abc.User],
+) -> list[tuple[int, discord.abc.User]]:
+    """The seats of a challenge's invited members: partners on the host's side (seat 0's),
+    opponents on the others, in seat order (RULES.md §3–§7 seating). Raises
+    ``replies.UserError`` for a member invited twice, the host, a bot, a partner in a
+    game without fixed partners, or more members than the seats."""
+    members = [*partners, *opponents]
+    if any(m.id == host.id for m in members):
+        raise replies.UserError("You can't invite yourself: you sit in seat 1.")
+    if len({m.id for m in members}) != len(members):
+        raise replies.UserError("Each member can be invited once.")
+    if bots := [m.display_name for m in members if m.bot]:
+        raise replies.UserError(f"{', '.join(bots)}: bots don't play; computers fill empty seats.")
+    if partners and not v.teams:
+        raise replies.UserError(f"{v.title} has no fixed partners: invite everyone as an opponent.")
+    mine = [seat for seat in range(1, v.players) if v.sides[seat] == v.sides[0]]
+    theirs = [seat for seat in range(1, v.players) if v.sides[seat] != v.sides[0]]
+    if len(partners) > len(mine) or len(opponents) > len(theirs):
+        raise replies.UserError(
+            f"{v.title} seats {len(mine)} partner(s) beside you and {len(theirs)} "
+            "opponent(s): invite fewer members."
+        )
+    return [*zip(mine, partners, strict=False), *zip(theirs, opponents, strict=False)]
+
+
+def lobby_view(lobby: LobbyRow) -> discord.ui.View | None:
+    """A lobby's components: while open, a seat select, the host's computer select,
+    Join/Leave/Start/Cancel (an invitation: Accept/Decline/Cancel); once its game
+    started, "Show my hand"; nothing once it closed otherwise."""
+    ui = discord.ui.View(timeout=None)
+    if lobby.status is LobbyStatus.STARTED and lobby.game_id is not None:
+        ui.add_item(ShowHandButton(lobby.game_id))
+        return ui
+    if lobby.status is not LobbyStatus.OPEN:
+        return None
+    if lobby.invited:
+        for what in ("accept", "decline", "cancel"):
+            ui.add_item(LobbyButton(lobby.id, what))
+        return ui
+    held = {s.seat: s for s in lobby.taken}
+    seats = [
+        discord.SelectOption(
+            label=render.lobby_seat_label(lobby, seat),
+            description="empty" if seat not in held else f"computer ({held[seat].level})",
+            value=str(seat),
+        )
+        for seat in range(lobby.seats)
+        if seat not in held or held[seat].kind is SeatKind.COMPUTER
+    ]
+    if seats:
+        select = discord.ui.Select[Any](
+            custom_id=f"tuque:lobby:{lobby.id}:seat", placeholder="Pick a seat", options=seats
+        )
+        ui.add_item(LobbySelect(lobby.id, "seat", select))
+    if lobby.free:
+        levels = discord.ui.Select[Any](
+            custom_id=f"tuque:lobby:{lobby.id}:computer",
+            placeholder="Add a computer (host)",
+            options=[
+                discord.SelectOption(label=f"Computer ({lvl})", value=lvl) for lvl in DISCORD_LEVELS
+            ],
+        )
+        ui.add_item(LobbySelect(lobby.id, "computer", levels))
+    for what in ("join", "leave", "start", "cancel"):
+        ui.add_item(LobbyButton(lobby.id, what))
+    return ui
+
+
 class LobbiesCog(TuqueCog, name="Lobbies"):
     """Challenges and lobbies until their game starts (``components.LobbyControls``)."""
 
     def __init__(self, bot: TuqueBot) -> None:
         super().__init__(bot)
         self.sessions = bot.sessions
-        # The challenger's interaction, to show them their hand when the game starts.
+        # The challenger's (or an invitation's host's) interaction, to show them their
+        # hand when the game starts.
         self._challengers: dict[int, discord.Interaction] = {}
+        self._hosts: dict[int, discord.Interaction] = {}
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -88,14 +193,26 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
                 f"challenge {challenge.id}: expiry",
                 partial(channel.get_partial_message(message_id).edit, content=text, view=None),
             )
+        for lobby in await self.bot.store.expire_lobbies(now):
+            self._hosts.pop(lobby.id, None)
+            await self._show(lobby, "expiry")
 
     # --- /tuque challenge -----------------------------------------------------------------
 
-    @app_commands.command(description="Challenge a member of this server to a game of Tuque.")
+    @app_commands.command(description="Challenge members of this server to a game.")
     @app_commands.describe(
         opponent="Who you want to play",
-        variant="tuque (first to 5 or 10), tuque61 (first to 61) or two_hand (Euchre for two)",
-        target="Points to win (tuque: 5 or 10, the default)",
+        variant="Which game (default tuque); see /tuque rules",
+        target="Points to win, where the game lets you choose (tuque: 5 or 10)",
+        partner="Team games: a member to invite as your partner",
+        opponent2="Another member to invite against you",
+        partner2="Six-seat team games: a second partner",
+        opponent3="Another member to invite against you",
+        opponent4="Another member to invite (games of five or six)",
+        opponent5="Another member to invite (games of six)",
+        level="The computers' level in the seats nobody takes (default normal)",
+        players="call_ace and jackpot: 4, 5 or 6 seats",
+        pack="three_hand and two_hand: 25 (with the Benny) or 24; auction: 28 or 32",
     )
     async def challenge(
         self,
@@ -103,14 +220,28 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         opponent: discord.User,
         variant: Variant = "tuque",
         target: Target | None = None,
+        partner: discord.User | None = None,
+        opponent2: discord.User | None = None,
+        partner2: discord.User | None = None,
+        opponent3: discord.User | None = None,
+        opponent4: discord.User | None = None,
+        opponent5: discord.User | None = None,
+        level: Level = "normal",
+        players: Players | None = None,
+        pack: Pack | None = None,
     ) -> None:
-        if variant not in CHALLENGE_VARIANTS:
-            v = VARIANTS[variant]
-            raise replies.UserError(
-                f"{v.title} seats {v.players} or more: play it with computers with `/tuque bot`."
-            )
-        options = game_options(variant, target=target)
-        await self.start_challenge(interaction, opponent, variant, options)
+        """One opponent at a two-seat game: Accept/Decline (``challenges``). Anything
+        more: an invitation (a lobby with reserved seats) that starts when every
+        invited member has accepted, computers of ``level`` in the other seats."""
+        options = game_options(variant, target=target, players=players, pack=pack)
+        opponents = [m for m in (opponent, opponent2, opponent3, opponent4, opponent5) if m]
+        partners = [m for m in (partner, partner2) if m]
+        v = VARIANTS[variant].configured(VARIANTS[variant].options(**options))
+        if v.players == 2 and not partners and len(opponents) == 1:
+            await self.start_challenge(interaction, opponent, variant, options)
+            return
+        invited = invite_seats(v, interaction.user, opponents, partners)
+        await self.invite(interaction, variant, options, level, invited)
 
     async def start_challenge(
         self,
@@ -278,7 +409,239 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
             greetings.append((challenger, 0, f"Game #{session.id} is on."))
         await self.sessions.open(session, greetings)
 
+    # --- lobbies --------------------------------------------------------------------------
+
+    @app_commands.command(
+        name="table", description="Open a table: members join, computers fill the rest."
+    )
+    @app_commands.describe(
+        variant="Which game; see /tuque rules",
+        level="The computers' level in the seats nobody takes (default normal)",
+        target="Points to win, where the game lets you choose (tuque: 5 or 10)",
+        players="call_ace and jackpot: 4, 5 or 6 seats",
+        pack="three_hand and two_hand: 25 (with the Benny) or 24; auction: 28 or 32",
+        stick_the_dealer="euchre: the dealer must name trump if everyone passes",
+        no_alone_after_pass="british and six_hand: no going alone after passing",
+        dealer_must_make="almonte: the dealer must take a Ben they named the suit for",
+        deals="jackpot: deals before the game ends without a march (default 12)",
+    )
+    async def open_table(
+        self,
+        interaction: discord.Interaction,
+        variant: Variant,
+        level: Level = "normal",
+        target: Target | None = None,
+        players: Players | None = None,
+        pack: Pack | None = None,
+        stick_the_dealer: bool | None = None,
+        no_alone_after_pass: bool | None = None,
+        dealer_must_make: bool | None = None,
+        deals: Deals | None = None,
+    ) -> None:
+        """Post a lobby for ``variant``: the host in seat 1, the other seats open."""
+        options = game_options(
+            variant,
+            target=target,
+            players=players,
+            pack=pack,
+            stick_the_dealer=stick_the_dealer,
+            no_alone_after_pass=no_alone_after_pass,
+            dealer_must_make=dealer_must_make,
+            hands=deals,
+        )
+        await self.invite(interaction, variant, options, level, [])
+
+    async def invite(
+        self,
+        interaction: discord.Interaction,
+        variant: str,
+        options: dict[str, Any],
+        level: str,
+        invited: list[tuple[int, discord.abc.User]],
+    ) -> None:
+        """Open a lobby (``invited`` empty) or an invitation of the ``(seat, member)``
+        pairs, and post it in the channel; the command's answer is ephemeral."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        user = interaction.user
+        v = VARIANTS[variant].configured(VARIANTS[variant].options(**options))
+        async with replies.deadline(interaction):
+            lobby = await self.bot.store.create_lobby(
+                interaction.guild_id,
+                interaction.channel_id,
+                (user.id, user.display_name),
+                variant,
+                options,
+                seats=v.players,
+                level=level,
+                lifetime=LOBBY_LIFETIME,
+                invited=[(seat, m.id, m.display_name) for seat, m in invited],
+            )
+            if invited:
+                self._hosts[lobby.id] = interaction
+            what = "Invitation" if invited else "Table"
+            await replies.deliver(
+                f"lobby {lobby.id}: answer",
+                lambda: replies.send(
+                    interaction,
+                    content=f"{what} #{lobby.id} is open below."
+                    + (" When everyone accepts, your hand appears here." if invited else ""),
+                    ephemeral=True,
+                ),
+            )
+        channel = self.bot.get_partial_messageable(lobby.channel_id)
+        mentions = " ".join(m.mention for _, m in invited)
+
+        async def post() -> None:
+            kwargs: dict[str, Any] = {"embed": render.lobby_embed(lobby)}
+            if (view := lobby_view(lobby)) is not None:
+                kwargs["view"] = view
+            message = await channel.send(
+                f"{mentions}, {user.mention} invites you to play." if invited else None, **kwargs
+            )
+            await self.bot.store.set_lobby_message(lobby.id, message.id)
+
+        if not await replies.deliver(f"lobby {lobby.id}: post", post):
+            # Nobody can join a lobby that is not in the channel.
+            await self.bot.store.close_lobby(lobby.id, LobbyStatus.CANCELLED)
+            self._hosts.pop(lobby.id, None)
+            await replies.deliver(
+                f"lobby {lobby.id}: cancellation",
+                lambda: replies.send(
+                    interaction,
+                    content="Discord would not take the table's post, so it is closed. "
+                    "Please try again in a moment.",
+                    ephemeral=True,
+                ),
+            )
+
+    async def _show(self, lobby: LobbyRow, what: str) -> None:
+        """Edit the lobby's message to show it as it is now (after a change not made by a
+        click on it: expiry)."""
+        if lobby.message_id is None:
+            return
+        message = self.bot.get_partial_messageable(lobby.channel_id).get_partial_message(
+            lobby.message_id
+        )
+        await replies.deliver(
+            f"lobby {lobby.id}: {what}",
+            partial(message.edit, embed=render.lobby_embed(lobby), view=lobby_view(lobby)),
+        )
+
+    async def on_lobby(
+        self, interaction: discord.Interaction, lobby_id: int, what: str, value: str | None
+    ) -> None:
+        """A click on a lobby's button or select (``components.LobbyButton``/``LobbySelect``).
+
+        Every refusal (a closed or full table, a taken seat, a non-host pressing a host's
+        button, a member of an invitation it is not for) is an ephemeral explanation
+        and changes nothing; a change is shown by editing the lobby's message."""
+        user = interaction.user
+        store = self.bot.store
+        async with replies.deadline(interaction):
+            try:
+                lobby = await store.load_lobby(lobby_id)
+                if what in ("start", "cancel", "computer") and user.id != lobby.host_id:
+                    raise SeatUnavailable(f"Only the host, <@{lobby.host_id}>, can do that.")
+                match what:
+                    case "join":
+                        lobby = await store.take_seat(lobby_id, (user.id, user.display_name))
+                    case "seat":
+                        seat = int(value) if value and value.isdigit() else -1
+                        if not 0 <= seat < lobby.seats:
+                            raise SeatUnavailable("That is not a seat of this table.")
+                        lobby = await store.take_seat(lobby_id, (user.id, user.display_name), seat)
+                    case "leave":
+                        lobby = await store.leave_seat(lobby_id, user.id)
+                    case "computer":
+                        if value not in DISCORD_LEVELS:
+                            raise SeatUnavailable("That is not a computer level here.")
+                        lobby = await store.add_computer(lobby_id, value)
+                    case "cancel":
+                        lobby = await store.close_lobby(lobby_id, LobbyStatus.CANCELLED)
+                    case "decline":
+                        if user.id not in lobby.waiting_for:
+                            raise SeatUnavailable("This invitation is not for you to decline.")
+                        lobby = await store.close_lobby(lobby_id, LobbyStatus.DECLINED)
+                    case "accept":
+                        lobby = await store.accept_seat(lobby_id, user.id)
+                        if not lobby.waiting_for:
+                            await self._start(interaction, lobby)
+                            return
+                    case "start":
+                        await self._start(interaction, lobby)
+                        return
+            except LobbyNotFound:
+                await replies.deny(interaction, "This table no longer exists.")
+                return
+            except LobbyClosed as closed:
+                await replies.deny(interaction, _closed_text(closed.status))
+                return
+            except SeatUnavailable as refused:
+                await replies.deny(interaction, str(refused))
+                return
+            if lobby.status is not LobbyStatus.OPEN:
+                self._hosts.pop(lobby_id, None)
+            await replies.deliver(
+                f"lobby {lobby_id}: {what}",
+                lambda: replies.edit_clicked(
+                    interaction, embed=render.lobby_embed(lobby), view=lobby_view(lobby)
+                ),
+            )
+
+    async def _start(self, interaction: discord.Interaction, lobby: LobbyRow) -> None:
+        """Start the lobby's game: its members and computers where they sit, computers of
+        the lobby's level in the empty seats. Raises ``LobbyClosed``."""
+        v = VARIANTS[lobby.variant].configured(VARIANTS[lobby.variant].options(**lobby.options))
+        held = {s.seat: s for s in lobby.taken}
+        seats = [
+            SeatRow.human(seat, s.user_id, s.display_name, side=v.sides[seat])
+            if (s := held.get(seat)) is not None and s.user_id is not None
+            else SeatRow.computer(seat, s.level if s else lobby.level, side=v.sides[seat])
+            for seat in range(lobby.seats)
+        ]
+        try:
+            session = await self.sessions.start(
+                lobby.guild_id,
+                lobby.channel_id,
+                lobby.variant,
+                lobby.options,
+                seats,
+                lobby=lobby.id,
+            )
+        except AlreadyPlaying as err:
+            a, b = err.user_ids
+            await replies.deny(
+                interaction,
+                f"<@{a}> and <@{b}> are already playing together (game #{err.game_id}): "
+                "they finish or resign it first. The table stays open.",
+            )
+            return
+        started = await self.bot.store.load_lobby(lobby.id)
+        await replies.deliver(
+            f"lobby {lobby.id}: start",
+            lambda: replies.edit_clicked(
+                interaction, embed=render.lobby_embed(started), view=lobby_view(started)
+            ),
+        )
+        note = f"Game #{session.id} is on."
+        greetings = []
+        clicker = session.seat_of(interaction.user.id)
+        if clicker is not None:
+            greetings.append((interaction, clicker, note))
+        host = self._hosts.pop(lobby.id, None)
+        if host is not None and host.user.id != interaction.user.id:
+            greetings.append((host, 0, note))
+        await self.sessions.open(session, greetings)
+
 
 async def setup(bot: TuqueBot) -> None:
     """The extension's entry point (``Bot.load_extension``)."""
     await bot.add_cog(LobbiesCog(bot))
+
+
+def _closed_text(status: LobbyStatus) -> str:
+    return {
+        LobbyStatus.STARTED: "This table's game has started already.",
+        LobbyStatus.CANCELLED: "The host cancelled this table.",
+        LobbyStatus.DECLINED: "This invitation was declined.",
+    }.get(status, "This table has expired.")

@@ -821,6 +821,26 @@ class DiscordDouble:
             dm=dm,
         )
 
+    async def forge_select(
+        self, user: User, message: StoredMessage, custom_id: str, values: Sequence[str]
+    ) -> InteractionRecord:
+        """Have `user` pick `values` that the select `custom_id` does not offer, as a
+        modified client could (the message's components become that one select)."""
+        payload = message.payload(self.application_id)
+        options = [{"label": v, "value": v} for v in values]
+        select = {"type": 3, "custom_id": custom_id, "options": options, "id": 1}
+        payload["components"] = [{"type": 1, "id": 2, "components": [select]}]
+        data = {"custom_id": custom_id, "component_type": 3, "values": list(values), "id": 1}
+        return await self._dispatch_interaction(
+            MESSAGE_COMPONENT,
+            user,
+            message.channel,
+            data,
+            message,
+            f"forged select {custom_id!r}",
+            message_payload=payload,
+        )
+
     async def select(
         self, user: User, message: StoredMessage | int, custom_id: str, values: Sequence[str]
     ) -> InteractionRecord:
