@@ -329,7 +329,7 @@ async def test_invitations_refuse_outsiders_and_a_decline_ends_them(table: Table
                 "opponent3": "dan",
             },
             "invite fewer",
-        ),  # fmt: skip
+        ),
     ],
     ids=["partner-without-teams", "twice", "self", "too-many"],
 )
