@@ -105,6 +105,10 @@ class Session:
     courier: asyncio.Task[None] | None = None
     # Seats whose hand refresh is queued and not started: one queued edit shows them all.
     refreshing: set[int] = field(default_factory=set)
+    # Members' seats the computer plays while they are away (the turn timer's forfeit
+    # time passed on their turn), until they come back; docs/rulings.md R9.
+    away: set[int] = field(default_factory=set)
+    end_reason: str | None = None
     finished: bool = False
 
     def seat_of(self, user_id: int) -> int | None:
@@ -112,7 +116,29 @@ class Session:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
     def is_computer(self, seat: int | None) -> bool:
-        return seat is not None and self.seats[seat].kind is SeatKind.COMPUTER
+        """Whether a computer plays ``seat``: a computer's seat, or an away member's."""
+        return seat is not None and (
+            self.seats[seat].kind is SeatKind.COMPUTER or seat in self.away
+        )
+
+    @property
+    def standin_level(self) -> str:
+        """The level of the computer that plays for an away member: the table's
+        computers' level, or normal at a table of members."""
+        return next((s.level for s in self.seats if s.level), "normal")
+
+    def goes_on_without(self, seat: int) -> bool:
+        """Whether the game goes on with the computer in the away member's ``seat`` after
+        the hand (docs/rulings.md R9): yes while another member plays beside them or two
+        or more others remain; no when nobody else is left, or the one other member
+        plays against them (the side forfeits, as a one-to-one challenge expects)."""
+        sides = self.game.variant.sides
+        others = [
+            s.seat
+            for s in self.seats
+            if s.user_id is not None and s.seat != seat and s.seat not in self.away
+        ]
+        return len(others) >= 2 or any(sides[o] == sides[seat] for o in others)
 
     def winner_without(self, seat: int) -> int:
         """The side that wins when ``seat``'s side concedes: the other side in a game of
@@ -443,6 +469,11 @@ class GameSessions:
             names = " and ".join(session.seating.names)
             await replies.deny(interaction, f"{stranger} Game #{game_id} is between {names}.")
             return None
+        if seat in session.away:
+            session.away.discard(seat)
+            channel = self.client.get_partial_messageable(session.channel_id)
+            back = f"{session.seating.names[seat]} is back and plays their own cards again."
+            self._post(session, "back notice", partial(channel.send, back))
         return session, seat
 
     async def _why_not_running(self, game_id: int) -> str:
@@ -518,6 +549,14 @@ class GameSessions:
         session.game = new
         if new.phase is Phase.GAME_OVER:
             await self._finish(session, GameStatus.FINISHED, winner_side=new.winner)
+        elif finished:
+            for seat in sorted(session.away):
+                if not session.goes_on_without(seat):
+                    name = session.seating.names[seat]
+                    session.end_reason = f"{name} did not come back and forfeits."
+                    winner = session.winner_without(seat)
+                    await self._finish(session, GameStatus.FORFEITED, winner_side=winner)
+                    return
 
     async def _touch(self, session: Session) -> None:
         await self.store.touch_turn(session.id)
@@ -571,9 +610,8 @@ class GameSessions:
             for r in game.hand_results[len(before.hand_results) :]
         ]
         if session.finished:
-            posts.append(
-                ("game over", partial(render.game_over_embed, game.view(None), session.seating))
-            )
+            over = partial(render.game_over_embed, game.view(None), session.seating)
+            posts.append(("game over", partial(over, session.end_reason)))
         for what, draw in posts:
             try:
                 embed = draw()
@@ -600,7 +638,7 @@ class GameSessions:
             seat = game.turn
             assert seat is not None
             seq = len(game.log)
-            level = session.seats[seat].level or "normal"
+            level = session.seats[seat].level or session.standin_level
             seed = hash((game.seed, seq, seat)) & ((1 << 62) - 1)
             try:
                 action_id = await loop.run_in_executor(
@@ -704,11 +742,23 @@ class GameSessions:
                 async with session.lock:
                     if session.finished or session.game.turn != seat:
                         continue
-                    await self._finish(
-                        session, GameStatus.FORFEITED, winner_side=session.winner_without(seat)
+                    session.away.add(seat)
+                    then = (
+                        "it keeps their seat for the rest of the game"
+                        if session.goes_on_without(seat)
+                        else "their side forfeits"
                     )
-                    name = session.seating.names[seat]
-                    self._announce_end(session, f"{name} ran out of time and forfeits.")
+                    self._post(
+                        session,
+                        "away notice",
+                        partial(
+                            channel.send,
+                            f"<@{user}> is away: the computer plays their cards for the rest "
+                            f"of this hand. If they are not back by its end, {then}; "
+                            "**Show my hand** brings them back.",
+                        ),
+                    )
+                    self._schedule_computer(session)
             elif await self.store.mark_reminded(session.id):
                 minutes = round((forfeit_after - remind_after) / 60)
                 self._post(
@@ -717,7 +767,7 @@ class GameSessions:
                     partial(
                         channel.send,
                         f"<@{user}>, it's your turn in game #{session.id}. "
-                        f"Play within {minutes} minutes or the game is forfeited.",
+                        f"Play within {minutes} minutes or the computer plays for you.",
                     ),
                 )
         self.rescue_computers()

@@ -268,11 +268,19 @@ async def test_nothing_public_shows_a_hidden_card(
     assert_nothing_hidden_shown(t, game_id, caplog.records, {0: t.ann, 1: t.bob})
 
 
-async def test_turn_timer_reminds_then_forfeits(table: Table) -> None:
-    """After N minutes the player to act is reminded; after 2N their side forfeits."""
+async def test_turn_timer_reminds_then_the_computer_plays_then_the_side_forfeits(
+    table: Table,
+) -> None:
+    """docs/rulings.md R9: after N minutes the player to act is reminded; after 2N the
+    computer plays their cards for the rest of the hand; not back by its end, their side
+    forfeits (the one other member is their opponent, so the game does not go on)."""
     t = table
+    rng = random.Random(9)
     async with running_bot(t) as bot:
-        game_id, to_act, _ = await started_game(t, bot)
+        bot.get_cog("Games").turn_timers.cancel()  # type: ignore[union-attr]  # the test sweeps
+        game_id, to_act, other = await started_game(t, bot)
+        session = bot.sessions.session(game_id)
+        assert session is not None
         now = time.time()
         await bot.sessions.tick(300, 600, now=now + 301)
         await t.double.idle()
@@ -281,14 +289,25 @@ async def test_turn_timer_reminds_then_forfeits(table: Table) -> None:
         await bot.sessions.tick(300, 600, now=now + 302)
         await t.double.idle()
         assert t.double.latest_message(t.channel).id == reminder.id, "reminded once only"
+        hand_no = session.game.hand_no
         await bot.sessions.tick(300, 600, now=now + 601)
         await t.double.idle()
+        assert any("is away" in m.text for m in t.double.channel_messages(t.channel))
+        away = session.seat_of(to_act.id)
+        while not session.finished:
+            assert session.game.hand_no == hand_no, "the game ends with the hand"
+            if session.game.turn == away:
+                await t.double.wait_until(lambda: session.finished or session.game.turn != away)
+                continue
+            await play_turn(t, bot, game_id, rng)
         assert bot.sessions.session(game_id) is None
-        assert "forfeits" in t.double.latest_message(t.channel).text
+        await t.double.idle()
+        assert "did not come back and forfeits" in t.double.latest_message(t.channel).text
     with sqlite3.connect(t.db) as db:
         assert db.execute("SELECT status FROM games").fetchone() == ("forfeited",)
         loser = db.execute("SELECT user_id FROM results WHERE outcome = 'loss'").fetchone()
     assert loser == (to_act.id,)
+    assert other is not to_act
 
 
 async def test_challenge_expires_after_ten_minutes(table: Table) -> None:

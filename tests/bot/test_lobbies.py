@@ -361,3 +361,46 @@ async def test_a_lobby_expires_with_a_clear_message(table: Table) -> None:
         rec = await t.double.forge_click(t.bob, lobby_message(t), join)
         await rec.settled()
         assert rec.original is not None and "expired" in rec.original.text
+
+
+async def test_an_away_partner_is_played_by_the_computer_and_the_game_goes_on(
+    table: Table,
+) -> None:
+    """docs/rulings.md R9: Bob, Ann's partner, lets his turn time out; the computer plays
+    his seat, and after the hand the game goes on for Ann with the computer in his seat
+    until "Show my hand" brings him back."""
+    t = table
+    rng = random.Random(4)
+    async with running_bot(t) as bot:
+        bot.get_cog("Games").turn_timers.cancel()  # type: ignore[union-attr]  # the test sweeps
+        await (
+            await t.double.slash(t.ann, t.channel, "tuque", "table", variant="euchre", level="easy")
+        ).settled()
+        await click(t, t.bob, "seat", "2")
+        await click(t, t.ann, "start")
+        game_id = game_of_lobby(t)
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        while session.game.turn != 2:
+            if session.game.turn == 0:
+                await member_acts(t, bot, game_id, t.ann, rng)
+            else:
+                await t.double.wait_until(lambda: session.game.turn in (0, 2), timeout=20)
+        hand_no = session.game.hand_no
+        await bot.sessions.tick(300, 600, now=time.time() + 601)
+        assert session.away == {2}
+        while session.game.hand_no == hand_no:
+            if session.game.turn == 0:
+                await member_acts(t, bot, game_id, t.ann, rng)
+            else:
+                await t.double.wait_until(
+                    lambda: session.game.turn == 0 or session.game.hand_no != hand_no, timeout=20
+                )
+        assert not session.finished and session.away == {2}
+        await t.double.idle()
+        assert any("keeps their seat" in m.text for m in t.double.channel_messages(t.channel))
+        show = next(b.custom_id for b in table_message(t).buttons if b.label == "Show my hand")
+        await (await t.double.click(t.bob, table_message(t), show)).settled()  # type: ignore[arg-type]
+        assert session.away == set()
+        await t.double.idle()
+        assert "is back" in t.double.latest_message(t.channel).text
