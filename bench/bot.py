@@ -8,9 +8,13 @@ request, so it includes the gateway and HTTP hops) at p50/p99 over every action
 click, REST calls per card played, and how long the bot's store writes took
 (from asking for the database to the commit, waiting for other writes
 included: what decides whether a click could miss Discord's 3-second deadline),
-with ``--games`` member-vs-member games running at once. No computer moves.
+with ``--games`` games of members only running at once. No computer moves.
+``--mix`` sets the table sizes, cycled over the games: 2 is a Tuque challenge, 3
+three-hand, 4 four-hand Euchre and 6 six-hand, each started by an invitation that
+every member accepts.
 
     .venv/bin/python bench/bot.py --games 300 --cards 20 --think 1
+    .venv/bin/python bench/bot.py --games 100 --mix 2,3,4,6
 
 Goals: p99 < 50 ms with 200 concurrent games on one core and at most 3 REST
 calls per card played (issue #3); figures at 300 games (issue #8).
@@ -82,18 +86,38 @@ def _newest_buttons(double: DiscordDouble, user: User) -> tuple[StoredMessage, l
     raise LookupError
 
 
-async def _start_game(double: DiscordDouble, channel: Channel, a: User, b: User) -> None:
-    rec = await double.slash(a, channel, "tuque", "challenge", opponent=b)
+TABLES = {
+    2: ("tuque", ("opponent",)),
+    3: ("three_hand", ("opponent", "opponent2")),
+    4: ("euchre", ("partner", "opponent", "opponent2")),
+    6: ("six_hand", ("partner", "partner2", "opponent", "opponent2", "opponent3")),
+}
+"""The table sizes ``--mix`` may name: the variant and the challenge's member options."""
+
+
+async def _start_game(double: DiscordDouble, channel: Channel, members: list[User]) -> None:
+    """The first member challenges the others (an invitation above two seats); each accepts."""
+    variant, options = TABLES[len(members)]
+    invited = dict(zip(options, members[1:], strict=True))
+    rec = await double.slash(members[0], channel, "tuque", "challenge", variant=variant, **invited)
     await rec.settled(timeout=30)
     invite = double.latest_message(channel)
-    accept = next(x.custom_id for x in invite.buttons if x.label == "Accept")
-    assert accept is not None
-    await (await double.click(b, invite, accept)).settled(timeout=30)
+    for member in members[1:]:
+        accept = next(x.custom_id for x in invite.buttons if x.label == "Accept")
+        assert accept is not None
+        await (await double.click(member, invite, accept)).settled(timeout=30)
+    if len(members) > 2:
+        # Only the last to accept and the host got their hand; the others ask for theirs.
+        invite = double.message(invite.id)
+        show = next(x.custom_id for x in invite.buttons if x.label == "Show my hand")
+        assert show is not None
+        for member in members[1:-1]:
+            await (await double.click(member, invite, show)).settled(timeout=30)
 
 
 async def _play(
     double: DiscordDouble,
-    players: tuple[User, User],
+    players: list[User],
     cards: int,
     think: float,
     rng: random.Random,
@@ -155,13 +179,15 @@ def serve(api_url: str, gateway_url: str, token: str, guild_id: int, database: s
     Path(database + ".writes.json").write_text(json.dumps(writes))
 
 
-async def main(games: int, cards: int, think: float, seed: int) -> None:
+async def main(games: int, cards: int, think: float, seed: int, mix: list[int]) -> None:
     rng = random.Random(seed)
+    sizes = [mix[i % len(mix)] for i in range(games)]
     with tempfile.TemporaryDirectory() as tmp:
         async with DiscordDouble() as double:
             guild = double.add_guild("Bench")
             channels = [double.add_channel(guild, f"table-{i}") for i in range(max(1, games // 10))]
-            users = [double.add_user(f"p{i}", guild=guild) for i in range(2 * games)]
+            users = [double.add_user(f"p{i}", guild=guild) for i in range(sum(sizes))]
+            tables = [users[sum(sizes[:i]) : sum(sizes[: i + 1])] for i in range(games)]
             bot = subprocess.Popen(
                 [
                     sys.executable,
@@ -179,16 +205,14 @@ async def main(games: int, cards: int, think: float, seed: int) -> None:
                 await double.wait_until(lambda: any(s.open for s in double._sessions), timeout=30)
                 await asyncio.sleep(0.5)  # the bot's READY waits for guild_ready_timeout
                 for i in range(games):
-                    await _start_game(
-                        double, channels[i % len(channels)], users[2 * i], users[2 * i + 1]
-                    )
+                    await _start_game(double, channels[i % len(channels)], tables[i])
                 requests_before = len(double.requests)
                 started = time.perf_counter()
                 results = await asyncio.gather(
                     *(
                         _play(
                             double,
-                            (users[2 * i], users[2 * i + 1]),
+                            tables[i],
                             cards,
                             think,
                             random.Random(rng.random()),
@@ -207,7 +231,7 @@ async def main(games: int, cards: int, think: float, seed: int) -> None:
     played = sum(p for p, _ in results)
     latencies = sorted(x * 1000 for _, lat in results for x in lat)
     p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
-    print(f"games at once:             {games}")
+    print(f"games at once:             {games} (seats: {Counter(sizes)})")
     print(f"think time (mean):         {think:.2f} s a click")
     print(
         f"clicks measured:           {len(latencies)} in {elapsed:.1f} s "
@@ -242,7 +266,15 @@ if __name__ == "__main__":
         help="mean seconds a member takes to click (0: flat out)",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--mix",
+        type=lambda text: [int(n) for n in text.split(",")],
+        default=[2],
+        help=f"table sizes cycled over the games, from {sorted(TABLES)} (default 2)",
+    )
     args = parser.parse_args()
+    if bad := set(args.mix) - set(TABLES):
+        parser.error(f"no table of {sorted(bad)} seats here")
     if hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) > 1:
         os.sched_setaffinity(0, os.sched_getaffinity(0) - {0})
-    asyncio.run(main(args.games, args.cards, args.think, args.seed))
+    asyncio.run(main(args.games, args.cards, args.think, args.seed, args.mix))
