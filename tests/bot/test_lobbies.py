@@ -18,6 +18,7 @@ from discord_double.models import User
 from e2e import Table, db_snapshot, running_bot, table_message
 
 from bot.client import TuqueBot
+from engine.actions import ACTIONS, GoAlone, NameTrump, OrderUp, Play, TakeUp
 from engine.players import make_player
 
 
@@ -404,3 +405,68 @@ async def test_an_away_partner_is_played_by_the_computer_and_the_game_goes_on(
         assert session.away == set()
         await t.double.idle()
         assert "is back" in t.double.latest_message(t.channel).text
+
+
+async def test_a_click_from_a_partner_sitting_out_changes_nothing(table: Table) -> None:
+    """RULES.md §3 going alone: Ann goes alone, so Bob, her partner, sits out the hand; a
+    click from his seat (an action of his at the current turn, as a modified client
+    could send) is refused with an ephemeral answer and changes nothing."""
+    t = table
+    async with running_bot(t) as bot:
+        await (
+            await t.double.slash(t.ann, t.channel, "tuque", "table", variant="euchre", level="easy")
+        ).settled()
+        await click(t, t.bob, "seat", "2")
+        await click(t, t.ann, "start")
+        game_id = game_of_lobby(t)
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        rng = random.Random(1)
+        for _ in range(400):
+            if session.game.view(None).alone == 0 and session.game.turn not in (None, 2):
+                break
+            turn = session.game.turn
+            if turn in (0, 2):
+                user = t.ann if turn == 0 else t.bob
+                legal = session.game.view(turn).legal_actions
+                eager = [a for a in legal if isinstance(a, (GoAlone, OrderUp, TakeUp, NameTrump))]
+                wanted = str((eager or [rng.choice(legal)])[0].id)
+                await press(t, bot, game_id, user, wanted)
+            else:
+                await t.double.wait_until(
+                    lambda: session.game.turn in (0, 2) or session.game.view(None).alone == 0,
+                    timeout=20,
+                )
+        else:
+            pytest.fail("Ann never went alone")
+        seq = len(session.game.log)
+        play = next(a for a in ACTIONS if isinstance(a, Play))
+        forged = f"tuque:act:{game_id}:{seq}:{play.id}"
+        before_db, before_game = db_snapshot(t), session.game.to_record()
+        rec = await t.double.forge_click(t.bob, table_message(t), forged)
+        await rec.settled()
+        assert rec.original is not None and rec.original.ephemeral, rec.original
+        assert "not your turn" in rec.original.text
+        assert db_snapshot(t) == before_db and session.game.to_record() == before_game
+
+
+async def press(t: Table, bot: TuqueBot, game_id: int, user: User, action_id: str) -> None:
+    """``user`` clicks the action ``action_id`` on their hand view for this turn."""
+    session = bot.sessions.session(game_id)
+    assert session is not None
+    seq = len(session.game.log)
+    table = table_message(t)
+    show = next(b.custom_id for b in table.buttons if b.label == "Show my hand")
+    await (await t.double.click(user, table, show)).settled()  # type: ignore[arg-type]
+    message = t.double.ephemerals_for(user)[-1]
+    custom_id, value = next(
+        (c, v)
+        for c, v in _choices(message, game_id, seq)
+        if (v if v is not None else c.rsplit(":", 1)[1]) == action_id
+    )
+    if value is None:
+        rec = await t.double.click(user, message, custom_id)
+    else:
+        rec = await t.double.select(user, message, custom_id, [value])
+    await rec.settled()
+    await t.double.wait_until(lambda: session.finished or len(session.game.log) > seq, timeout=20)
