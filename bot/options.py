@@ -18,6 +18,7 @@ from engine.variants import MAX_TARGET, VARIANTS
 __all__ = [
     "DISCORD_LEVELS",
     "DISCORD_VARIANTS",
+    "TABLE_OPTION_HELP",
     "Deals",
     "Level",
     "OneOf",
@@ -122,3 +123,16 @@ def game_options(variant: str, **given: object) -> dict[str, object]:
     except ValueError as error:
         raise replies.UserError(f"{str(error)[:1].upper()}{str(error)[1:]}.") from None
     return options
+
+
+TABLE_OPTION_HELP = {
+    "level": "The computers' level in the seats no member takes (default normal)",
+    "target": "Points to win, where the game lets you choose (tuque: 5 or 10)",
+    "players": "call_ace and jackpot: 4, 5 or 6 seats",
+    "pack": "three_hand and two_hand: 25 (with the Benny) or 24; auction: 28 or 32",
+    "stick_the_dealer": "euchre: the dealer must name trump if everyone passes",
+    "no_alone_after_pass": "british and six_hand: no going alone after passing",
+    "dealer_must_make": "almonte: the dealer must take a Ben they named the suit for",
+    "deals": "jackpot: deals before the game ends without a march (default 12)",
+}
+"""What a member reads about each game option of ``/tuque bot``, ``table`` and ``challenge``."""

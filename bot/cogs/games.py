@@ -13,7 +13,16 @@ from discord.ext import tasks
 
 from bot import render, replies
 from bot.cogs import TuqueCog
-from bot.options import Deals, Level, Pack, Players, Target, Variant, game_options
+from bot.options import (
+    TABLE_OPTION_HELP,
+    Deals,
+    Level,
+    Pack,
+    Players,
+    Target,
+    Variant,
+    game_options,
+)
 from bot.store import SeatRow
 from engine.actions import Action
 from engine.variants import VARIANTS
@@ -82,15 +91,7 @@ class GamesCog(TuqueCog, name="Games"):
 
     @app_commands.command(name="bot", description="Play any game of the family with computers.")
     @app_commands.describe(
-        variant="Which game (default tuque); see /tuque rules",
-        level="easy, normal (default) or hard: the computers' level",
-        target="Points to win, where the game lets you choose (tuque: 5 or 10)",
-        players="call_ace and jackpot: 4, 5 or 6 seats",
-        pack="three_hand and two_hand: 25 (with the Benny) or 24; auction: 28 or 32",
-        stick_the_dealer="euchre: the dealer must name trump if everyone passes",
-        no_alone_after_pass="british and six_hand: no going alone after passing",
-        dealer_must_make="almonte: the dealer must take a Ben they named the suit for",
-        deals="jackpot: deals before the game ends without a march (default 12)",
+        variant="Which game (default tuque); see /tuque rules", **TABLE_OPTION_HELP
     )
     async def computer_game(
         self,

@@ -17,6 +17,7 @@ from bot.cogs import TuqueCog
 from bot.components import ChallengeButton, LobbyButton, LobbySelect, ShowHandButton
 from bot.options import (
     DISCORD_LEVELS,
+    TABLE_OPTION_HELP,
     Deals,
     Level,
     Pack,
@@ -203,16 +204,14 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
     @app_commands.describe(
         opponent="Who you want to play",
         variant="Which game (default tuque); see /tuque rules",
-        target="Points to win, where the game lets you choose (tuque: 5 or 10)",
+        target=TABLE_OPTION_HELP["target"],
         partner="Team games: a member to invite as your partner",
         opponent2="Another member to invite against you",
         partner2="Six-seat team games: a second partner",
         opponent3="Another member to invite against you",
         opponent4="Another member to invite (games of five or six)",
         opponent5="Another member to invite (games of six)",
-        level="The computers' level in the seats nobody takes (default normal)",
-        players="call_ace and jackpot: 4, 5 or 6 seats",
-        pack="three_hand and two_hand: 25 (with the Benny) or 24; auction: 28 or 32",
+        **{k: TABLE_OPTION_HELP[k] for k in ("level", "players", "pack")},
     )
     async def challenge(
         self,
@@ -414,17 +413,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
     @app_commands.command(
         name="table", description="Open a table: members join, computers fill the rest."
     )
-    @app_commands.describe(
-        variant="Which game; see /tuque rules",
-        level="The computers' level in the seats nobody takes (default normal)",
-        target="Points to win, where the game lets you choose (tuque: 5 or 10)",
-        players="call_ace and jackpot: 4, 5 or 6 seats",
-        pack="three_hand and two_hand: 25 (with the Benny) or 24; auction: 28 or 32",
-        stick_the_dealer="euchre: the dealer must name trump if everyone passes",
-        no_alone_after_pass="british and six_hand: no going alone after passing",
-        dealer_must_make="almonte: the dealer must take a Ben they named the suit for",
-        deals="jackpot: deals before the game ends without a march (default 12)",
-    )
+    @app_commands.describe(variant="Which game; see /tuque rules", **TABLE_OPTION_HELP)
     async def open_table(
         self,
         interaction: discord.Interaction,

@@ -69,6 +69,20 @@ def db_snapshot(t: Table) -> tuple[Any, ...]:
         )
 
 
+def offered(message: StoredMessage, game_id: int, seq: int) -> list[tuple[str, str | None]]:
+    """The actions ``message`` offers at ``seq``: ``(custom_id, select value or None)``."""
+    prefix = (f"tuque:act:{game_id}:{seq}:", f"tuque:pick:{game_id}:{seq}:")
+    found: list[tuple[str, str | None]] = [
+        (b.custom_id, None)
+        for b in message.buttons
+        if b.custom_id and b.custom_id.startswith(prefix)
+    ]
+    for select in message.selects:
+        if select.custom_id.startswith(prefix):
+            found += [(select.custom_id, value) for _, value in select.options]
+    return found
+
+
 def action_buttons(message: StoredMessage) -> list[str]:
     return [
         b.custom_id for b in message.buttons if b.custom_id and b.custom_id.startswith("tuque:act:")

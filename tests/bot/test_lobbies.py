@@ -10,51 +10,49 @@ import random
 import re
 import sqlite3
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
 from discord_double import StoredMessage
 from discord_double.models import User
-from e2e import Table, db_snapshot, running_bot, table_message
+from e2e import Table, db_snapshot, offered, running_bot, table_message
 
 from bot.client import TuqueBot
-from engine.actions import ACTIONS, GoAlone, NameTrump, OrderUp, Play, TakeUp
+from bot.sessions import Session
+from engine.actions import ACTIONS, Action, GoAlone, NameTrump, OrderUp, Play, TakeUp
 from engine.players import make_player
 
 
-def _choices(message: StoredMessage, game_id: int, seq: int) -> list[tuple[str, str | None]]:
-    prefix = (f"tuque:act:{game_id}:{seq}:", f"tuque:pick:{game_id}:{seq}:")
-    found: list[tuple[str, str | None]] = [
-        (b.custom_id, None)
-        for b in message.buttons
-        if b.custom_id and b.custom_id.startswith(prefix)
-    ]
-    for select in message.selects:
-        if select.custom_id.startswith(prefix):
-            found += [(select.custom_id, value) for _, value in select.options]
-    return found
-
-
 async def member_acts(
-    t: Table, bot: TuqueBot, game_id: int, user: User, rng: random.Random
+    t: Table,
+    bot: TuqueBot,
+    game_id: int,
+    user: User,
+    rng: random.Random,
+    choose: Callable[[list[Action]], Action] | None = None,
 ) -> None:
     """``user`` clicks, on their newest hand view for this turn (a fresh one from the
     table's "Show my hand" when none offers it), what an easy player would choose from
-    what they see: random members bid so wildly that a three-hand game never ends."""
+    what they see (or what ``choose`` picks from the legal actions): random members bid so
+    wildly that a three-hand game never ends."""
     session = bot.sessions.session(game_id)
     assert session is not None
     seq = len(session.game.log)
     view = session.game.view(session.seat_of(user.id))
-    wanted = str(make_player("easy", rng.randrange(2**32)).choose(view, view.legal_actions).id)
+    if choose is None:
+        choose = partial(make_player("easy", rng.randrange(2**32)).choose, view)
+    wanted = str(choose(view.legal_actions).id)
     for message in reversed(t.double.ephemerals_for(user)):
-        if choices := _choices(message, game_id, seq):
+        if choices := offered(message, game_id, seq):
             break
     else:
         table = table_message(t)
         show = next(b.custom_id for b in table.buttons if b.label == "Show my hand")
         await (await t.double.click(user, table, show)).settled()  # type: ignore[arg-type]
         message = t.double.ephemerals_for(user)[-1]
-        choices = _choices(message, game_id, seq)
+        choices = offered(message, game_id, seq)
         assert choices, "the fresh hand view offers no action"
     custom_id, value = next(
         (c, v) for c, v in choices if (v if v is not None else c.rsplit(":", 1)[1]) == wanted
@@ -84,6 +82,12 @@ async def play(
             continue
         await member_acts(t, bot, game_id, t.double.users[user_id], rng)
         turns = None if turns is None else turns - 1
+
+
+def eager(legal: list[Action]) -> Action:
+    """Make trump and go alone whenever allowed; else the first legal action."""
+    making = (GoAlone, OrderUp, TakeUp, NameTrump)
+    return next((a for a in legal if isinstance(a, making)), legal[0])
 
 
 def lobby_message(t: Table) -> StoredMessage:
@@ -364,6 +368,19 @@ async def test_a_lobby_expires_with_a_clear_message(table: Table) -> None:
         assert rec.original is not None and "expired" in rec.original.text
 
 
+async def partners_with_computers(t: Table, bot: TuqueBot) -> tuple[int, Session]:
+    """A Euchre table: Ann (seat 1) and Bob (seat 3, her partner) and two easy computers."""
+    await (
+        await t.double.slash(t.ann, t.channel, "tuque", "table", variant="euchre", level="easy")
+    ).settled()
+    await click(t, t.bob, "seat", "2")
+    await click(t, t.ann, "start")
+    game_id = game_of_lobby(t)
+    session = bot.sessions.session(game_id)
+    assert session is not None
+    return game_id, session
+
+
 async def test_an_away_partner_is_played_by_the_computer_and_the_game_goes_on(
     table: Table,
 ) -> None:
@@ -374,14 +391,7 @@ async def test_an_away_partner_is_played_by_the_computer_and_the_game_goes_on(
     rng = random.Random(4)
     async with running_bot(t) as bot:
         bot.get_cog("Games").turn_timers.cancel()  # type: ignore[union-attr]  # the test sweeps
-        await (
-            await t.double.slash(t.ann, t.channel, "tuque", "table", variant="euchre", level="easy")
-        ).settled()
-        await click(t, t.bob, "seat", "2")
-        await click(t, t.ann, "start")
-        game_id = game_of_lobby(t)
-        session = bot.sessions.session(game_id)
-        assert session is not None
+        game_id, session = await partners_with_computers(t, bot)
         while session.game.turn != 2:
             if session.game.turn == 0:
                 await member_acts(t, bot, game_id, t.ann, rng)
@@ -413,14 +423,7 @@ async def test_a_click_from_a_partner_sitting_out_changes_nothing(table: Table) 
     could send) is refused with an ephemeral answer and changes nothing."""
     t = table
     async with running_bot(t) as bot:
-        await (
-            await t.double.slash(t.ann, t.channel, "tuque", "table", variant="euchre", level="easy")
-        ).settled()
-        await click(t, t.bob, "seat", "2")
-        await click(t, t.ann, "start")
-        game_id = game_of_lobby(t)
-        session = bot.sessions.session(game_id)
-        assert session is not None
+        game_id, session = await partners_with_computers(t, bot)
         rng = random.Random(1)
         for _ in range(400):
             if session.game.view(None).alone == 0 and session.game.turn not in (None, 2):
@@ -428,10 +431,7 @@ async def test_a_click_from_a_partner_sitting_out_changes_nothing(table: Table) 
             turn = session.game.turn
             if turn in (0, 2):
                 user = t.ann if turn == 0 else t.bob
-                legal = session.game.view(turn).legal_actions
-                eager = [a for a in legal if isinstance(a, (GoAlone, OrderUp, TakeUp, NameTrump))]
-                wanted = str((eager or [rng.choice(legal)])[0].id)
-                await press(t, bot, game_id, user, wanted)
+                await member_acts(t, bot, game_id, user, rng, choose=eager)
             else:
                 await t.double.wait_until(
                     lambda: session.game.turn in (0, 2) or session.game.view(None).alone == 0,
@@ -448,25 +448,3 @@ async def test_a_click_from_a_partner_sitting_out_changes_nothing(table: Table) 
         assert rec.original is not None and rec.original.ephemeral, rec.original
         assert "not your turn" in rec.original.text
         assert db_snapshot(t) == before_db and session.game.to_record() == before_game
-
-
-async def press(t: Table, bot: TuqueBot, game_id: int, user: User, action_id: str) -> None:
-    """``user`` clicks the action ``action_id`` on their hand view for this turn."""
-    session = bot.sessions.session(game_id)
-    assert session is not None
-    seq = len(session.game.log)
-    table = table_message(t)
-    show = next(b.custom_id for b in table.buttons if b.label == "Show my hand")
-    await (await t.double.click(user, table, show)).settled()  # type: ignore[arg-type]
-    message = t.double.ephemerals_for(user)[-1]
-    custom_id, value = next(
-        (c, v)
-        for c, v in _choices(message, game_id, seq)
-        if (v if v is not None else c.rsplit(":", 1)[1]) == action_id
-    )
-    if value is None:
-        rec = await t.double.click(user, message, custom_id)
-    else:
-        rec = await t.double.select(user, message, custom_id, [value])
-    await rec.settled()
-    await t.double.wait_until(lambda: session.finished or len(session.game.log) > seq, timeout=20)

@@ -11,25 +11,17 @@ import sqlite3
 from typing import Any
 
 import pytest
-from discord_double import StoredMessage
-from e2e import Table, assert_nothing_hidden_shown, db_snapshot, running_bot, table_message
+from e2e import (
+    Table,
+    assert_nothing_hidden_shown,
+    db_snapshot,
+    offered,
+    running_bot,
+    table_message,
+)
 
 from bot.client import TuqueBot
 from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
-
-
-def _choices(message: StoredMessage, game_id: int, seq: int) -> list[tuple[str, str | None]]:
-    """The member's actions on ``message`` offered at ``seq``: ``(custom_id, select value)``."""
-    prefix = (f"tuque:act:{game_id}:{seq}:", f"tuque:pick:{game_id}:{seq}:")
-    found: list[tuple[str, str | None]] = [
-        (b.custom_id, None)
-        for b in message.buttons
-        if b.custom_id and b.custom_id.startswith(prefix)
-    ]
-    for select in message.selects:
-        if select.custom_id.startswith(prefix):
-            found += [(select.custom_id, value) for _, value in select.options]
-    return found
 
 
 async def member_acts(t: Table, bot: TuqueBot, game_id: int, rng: random.Random) -> None:
@@ -39,14 +31,14 @@ async def member_acts(t: Table, bot: TuqueBot, game_id: int, rng: random.Random)
     assert session is not None
     seq = len(session.game.log)
     for message in reversed(t.double.ephemerals_for(t.ann)):
-        choices = _choices(message, game_id, seq)
+        choices = offered(message, game_id, seq)
         if choices:
             break
     else:
         show = next(b.custom_id for b in table_message(t).buttons if b.label == "Show my hand")
         await (await t.double.click(t.ann, table_message(t), show)).settled()  # type: ignore[arg-type]
         message = t.double.ephemerals_for(t.ann)[-1]
-        choices = _choices(message, game_id, seq)
+        choices = offered(message, game_id, seq)
         assert choices, "the fresh hand view offers no action"
     custom_id, value = rng.choice(choices)
     if value is None:
@@ -168,21 +160,6 @@ async def test_a_secret_partner_is_named_only_when_the_hand_ends(
 def bot_names(game: Game) -> list[str]:
     """The names the bot gives the seats of a game Ann plays against computers."""
     return ["ann"] + [f"Computer {s + 1} (normal)" for s in range(1, game.variant.players)]
-
-
-async def test_a_challenge_for_a_table_of_more_than_two_points_to_bot(table: Table) -> None:
-    """A one-to-one challenge of a four-seat game is refused with what to do instead, and
-    changes nothing."""
-    t = table
-    async with running_bot(t):
-        before = db_snapshot(t)
-        rec = await t.double.slash(
-            t.ann, t.channel, "tuque", "challenge", opponent=t.bob, variant="euchre"
-        )
-        await rec.settled()
-        assert rec.original is not None and rec.original.ephemeral
-        assert "/tuque bot" in rec.original.text
-        assert db_snapshot(t) == before
 
 
 @pytest.mark.parametrize(
