@@ -16,6 +16,7 @@ import sys
 import aiohttp
 import discord
 
+from bot.client import TuqueBot, tune_gc
 from bot.migrations import MigrationError
 from bot.settings import Settings
 from bot.store import Store, StoreError
@@ -37,8 +38,6 @@ async def serve(settings: Settings, token: str) -> int:
         0 after a clean stop; 2 (after one line on stderr) when the database cannot
         be used or Discord refuses the token; 1 when Discord cannot be reached.
     """
-    from bot.client import TuqueBot
-
     try:
         store = await Store.open(settings.database_path)
     except (StoreError, MigrationError) as error:
@@ -82,8 +81,6 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
-    from bot.client import tune_gc
-
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
     tune_gc()
     return asyncio.run(serve(settings, settings.discord_token.get_secret_value()))
