@@ -187,7 +187,12 @@ async def test_three_members_invited_to_three_hand_play_it_to_the_end(table: Tab
         await play(t, bot, game_id, random.Random(3))
     with sqlite3.connect(t.db) as db:
         assert db.execute("SELECT status FROM games").fetchone() == ("finished",)
-        assert db.execute("SELECT COUNT(*) FROM results").fetchone() == (3,)
+        ranks = dict(db.execute("SELECT user_id, rank FROM results WHERE vs_computer = 0"))
+        ratings = dict(db.execute("SELECT user_id, mu FROM ratings WHERE variant = 'three_hand'"))
+    # A game of three members is rated as a ranking of three (openskill's Plackett-Luce).
+    assert sorted(ranks) == sorted(ratings) == sorted([t.ann.id, t.bob.id, t.eve.id])
+    winner = min(ranks, key=ranks.__getitem__)
+    assert ratings[winner] == max(ratings.values())
 
 
 async def test_a_six_seat_game_survives_a_restart_and_ends_with_the_old_buttons(
