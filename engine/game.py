@@ -28,6 +28,7 @@ import random
 import reprlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from operator import itemgetter
 from typing import Any
 
 from engine import core
@@ -383,7 +384,7 @@ class Game:
             self._set_trump(hand.trump)
         self._phase = _PHASE_OF[hand.phase]
         self._turn = hand.turn
-        deal = Deal(tuple(map(CARDS.__getitem__, order)))
+        deal = Deal(itemgetter(*order)(CARDS))
         self._log.append(deal)
         return deal
 
@@ -393,15 +394,11 @@ class Game:
         """Exactly the actions ``seat`` may take now (empty when it is not their turn)."""
         if seat != self._turn:
             return ()
-        return self._legal()
-
-    def _legal(self) -> tuple[Action, ...]:
         phase = self._phase
         hand = self._hand
         assert hand is not None
-        t = hand.turn
         if phase is _PLAY:
-            m = hand.hand[t]
+            m = hand.hand[seat]
             if hand.in_trick:
                 led = hand.led
                 follow = m & SUIT_BLOCK[led]
@@ -411,7 +408,7 @@ class Game:
             m = u0[m & 0x1FFF] | u1[(m >> 13) & 0x1FFF] | u2[(m >> 26) & 0x1FFF] | u3[m >> 39]
             return _PLAY_T0[m & 0x1FFF] + _PLAY_T1[(m >> 13) & 0x1FFF] + _PLAY_T2[m >> 26]
         if phase is _DISCARD:
-            m = hand.hand[t]
+            m = hand.hand[seat]
             return _DISC_T0[m & 0x1FFF] + _DISC_T1[(m >> 13) & 0x1FFF] + _DISC_T2[m >> 26]
         # A decision's menu is asked for by the player and again by apply: built once.
         menu = self._menu
@@ -476,8 +473,15 @@ class Game:
             else:
                 self._turn = hand.turn
             return
-        if action not in self._legal():
-            raise self._explain(seat, action)
+        legal = self.legal_actions(seat)
+        # Listed actions are interned: an identity scan is much cheaper than ``in``,
+        # which calls the dataclass ``__eq__`` on every other action before a match.
+        for known in legal:
+            if known is action:
+                break
+        else:
+            if action not in legal:
+                raise self._explain(seat, action)
         if type(action) is Discard:
             self._discards.append((seat, action.card.index))
         elif type(action) is not Give:  # a gift is seen by the giver and the loner only
@@ -519,24 +523,31 @@ class Game:
         v = self.variant
         hand = self._hand
         assert hand is not None
-        made = hand.maker_tricks() if hand.maker >= 0 else 0
+        scores = self._scores
         for side, p in enumerate(hand.points):
-            self._scores[side] += p
+            scores[side] += p
         self._pool = hand.pool
-        played = hand.maker >= 0
+        maker = hand.maker
+        tricks = hand.ntricks
+        if maker >= 0:
+            made = hand.maker_tricks()
+            march = made == tricks
+            euchred = made < (min(hand.bid, tricks) if hand.bid else v.contract)
+        else:
+            march = euchred = False
         self._results.append(
             HandResult(
                 hand_no=self._hand_no,
                 dealer=self._dealer,
-                up_card=self.up_card,
-                trump=self.trump,
-                maker=self.maker,
-                alone=self.alone,
+                up_card=CARDS[hand.up] if hand.up >= 0 else None,
+                trump=SUITS[hand.trump] if hand.trump >= 0 else None,
+                maker=maker if maker >= 0 else None,
+                alone=hand.alone if hand.alone >= 0 else None,
                 tricks=tuple(hand.won),
                 points=tuple(hand.points),
-                scores=tuple(self._scores),
-                march=played and made == v.tricks,
-                euchred=played and made < (min(hand.bid, v.tricks) if hand.bid else v.contract),
+                scores=tuple(scores),
+                march=march,
+                euchred=euchred,
                 lone_defender=hand.lone_def if hand.lone_def >= 0 else None,
                 partner=hand.partner if hand.partner >= 0 else None,
                 bid=hand.bid,
@@ -546,7 +557,7 @@ class Game:
         self._turn = None
         if v.chips:
             # RULES.md §7 Jackpot ruling: a march or the last deal ends the game.
-            marched = max(hand.won) == v.tricks
+            marched = max(hand.won) == tricks
             over = marched or self._hand_no >= self.options.hands
             self._winner = _game_winner(self._scores, min(self._scores)) if over else None
         else:
