@@ -249,7 +249,9 @@ class Game:
         self._log: list[LogEntry] = []
         self._hand_no = 0
         self._scores = [0] * (max(self.variant.sides) + 1)
-        self._results: list[HandResult] = []
+        # A finished hand's HandResult is built when first read (a frozen dataclass of 15
+        # fields costs more than the rest of the hand's end): until then, its fields.
+        self._results: list[HandResult | tuple[Any, ...]] = []
         self._winner: int | None = None
         self._pool = 0
         self._hand: HandState | None = None
@@ -324,7 +326,7 @@ class Game:
     @property
     def hand_results(self) -> tuple[HandResult, ...]:
         """Every finished hand, in order."""
-        return tuple(self._results)
+        return tuple(self._built_results())
 
     @property
     def log(self) -> tuple[LogEntry, ...]:
@@ -535,23 +537,24 @@ class Game:
             euchred = made < (min(hand.bid, tricks) if hand.bid else v.contract)
         else:
             march = euchred = False
+        # HandResult's fields in order, built by _built_results.
         self._results.append(
-            HandResult(
-                hand_no=self._hand_no,
-                dealer=self._dealer,
-                up_card=CARDS[hand.up] if hand.up >= 0 else None,
-                trump=SUITS[hand.trump] if hand.trump >= 0 else None,
-                maker=maker if maker >= 0 else None,
-                alone=hand.alone if hand.alone >= 0 else None,
-                tricks=tuple(hand.won),
-                points=tuple(hand.points),
-                scores=tuple(scores),
-                march=march,
-                euchred=euchred,
-                lone_defender=hand.lone_def if hand.lone_def >= 0 else None,
-                partner=hand.partner if hand.partner >= 0 else None,
-                bid=hand.bid,
-                pool=hand.pool,
+            (
+                self._hand_no,
+                self._dealer,
+                CARDS[hand.up] if hand.up >= 0 else None,
+                SUITS[hand.trump] if hand.trump >= 0 else None,
+                maker if maker >= 0 else None,
+                hand.alone if hand.alone >= 0 else None,
+                tuple(hand.won),
+                tuple(hand.points),
+                tuple(scores),
+                march,
+                euchred,
+                hand.lone_def if hand.lone_def >= 0 else None,
+                hand.partner if hand.partner >= 0 else None,
+                hand.bid,
+                hand.pool,
             )
         )
         self._turn = None
@@ -563,6 +566,16 @@ class Game:
         else:
             self._winner = _game_winner(self._scores, self.options.target)
         self._phase = _END if self._winner is not None else _OVER
+
+    def _built_results(self) -> list[HandResult]:
+        """:attr:`_results` with every hand's HandResult built (once: later reads share it)."""
+        results = self._results
+        i = len(results)
+        while i and type(results[i - 1]) is tuple:
+            i -= 1
+        for j in range(i, len(results)):
+            results[j] = HandResult(*results[j])
+        return results  # type: ignore[return-value]
 
     # --- explanations ---------------------------------------------------------------------
 
@@ -811,7 +824,7 @@ class Game:
             target=self.options.target,
             stick_the_dealer=self.options.stick_the_dealer,
             discard=CARDS[own[-1]] if own else None,
-            last_hand=self._results[-1] if self._results else None,
+            last_hand=self._built_results()[-1] if self._results else None,
             legal_actions=self.legal_actions(seat) if seat is not None else (),
             winner=self._winner,
             lone_defender=hand.lone_def if hand is not None and hand.lone_def >= 0 else None,
@@ -859,6 +872,7 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy of the whole game."""
+        self._built_results()  # the copy and the original share each hand's result
         other = Game.__new__(Game)
         for name in Game.__slots__:
             setattr(other, name, getattr(self, name))
