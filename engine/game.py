@@ -204,6 +204,7 @@ class Game:
         "_hand_no",
         "_log",
         "_menu",
+        "_pack",
         "_phase",
         "_plays",
         "_pool",
@@ -254,6 +255,7 @@ class Game:
         self._results: list[HandResult | tuple[Any, ...]] = []
         self._winner: int | None = None
         self._pool = 0
+        self._pack = [c.index for c in self.variant.pack]
         self._hand: HandState | None = None
         self._start_hand()
 
@@ -364,14 +366,13 @@ class Game:
             raise GameOver("The game is over.")
         if self._phase is not _DEAL and self._phase is not _OVER:
             raise WrongPhase("A hand is in progress: finish it before the next deal.")
-        pack = [c.index for c in self.variant.pack]
         if cards is None:
             # Each hand's shuffle depends on (seed, hand) only, so a game rebuilt from its
             # record deals the same next hand as the original would have.
-            order = _shuffled(pack, f"tuque:{self.seed}:{self._hand_no + 1}")
+            order = _shuffled(self._pack[:], f"tuque:{self.seed}:{self._hand_no + 1}")
         else:
             order = [c.index for c in cards]
-            if sorted(order) != pack:
+            if sorted(order) != self._pack:
                 raise EngineError(
                     f"a deal must hold each card of the {self.variant.title} pack once"
                 )
@@ -972,13 +973,46 @@ def _shuffled(pack: list[int], key: str) -> list[int]:
     """A Fisher-Yates shuffle of ``pack`` (in place) driven by BLAKE2b of ``key``.
 
     256 hashed bits cover the 153 bits of a 39-card order with a negligible bias, in
-    a fraction of the time of seeding a ``random.Random`` and drawing per card.
+    a fraction of the time of seeding a ``random.Random`` and drawing per card. Step
+    ``i`` (from the last card down) swaps card ``i`` with card ``j``, the hash's next
+    digit in base ``i + 1``; :func:`_shuffle_plan` reads those digits in fewer steps.
     """
     bits = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=32).digest())
-    for i in range(len(pack) - 1, 0, -1):
-        bits, j = divmod(bits, i + 1)
-        pack[i], pack[j] = pack[j], pack[i]
+    plan = _SHUFFLE_PLANS.get(len(pack)) or _shuffle_plan(len(pack))
+    for product, pairs in plan:
+        bits, digits = divmod(bits, product)
+        for i, base, split in pairs:
+            j, k = split[digits % base]
+            digits //= base
+            pack[i], pack[j] = pack[j], pack[i]
+            pack[i - 1], pack[k] = pack[k], pack[i - 1]
     return pack
+
+
+_SHUFFLE_PLANS: dict[int, list[tuple[int, list[tuple[int, int, list[tuple[int, int]]]]]]] = {}
+
+
+def _shuffle_plan(n: int) -> list[tuple[int, list[tuple[int, int, list[tuple[int, int]]]]]]:
+    """How :func:`_shuffled` reads its digits for ``n`` cards: ``[(product, pairs), ...]``.
+
+    Steps go in pairs ``(i, i - 1)``: one digit in base ``(i + 1) * i`` looked up in
+    ``split`` gives both (step 0, base 1, is a no-op). Pairs go in groups whose bases
+    multiply below 2**30, so the 256-bit number is divided once a group and the
+    digits within come from one-word integers. Built once per pack size.
+    """
+    plan: list[tuple[int, list[tuple[int, int, list[tuple[int, int]]]]]] = []
+    pairs: list[tuple[int, int, list[tuple[int, int]]]] = []
+    product = 1
+    for i in range(n - 1, 0, -2):
+        base = (i + 1) * i
+        if product * base >= 1 << 30:
+            plan.append((product, pairs))
+            pairs, product = [], 1
+        pairs.append((i, base, [(q % (i + 1), q // (i + 1)) for q in range(base)]))
+        product *= base
+    plan.append((product, pairs))
+    _SHUFFLE_PLANS[n] = plan
+    return plan
 
 
 def _game_winner(scores: list[int], target: int) -> int | None:
