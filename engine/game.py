@@ -137,23 +137,26 @@ def _uncode_table(trump: int, block: int) -> list[int]:
 
 _UNCODE = [tuple(_uncode_table(t, b) for b in range(4)) for t in range(4)]
 """``_UNCODE[trump][block][chunk]``: card codes back to an engine card mask."""
-_FOLLOWS: list[tuple[list[tuple[Action, ...]], ...] | None] = [None] * 4
+_FOLLOWS: list[dict[int, tuple[Action, ...]] | None] = [None] * 4
 
 
-def _follows(trump: int) -> tuple[list[tuple[Action, ...]], ...]:
-    """Per block under ``trump``: chunk -> its Play actions in card index order.
+def _follows(trump: int) -> dict[int, tuple[Action, ...]]:
+    """Under ``trump``: a seat's cards of one block (a card-code mask) -> its Play
+    actions in card index order.
 
-    A seat that follows suit plays from one block, so its legal list is one look-up.
-    Built on first use of each trump.
+    A seat that follows suit plays from one block, so its legal list is one look-up
+    of its cards in the led block. Built on first use of each trump.
     """
-    tables = _FOLLOWS[trump]
-    if tables is None:
+    table = _FOLLOWS[trump]
+    if table is None:
         t0, t1, t2 = _PLAY_T0, _PLAY_T1, _PLAY_T2
-        tables = _FOLLOWS[trump] = tuple(
-            [t0[m & 0x1FFF] + t1[(m >> 13) & 0x1FFF] + t2[m >> 26] for m in uncode]
-            for uncode in _UNCODE[trump]
-        )
-    return tables
+        table = _FOLLOWS[trump] = {
+            chunk << (13 * block): t0[m & 0x1FFF] + t1[(m >> 13) & 0x1FFF] + t2[m >> 26]
+            for block, uncode in enumerate(_UNCODE[trump])
+            for chunk, m in enumerate(uncode)
+            if chunk
+        }
+    return table
 
 
 _ACTIONS_OF: dict[tuple[int, ...], tuple[Action, ...]] = {}
@@ -262,7 +265,7 @@ class Game:
     def _start_hand(self) -> None:
         self._code: list[int] = []
         self._uncode: tuple[list[int], ...] = ()
-        self._follows: tuple[list[tuple[Action, ...]], ...] = ()
+        self._follows: dict[int, tuple[Action, ...]] = {}
         self._discards: list[tuple[int, int]] = []
         self._menu: tuple[Action, ...] | None = None
         self._turned_down = False
@@ -403,27 +406,27 @@ class Game:
         if phase is _PLAY:
             m = hand.hand[seat]
             if hand.in_trick:
-                led = hand.led
-                follow = m & SUIT_BLOCK[led]
+                follow = m & SUIT_BLOCK[hand.led]
                 if follow:
-                    return self._follows[led][follow >> (13 * led)]
+                    return self._follows[follow]
             u0, u1, u2, u3 = self._uncode
             m = u0[m & 0x1FFF] | u1[(m >> 13) & 0x1FFF] | u2[(m >> 26) & 0x1FFF] | u3[m >> 39]
             return _PLAY_T0[m & 0x1FFF] + _PLAY_T1[(m >> 13) & 0x1FFF] + _PLAY_T2[m >> 26]
-        if phase is _DISCARD:
-            m = hand.hand[seat]
-            return _DISC_T0[m & 0x1FFF] + _DISC_T1[(m >> 13) & 0x1FFF] + _DISC_T2[m >> 26]
         # A decision's menu is asked for by the player and again by apply: built once.
         menu = self._menu
         if menu is None:
-            ids = hand.legal()
-            if type(ids) is not tuple:
-                ids = tuple(ids)
-            menu = _ACTIONS_OF.get(ids)
-            if menu is None:
-                menu = tuple(map(ACTIONS.__getitem__, ids))
-                if len(_ACTIONS_OF) < 4096:  # bidding menus repeat; card lists are bounded
-                    _ACTIONS_OF[ids] = menu
+            if phase is _DISCARD:
+                m = hand.hand[seat]
+                menu = _DISC_T0[m & 0x1FFF] + _DISC_T1[(m >> 13) & 0x1FFF] + _DISC_T2[m >> 26]
+            else:
+                ids = hand.legal()
+                if type(ids) is not tuple:
+                    ids = tuple(ids)
+                menu = _ACTIONS_OF.get(ids)
+                if menu is None:
+                    menu = tuple(map(ACTIONS.__getitem__, ids))
+                    if len(_ACTIONS_OF) < 4096:  # bidding menus repeat; card lists are bounded
+                        _ACTIONS_OF[ids] = menu
             self._menu = menu
         return menu
 
@@ -476,7 +479,9 @@ class Game:
             else:
                 self._turn = hand.turn
             return
-        legal = self.legal_actions(seat)
+        legal = self._menu
+        if legal is None:  # not asked for yet (or a play phase, whose lists are not kept)
+            legal = self.legal_actions(seat)
         # Listed actions are interned: an identity scan is much cheaper than ``in``,
         # which calls the dataclass ``__eq__`` on every other action before a match.
         for known in legal:
