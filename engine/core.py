@@ -43,6 +43,7 @@ __all__ = [
     "AUCTION",
     "BID1",
     "BID2",
+    "BIT",
     "BLIND",
     "BLOCK_SUIT",
     "CALL",
@@ -113,8 +114,15 @@ BLOCK_SUIT: list[list[int]] = [[s for s in range(4) if s != t] + [t] for t in ra
 """``BLOCK_SUIT[trump][block]``: the suit index of a block of card codes."""
 
 
-_BIT = [1 << i for i in range(52)]
-"""``_BIT[i] == 1 << i``: a list look-up is cheaper than building the integer."""
+_SEATS = [tuple(s for s in range(6) if m >> s & 1) for m in range(1 << 6)]
+"""``_SEATS[mask]``: the seats of a seat mask (six seats at most), lowest first."""
+BIT = [1 << i for i in range(52)]
+"""``BIT[i] == 1 << i``: a list look-up is cheaper than building the integer.
+
+In the hot paths below, masks of distinct cards are also combined with ``+`` and
+``-`` rather than ``|`` and ``^``: CPython 3.11 specializes integer addition and
+subtraction, not the bitwise operators, and on disjoint masks they agree.
+"""
 
 
 def bits(mask: int) -> list[int]:
@@ -335,7 +343,7 @@ class HandState:
         pos = 0
         laid_out = []
         hands = state.hand
-        bit = _BIT
+        bit = BIT
         for seat in range(variant.players):
             if piles:
                 down = order[pos : pos + piles]
@@ -347,7 +355,7 @@ class HandState:
                 laid_out.append(tuple(zip(up, down, strict=True)))
             h = 0
             for c in order[pos : pos + size]:
-                h |= bit[c]
+                h += bit[c]
             hands[seat] = h
             pos += size
         if piles:
@@ -658,8 +666,7 @@ class HandState:
 
     def _partners(self, seat: int) -> int:
         """The seats on ``seat``'s scoring side other than ``seat``, as a mask."""
-        side = self.sides[seat]
-        return sum(1 << s for s in range(self.n) if s != seat and self.sides[s] == side)
+        return self.v.side_masks[self.sides[seat]] & ~(1 << seat)
 
     def _best_holder(self, suit: int) -> int:
         """The seat holding ``suit``'s highest card among the hands (§7 Call-Ace), or -1."""
@@ -708,8 +715,8 @@ class HandState:
             c, d, h, s, b = _RECODE[t]
             for seat in range(self.n):
                 m = hands[seat]
-                low = c[m & 511] | d[(m >> 9) & 511] | h[(m >> 18) & 511]
-                hands[seat] = low | s[(m >> 27) & 511] | b[m >> 36]
+                low = c[m & 511] + d[(m >> 9) & 511] + h[(m >> 18) & 511]
+                hands[seat] = low + s[(m >> 27) & 511] + b[m >> 36]
         self.phase = PLAY
         # The loner's left leads; with two loners, the defender (RULES.md §3, §4 Lead).
         if self.lone_def >= 0:
@@ -720,7 +727,7 @@ class HandState:
 
     def play(self, seat: int, c: int) -> None:
         """``seat`` plays card code ``c``; a full trick is won, a last trick scores the hand."""
-        self.hand[seat] ^= 1 << c
+        self.hand[seat] -= BIT[c]  # a card the seat holds (see BIT)
         d = self.under[c]
         if d:
             self.pend[seat] |= d
@@ -820,14 +827,7 @@ class HandState:
 
     def maker_tricks(self) -> int:
         """Tricks won so far by the makers."""
-        makers = self.makers()
-        won = self.won
-        made = 0
-        while makers:
-            low = makers & -makers
-            made += won[low.bit_length() - 1]
-            makers ^= low
-        return made
+        return sum(map(self.won.__getitem__, _SEATS[self.makers()]))
 
 
 _PACK_MASKS: dict[str, int] = {}
