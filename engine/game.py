@@ -28,7 +28,7 @@ import random
 import reprlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from operator import itemgetter
+from operator import add, itemgetter
 from typing import Any
 
 from engine import core
@@ -53,7 +53,7 @@ from engine.actions import (
     parse_action,
 )
 from engine.cards import CARDS, SUITS, Card, Suit, cards_in, parse_cards
-from engine.core import BLOCK_SUIT, CARD_OF, CODE, SUIT_BLOCK, TRUMP, HandState
+from engine.core import BIT, BLOCK_SUIT, CARD_OF, CODE, SUIT_BLOCK, TRUMP, HandState
 from engine.errors import (
     CardNotPlayable,
     EngineError,
@@ -409,8 +409,8 @@ class Game:
                 follow = m & SUIT_BLOCK[hand.led]
                 if follow:
                     return self._follows[follow]
-            u0, u1, u2, u3 = self._uncode
-            m = u0[m & 0x1FFF] | u1[(m >> 13) & 0x1FFF] | u2[(m >> 26) & 0x1FFF] | u3[m >> 39]
+            u0, u1, u2, u3 = self._uncode  # disjoint masks: + is | (see core.BIT)
+            m = u0[m & 0x1FFF] + u1[(m >> 13) & 0x1FFF] + u2[(m >> 26) & 0x1FFF] + u3[m >> 39]
             return _PLAY_T0[m & 0x1FFF] + _PLAY_T1[(m >> 13) & 0x1FFF] + _PLAY_T2[m >> 26]
         # A decision's menu is asked for by the player and again by apply: built once.
         menu = self._menu
@@ -465,11 +465,11 @@ class Game:
             card = action.card.index
             code = self._code[card]
             own = hand.hand[seat]
-            if not own >> code & 1:
+            if not own & BIT[code]:
                 raise self._explain(seat, action)
             if hand.in_trick:
                 follow = own & SUIT_BLOCK[hand.led]
-                if follow and not follow >> code & 1:
+                if follow and not follow & BIT[code]:
                     raise self._explain(seat, action)
             self._plays.append((seat, card))
             hand.play(seat, code)
@@ -531,9 +531,7 @@ class Game:
         v = self.variant
         hand = self._hand
         assert hand is not None
-        scores = self._scores
-        for side, p in enumerate(hand.points):
-            scores[side] += p
+        scores = self._scores = list(map(add, self._scores, hand.points))
         self._pool = hand.pool
         maker = hand.maker
         tricks = hand.ntricks
@@ -986,34 +984,35 @@ def _shuffled(pack: list[int], key: str) -> list[int]:
     plan = _SHUFFLE_PLANS.get(len(pack)) or _shuffle_plan(len(pack))
     for product, pairs in plan:
         bits, digits = divmod(bits, product)
-        for i, base, split in pairs:
+        for i, h, base, split in pairs:
             j, k = split[digits % base]
             digits //= base
             pack[i], pack[j] = pack[j], pack[i]
-            pack[i - 1], pack[k] = pack[k], pack[i - 1]
+            pack[h], pack[k] = pack[k], pack[h]
     return pack
 
 
-_SHUFFLE_PLANS: dict[int, list[tuple[int, list[tuple[int, int, list[tuple[int, int]]]]]]] = {}
+_Pairs = list[tuple[int, int, int, list[tuple[int, int]]]]
+_SHUFFLE_PLANS: dict[int, list[tuple[int, _Pairs]]] = {}
 
 
-def _shuffle_plan(n: int) -> list[tuple[int, list[tuple[int, int, list[tuple[int, int]]]]]]:
+def _shuffle_plan(n: int) -> list[tuple[int, _Pairs]]:
     """How :func:`_shuffled` reads its digits for ``n`` cards: ``[(product, pairs), ...]``.
 
-    Steps go in pairs ``(i, i - 1)``: one digit in base ``(i + 1) * i`` looked up in
-    ``split`` gives both (step 0, base 1, is a no-op). Pairs go in groups whose bases
-    multiply below 2**30, so the 256-bit number is divided once a group and the
-    digits within come from one-word integers. Built once per pack size.
+    Steps go in pairs ``(i, h = i - 1)``: one digit in base ``(i + 1) * i`` looked up
+    in ``split`` gives both (step 0, base 1, is a no-op). Pairs go in groups whose
+    bases multiply below 2**30, so the 256-bit number is divided once a group and
+    the digits within come from one-word integers. Built once per pack size.
     """
-    plan: list[tuple[int, list[tuple[int, int, list[tuple[int, int]]]]]] = []
-    pairs: list[tuple[int, int, list[tuple[int, int]]]] = []
+    plan: list[tuple[int, _Pairs]] = []
+    pairs: _Pairs = []
     product = 1
     for i in range(n - 1, 0, -2):
         base = (i + 1) * i
         if product * base >= 1 << 30:
             plan.append((product, pairs))
             pairs, product = [], 1
-        pairs.append((i, base, [(q % (i + 1), q // (i + 1)) for q in range(base)]))
+        pairs.append((i, i - 1, base, [(q % (i + 1), q // (i + 1)) for q in range(base)]))
         product *= base
     plan.append((product, pairs))
     _SHUFFLE_PLANS[n] = plan
