@@ -43,6 +43,7 @@ __all__ = [
     "AUCTION",
     "BID1",
     "BID2",
+    "BIT",
     "BLIND",
     "BLOCK_SUIT",
     "CALL",
@@ -113,6 +114,17 @@ BLOCK_SUIT: list[list[int]] = [[s for s in range(4) if s != t] + [t] for t in ra
 """``BLOCK_SUIT[trump][block]``: the suit index of a block of card codes."""
 
 
+_SEATS = [tuple(s for s in range(6) if m >> s & 1) for m in range(1 << 6)]
+"""``_SEATS[mask]``: the seats of a seat mask (six seats at most), lowest first."""
+BIT = [1 << i for i in range(52)]
+"""``BIT[i] == 1 << i``: a list look-up is cheaper than building the integer.
+
+In the hot paths below, masks of distinct cards are also combined with ``+`` and
+``-`` rather than ``|`` and ``^``: CPython 3.11 specializes integer addition and
+subtraction, not the bitwise operators, and on disjoint masks they agree.
+"""
+
+
 def bits(mask: int) -> list[int]:
     """The positions of the set bits of ``mask``, lowest first."""
     out = []
@@ -145,6 +157,29 @@ def to_codes(trump: int, mask: int) -> int:
     c, d, h, s, b = _RECODE[trump]
     low = c[mask & 511] | d[(mask >> 9) & 511] | h[(mask >> 18) & 511]
     return low | s[(mask >> 27) & 511] | b[mask >> 36]
+
+
+_PLAY_IDS: list[tuple[list[tuple[int, ...]], ...] | None] = [None] * 4
+
+
+def _play_ids(trump: int) -> tuple[list[tuple[int, ...]], ...]:
+    """Per block under ``trump``: chunk of the block's codes -> their Play ids, lowest first.
+
+    A card list is then one look-up when following suit and four on a lead, instead
+    of a loop over the bits. Plain-suit blocks hold nine codes, trump 13. Built on
+    first use of each trump.
+    """
+    tables = _PLAY_IDS[trump]
+    if tables is None:
+        card_of = CARD_OF[trump]
+        tables = _PLAY_IDS[trump] = tuple(
+            [
+                tuple(PLAY_BASE + card_of[13 * b + i] for i in range(13) if m >> i & 1)
+                for m in range(1 << (13 if b == 3 else 9))
+            ]
+            for b in range(4)
+        )
+    return tables
 
 
 _ORDER_IDS = (PASS, ORDER)
@@ -261,6 +296,7 @@ class HandState:
     )
 
     def __init__(self, variant: Variant, options: Options, dealer: int) -> None:
+        # Built for every deal (and every sampler template): defaults are chained.
         n = variant.players
         self.v = variant
         self.n = n
@@ -273,43 +309,22 @@ class HandState:
         self.dealer = dealer
         self.phase = BID1
         self.turn = (dealer + 1) % n
-        self.up = -1
-        self.up_suit = -1
-        self.widow = 0
-        self.trump = -1
-        self.maker = -1
-        self.alone = -1
-        self.lone_def = -1
-        self.out = 0
-        self.partner = -1
-        self.called = -1
-        self.bid = 0
-        self.passed = 0
-        self.asked = 0
-        self.requested = 0
-        self.owed = 0
-        self.asker = -1
         self.stage = STAGE_ALONE
-        self.discarded = 0
-        self.pick_up = False
-        self.taken = False
+        self.up = self.up_suit = self.trump = self.maker = self.alone = self.lone_def = -1
+        self.partner = self.called = self.asker = self.leader = self.led = self.best = -1
+        self.best_seat = self.last_winner = -1
+        self.widow = self.out = self.bid = self.passed = self.asked = self.requested = 0
+        self.owed = self.discarded = self.in_trick = self.done = self.pool = 0
+        self.pick_up = self.taken = False
         self.hand = [0] * n
         self.tab = [0] * n
+        self.pend = [0] * n
+        self.won = [0] * n
         self.piles: tuple[tuple[tuple[int, int], ...], ...] = ((),) * n
         self.under = [0] * 52
-        self.pend = [0] * n
-        self.nxt = [(s + 1) % n for s in range(n)]
+        self.nxt = [*range(1, n), 0]
         self.active = n
-        self.leader = -1
-        self.led = -1
-        self.best = -1
-        self.best_seat = -1
-        self.in_trick = 0
-        self.won = [0] * n
-        self.done = 0
-        self.pool = 0
-        self.points = [0] * (max(variant.sides) + 1)
-        self.last_winner = -1
+        self.points = [0] * len(variant.side_masks)
 
     @classmethod
     def from_deal(
@@ -328,18 +343,19 @@ class HandState:
         pos = 0
         laid_out = []
         hands = state.hand
+        bit = BIT
         for seat in range(variant.players):
             if piles:
                 down = order[pos : pos + piles]
                 up = order[pos + piles : pos + 2 * piles]
                 pos += 2 * piles
                 for u, d in zip(up, down, strict=True):
-                    state.tab[seat] |= 1 << u
-                    state.under[u] = 1 << d
+                    state.tab[seat] |= bit[u]
+                    state.under[u] = bit[d]
                 laid_out.append(tuple(zip(up, down, strict=True)))
             h = 0
             for c in order[pos : pos + size]:
-                h |= 1 << c
+                h += bit[c]
             hands[seat] = h
             pos += size
         if piles:
@@ -375,50 +391,56 @@ class HandState:
 
     def copy(self) -> HandState:
         """An independent copy."""
+        # One assignment per slot: tuple-packed assignments build and unpack a tuple each.
         o = HandState.__new__(HandState)
-        o.v, o.n, o.sides, o.ntricks, o.score = self.v, self.n, self.sides, self.ntricks, self.score
-        o.stick, o.no_alone_after_pass, o.must_make = (
-            self.stick,
-            self.no_alone_after_pass,
-            self.must_make,
-        )
-        o.dealer, o.phase, o.turn, o.up, o.up_suit = (
-            self.dealer,
-            self.phase,
-            self.turn,
-            self.up,
-            self.up_suit,
-        )
-        o.widow, o.trump, o.maker, o.alone, o.lone_def, o.out = (
-            self.widow,
-            self.trump,
-            self.maker,
-            self.alone,
-            self.lone_def,
-            self.out,
-        )
-        o.partner, o.called, o.bid, o.passed, o.asked, o.requested = (
-            self.partner,
-            self.called,
-            self.bid,
-            self.passed,
-            self.asked,
-            self.requested,
-        )
-        o.owed, o.asker, o.stage, o.discarded, o.pick_up, o.taken = (
-            self.owed,
-            self.asker,
-            self.stage,
-            self.discarded,
-            self.pick_up,
-            self.taken,
-        )
-        o.hand, o.tab, o.under, o.pend = self.hand[:], self.tab[:], self.under[:], self.pend[:]
-        o.piles = self.piles
-        o.nxt, o.active, o.leader, o.led = self.nxt[:], self.active, self.leader, self.led
-        o.best, o.best_seat, o.in_trick = self.best, self.best_seat, self.in_trick
-        o.won, o.done, o.points, o.pool = self.won[:], self.done, self.points[:], self.pool
+        o.active = self.active
+        o.alone = self.alone
+        o.asked = self.asked
+        o.asker = self.asker
+        o.best = self.best
+        o.best_seat = self.best_seat
+        o.bid = self.bid
+        o.called = self.called
+        o.dealer = self.dealer
+        o.discarded = self.discarded
+        o.done = self.done
+        o.hand = self.hand[:]
+        o.in_trick = self.in_trick
         o.last_winner = self.last_winner
+        o.leader = self.leader
+        o.led = self.led
+        o.lone_def = self.lone_def
+        o.maker = self.maker
+        o.must_make = self.must_make
+        o.n = self.n
+        o.no_alone_after_pass = self.no_alone_after_pass
+        o.ntricks = self.ntricks
+        o.nxt = self.nxt[:]
+        o.out = self.out
+        o.owed = self.owed
+        o.partner = self.partner
+        o.passed = self.passed
+        o.pend = self.pend[:]
+        o.phase = self.phase
+        o.pick_up = self.pick_up
+        o.piles = self.piles
+        o.points = self.points[:]
+        o.pool = self.pool
+        o.requested = self.requested
+        o.score = self.score
+        o.sides = self.sides
+        o.stage = self.stage
+        o.stick = self.stick
+        o.tab = self.tab[:]
+        o.taken = self.taken
+        o.trump = self.trump
+        o.turn = self.turn
+        o.under = self.under[:]
+        o.up = self.up
+        o.up_suit = self.up_suit
+        o.v = self.v
+        o.widow = self.widow
+        o.won = self.won[:]
         return o
 
     # --- rules ------------------------------------------------------------------
@@ -426,24 +448,21 @@ class HandState:
     def legal(self) -> Sequence[int]:
         """The action ids the seat to act may take (same set as ``Game.legal_actions``).
 
-        Bidding phases answer with shared tuples (callers must not change them), so
-        ``Game`` can cache their actions by identity of content.
+        Bidding and play answer with shared tuples (callers must not change them), so
+        ``Game`` can cache bidding menus by content. Cards come lowest code first.
         """
         phase = self.phase
         t = self.turn
         if phase == PLAY:
             h = self.hand[t]
+            tables = _PLAY_IDS[self.trump] or _play_ids(self.trump)
             if self.in_trick:
-                f = h & SUIT_BLOCK[self.led]
+                led = self.led
+                f = h & SUIT_BLOCK[led]
                 if f:
-                    h = f
-            card_of = CARD_OF[self.trump]
-            out = []
-            while h:
-                low = h & -h
-                out.append(PLAY_BASE + card_of[low.bit_length() - 1])
-                h ^= low
-            return out
+                    return tables[led][f >> (13 * led)]
+            b0, b1, b2, b3 = tables
+            return b0[h & 0x1FF] + b1[(h >> 13) & 0x1FF] + b2[(h >> 26) & 0x1FF] + b3[h >> 39]
         if phase == BID1:
             if self.up_suit < 0:
                 return _TAKE_NAMING_IDS if t == self.dealer else _ORDER_NAMING_IDS
@@ -647,8 +666,7 @@ class HandState:
 
     def _partners(self, seat: int) -> int:
         """The seats on ``seat``'s scoring side other than ``seat``, as a mask."""
-        side = self.sides[seat]
-        return sum(1 << s for s in range(self.n) if s != seat and self.sides[s] == side)
+        return self.v.side_masks[self.sides[seat]] & ~(1 << seat)
 
     def _best_holder(self, suit: int) -> int:
         """The seat holding ``suit``'s highest card among the hands (§7 Call-Ace), or -1."""
@@ -693,8 +711,12 @@ class HandState:
                 hands[s] = to_codes(t, hands[s] | tab[s])
                 tab[s] = 0
         else:
-            for s in range(self.n):
-                hands[s] = to_codes(t, hands[s])
+            # to_codes inlined: four calls were a tenth of a dealt hand's bidding.
+            c, d, h, s, b = _RECODE[t]
+            for seat in range(self.n):
+                m = hands[seat]
+                low = c[m & 511] + d[(m >> 9) & 511] + h[(m >> 18) & 511]
+                hands[seat] = low + s[(m >> 27) & 511] + b[m >> 36]
         self.phase = PLAY
         # The loner's left leads; with two loners, the defender (RULES.md §3, §4 Lead).
         if self.lone_def >= 0:
@@ -705,20 +727,20 @@ class HandState:
 
     def play(self, seat: int, c: int) -> None:
         """``seat`` plays card code ``c``; a full trick is won, a last trick scores the hand."""
-        bit = 1 << c
-        self.hand[seat] ^= bit
+        self.hand[seat] -= BIT[c]  # a card the seat holds (see BIT)
         d = self.under[c]
         if d:
             self.pend[seat] |= d
-        if not self.in_trick:
+        k = self.in_trick
+        if not k:
             self.led = c // 13
             self.best = c
             self.best_seat = seat
         elif c > self.best and (c >= TRUMP or c // 13 == self.led):
             self.best = c
             self.best_seat = seat
-        self.in_trick += 1
-        if self.in_trick < self.active:
+        if k + 1 < self.active:
+            self.in_trick = k + 1
             self.turn = self.nxt[seat]
             return
         winner = self.best_seat
@@ -805,14 +827,7 @@ class HandState:
 
     def maker_tricks(self) -> int:
         """Tricks won so far by the makers."""
-        makers = self.makers()
-        won = self.won
-        made = 0
-        while makers:
-            low = makers & -makers
-            made += won[low.bit_length() - 1]
-            makers ^= low
-        return made
+        return sum(map(self.won.__getitem__, _SEATS[self.makers()]))
 
 
 _PACK_MASKS: dict[str, int] = {}

@@ -28,6 +28,7 @@ import random
 import reprlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from operator import add, attrgetter, itemgetter
 from typing import Any
 
 from engine import core
@@ -52,7 +53,7 @@ from engine.actions import (
     parse_action,
 )
 from engine.cards import CARDS, SUITS, Card, Suit, cards_in, parse_cards
-from engine.core import BLOCK_SUIT, CARD_OF, CODE, SUIT_BLOCK, TRUMP, HandState
+from engine.core import BIT, BLOCK_SUIT, CARD_OF, CODE, SUIT_BLOCK, TRUMP, HandState
 from engine.errors import (
     CardNotPlayable,
     EngineError,
@@ -136,23 +137,26 @@ def _uncode_table(trump: int, block: int) -> list[int]:
 
 _UNCODE = [tuple(_uncode_table(t, b) for b in range(4)) for t in range(4)]
 """``_UNCODE[trump][block][chunk]``: card codes back to an engine card mask."""
-_FOLLOWS: list[tuple[list[tuple[Action, ...]], ...] | None] = [None] * 4
+_FOLLOWS: list[dict[int, tuple[Action, ...]] | None] = [None] * 4
 
 
-def _follows(trump: int) -> tuple[list[tuple[Action, ...]], ...]:
-    """Per block under ``trump``: chunk -> its Play actions in card index order.
+def _follows(trump: int) -> dict[int, tuple[Action, ...]]:
+    """Under ``trump``: a seat's cards of one block (a card-code mask) -> its Play
+    actions in card index order.
 
-    A seat that follows suit plays from one block, so its legal list is one look-up.
-    Built on first use of each trump.
+    A seat that follows suit plays from one block, so its legal list is one look-up
+    of its cards in the led block. Built on first use of each trump.
     """
-    tables = _FOLLOWS[trump]
-    if tables is None:
+    table = _FOLLOWS[trump]
+    if table is None:
         t0, t1, t2 = _PLAY_T0, _PLAY_T1, _PLAY_T2
-        tables = _FOLLOWS[trump] = tuple(
-            [t0[m & 0x1FFF] + t1[(m >> 13) & 0x1FFF] + t2[m >> 26] for m in uncode]
-            for uncode in _UNCODE[trump]
-        )
-    return tables
+        table = _FOLLOWS[trump] = {
+            chunk << (13 * block): t0[m & 0x1FFF] + t1[(m >> 13) & 0x1FFF] + t2[m >> 26]
+            for block, uncode in enumerate(_UNCODE[trump])
+            for chunk, m in enumerate(uncode)
+            if chunk
+        }
+    return table
 
 
 _ACTIONS_OF: dict[tuple[int, ...], tuple[Action, ...]] = {}
@@ -203,6 +207,7 @@ class Game:
         "_hand_no",
         "_log",
         "_menu",
+        "_pack",
         "_phase",
         "_plays",
         "_pool",
@@ -248,16 +253,19 @@ class Game:
         self._log: list[LogEntry] = []
         self._hand_no = 0
         self._scores = [0] * (max(self.variant.sides) + 1)
-        self._results: list[HandResult] = []
+        # A finished hand's HandResult is built when first read (a frozen dataclass of 15
+        # fields costs more than the rest of the hand's end): until then, its fields.
+        self._results: list[HandResult | tuple[Any, ...]] = []
         self._winner: int | None = None
         self._pool = 0
+        self._pack = [c.index for c in self.variant.pack]
         self._hand: HandState | None = None
         self._start_hand()
 
     def _start_hand(self) -> None:
         self._code: list[int] = []
         self._uncode: tuple[list[int], ...] = ()
-        self._follows: tuple[list[tuple[Action, ...]], ...] = ()
+        self._follows: dict[int, tuple[Action, ...]] = {}
         self._discards: list[tuple[int, int]] = []
         self._menu: tuple[Action, ...] | None = None
         self._turned_down = False
@@ -266,15 +274,13 @@ class Game:
 
     # --- public state ---------------------------------------------------------------
 
-    @property
-    def phase(self) -> Phase:
-        """The current phase."""
-        return self._phase
-
-    @property
-    def turn(self) -> int | None:
-        """The seat to act; ``None`` when a deal is due or the game is over."""
-        return self._turn
+    # A driver reads these two after every action: read-only properties whose getter is
+    # C (operator.attrgetter) rather than a Python function cost a fraction of a call.
+    phase = property(attrgetter("_phase"), doc="The current phase (a :class:`Phase`).")
+    turn = property(
+        attrgetter("_turn"),
+        doc="The seat to act (an int); ``None`` when a deal is due or the game is over.",
+    )
 
     @property
     def dealer(self) -> int:
@@ -323,7 +329,7 @@ class Game:
     @property
     def hand_results(self) -> tuple[HandResult, ...]:
         """Every finished hand, in order."""
-        return tuple(self._results)
+        return tuple(self._built_results())
 
     @property
     def log(self) -> tuple[LogEntry, ...]:
@@ -361,14 +367,13 @@ class Game:
             raise GameOver("The game is over.")
         if self._phase is not _DEAL and self._phase is not _OVER:
             raise WrongPhase("A hand is in progress: finish it before the next deal.")
-        pack = [c.index for c in self.variant.pack]
         if cards is None:
             # Each hand's shuffle depends on (seed, hand) only, so a game rebuilt from its
             # record deals the same next hand as the original would have.
-            order = _shuffled(pack, f"tuque:{self.seed}:{self._hand_no + 1}")
+            order = _shuffled(self._pack[:], f"tuque:{self.seed}:{self._hand_no + 1}")
         else:
             order = [c.index for c in cards]
-            if sorted(order) != pack:
+            if sorted(order) != self._pack:
                 raise EngineError(
                     f"a deal must hold each card of the {self.variant.title} pack once"
                 )
@@ -383,7 +388,7 @@ class Game:
             self._set_trump(hand.trump)
         self._phase = _PHASE_OF[hand.phase]
         self._turn = hand.turn
-        deal = Deal(tuple(map(CARDS.__getitem__, order)))
+        deal = Deal(itemgetter(*order)(CARDS))
         self._log.append(deal)
         return deal
 
@@ -393,37 +398,33 @@ class Game:
         """Exactly the actions ``seat`` may take now (empty when it is not their turn)."""
         if seat != self._turn:
             return ()
-        return self._legal()
-
-    def _legal(self) -> tuple[Action, ...]:
         phase = self._phase
         hand = self._hand
         assert hand is not None
-        t = hand.turn
         if phase is _PLAY:
-            m = hand.hand[t]
+            m = hand.hand[seat]
             if hand.in_trick:
-                led = hand.led
-                follow = m & SUIT_BLOCK[led]
+                follow = m & SUIT_BLOCK[hand.led]
                 if follow:
-                    return self._follows[led][follow >> (13 * led)]
-            u0, u1, u2, u3 = self._uncode
-            m = u0[m & 0x1FFF] | u1[(m >> 13) & 0x1FFF] | u2[(m >> 26) & 0x1FFF] | u3[m >> 39]
+                    return self._follows[follow]
+            u0, u1, u2, u3 = self._uncode  # disjoint masks: + is | (see core.BIT)
+            m = u0[m & 0x1FFF] + u1[(m >> 13) & 0x1FFF] + u2[(m >> 26) & 0x1FFF] + u3[m >> 39]
             return _PLAY_T0[m & 0x1FFF] + _PLAY_T1[(m >> 13) & 0x1FFF] + _PLAY_T2[m >> 26]
-        if phase is _DISCARD:
-            m = hand.hand[t]
-            return _DISC_T0[m & 0x1FFF] + _DISC_T1[(m >> 13) & 0x1FFF] + _DISC_T2[m >> 26]
         # A decision's menu is asked for by the player and again by apply: built once.
         menu = self._menu
         if menu is None:
-            ids = hand.legal()
-            if type(ids) is not tuple:
-                ids = tuple(ids)
-            menu = _ACTIONS_OF.get(ids)
-            if menu is None:
-                menu = tuple(map(ACTIONS.__getitem__, ids))
-                if len(_ACTIONS_OF) < 4096:  # bidding menus repeat; card lists are bounded
-                    _ACTIONS_OF[ids] = menu
+            if phase is _DISCARD:
+                m = hand.hand[seat]
+                menu = _DISC_T0[m & 0x1FFF] + _DISC_T1[(m >> 13) & 0x1FFF] + _DISC_T2[m >> 26]
+            else:
+                ids = hand.legal()
+                if type(ids) is not tuple:
+                    ids = tuple(ids)
+                menu = _ACTIONS_OF.get(ids)
+                if menu is None:
+                    menu = tuple(map(ACTIONS.__getitem__, ids))
+                    if len(_ACTIONS_OF) < 4096:  # bidding menus repeat; card lists are bounded
+                        _ACTIONS_OF[ids] = menu
             self._menu = menu
         return menu
 
@@ -462,11 +463,11 @@ class Game:
             card = action.card.index
             code = self._code[card]
             own = hand.hand[seat]
-            if not own >> code & 1:
+            if not own & BIT[code]:
                 raise self._explain(seat, action)
             if hand.in_trick:
                 follow = own & SUIT_BLOCK[hand.led]
-                if follow and not follow >> code & 1:
+                if follow and not follow & BIT[code]:
                     raise self._explain(seat, action)
             self._plays.append((seat, card))
             hand.play(seat, code)
@@ -476,8 +477,17 @@ class Game:
             else:
                 self._turn = hand.turn
             return
-        if action not in self._legal():
-            raise self._explain(seat, action)
+        legal = self._menu
+        if legal is None:  # not asked for yet (or a play phase, whose lists are not kept)
+            legal = self.legal_actions(seat)
+        # Listed actions are interned: an identity scan is much cheaper than ``in``,
+        # which calls the dataclass ``__eq__`` on every other action before a match.
+        for known in legal:
+            if known is action:
+                break
+        else:
+            if action not in legal:
+                raise self._explain(seat, action)
         if type(action) is Discard:
             self._discards.append((seat, action.card.index))
         elif type(action) is not Give:  # a gift is seen by the giver and the loner only
@@ -519,39 +529,55 @@ class Game:
         v = self.variant
         hand = self._hand
         assert hand is not None
-        made = hand.maker_tricks() if hand.maker >= 0 else 0
-        for side, p in enumerate(hand.points):
-            self._scores[side] += p
+        scores = self._scores = list(map(add, self._scores, hand.points))
         self._pool = hand.pool
-        played = hand.maker >= 0
+        maker = hand.maker
+        tricks = hand.ntricks
+        if maker >= 0:
+            made = hand.maker_tricks()
+            march = made == tricks
+            euchred = made < (min(hand.bid, tricks) if hand.bid else v.contract)
+        else:
+            march = euchred = False
+        # HandResult's fields in order, built by _built_results.
         self._results.append(
-            HandResult(
-                hand_no=self._hand_no,
-                dealer=self._dealer,
-                up_card=self.up_card,
-                trump=self.trump,
-                maker=self.maker,
-                alone=self.alone,
-                tricks=tuple(hand.won),
-                points=tuple(hand.points),
-                scores=tuple(self._scores),
-                march=played and made == v.tricks,
-                euchred=played and made < (min(hand.bid, v.tricks) if hand.bid else v.contract),
-                lone_defender=hand.lone_def if hand.lone_def >= 0 else None,
-                partner=hand.partner if hand.partner >= 0 else None,
-                bid=hand.bid,
-                pool=hand.pool,
+            (
+                self._hand_no,
+                self._dealer,
+                CARDS[hand.up] if hand.up >= 0 else None,
+                SUITS[hand.trump] if hand.trump >= 0 else None,
+                maker if maker >= 0 else None,
+                hand.alone if hand.alone >= 0 else None,
+                tuple(hand.won),
+                tuple(hand.points),
+                tuple(scores),
+                march,
+                euchred,
+                hand.lone_def if hand.lone_def >= 0 else None,
+                hand.partner if hand.partner >= 0 else None,
+                hand.bid,
+                hand.pool,
             )
         )
         self._turn = None
         if v.chips:
             # RULES.md §7 Jackpot ruling: a march or the last deal ends the game.
-            marched = max(hand.won) == v.tricks
+            marched = max(hand.won) == tricks
             over = marched or self._hand_no >= self.options.hands
             self._winner = _game_winner(self._scores, min(self._scores)) if over else None
         else:
             self._winner = _game_winner(self._scores, self.options.target)
         self._phase = _END if self._winner is not None else _OVER
+
+    def _built_results(self) -> list[HandResult]:
+        """:attr:`_results` with every hand's HandResult built (once: later reads share it)."""
+        results = self._results
+        i = len(results)
+        while i and type(results[i - 1]) is tuple:
+            i -= 1
+        for j in range(i, len(results)):
+            results[j] = HandResult(*results[j])
+        return results  # type: ignore[return-value]
 
     # --- explanations ---------------------------------------------------------------------
 
@@ -800,7 +826,7 @@ class Game:
             target=self.options.target,
             stick_the_dealer=self.options.stick_the_dealer,
             discard=CARDS[own[-1]] if own else None,
-            last_hand=self._results[-1] if self._results else None,
+            last_hand=self._built_results()[-1] if self._results else None,
             legal_actions=self.legal_actions(seat) if seat is not None else (),
             winner=self._winner,
             lone_defender=hand.lone_def if hand is not None and hand.lone_def >= 0 else None,
@@ -848,6 +874,7 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy of the whole game."""
+        self._built_results()  # the copy and the original share each hand's result
         other = Game.__new__(Game)
         for name in Game.__slots__:
             setattr(other, name, getattr(self, name))
@@ -947,13 +974,47 @@ def _shuffled(pack: list[int], key: str) -> list[int]:
     """A Fisher-Yates shuffle of ``pack`` (in place) driven by BLAKE2b of ``key``.
 
     256 hashed bits cover the 153 bits of a 39-card order with a negligible bias, in
-    a fraction of the time of seeding a ``random.Random`` and drawing per card.
+    a fraction of the time of seeding a ``random.Random`` and drawing per card. Step
+    ``i`` (from the last card down) swaps card ``i`` with card ``j``, the hash's next
+    digit in base ``i + 1``; :func:`_shuffle_plan` reads those digits in fewer steps.
     """
     bits = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=32).digest())
-    for i in range(len(pack) - 1, 0, -1):
-        bits, j = divmod(bits, i + 1)
-        pack[i], pack[j] = pack[j], pack[i]
+    plan = _SHUFFLE_PLANS.get(len(pack)) or _shuffle_plan(len(pack))
+    for product, pairs in plan:
+        bits, digits = divmod(bits, product)
+        for i, h, base, split in pairs:
+            j, k = split[digits % base]
+            digits //= base
+            pack[i], pack[j] = pack[j], pack[i]
+            pack[h], pack[k] = pack[k], pack[h]
     return pack
+
+
+_Pairs = list[tuple[int, int, int, list[tuple[int, int]]]]
+_SHUFFLE_PLANS: dict[int, list[tuple[int, _Pairs]]] = {}
+
+
+def _shuffle_plan(n: int) -> list[tuple[int, _Pairs]]:
+    """How :func:`_shuffled` reads its digits for ``n`` cards: ``[(product, pairs), ...]``.
+
+    Steps go in pairs ``(i, h = i - 1)``: one digit in base ``(i + 1) * i`` looked up
+    in ``split`` gives both (step 0, base 1, is a no-op). Pairs go in groups whose
+    bases multiply below 2**30, so the 256-bit number is divided once a group and
+    the digits within come from one-word integers. Built once per pack size.
+    """
+    plan: list[tuple[int, _Pairs]] = []
+    pairs: _Pairs = []
+    product = 1
+    for i in range(n - 1, 0, -2):
+        base = (i + 1) * i
+        if product * base >= 1 << 30:
+            plan.append((product, pairs))
+            pairs, product = [], 1
+        pairs.append((i, i - 1, base, [(q % (i + 1), q // (i + 1)) for q in range(base)]))
+        product *= base
+    plan.append((product, pairs))
+    _SHUFFLE_PLANS[n] = plan
+    return plan
 
 
 def _game_winner(scores: list[int], target: int) -> int | None:
