@@ -6,6 +6,7 @@ and refusals, and a six-seat game finished after a restart with the old buttons.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import re
 import sqlite3
@@ -453,3 +454,38 @@ async def test_a_click_from_a_partner_sitting_out_changes_nothing(table: Table) 
         assert rec.original is not None and rec.original.ephemeral, rec.original
         assert "not your turn" in rec.original.text
         assert db_snapshot(t) == before_db and session.game.to_record() == before_game
+
+
+async def test_a_secret_partner_reaches_no_other_members_view(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    """RULES.md §7 Call-Ace with two members and three computers: the maker's partner is
+    named only in the channel's hand results, never in a member's ephemeral, another
+    channel post, a custom_id or a log line."""
+    t = table
+    caplog.set_level(logging.DEBUG, logger="bot")
+    async with running_bot(t) as bot:
+        rec = await t.double.slash(
+            t.ann, t.channel, "tuque", "challenge", opponent=t.bob,
+            variant="call_ace", players=5, target=3, level="easy",
+        )  # fmt: skip
+        await rec.settled()
+        await click(t, t.bob, "accept")
+        game_id = game_of_lobby(t)
+        await play(t, bot, game_id, random.Random(8))
+    named = 0
+    for message in t.double.channel_messages(t.channel):
+        for version in (*message.history, message.snapshot()):
+            shown = str(version.content) + str(version.embeds)
+            if "partnered by" in shown:
+                assert "result" in shown, shown
+                named += 1
+            assert "partnered" not in str(version.components)
+    assert named, "no hand named its partner: the check did not run"
+    for user in (t.ann, t.bob):
+        for message in t.double.ephemerals_for(user):
+            for version in (*message.history, message.snapshot()):
+                assert "partnered by" not in str(version.embeds) + str(version.content)
+    for entry in caplog.records:
+        line = entry.getMessage().replace(str(t.db), "")
+        assert "partner" not in line.lower(), line
