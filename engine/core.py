@@ -17,6 +17,12 @@ So a card beats the best card of the trick exactly when it is higher *and*
 either trump or of the best card's block (RULES.md "Trick winner"); following suit is one
 mask; the lowest card of a suit is its lowest set bit. Before trump (bidding and
 the discard) cards keep their engine index (:mod:`engine.cards`).
+
+The double pack (RULES.md §6 option) is played by :class:`DoublePackHand`, whose own
+tables (:data:`DOUBLE_CODE`) give each card and its twin adjacent codes and whose
+trump block runs to 16 places (codes 39..54); its one extra rule, the tie rule of
+identical cards, is its :meth:`~DoublePackHand.play`. Every other pack keeps the
+tables and paths above.
 """
 
 from __future__ import annotations
@@ -24,18 +30,35 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.actions import (
+    ACTION_CARD,
     ASK_BASE,
     BID_BASE,
     BID_LEVELS,
     CALL_CARD_BASE,
+    CALL_CARD_IDS,
     CALL_SUIT_BASE,
     DISCARD_BASE,
+    DISCARD_IDS,
     GIVE_BASE,
+    GIVE_IDS,
     PLAY_BASE,
+    PLAY_IDS,
     TURN_DOWN,
 )
-from engine.cards import EFFECTIVE_SUIT, JACK_INDEX, POWER, SUIT_MASK
-from engine.variants import Options, ScoreHand, Variant
+from engine.cards import (
+    CARDS,
+    DOUBLE_POWER,
+    EFFECTIVE_SUIT,
+    JACK_INDEX,
+    POWER,
+    RANK_INDEX,
+    SECOND,
+    SUIT_INDEX,
+    SUIT_MASK,
+    TWIN,
+    Rank,
+)
+from engine.variants import DOUBLE_PACK, Options, ScoreHand, Variant
 
 __all__ = [
     "ALONE",
@@ -50,6 +73,8 @@ __all__ = [
     "CODE",
     "DISCARD",
     "DONE",
+    "DOUBLE_CARD_OF",
+    "DOUBLE_CODE",
     "GIVE",
     "GO_ALONE",
     "NAME",
@@ -60,8 +85,12 @@ __all__ = [
     "SUIT_BLOCK",
     "TAKE",
     "TRUMP",
+    "TWIN_CODE",
+    "DoublePackHand",
     "HandState",
     "bits",
+    "double_to_codes",
+    "new_hand",
     "to_codes",
 ]
 
@@ -75,16 +104,21 @@ _ORDER_NAMING, _TAKE_NAMING = 2, 7
 
 TRUMP = 39
 """Lowest trump code; ``code >= TRUMP`` is a trump."""
-SUIT_BLOCK = [0x1FFF << (13 * b) for b in range(4)]
-"""Card-code mask of each block (effective suit)."""
+SUIT_BLOCK = [0x1FFF << (13 * b) for b in range(3)] + [0xFFFF << TRUMP] * 2
+"""Card-code mask of each block (effective suit), by ``code // 13``. The trump block is
+16 places wide for the double pack, whose top trump codes (52..54) are the only ones
+past 51: their ``code // 13`` is 4, the trump block again."""
 OFF_MASK = (1 << TRUMP) - 1
 """Card-code mask of the three blocks that are not trump."""
+_NO_CODE = 63
+"""The code of a card outside the pack's tables: no hand ever holds it, so a Play of
+it is refused like any card not held."""
 
 
 def _codes(trump: int) -> list[int]:
     off_blocks = [s for s in range(4) if s != trump]
-    codes = [-1] * 39
-    for card in range(39):
+    codes = [_NO_CODE] * len(CARDS)
+    for card in range(SECOND):
         if EFFECTIVE_SUIT[trump][card] != trump:
             codes[card] = 13 * off_blocks.index(card // 9) + card % 9
             continue
@@ -100,17 +134,64 @@ def _codes(trump: int) -> list[int]:
     return codes
 
 
+def _double_codes(trump: int) -> list[int]:
+    # RULES.md §6 double pack: 9 9' T T' ... in every block, so a card's twin is its
+    # neighbour; trump: 9 9' T T' Q Q' K K' A A' Left Left' Right Right', then the
+    # joker of the other colour, then the one of trump's colour (DOUBLE_POWER).
+    off_blocks = [s for s in range(4) if s != trump]
+    power = DOUBLE_POWER[trump][trump]
+    nine = Rank.NINE.index  # the lowest rank the double pack holds
+    codes = [_NO_CODE] * len(CARDS)
+    for c in DOUBLE_PACK:
+        card = c.index
+        rank = RANK_INDEX[card]
+        suit = EFFECTIVE_SUIT[trump][card]
+        if suit != trump:
+            codes[card] = 13 * off_blocks.index(suit) + 2 * (rank - nine) + c.copy
+        elif rank < 0:  # a joker: the one of trump's colour above the other
+            codes[card] = TRUMP + 14 + (power[card] > min(power[36], power[37]))
+        elif power[card] >= 140:  # the bowers: Left 140, Right 150
+            codes[card] = TRUMP + 10 + 2 * (power[card] == 150) + c.copy
+        else:
+            pos = rank - nine if rank < JACK_INDEX else rank - nine - 1
+            codes[card] = TRUMP + 2 * pos + c.copy
+    return codes
+
+
+def _card_of(codes: list[int], size: int) -> list[int]:
+    card_of = [-1] * size
+    for card, code in enumerate(codes):
+        if code != _NO_CODE:
+            card_of[code] = card
+    return card_of
+
+
 CODE: list[list[int]] = [_codes(t) for t in range(4)]
 """``CODE[trump][card]``: the card code of engine card index ``card``."""
-CARD_OF: list[list[int]] = [[-1] * 52 for _ in range(4)]
+CARD_OF: list[list[int]] = [_card_of(CODE[t], 52) for t in range(4)]
 """``CARD_OF[trump][code]``: the engine card index of a code (``-1``: no such card)."""
+DOUBLE_CODE: list[list[int]] = [_double_codes(t) for t in range(4)]
+""":data:`CODE` of the double pack (RULES.md §6)."""
+DOUBLE_CARD_OF: list[list[int]] = [_card_of(DOUBLE_CODE[t], TRUMP + 16) for t in range(4)]
+""":data:`CARD_OF` of the double pack."""
+TWIN_CODE: list[int] = [-1] * (TRUMP + 16)
+"""``TWIN_CODE[code]``: the double pack's code of the identical card, -1 if none (the
+same under every trump: twins are the neighbours ``2k`` and ``2k + 1`` of a block)."""
 for _t in range(4):
-    for _card, _code in enumerate(CODE[_t]):
-        CARD_OF[_t][_code] = _card
+    for _card, _code in enumerate(DOUBLE_CODE[_t]):
+        if _code != _NO_CODE and TWIN[_card] >= 0:
+            TWIN_CODE[_code] = DOUBLE_CODE[_t][TWIN[_card]]
+PLAY_ID: list[list[int]] = [[PLAY_BASE + c if c >= 0 else -1 for c in CARD_OF[t]] for t in range(4)]
+"""``PLAY_ID[trump][code]``: the id of playing the card of a code."""
+DOUBLE_PLAY_ID: list[list[int]] = [
+    [PLAY_IDS[c] if c >= 0 else -1 for c in DOUBLE_CARD_OF[t]] for t in range(4)
+]
+""":data:`PLAY_ID` of the double pack."""
 
 
-BLOCK_SUIT: list[list[int]] = [[s for s in range(4) if s != t] + [t] for t in range(4)]
-"""``BLOCK_SUIT[trump][block]``: the suit index of a block of card codes."""
+BLOCK_SUIT: list[list[int]] = [[s for s in range(4) if s != t] + [t, t] for t in range(4)]
+"""``BLOCK_SUIT[trump][block]``: the suit index of a block of card codes (4: trump, as
+:data:`SUIT_BLOCK`)."""
 
 
 def bits(mask: int) -> list[int]:
@@ -145,6 +226,17 @@ def to_codes(trump: int, mask: int) -> int:
     c, d, h, s, b = _RECODE[trump]
     low = c[mask & 511] | d[(mask >> 9) & 511] | h[(mask >> 18) & 511]
     return low | s[(mask >> 27) & 511] | b[mask >> 36]
+
+
+def double_to_codes(trump: int, mask: int) -> int:
+    """:func:`to_codes` for the double pack (a hand's few cards, one by one)."""
+    code = DOUBLE_CODE[trump]
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= 1 << code[low.bit_length() - 1]
+        mask ^= low
+    return out
 
 
 _ORDER_IDS = (PASS, ORDER)
@@ -208,6 +300,17 @@ class HandState:
         points: points per scoring side once ``phase`` is ``DONE`` (all zero if thrown
             in); in Jackpot, each seat's chips won or paid this hand, ante included.
     """
+
+    twins = False
+    """Whether the pack has identical cards (the double pack's :class:`DoublePackHand`)."""
+    code_of = CODE
+    """The card-code table: ``code_of[trump][card]`` (:data:`CODE`)."""
+    card_of = CARD_OF
+    """``card_of[trump][code]``: the engine card of a code (:data:`CARD_OF`)."""
+    play_id = PLAY_ID
+    """``play_id[trump][code]``: the action id of playing a code (:data:`PLAY_ID`)."""
+    recode = staticmethod(to_codes)
+    """Re-numbers an engine card mask into codes (:func:`to_codes`)."""
 
     __slots__ = (
         "active",
@@ -311,9 +414,9 @@ class HandState:
         self.points = [0] * (max(variant.sides) + 1)
         self.last_winner = -1
 
-    @classmethod
+    @staticmethod
     def from_deal(
-        cls, variant: Variant, options: Options, order: list[int], dealer: int, pool: int = 0
+        variant: Variant, options: Options, order: list[int], dealer: int, pool: int = 0
     ) -> HandState:
         """A new hand dealt from ``order``, the pack's card indices in dealing order.
 
@@ -323,7 +426,7 @@ class HandState:
         Jackpot a turned-up Ben is passed over for the next card (RULES.md §7 ruling),
         and ``pool`` is the pool carried over from the last hand.
         """
-        state = cls(variant, options, dealer)
+        state = new_hand(variant, options, dealer)
         piles, size = variant.tableau_piles, variant.hand_size
         pos = 0
         laid_out = []
@@ -346,7 +449,7 @@ class HandState:
             state.piles = tuple(laid_out)
         if variant.up_card:
             if variant.ben_up == "turn_next":
-                while order[pos] >= 36:
+                while SUIT_INDEX[order[pos]] < 0:  # a Ben
                     pos += 1
             state.up = order[pos]
         else:
@@ -361,21 +464,22 @@ class HandState:
         v = self.v
         if v.bidding == "none":
             # Jackpot: the up-card's suit is trump; everyone antes a chip (RULES.md §7).
-            self.trump = self.up // 9
+            self.trump = SUIT_INDEX[self.up]
             self.pool += self.n
             self.points = [-1] * self.n
             self._start_play()
         elif v.bidding == "auction":
             self.phase = AUCTION
-        elif self.up >= 36 and v.ben_up in ("dealer_makes", "dealer_names"):
+        elif SUIT_INDEX[self.up] < 0 and v.ben_up in ("dealer_makes", "dealer_names"):
             self.phase = BLIND
             self.turn = self.dealer
-        elif self.up < 36:
-            self.up_suit = self.up // 9
+        else:
+            self.up_suit = SUIT_INDEX[self.up]  # -1: a Ben, whose acceptor names trump
 
     def copy(self) -> HandState:
-        """An independent copy."""
-        o = HandState.__new__(HandState)
+        """An independent copy (of the same class)."""
+        cls = self.__class__
+        o = cls.__new__(cls)
         o.v, o.n, o.sides, o.ntricks, o.score = self.v, self.n, self.sides, self.ntricks, self.score
         o.stick, o.no_alone_after_pass, o.must_make = (
             self.stick,
@@ -437,11 +541,11 @@ class HandState:
                 f = h & SUIT_BLOCK[self.led]
                 if f:
                     h = f
-            card_of = CARD_OF[self.trump]
+            ids = self.play_id[self.trump]
             out = []
             while h:
                 low = h & -h
-                out.append(PLAY_BASE + card_of[low.bit_length() - 1])
+                out.append(ids[low.bit_length() - 1])
                 h ^= low
             return out
         if phase == BID1:
@@ -449,14 +553,15 @@ class HandState:
                 return _TAKE_NAMING_IDS if t == self.dealer else _ORDER_NAMING_IDS
             if t == self.dealer:
                 # Almonte option: a dealer who named the suit for a Ben must take it.
-                return _TAKE_ONLY_IDS if self.must_make and self.up >= 36 else _TAKE_IDS
+                ben = SUIT_INDEX[self.up] < 0
+                return _TAKE_ONLY_IDS if self.must_make and ben else _TAKE_IDS
             if self.v.turn_down and t == (self.dealer + 2) % self.n:
                 return _TURN_DOWN_IDS
             return _ORDER_IDS
         if phase == BID2:
             return _NAME_IDS[self.up_suit][t == self.dealer and self.stick]
         if phase == DISCARD:
-            return [DISCARD_BASE + c for c in bits(self.hand[t])]
+            return [DISCARD_IDS[c] for c in bits(self.hand[t])]
         if phase == ALONE:
             return _ALONE_IDS
         if phase == BLIND:
@@ -464,12 +569,12 @@ class HandState:
         if phase == ASK:
             return [PASS, *(ASK_BASE + p for p in bits(self._partners(t)))]
         if phase == GIVE:
-            return [GIVE_BASE + c for c in bits(self.hand[t])]
+            return [GIVE_IDS[c] for c in bits(self.hand[t])]
         if phase == CALL:
             if self.v.makers == "call_suit":
                 return [*(CALL_SUIT_BASE + s for s in range(4)), GO_ALONE]
             rest = _pack_mask(self.v) & ~self.hand[t]
-            return [CALL_CARD_BASE + c for c in bits(rest)]
+            return [CALL_CARD_IDS[c] for c in bits(rest)]
         if phase == AUCTION:
             low = BID_LEVELS.index(self.bid) + 1 if self.bid else 0
             return [PASS, *range(BID_BASE + 4 * low, BID_BASE + 4 * len(BID_LEVELS))]
@@ -506,12 +611,7 @@ class HandState:
                 self.passed |= 1 << seat
                 self.turn = (seat + 1) % self.n
         elif phase == DISCARD:
-            bit = 1 << (action - DISCARD_BASE)
-            self.hand[seat] ^= bit
-            self.discarded |= bit
-            self.owed -= 1
-            if not self.owed:
-                self._advance()
+            self._discard_card(seat, action - DISCARD_BASE)
         elif phase == ALONE:
             if action == GO_ALONE:
                 self.go_alone(seat)
@@ -532,12 +632,7 @@ class HandState:
                 self.phase = GIVE
                 self.turn = action - ASK_BASE
         elif phase == GIVE:
-            bit = 1 << (action - GIVE_BASE)
-            self.hand[seat] ^= bit
-            self.hand[self.asker] |= bit
-            self.phase = DISCARD
-            self.turn = self.asker
-            self.owed = 1
+            self._give_card(seat, action - GIVE_BASE)
         elif phase == CALL:
             if action == GO_ALONE:
                 self.alone = seat
@@ -563,6 +658,23 @@ class HandState:
                 if self.bid >= 8:
                     self.alone = self.maker
                 self._advance()
+
+    def _discard_card(self, seat: int, card: int) -> None:
+        bit = 1 << card
+        self.hand[seat] ^= bit
+        self.discarded |= bit
+        self.owed -= 1
+        if not self.owed:
+            self._advance()
+
+    def _give_card(self, seat: int, card: int) -> None:
+        """RULES.md §6: the partner asked hands ``card`` to the loner, who discards one."""
+        bit = 1 << card
+        self.hand[seat] ^= bit
+        self.hand[self.asker] |= bit
+        self.phase = DISCARD
+        self.turn = self.asker
+        self.owed = 1
 
     def _throw_in(self) -> None:
         self.trump = -1
@@ -683,18 +795,19 @@ class HandState:
         tab = self.tab
         hands = self.hand
         if any(tab):
-            code = CODE[t]
+            code = self.code_of[t]
             under = [0] * 52
             for card, bit in enumerate(self.under[:39]):
                 if bit:
                     under[code[card]] = 1 << code[bit.bit_length() - 1]
             self.under = under
             for s in range(self.n):
-                hands[s] = to_codes(t, hands[s] | tab[s])
+                hands[s] = self.recode(t, hands[s] | tab[s])
                 tab[s] = 0
         else:
+            recode = self.recode
             for s in range(self.n):
-                hands[s] = to_codes(t, hands[s])
+                hands[s] = recode(t, hands[s])
         self.phase = PLAY
         # The loner's left leads; with two loners, the defender (RULES.md §3, §4 Lead).
         if self.lone_def >= 0:
@@ -813,6 +926,55 @@ class HandState:
             made += won[low.bit_length() - 1]
             makers ^= low
         return made
+
+
+class DoublePackHand(HandState):
+    """A hand with six-hand's double pack (RULES.md §6 option): the same rules, one more.
+
+    The more: of two identical cards played to a trick, the second beats the first
+    (RULES.md "Trick winner" ruling), in :meth:`play`. The rest is the pack's width:
+    its own card codes (:data:`DOUBLE_CODE`: twins side by side, a trump block of
+    16), and the action ids of second copies, which are not ``base + card``
+    (:data:`engine.actions.PLAY_IDS`), read back to cards in :meth:`apply`. Its
+    bidding, going alone and card request are six-hand's, so no other card phase (a
+    call of a card, a tableau) arises.
+    """
+
+    __slots__ = ()
+    twins = True
+    code_of = DOUBLE_CODE
+    card_of = DOUBLE_CARD_OF
+    play_id = DOUBLE_PLAY_ID
+    recode = staticmethod(double_to_codes)
+
+    def __init__(self, variant: Variant, options: Options, dealer: int) -> None:
+        super().__init__(variant, options, dealer)
+        self.under = [0] * len(TWIN_CODE)  # indexed by code in play: up to 54 here
+
+    def apply(self, action: int) -> None:
+        """Apply action id ``action`` for the seat to act (assumed legal)."""
+        card = ACTION_CARD[action]
+        if card < 0:
+            super().apply(action)
+        elif self.phase == PLAY:
+            self.play(self.turn, DOUBLE_CODE[self.trump][card])
+        elif self.phase == DISCARD:
+            self._discard_card(self.turn, card)
+        else:  # GIVE: six-hand has no other card phase (calling a card is Auction's)
+            self._give_card(self.turn, card)
+
+    def play(self, seat: int, c: int) -> None:
+        """``seat`` plays card code ``c`` (see :meth:`HandState.play`), with the tie rule."""
+        if self.in_trick and c == TWIN_CODE[self.best]:
+            # RULES.md "Trick winner": of two identical cards the second played wins.
+            self.best = c
+            self.best_seat = seat
+        super().play(seat, c)
+
+
+def new_hand(variant: Variant, options: Options, dealer: int) -> HandState:
+    """A hand of ``variant`` before the deal: a :class:`DoublePackHand` for the double pack."""
+    return (DoublePackHand if variant.twins else HandState)(variant, options, dealer)
 
 
 _PACK_MASKS: dict[str, int] = {}
