@@ -66,13 +66,15 @@ def _replay_trace(game: Game, sim: HandState, trace: list[int]) -> None:
         game.apply(game.turn, ACTIONS[Play(card).id])  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("variant", ["tuque", "euchre"])
+@pytest.mark.parametrize("variant", ["tuque", "euchre", "six_hand"])
 @pytest.mark.parametrize("rollout", ["random", "heuristic"])
 def test_rollouts_follow_the_rules(variant: str, rollout: str) -> None:
-    """The flat playout loops play legal cards and score exactly as the engine does."""
+    """The flat playout loops (and the double pack's, RULES.md §6) play legal cards and
+    score exactly as the engine does."""
     rng = random.Random(7)
+    options = DOUBLE if variant == "six_hand" else {}
     for seed in range(300):
-        game = Game(variant, seed=seed)
+        game = Game(variant, seed=seed, **options)
         deal = game.deal()
         sim = _sim_for(game, [c.index for c in deal.cards])
         stop = rng.randrange(40)
