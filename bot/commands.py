@@ -181,6 +181,7 @@ class TuqueCog(commands.GroupCog, group_name="tuque", group_description="Play Tu
         no_alone_after_pass="british and six_hand: no going alone after passing",
         dealer_must_make="almonte: the dealer must take a Ben they named the suit for",
         deals="jackpot: deals before the game ends without a march (default 12)",
+        double_pack="six_hand: the 50-card double pack (two of each 9–A, two jokers)",
     )
     async def computer_game(
         self,
@@ -194,6 +195,7 @@ class TuqueCog(commands.GroupCog, group_name="tuque", group_description="Play Tu
         no_alone_after_pass: bool | None = None,
         dealer_must_make: bool | None = None,
         deals: Deals | None = None,
+        double_pack: bool | None = None,
     ) -> None:
         options = game_options(
             variant,
@@ -204,6 +206,7 @@ class TuqueCog(commands.GroupCog, group_name="tuque", group_description="Play Tu
             no_alone_after_pass=no_alone_after_pass,
             dealer_must_make=dealer_must_make,
             hands=deals,
+            double_pack=double_pack,
         )
         await self.bot.sessions.start_computer_game(interaction, variant, options, level)
 
