@@ -52,7 +52,7 @@ from engine.actions import (
     parse_action,
 )
 from engine.cards import CARDS, SECOND, SUITS, Card, Suit, cards_in, parse_cards
-from engine.core import BLOCK_SUIT, SUIT_BLOCK, TRUMP, HandState
+from engine.core import BLOCK_SUIT, CARD_OF, SUIT_BLOCK, TRUMP, HandState
 from engine.errors import (
     CardNotPlayable,
     EngineError,
@@ -125,7 +125,7 @@ def _uncode_table(trump: int, block: int) -> list[int]:
 
     Only the positions a block can hold are covered: nine in a plain suit, 13 in trump.
     """
-    card_of = HandState.card_of[trump]
+    card_of = CARD_OF[trump]
     table = [0] * (1 << (13 if block == 3 else 9))
     for m in range(1, len(table)):
         low = m & -m
