@@ -8,7 +8,8 @@ Usage::
 A hand is the deal, the bidding and the play, every action a uniformly random
 choice from ``Game.legal_actions`` (indexed with a seeded :class:`random.Random`'s
 ``random()``, cheaper than ``choice``), applied with ``Game.apply``; one process.
-Euchre is four-hand with stick the dealer on, so every hand is played out. When
+Euchre is four-hand with stick the dealer on, so every hand is played out; six-hand
+is measured also with its double pack (RULES.md §6 option). When
 OpenSpiel (``pyspiel``) is importable, its C++ ``euchre`` game is driven the same
 way from Python (random chance outcomes and legal actions, ``stick_the_dealer=true``)
 for comparison. Prints the best and the median run, and the load average, since the
@@ -32,10 +33,18 @@ from engine.game import Game
 from engine.variants import VARIANTS
 from engine.view import Phase
 
+TABLES: dict[str, tuple[str, dict[str, object]]] = {
+    **{name: (name, {}) for name in VARIANTS},
+    "euchre": ("euchre", {"stick_the_dealer": True}),
+    "six_hand_double_pack": ("six_hand", {"double_pack": True}),
+}
+"""Each table measured, by name: its variant and options."""
+_LABELS = {"euchre": "euchre (stick the dealer)", "six_hand_double_pack": "six_hand (double pack)"}
 
-def engine_hands(variant: str, hands: int, seed: int) -> float:
-    """Seconds to play ``hands`` random hands of ``variant`` through the public API."""
-    options = {"stick_the_dealer": True} if variant == "euchre" else {}
+
+def engine_hands(table: str, hands: int, seed: int) -> float:
+    """Seconds to play ``hands`` random hands of ``table`` through the public API."""
+    variant, options = TABLES[table]
     rand = random.Random(seed).random
     game = Game(variant, seed=seed, **options)
     start = time.perf_counter()
@@ -86,14 +95,14 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=10_000, help="hands per run")
     parser.add_argument("--runs", type=int, default=3, help="runs per game (best and median)")
-    parser.add_argument("--variant", choices=("all", *VARIANTS), default="all")
+    parser.add_argument("--variant", choices=("all", *TABLES), default="all")
     args = parser.parse_args(argv)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"load average {load} on {os.cpu_count()} CPUs; one process")
-    for variant in VARIANTS:
-        if args.variant in ("all", variant):
-            label = f"engine {variant}" + (" (stick the dealer)" if variant == "euchre" else "")
-            report(label, lambda n, r, v=variant: engine_hands(v, n, seed=r), args.hands, args.runs)
+    for table in TABLES:
+        if args.variant in ("all", table):
+            label = f"engine {_LABELS.get(table, table)}"
+            report(label, lambda n, r, t=table: engine_hands(t, n, seed=r), args.hands, args.runs)
     if args.variant in ("all", "euchre"):
         try:
             import pyspiel  # noqa: F401

@@ -134,5 +134,6 @@ TABLE_OPTION_HELP = {
     "no_alone_after_pass": "british and six_hand: no going alone after passing",
     "dealer_must_make": "almonte: the dealer must take a Ben they named the suit for",
     "deals": "jackpot: deals before the game ends without a march (default 12)",
+    "double_pack": "six_hand: the 50-card double pack (two of each 9–A, two jokers)",
 }
 """What a member reads about each game option of ``/tuque bot``, ``table`` and ``challenge``."""

@@ -28,7 +28,7 @@ from engine.actions import (
     TakeUp,
     TurnDown,
 )
-from engine.cards import EFFECTIVE_SUIT, POWER, Card, Suit
+from engine.cards import DOUBLE_POWER, EFFECTIVE_SUIT, POWER, TWIN, Card, Suit
 from engine.render_text import TextRenderer
 from engine.variants import VARIANTS, Variant
 from engine.view import HandResult, Phase, PlayerView
@@ -70,23 +70,30 @@ class Seating:
         return " & ".join(n for n, s in zip(self.names, sides, strict=True) if s == side)
 
 
-def sort_cards(cards: Sequence[Card], trump: Suit | None) -> list[Card]:
-    """Cards grouped by effective suit (trump first once made), high to low within a suit."""
+def sort_cards(cards: Sequence[Card], trump: Suit | None, twins: bool = False) -> list[Card]:
+    """Cards grouped by effective suit (trump first once made), high to low within a suit;
+    ``twins``: the double pack's, whose jokers rank by trump's colour (RULES.md §6)."""
     if trump is None:
         return sorted(
-            cards, key=lambda c: (c.suit is None, c.suit.index if c.suit else 0, -c.index)
+            cards, key=lambda c: (c.suit is None, c.suit.index if c.suit else 0, -_first(c), c.copy)
         )
     t = trump.index
+    power = (DOUBLE_POWER if twins else POWER)[t]
 
-    def key(card: Card) -> tuple[int, int]:
+    def key(card: Card) -> tuple[int, int, int]:
         suit = EFFECTIVE_SUIT[t][card.index]
-        return (0 if suit == t else 1 + suit, -POWER[t][suit][card.index])
+        return (0 if suit == t else 1 + suit, -power[suit][card.index], card.copy)
 
     return sorted(cards, key=key)
 
 
-def _cards(cards: Sequence[Card], trump: Suit | None) -> str:
-    return " ".join(c.pretty() for c in sort_cards(cards, trump)) or "—"
+def _first(card: Card) -> int:
+    """The index of ``card``'s first copy (its own, but for a double pack's second copy)."""
+    return TWIN[card.index] if card.copy else card.index
+
+
+def _cards(cards: Sequence[Card], trump: Suit | None, twins: bool) -> str:
+    return " ".join(c.pretty() for c in sort_cards(cards, trump, twins)) or "—"
 
 
 def _suit(suit: Suit) -> str:
@@ -323,7 +330,7 @@ def hand_embed(
     if view.blind:
         hand = "(unseen: you name trump before you look at it)"
     else:
-        hand = _cards(view.hand, view.trump)
+        hand = _cards(view.hand, view.trump, _variant(view).twins)
     embed.add_field(name="Hand", value=hand, inline=False)
     if view.tableaus and view.tableaus[view.seat]:
         embed.add_field(name="Your tableau", value=_tableau(view, view.seat), inline=False)
@@ -504,7 +511,10 @@ _RULES = {
         "Benny).\n\n**Trump**: as in Euchre.\n\n**Alone**: one player of either side (or "
         "both) may play alone; their partners lay down their hands, and the loner may ask one "
         "partner for a card (the partner chooses it) and discards one.\n\n**Scoring**: 1 for "
-        "3–4 tricks, 3 for a march or a euchre, 6 for a march alone. First to 10."
+        "3–4 tricks, 3 for a march or a euchre, 6 for a march alone. First to 10.\n\n"
+        "**Double pack** (option): 50 cards, two of each 9–A and two jokers; of two identical "
+        "cards in a trick the second played wins, and the joker of trump's colour beats the "
+        "other."
     ),
     "almonte": (
         "Six players in two teams of three; 31 cards (8–A and three Bens, the top trumps).\n\n"

@@ -21,18 +21,27 @@ cost no allocation. Text forms (used in saved games, the store and the terminal)
 ``call AS``                 §7 Auction: the maker names the card whose holder is partner
 ==========================  =======================================================
 
-Ids are stable (they appear in saved component ids): new actions are appended.
+Ids are stable (they appear in saved component ids): new actions are appended. A
+card's action has id ``base + index`` for the 39 cards of the narrow packs; the
+double pack's second copies (RULES.md §6) take ids appended after the rest, so
+:data:`DISCARD_IDS`, :data:`PLAY_IDS`, :data:`GIVE_IDS` and :data:`CALL_CARD_IDS` map
+any card index to its id, and :data:`ACTION_CARD` an id back to its card.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.cards import CARDS, SUITS, Card, Suit
+from engine.cards import CARDS, SECOND, SUITS, Card, Suit
 
 __all__ = [
     "ACTIONS",
+    "ACTION_CARD",
     "BID_LEVELS",
+    "CALL_CARD_IDS",
+    "DISCARD_IDS",
+    "GIVE_IDS",
+    "PLAY_IDS",
     "Action",
     "Ask",
     "Bid",
@@ -128,7 +137,7 @@ class Discard:
 
     @property
     def id(self) -> int:
-        return 16 + self.card.index
+        return DISCARD_IDS[self.card.index]
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +151,7 @@ class Play:
 
     @property
     def id(self) -> int:
-        return 55 + self.card.index
+        return PLAY_IDS[self.card.index]
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +205,7 @@ class Give:
 
     @property
     def id(self) -> int:
-        return 105 + self.card.index
+        return GIVE_IDS[self.card.index]
 
 
 BID_LEVELS = (3, 4, 5, 8, 15)
@@ -229,7 +238,7 @@ class CallCard:
 
     @property
     def id(self) -> int:
-        return 164 + self.card.index
+        return CALL_CARD_IDS[self.card.index]
 
 
 Action = (
@@ -249,6 +258,28 @@ Action = (
 )
 """Any player action."""
 
+_NARROW = CARDS[:SECOND]
+_SECOND_COPIES = CARDS[SECOND:]
+_FIRST_NEW_ID = 203
+"""The first id after the actions of §1–§7's narrow packs."""
+
+
+def _card_ids(base: int, verb: int) -> list[int]:
+    """Ids of one card verb by card index: ``base + index``, then the second copies'
+    block, the ``verb``-th of four appended in the order discard, play, give, call."""
+    start = _FIRST_NEW_ID + verb * len(_SECOND_COPIES)
+    return [base + c.index for c in _NARROW] + [start + i for i in range(len(_SECOND_COPIES))]
+
+
+DISCARD_IDS = _card_ids(16, 0)
+"""``DISCARD_IDS[card]``: the id of discarding engine card ``card``."""
+PLAY_IDS = _card_ids(55, 1)
+"""``PLAY_IDS[card]``: the id of playing engine card ``card``."""
+GIVE_IDS = _card_ids(105, 2)
+"""``GIVE_IDS[card]``: the id of giving engine card ``card`` (RULES.md §6)."""
+CALL_CARD_IDS = _card_ids(164, 3)
+"""``CALL_CARD_IDS[card]``: the id of calling engine card ``card`` (RULES.md §7)."""
+
 ACTIONS: tuple[Action, ...] = (
     Pass(),
     OrderUp(),
@@ -257,23 +288,32 @@ ACTIONS: tuple[Action, ...] = (
     *(TakeUp(s) for s in SUITS),
     *(NameTrump(s) for s in SUITS),
     GoAlone(),
-    *(Discard(c) for c in CARDS),
-    *(Play(c) for c in CARDS),
+    *(Discard(c) for c in _NARROW),
+    *(Play(c) for c in _NARROW),
     TurnDown(),
     *(CallSuit(s) for s in SUITS),
     *(Ask(seat) for seat in range(6)),
-    *(Give(c) for c in CARDS),
+    *(Give(c) for c in _NARROW),
     *(Bid(level, s) for level in BID_LEVELS for s in SUITS),
-    *(CallCard(c) for c in CARDS),
+    *(CallCard(c) for c in _NARROW),
+    *(Discard(c) for c in _SECOND_COPIES),
+    *(Play(c) for c in _SECOND_COPIES),
+    *(Give(c) for c in _SECOND_COPIES),
+    *(CallCard(c) for c in _SECOND_COPIES),
 )
 """Every action, indexed by its ``id``."""
 DISCARD_BASE = 16
 PLAY_BASE = 55
 TURN_DOWN, CALL_SUIT_BASE, ASK_BASE, GIVE_BASE, BID_BASE, CALL_CARD_BASE = 94, 95, 99, 105, 144, 164
 assert all(a.id == i for i, a in enumerate(ACTIONS))
+assert ACTIONS[_FIRST_NEW_ID - 1] == CallCard(CARDS[SECOND - 1])
+ACTION_CARD: list[int] = [
+    a.card.index if isinstance(a, Discard | Play | Give | CallCard) else -1 for a in ACTIONS
+]
+"""``ACTION_CARD[id]``: the engine card index a card action names, -1 for other actions."""
 
 _BY_TEXT = {str(a): a for a in ACTIONS}
-_CARD_VERBS = {"play": PLAY_BASE, "discard": DISCARD_BASE, "give": GIVE_BASE}
+_CARD_VERBS = {"play": PLAY_IDS, "discard": DISCARD_IDS, "give": GIVE_IDS}
 _LEVEL_TEXT = {str(level) for level in BID_LEVELS}
 
 
@@ -292,14 +332,14 @@ def parse_action(text: str) -> Action:
     if len(words) == 2:
         arg = words[1]
         if verb in _CARD_VERBS:
-            return ACTIONS[_CARD_VERBS[verb] + Card.parse(arg).index]
+            return ACTIONS[_CARD_VERBS[verb][Card.parse(arg).index]]
         if verb in ("order", "take", "name"):
             return _BY_TEXT[f"{verb} {Suit.parse(arg)}"]
         if verb == "call":
             try:
                 return ACTIONS[CALL_SUIT_BASE + Suit.parse(arg).index]
             except ValueError:
-                return ACTIONS[CALL_CARD_BASE + Card.parse(arg).index]
+                return ACTIONS[CALL_CARD_IDS[Card.parse(arg).index]]
     if len(words) == 3 and verb == "bid" and words[1] in _LEVEL_TEXT:
         return _BY_TEXT[f"bid {words[1]} {Suit.parse(words[2])}"]
     action = _BY_TEXT.get(" ".join(w.lower() for w in words))

@@ -2,12 +2,16 @@
 
 Notation (RULES.md "Card notation"): rank ``6 7 8 9 T J Q K A`` + suit ``C D H S``
 (``AS``, ``TH``); ``10H`` is accepted when parsing; the jokers ("Bens") are ``B1``
-(Little Ben), ``B2`` (Big Ben) and ``B3`` (Best Ben).
+(Little Ben), ``B2`` (Big Ben) and ``B3`` (Best Ben). Six-hand's double pack (RULES.md
+§6 option) holds a second copy of each card ``9``–``A``, written with a trailing
+``'`` (``AS'``, ``TH'``).
 
-Every card has a fixed index in ``0..38``: ``suit * 9 + rank`` for the 36 suited
-cards, then 36, 37, 38 for B1, B2, B3. The engine works on those indices and on
-integer bitmasks of them; :class:`Card` objects are interned, so ``CARDS[i]`` and
-``Card.parse(code)`` always return the same object.
+Every card has a fixed index: ``suit * 9 + rank`` for the 36 suited cards, then 36,
+37, 38 for B1, B2, B3, then ``39 + 6 * suit + (rank - 3)`` for the 24 second copies
+(:data:`SECOND`). So every pack but the double one lies in ``0..38``, and the tables
+below serve the narrow packs' hot paths unchanged. The engine works on those indices
+and on integer bitmasks of them; :class:`Card` objects are interned, so ``CARDS[i]``
+and ``Card.parse(code)`` always return the same object.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from enum import StrEnum
 __all__ = [
     "BENS",
     "CARDS",
+    "SECOND",
     "Card",
     "Rank",
     "Suit",
@@ -27,6 +32,7 @@ __all__ = [
     "format_cards",
     "mask_of",
     "parse_cards",
+    "power_table",
     "trump_order",
 ]
 
@@ -119,34 +125,37 @@ _BEN_NAMES = {1: "Little Ben", 2: "Big Ben", 3: "Best Ben"}
 class Card:
     """One card: a suited card (``rank`` and ``suit``) or a Ben (``ben`` in 1..3).
 
+    ``copy`` is 1 for the double pack's second copy of a card (RULES.md "Card
+    notation"), else 0: the two copies are different cards that rank alike.
     Cards are interned: build them with :meth:`parse` or take them from
-    :data:`CARDS`; ``index`` is the card's fixed position ``0..38``.
+    :data:`CARDS`; ``index`` is the card's fixed position ``0..62``.
     """
 
     rank: Rank | None
     suit: Suit | None
     ben: int = 0
+    copy: int = 0
     index: int = field(default=-1, compare=False, repr=False)
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse ``AS``, ``TH``, ``10H``, ``B2`` (any case).
+        """Parse ``AS``, ``TH``, ``10H``, ``B2``, ``AS'`` (any case).
 
         Raises:
             ValueError: the text is not a card of the notation.
         """
         card = _BY_CODE.get(text.strip().upper().replace("10", "T", 1))
         if card is None:
-            raise ValueError(f"{text!r} is not a card (examples: AS, TH, 10H, 9C, B1)")
+            raise ValueError(f"{text!r} is not a card (examples: AS, TH, 10H, 9C, B1, AS')")
         return card
 
     @property
     def code(self) -> str:
-        """The notation, e.g. ``"TH"`` or ``"B3"``; ``Card.parse(card.code) is card``."""
+        """The notation, e.g. ``"TH"``, ``"B3"`` or ``"TH'"``; ``Card.parse(card.code) is card``."""
         if self.ben:
             return f"B{self.ben}"
         assert self.rank is not None and self.suit is not None
-        return self.rank.value + self.suit.value
+        return self.rank.value + self.suit.value + "'" * self.copy
 
     @property
     def is_ben(self) -> bool:
@@ -159,40 +168,61 @@ class Card:
         return 1 << self.index
 
     def pretty(self) -> str:
-        """Display form with suit symbols: ``10♥``, ``A♠``, ``🃏3``."""
+        """Display form with suit symbols: ``10♥``, ``A♠``, ``🃏3``, ``A♠'``."""
         if self.ben:
             return f"🃏{self.ben}"
         assert self.rank is not None and self.suit is not None
         rank = "10" if self.rank is Rank.TEN else self.rank.value
-        return rank + self.suit.symbol
+        return rank + self.suit.symbol + "'" * self.copy
 
     def name(self) -> str:
-        """English name: ``"ten of hearts"``, ``"Best Ben"``."""
+        """English name: ``"ten of hearts"``, ``"Best Ben"``, ``"ace of spades (second)"``."""
         if self.ben:
             return _BEN_NAMES[self.ben]
         assert self.rank is not None and self.suit is not None
-        return f"{self.rank.name.lower()} of {self.suit.noun}"
+        return f"{self.rank.name.lower()} of {self.suit.noun}" + " (second)" * self.copy
 
     def __str__(self) -> str:
         return self.code
 
 
+SECOND = 39
+"""Index of the first second copy (``9C'``); every card below it is in the narrow packs."""
+_DOUBLED = RANKS[Rank.NINE.index :]
+"""The ranks the double pack holds twice (RULES.md §6: ``9``–``A``)."""
+
+
 def _build_cards() -> tuple[Card, ...]:
     cards = [
-        Card(rank, suit, 0, s * 9 + r)
+        Card(rank, suit, 0, 0, s * 9 + r)
         for s, suit in enumerate(SUITS)
         for r, rank in enumerate(RANKS)
     ]
-    cards += [Card(None, None, b, 35 + b) for b in (1, 2, 3)]
+    cards += [Card(None, None, b, 0, 35 + b) for b in (1, 2, 3)]
+    cards += [
+        Card(rank, suit, 0, 1, SECOND + s * len(_DOUBLED) + r)
+        for s, suit in enumerate(SUITS)
+        for r, rank in enumerate(_DOUBLED)
+    ]
     return tuple(cards)
 
 
 CARDS: tuple[Card, ...] = _build_cards()
-"""All 39 cards by index."""
-BENS: tuple[Card, ...] = CARDS[36:]
+"""All 63 cards by index: the 39 of the narrow packs, then the 24 second copies."""
+BENS: tuple[Card, ...] = CARDS[36:SECOND]
 _BY_CODE = {c.code: c for c in CARDS}
 JACK_INDEX = Rank.JACK.index
 BEN_MASK = 0b111 << 36
+
+RANK_INDEX: list[int] = [c.rank.index if c.rank is not None else -1 for c in CARDS]
+"""``RANK_INDEX[card]``: the rank's position ``0..8`` (six to ace), -1 for a Ben."""
+SUIT_INDEX: list[int] = [c.suit.index if c.suit is not None else -1 for c in CARDS]
+"""``SUIT_INDEX[card]``: the printed suit's position ``0..3``, -1 for a Ben."""
+TWIN: list[int] = [
+    _BY_CODE[c.code.rstrip("'") if c.copy else c.code + "'"].index if c.rank in _DOUBLED else -1
+    for c in CARDS
+]
+"""``TWIN[card]``: the other copy of an identical card in the double pack, -1 if none."""
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
@@ -238,10 +268,16 @@ def effective_suit(card: Card, trump: Suit | None) -> Suit | None:
 
 
 def trump_order(trump: Suit, pack: Iterable[Card]) -> list[Card]:
-    """The trump suit of ``pack`` from highest to lowest: B3 B2 B1 Right Left A K Q T 9 8 7 6."""
+    """The trump suit of ``pack`` from highest to lowest: B3 B2 B1 Right Left A K Q T 9 8 7 6.
+
+    In the double pack (RULES.md §6) the joker of trump's colour heads the order and
+    the two copies of a card stand side by side, first copy first.
+    """
     t = trump.index
-    trumps = [c for c in pack if EFFECTIVE_SUIT[t][c.index] == t]
-    return sorted(trumps, key=lambda c: -POWER[t][t][c.index])
+    cards = list(pack)
+    power = power_table(mask_of(cards))[t][t]
+    trumps = [c for c in cards if EFFECTIVE_SUIT[t][c.index] == t]
+    return sorted(trumps, key=lambda c: (-power[c.index], c.copy))
 
 
 # --- tables the engine's hot paths index into -------------------------------------
@@ -249,8 +285,8 @@ def trump_order(trump: Suit, pack: Iterable[Card]) -> list[Card]:
 
 def _effective_suit_table(trump: int) -> list[int]:
     left = (SUITS[trump].partner.index) * 9 + JACK_INDEX
-    table = [i // 9 for i in range(36)] + [trump] * 3
-    table[left] = trump
+    table = [trump if s < 0 else s for s in SUIT_INDEX]
+    table[left] = table[TWIN[left]] = trump
     return table
 
 
@@ -258,7 +294,7 @@ EFFECTIVE_SUIT: list[list[int]] = [_effective_suit_table(t) for t in range(4)]
 """``EFFECTIVE_SUIT[trump][card]``: the suit index a card follows under that trump."""
 
 SUIT_MASK: list[list[int]] = [
-    [sum(1 << i for i in range(39) if EFFECTIVE_SUIT[t][i] == s) for s in range(4)]
+    [sum(1 << i for i, e in enumerate(EFFECTIVE_SUIT[t]) if e == s) for s in range(4)]
     for t in range(4)
 ]
 """``SUIT_MASK[trump][suit]``: every card whose effective suit is ``suit``."""
@@ -267,11 +303,16 @@ PRINTED_SUIT_MASK: list[int] = [sum(1 << (s * 9 + r) for r in range(9)) for s in
 """``PRINTED_SUIT_MASK[suit]``: the nine cards printed with that suit (before trump is made)."""
 
 
-def _trump_power(trump: int, card: int) -> int:
-    if card >= 36:
+def _trump_power(trump: int, card: int, by_colour: bool) -> int:
+    rank = RANK_INDEX[card]
+    if rank < 0:
+        if by_colour:
+            # RULES.md tie rule: of the double pack's jokers, B1 black and B2 red, the
+            # one of trump's colour wins.
+            return 236 + (SUITS[trump].is_red == (card == 37))
         return 200 + card  # B3 > B2 > B1, all above the Right Bower
-    suit, rank = divmod(card, 9)
     if rank == JACK_INDEX:
+        suit = SUIT_INDEX[card]
         if suit == trump:
             return 150  # Right Bower
         if suit == SUITS[trump].partner.index:
@@ -279,18 +320,29 @@ def _trump_power(trump: int, card: int) -> int:
     return 100 + rank
 
 
-def _power_table(trump: int, led: int) -> list[int]:
+def _power_table(trump: int, led: int, by_colour: bool) -> list[int]:
     table = []
-    for card in range(39):
-        suit = EFFECTIVE_SUIT[trump][card]
+    for card, suit in enumerate(EFFECTIVE_SUIT[trump]):
         if suit == trump:
-            table.append(_trump_power(trump, card))
+            table.append(_trump_power(trump, card, by_colour))
         elif suit == led:
-            table.append(1 + card % 9)
+            table.append(1 + RANK_INDEX[card])
         else:
             table.append(0)
     return table
 
 
-POWER: list[list[list[int]]] = [[_power_table(t, led) for led in range(4)] for t in range(4)]
-"""``POWER[trump][led][card]``: higher wins the trick; 0 = cannot win (off-suit, no trump)."""
+POWER: list[list[list[int]]] = [[_power_table(t, led, False) for led in range(4)] for t in range(4)]
+"""``POWER[trump][led][card]``: higher wins the trick; 0 = cannot win (off-suit, no trump).
+
+The two copies of a card have the same power: which wins is the order of play
+(RULES.md tie rule, applied by ``engine.core``)."""
+DOUBLE_POWER: list[list[list[int]]] = [
+    [_power_table(t, led, True) for led in range(4)] for t in range(4)
+]
+""":data:`POWER` for the double pack, whose jokers rank by colour (RULES.md tie rule)."""
+
+
+def power_table(pack: int) -> list[list[list[int]]]:
+    """:data:`DOUBLE_POWER` for a pack mask holding second copies, else :data:`POWER`."""
+    return DOUBLE_POWER if pack >> SECOND else POWER

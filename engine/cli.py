@@ -278,7 +278,7 @@ def _new_game(args: argparse.Namespace) -> Game:
     # Tuque always sticks the dealer (RULES.md §1), so the flag only matters elsewhere.
     if args.stick_the_dealer and not variant.defaults.stick_the_dealer:
         options["stick_the_dealer"] = True
-    for flag in ("no_alone_after_pass", "dealer_must_make"):
+    for flag in ("no_alone_after_pass", "dealer_must_make", "double_pack"):
         if getattr(args, flag):
             options[flag] = True
     return Game(variant, seed=args.seed, **options)
@@ -490,6 +490,11 @@ def _parser() -> argparse.ArgumentParser:
         "--dealer-must-make",
         action="store_true",
         help="almonte: the dealer who named the suit for a turned-up Ben must take it",
+    )
+    play.add_argument(
+        "--double-pack",
+        action="store_true",
+        help="six_hand: the 50-card double pack (two of each 9-A, two jokers)",
     )
     play.add_argument("--seed", type=int, help="seed for the deals and the computers")
     play.add_argument(

@@ -17,6 +17,12 @@ So a card beats the best card of the trick exactly when it is higher *and*
 either trump or of the best card's block (RULES.md "Trick winner"); following suit is one
 mask; the lowest card of a suit is its lowest set bit. Before trump (bidding and
 the discard) cards keep their engine index (:mod:`engine.cards`).
+
+The double pack (RULES.md §6 option) is played by :class:`DoublePackHand`, whose own
+tables (:data:`DOUBLE_CODE`) give each card and its twin adjacent codes and whose
+trump block runs to 16 places (codes 39..54); its one extra rule, the tie rule of
+identical cards, is its :meth:`~DoublePackHand.play`. Every other pack keeps the
+tables and paths above.
 """
 
 from __future__ import annotations
@@ -24,18 +30,35 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.actions import (
+    ACTION_CARD,
     ASK_BASE,
     BID_BASE,
     BID_LEVELS,
     CALL_CARD_BASE,
+    CALL_CARD_IDS,
     CALL_SUIT_BASE,
     DISCARD_BASE,
+    DISCARD_IDS,
     GIVE_BASE,
+    GIVE_IDS,
     PLAY_BASE,
+    PLAY_IDS,
     TURN_DOWN,
 )
-from engine.cards import EFFECTIVE_SUIT, JACK_INDEX, POWER, SUIT_MASK
-from engine.variants import Options, ScoreHand, Variant
+from engine.cards import (
+    CARDS,
+    DOUBLE_POWER,
+    EFFECTIVE_SUIT,
+    JACK_INDEX,
+    POWER,
+    RANK_INDEX,
+    SECOND,
+    SUIT_INDEX,
+    SUIT_MASK,
+    TWIN,
+    Rank,
+)
+from engine.variants import DOUBLE_PACK, Options, ScoreHand, Variant
 
 __all__ = [
     "ALONE",
@@ -51,6 +74,8 @@ __all__ = [
     "CODE",
     "DISCARD",
     "DONE",
+    "DOUBLE_CARD_OF",
+    "DOUBLE_CODE",
     "GIVE",
     "GO_ALONE",
     "NAME",
@@ -61,8 +86,12 @@ __all__ = [
     "SUIT_BLOCK",
     "TAKE",
     "TRUMP",
+    "TWIN_CODE",
+    "DoublePackHand",
     "HandState",
     "bits",
+    "double_to_codes",
+    "new_hand",
     "to_codes",
 ]
 
@@ -76,16 +105,21 @@ _ORDER_NAMING, _TAKE_NAMING = 2, 7
 
 TRUMP = 39
 """Lowest trump code; ``code >= TRUMP`` is a trump."""
-SUIT_BLOCK = [0x1FFF << (13 * b) for b in range(4)]
-"""Card-code mask of each block (effective suit)."""
+SUIT_BLOCK = [0x1FFF << (13 * b) for b in range(3)] + [0xFFFF << TRUMP] * 2
+"""Card-code mask of each block (effective suit), by ``code // 13``. The trump block is
+16 places wide for the double pack, whose top trump codes (52..54) are the only ones
+past 51: their ``code // 13`` is 4, the trump block again."""
 OFF_MASK = (1 << TRUMP) - 1
 """Card-code mask of the three blocks that are not trump."""
+_NO_CODE = 63
+"""The code of a card outside the pack's tables: no hand ever holds it, so a Play of
+it is refused like any card not held."""
 
 
 def _codes(trump: int) -> list[int]:
     off_blocks = [s for s in range(4) if s != trump]
-    codes = [-1] * 39
-    for card in range(39):
+    codes = [_NO_CODE] * len(CARDS)
+    for card in range(SECOND):
         if EFFECTIVE_SUIT[trump][card] != trump:
             codes[card] = 13 * off_blocks.index(card // 9) + card % 9
             continue
@@ -101,23 +135,71 @@ def _codes(trump: int) -> list[int]:
     return codes
 
 
+def _double_codes(trump: int) -> list[int]:
+    # RULES.md §6 double pack: 9 9' T T' ... in every block, so a card's twin is its
+    # neighbour; trump: 9 9' T T' Q Q' K K' A A' Left Left' Right Right', then the
+    # joker of the other colour, then the one of trump's colour (DOUBLE_POWER).
+    off_blocks = [s for s in range(4) if s != trump]
+    power = DOUBLE_POWER[trump][trump]
+    nine = Rank.NINE.index  # the lowest rank the double pack holds
+    codes = [_NO_CODE] * len(CARDS)
+    for c in DOUBLE_PACK:
+        card = c.index
+        rank = RANK_INDEX[card]
+        suit = EFFECTIVE_SUIT[trump][card]
+        if suit != trump:
+            codes[card] = 13 * off_blocks.index(suit) + 2 * (rank - nine) + c.copy
+        elif rank < 0:  # a joker: the one of trump's colour above the other
+            codes[card] = TRUMP + 14 + (power[card] > min(power[36], power[37]))
+        elif power[card] >= 140:  # the bowers: Left 140, Right 150
+            codes[card] = TRUMP + 10 + 2 * (power[card] == 150) + c.copy
+        else:
+            pos = rank - nine if rank < JACK_INDEX else rank - nine - 1
+            codes[card] = TRUMP + 2 * pos + c.copy
+    return codes
+
+
+def _card_of(codes: list[int], size: int) -> list[int]:
+    card_of = [-1] * size
+    for card, code in enumerate(codes):
+        if code != _NO_CODE:
+            card_of[code] = card
+    return card_of
+
+
 CODE: list[list[int]] = [_codes(t) for t in range(4)]
 """``CODE[trump][card]``: the card code of engine card index ``card``."""
-CARD_OF: list[list[int]] = [[-1] * 52 for _ in range(4)]
+CARD_OF: list[list[int]] = [_card_of(CODE[t], 52) for t in range(4)]
 """``CARD_OF[trump][code]``: the engine card index of a code (``-1``: no such card)."""
+DOUBLE_CODE: list[list[int]] = [_double_codes(t) for t in range(4)]
+""":data:`CODE` of the double pack (RULES.md §6)."""
+DOUBLE_CARD_OF: list[list[int]] = [_card_of(DOUBLE_CODE[t], TRUMP + 16) for t in range(4)]
+""":data:`CARD_OF` of the double pack."""
+TWIN_CODE: list[int] = [-1] * (TRUMP + 16)
+"""``TWIN_CODE[code]``: the double pack's code of the identical card, -1 if none (the
+same under every trump: twins are the neighbours ``2k`` and ``2k + 1`` of a block)."""
 for _t in range(4):
-    for _card, _code in enumerate(CODE[_t]):
-        CARD_OF[_t][_code] = _card
+    for _card, _code in enumerate(DOUBLE_CODE[_t]):
+        if _code != _NO_CODE and TWIN[_card] >= 0:
+            TWIN_CODE[_code] = DOUBLE_CODE[_t][TWIN[_card]]
+PLAY_ID: list[list[int]] = [[PLAY_BASE + c if c >= 0 else -1 for c in CARD_OF[t]] for t in range(4)]
+"""``PLAY_ID[trump][code]``: the id of playing the card of a code."""
+DOUBLE_PLAY_ID: list[list[int]] = [
+    [PLAY_IDS[c] if c >= 0 else -1 for c in DOUBLE_CARD_OF[t]] for t in range(4)
+]
+""":data:`PLAY_ID` of the double pack."""
 
 
-BLOCK_SUIT: list[list[int]] = [[s for s in range(4) if s != t] + [t] for t in range(4)]
-"""``BLOCK_SUIT[trump][block]``: the suit index of a block of card codes."""
+BLOCK_SUIT: list[list[int]] = [[s for s in range(4) if s != t] + [t, t] for t in range(4)]
+"""``BLOCK_SUIT[trump][block]``: the suit index of a block of card codes (4: trump, as
+:data:`SUIT_BLOCK`)."""
 
 
 _SEATS = [tuple(s for s in range(6) if m >> s & 1) for m in range(1 << 6)]
 """``_SEATS[mask]``: the seats of a seat mask (six seats at most), lowest first."""
-BIT = [1 << i for i in range(52)]
-"""``BIT[i] == 1 << i``: a list look-up is cheaper than building the integer.
+BIT = [1 << i for i in range(64)]
+"""``BIT[i] == 1 << i`` (i < 64: card indices and codes, the double pack's included): a
+list look-up is cheaper than building the integer.
 
 In the hot paths below, masks of distinct cards are also combined with ``+`` and
 ``-`` rather than ``|`` and ``^``: CPython 3.11 specializes integer addition and
@@ -182,6 +264,17 @@ def _play_ids(trump: int) -> tuple[list[tuple[int, ...]], ...]:
     return tables
 
 
+def double_to_codes(trump: int, mask: int) -> int:
+    """:func:`to_codes` for the double pack (a hand's few cards, one by one)."""
+    code = DOUBLE_CODE[trump]
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= 1 << code[low.bit_length() - 1]
+        mask ^= low
+    return out
+
+
 _ORDER_IDS = (PASS, ORDER)
 _TAKE_IDS = (PASS, TAKE)
 _TAKE_ONLY_IDS = (TAKE,)
@@ -243,6 +336,17 @@ class HandState:
         points: points per scoring side once ``phase`` is ``DONE`` (all zero if thrown
             in); in Jackpot, each seat's chips won or paid this hand, ante included.
     """
+
+    twins = False
+    """Whether the pack has identical cards (the double pack's :class:`DoublePackHand`)."""
+    code_of = CODE
+    """The card-code table: ``code_of[trump][card]`` (:data:`CODE`)."""
+    card_of = CARD_OF
+    """``card_of[trump][code]``: the engine card of a code (:data:`CARD_OF`)."""
+    play_id = PLAY_ID
+    """``play_id[trump][code]``: the action id of playing a code (:data:`PLAY_ID`)."""
+    recode = staticmethod(to_codes)
+    """Re-numbers an engine card mask into codes (:func:`to_codes`)."""
 
     __slots__ = (
         "active",
@@ -326,9 +430,9 @@ class HandState:
         self.active = n
         self.points = [0] * len(variant.side_masks)
 
-    @classmethod
+    @staticmethod
     def from_deal(
-        cls, variant: Variant, options: Options, order: list[int], dealer: int, pool: int = 0
+        variant: Variant, options: Options, order: list[int], dealer: int, pool: int = 0
     ) -> HandState:
         """A new hand dealt from ``order``, the pack's card indices in dealing order.
 
@@ -338,7 +442,7 @@ class HandState:
         Jackpot a turned-up Ben is passed over for the next card (RULES.md §7 ruling),
         and ``pool`` is the pool carried over from the last hand.
         """
-        state = cls(variant, options, dealer)
+        state = new_hand(variant, options, dealer)
         piles, size = variant.tableau_piles, variant.hand_size
         pos = 0
         laid_out = []
@@ -362,7 +466,7 @@ class HandState:
             state.piles = tuple(laid_out)
         if variant.up_card:
             if variant.ben_up == "turn_next":
-                while order[pos] >= 36:
+                while SUIT_INDEX[order[pos]] < 0:  # a Ben
                     pos += 1
             state.up = order[pos]
         else:
@@ -377,22 +481,23 @@ class HandState:
         v = self.v
         if v.bidding == "none":
             # Jackpot: the up-card's suit is trump; everyone antes a chip (RULES.md §7).
-            self.trump = self.up // 9
+            self.trump = SUIT_INDEX[self.up]
             self.pool += self.n
             self.points = [-1] * self.n
             self._start_play()
         elif v.bidding == "auction":
             self.phase = AUCTION
-        elif self.up >= 36 and v.ben_up in ("dealer_makes", "dealer_names"):
+        elif SUIT_INDEX[self.up] < 0 and v.ben_up in ("dealer_makes", "dealer_names"):
             self.phase = BLIND
             self.turn = self.dealer
-        elif self.up < 36:
-            self.up_suit = self.up // 9
+        else:
+            self.up_suit = SUIT_INDEX[self.up]  # -1: a Ben, whose acceptor names trump
 
     def copy(self) -> HandState:
-        """An independent copy."""
+        """An independent copy (of the same class)."""
         # One assignment per slot: tuple-packed assignments build and unpack a tuple each.
-        o = HandState.__new__(HandState)
+        cls = self.__class__
+        o = cls.__new__(cls)
         o.active = self.active
         o.alone = self.alone
         o.asked = self.asked
@@ -468,14 +573,15 @@ class HandState:
                 return _TAKE_NAMING_IDS if t == self.dealer else _ORDER_NAMING_IDS
             if t == self.dealer:
                 # Almonte option: a dealer who named the suit for a Ben must take it.
-                return _TAKE_ONLY_IDS if self.must_make and self.up >= 36 else _TAKE_IDS
+                ben = SUIT_INDEX[self.up] < 0
+                return _TAKE_ONLY_IDS if self.must_make and ben else _TAKE_IDS
             if self.v.turn_down and t == (self.dealer + 2) % self.n:
                 return _TURN_DOWN_IDS
             return _ORDER_IDS
         if phase == BID2:
             return _NAME_IDS[self.up_suit][t == self.dealer and self.stick]
         if phase == DISCARD:
-            return [DISCARD_BASE + c for c in bits(self.hand[t])]
+            return [DISCARD_IDS[c] for c in bits(self.hand[t])]
         if phase == ALONE:
             return _ALONE_IDS
         if phase == BLIND:
@@ -483,12 +589,12 @@ class HandState:
         if phase == ASK:
             return [PASS, *(ASK_BASE + p for p in bits(self._partners(t)))]
         if phase == GIVE:
-            return [GIVE_BASE + c for c in bits(self.hand[t])]
+            return [GIVE_IDS[c] for c in bits(self.hand[t])]
         if phase == CALL:
             if self.v.makers == "call_suit":
                 return [*(CALL_SUIT_BASE + s for s in range(4)), GO_ALONE]
             rest = _pack_mask(self.v) & ~self.hand[t]
-            return [CALL_CARD_BASE + c for c in bits(rest)]
+            return [CALL_CARD_IDS[c] for c in bits(rest)]
         if phase == AUCTION:
             low = BID_LEVELS.index(self.bid) + 1 if self.bid else 0
             return [PASS, *range(BID_BASE + 4 * low, BID_BASE + 4 * len(BID_LEVELS))]
@@ -525,12 +631,7 @@ class HandState:
                 self.passed |= 1 << seat
                 self.turn = (seat + 1) % self.n
         elif phase == DISCARD:
-            bit = 1 << (action - DISCARD_BASE)
-            self.hand[seat] ^= bit
-            self.discarded |= bit
-            self.owed -= 1
-            if not self.owed:
-                self._advance()
+            self._discard_card(seat, action - DISCARD_BASE)
         elif phase == ALONE:
             if action == GO_ALONE:
                 self.go_alone(seat)
@@ -551,12 +652,7 @@ class HandState:
                 self.phase = GIVE
                 self.turn = action - ASK_BASE
         elif phase == GIVE:
-            bit = 1 << (action - GIVE_BASE)
-            self.hand[seat] ^= bit
-            self.hand[self.asker] |= bit
-            self.phase = DISCARD
-            self.turn = self.asker
-            self.owed = 1
+            self._give_card(seat, action - GIVE_BASE)
         elif phase == CALL:
             if action == GO_ALONE:
                 self.alone = seat
@@ -582,6 +678,23 @@ class HandState:
                 if self.bid >= 8:
                     self.alone = self.maker
                 self._advance()
+
+    def _discard_card(self, seat: int, card: int) -> None:
+        bit = 1 << card
+        self.hand[seat] ^= bit
+        self.discarded |= bit
+        self.owed -= 1
+        if not self.owed:
+            self._advance()
+
+    def _give_card(self, seat: int, card: int) -> None:
+        """RULES.md §6: the partner asked hands ``card`` to the loner, who discards one."""
+        bit = 1 << card
+        self.hand[seat] ^= bit
+        self.hand[self.asker] |= bit
+        self.phase = DISCARD
+        self.turn = self.asker
+        self.owed = 1
 
     def _throw_in(self) -> None:
         self.trump = -1
@@ -701,15 +814,19 @@ class HandState:
         tab = self.tab
         hands = self.hand
         if any(tab):
-            code = CODE[t]
+            code = self.code_of[t]
             under = [0] * 52
             for card, bit in enumerate(self.under[:39]):
                 if bit:
                     under[code[card]] = 1 << code[bit.bit_length() - 1]
             self.under = under
             for s in range(self.n):
-                hands[s] = to_codes(t, hands[s] | tab[s])
+                hands[s] = self.recode(t, hands[s] | tab[s])
                 tab[s] = 0
+        elif self.twins:
+            recode = self.recode
+            for s in range(self.n):
+                hands[s] = recode(t, hands[s])
         else:
             # to_codes inlined: four calls at every first lead were a fifth of its cost.
             c, d, h, s, b = _RECODE[t]
@@ -828,6 +945,65 @@ class HandState:
     def maker_tricks(self) -> int:
         """Tricks won so far by the makers."""
         return sum(map(self.won.__getitem__, _SEATS[self.makers()]))
+
+
+class DoublePackHand(HandState):
+    """A hand with six-hand's double pack (RULES.md §6 option): the same rules, one more.
+
+    The more: of two identical cards played to a trick, the second beats the first
+    (RULES.md "Trick winner" ruling), in :meth:`play`. The rest is the pack's width:
+    its own card codes (:data:`DOUBLE_CODE`: twins side by side, a trump block of
+    16), and the action ids of second copies, which are not ``base + card``
+    (:data:`engine.actions.PLAY_IDS`), read back to cards in :meth:`apply`. Its
+    bidding, going alone and card request are six-hand's, so no other card phase (a
+    call of a card, a tableau) arises.
+    """
+
+    __slots__ = ()
+    twins = True
+    code_of = DOUBLE_CODE
+    card_of = DOUBLE_CARD_OF
+    play_id = DOUBLE_PLAY_ID
+    recode = staticmethod(double_to_codes)
+
+    def __init__(self, variant: Variant, options: Options, dealer: int) -> None:
+        super().__init__(variant, options, dealer)
+        self.under = [0] * len(TWIN_CODE)  # indexed by code in play: up to 54 here
+
+    def legal(self) -> Sequence[int]:
+        """:meth:`HandState.legal`, the cards read from the double pack's codes."""
+        if self.phase != PLAY:
+            return super().legal()
+        h = self.hand[self.turn]
+        if self.in_trick and (f := h & SUIT_BLOCK[self.led]):
+            h = f
+        ids = DOUBLE_PLAY_ID[self.trump]
+        return [ids[c] for c in bits(h)]
+
+    def apply(self, action: int) -> None:
+        """Apply action id ``action`` for the seat to act (assumed legal)."""
+        card = ACTION_CARD[action]
+        if card < 0:
+            super().apply(action)
+        elif self.phase == PLAY:
+            self.play(self.turn, DOUBLE_CODE[self.trump][card])
+        elif self.phase == DISCARD:
+            self._discard_card(self.turn, card)
+        else:  # GIVE: six-hand has no other card phase (calling a card is Auction's)
+            self._give_card(self.turn, card)
+
+    def play(self, seat: int, c: int) -> None:
+        """``seat`` plays card code ``c`` (see :meth:`HandState.play`), with the tie rule."""
+        if self.in_trick and c == TWIN_CODE[self.best]:
+            # RULES.md "Trick winner": of two identical cards the second played wins.
+            self.best = c
+            self.best_seat = seat
+        super().play(seat, c)
+
+
+def new_hand(variant: Variant, options: Options, dealer: int) -> HandState:
+    """A hand of ``variant`` before the deal: a :class:`DoublePackHand` for the double pack."""
+    return (DoublePackHand if variant.twins else HandState)(variant, options, dealer)
 
 
 _PACK_MASKS: dict[str, int] = {}

@@ -52,8 +52,8 @@ from engine.actions import (
     TurnDown,
     parse_action,
 )
-from engine.cards import CARDS, SUITS, Card, Suit, cards_in, parse_cards
-from engine.core import BIT, BLOCK_SUIT, CARD_OF, CODE, SUIT_BLOCK, TRUMP, HandState
+from engine.cards import CARDS, SECOND, SUITS, Card, Suit, cards_in, parse_cards
+from engine.core import BIT, BLOCK_SUIT, CARD_OF, SUIT_BLOCK, TRUMP, HandState
 from engine.errors import (
     CardNotPlayable,
     EngineError,
@@ -157,6 +157,15 @@ def _follows(trump: int) -> dict[int, tuple[Action, ...]]:
             if chunk
         }
     return table
+
+
+def _by_card(ids: Sequence[int]) -> tuple[Action, ...]:
+    """The card actions of ``ids`` in card index order, as the tables above list them."""
+    return tuple(sorted(map(ACTIONS.__getitem__, ids), key=_card_index))
+
+
+def _card_index(action: Action) -> int:
+    return action.card.index  # type: ignore[union-attr]
 
 
 _ACTIONS_OF: dict[tuple[int, ...], tuple[Action, ...]] = {}
@@ -402,20 +411,25 @@ class Game:
         hand = self._hand
         assert hand is not None
         if phase is _PLAY:
+            uncode = self._uncode
+            if not uncode:  # the double pack: its codes are too wide for the tables
+                return _by_card(hand.legal())
             m = hand.hand[seat]
             if hand.in_trick:
                 follow = m & SUIT_BLOCK[hand.led]
                 if follow:
                     return self._follows[follow]
-            u0, u1, u2, u3 = self._uncode  # disjoint masks: + is | (see core.BIT)
+            u0, u1, u2, u3 = uncode  # disjoint masks: + is | (see core.BIT)
             m = u0[m & 0x1FFF] + u1[(m >> 13) & 0x1FFF] + u2[(m >> 26) & 0x1FFF] + u3[m >> 39]
             return _PLAY_T0[m & 0x1FFF] + _PLAY_T1[(m >> 13) & 0x1FFF] + _PLAY_T2[m >> 26]
         # A decision's menu is asked for by the player and again by apply: built once.
         menu = self._menu
         if menu is None:
-            if phase is _DISCARD:
+            if phase is _DISCARD and not hand.hand[seat] >> SECOND:
                 m = hand.hand[seat]
                 menu = _DISC_T0[m & 0x1FFF] + _DISC_T1[(m >> 13) & 0x1FFF] + _DISC_T2[m >> 26]
+            elif phase is _DISCARD:  # a second copy of the double pack: past these tables
+                menu = _by_card(hand.legal())
             else:
                 ids = hand.legal()
                 if type(ids) is not tuple:
@@ -495,7 +509,7 @@ class Game:
         hand.apply(action.id)
         self._menu = None
         # Trump is made once, except in an Auction, where each higher bid names it anew.
-        if hand.trump >= 0 and self._code is not CODE[hand.trump]:
+        if hand.trump >= 0 and self._code is not hand.code_of[hand.trump]:
             self._set_trump(hand.trump)
         self._log.append(action)
         if hand.phase == _HAND_DONE:
@@ -507,9 +521,14 @@ class Game:
         self._turn = hand.turn
 
     def _set_trump(self, trump: int) -> None:
-        self._code = CODE[trump]
-        self._uncode = _UNCODE[trump]
-        self._follows = _follows(trump)
+        hand = self._hand
+        assert hand is not None
+        self._code = hand.code_of[trump]
+        if hand.twins:
+            self._uncode = ()  # no tables: _legal asks the core
+        else:
+            self._uncode = _UNCODE[trump]
+            self._follows = _follows(trump)
 
     def _check_play(self, seat: int, card: int) -> None:
         """Raise why ``seat`` may not play engine card ``card`` now, if they may not."""
@@ -715,7 +734,7 @@ class Game:
         hand = self._hand
         if hand is None or not hand.coded:
             return mask
-        card_of = CARD_OF[hand.trump]
+        card_of = hand.card_of[hand.trump]
         out = 0
         while mask:
             low = mask & -mask
@@ -973,10 +992,11 @@ def _shown(value: object) -> str:
 def _shuffled(pack: list[int], key: str) -> list[int]:
     """A Fisher-Yates shuffle of ``pack`` (in place) driven by BLAKE2b of ``key``.
 
-    256 hashed bits cover the 153 bits of a 39-card order with a negligible bias, in
-    a fraction of the time of seeding a ``random.Random`` and drawing per card. Step
-    ``i`` (from the last card down) swaps card ``i`` with card ``j``, the hash's next
-    digit in base ``i + 1``; :func:`_shuffle_plan` reads those digits in fewer steps.
+    256 hashed bits cover the 153 bits of a 39-card order (and the 215 of the 50-card
+    double pack) with a negligible bias, in a fraction of the time of seeding a
+    ``random.Random`` and drawing per card. Step ``i`` (from the last card down) swaps
+    card ``i`` with card ``j``, the hash's next digit in base ``i + 1``;
+    :func:`_shuffle_plan` reads those digits in fewer steps.
     """
     bits = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=32).digest())
     plan = _SHUFFLE_PLANS.get(len(pack)) or _shuffle_plan(len(pack))

@@ -30,7 +30,7 @@ from engine.actions import (
     TakeUp,
     TurnDown,
 )
-from engine.cards import Card, Suit
+from engine.cards import TWIN, Card, Suit
 from engine.variants import Variant
 from engine.view import HandResult, Phase, PlayerView, Trick
 
@@ -46,6 +46,11 @@ _COMPASS = {
     6: ("South", "Southwest", "Northwest", "North", "Northeast", "Southeast"),
 }
 _LINE = 78  # the width menus wrap at, to fit an 80-column terminal
+
+
+def _pack_order(card: Card) -> tuple[int, int]:
+    """Index order, a second copy (RULES.md §6 double pack) right after its first copy."""
+    return (TWIN[card.index] if card.copy else card.index), card.copy
 
 
 def _width(text: str) -> int:
@@ -179,7 +184,7 @@ class TextRenderer:
         if view.blind:
             lines.append("Your hand: (unseen: you name trump before looking at it)")
         else:
-            lines.append(f"Your hand: {self.cards(view.hand)}")
+            lines.append(f"Your hand: {self.cards(sorted(view.hand, key=_pack_order))}")
         if view.discards:
             lines.append(f"Your discard: {self.cards(view.discards)}")
         lines.append("")

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from engine.cards import BENS, CARDS, Card, Rank
+from engine.cards import BENS, CARDS, SECOND, Card, Rank
 
 __all__ = ["MAX_TARGET", "VARIANTS", "Options", "Variant", "get_variant"]
 
@@ -36,6 +36,7 @@ class Options:
         pack: cards in the pack (§5: 25 or 24; Auction: 28 or 32); 0 = the
             variant's own.
         hands: Jackpot: deals before the game ends without a march (RULES.md §7).
+        double_pack: six-hand with the 50-card double pack (RULES.md §6 option).
     """
 
     target: int
@@ -45,6 +46,7 @@ class Options:
     players: int = 0
     pack: int = 0
     hands: int = 0
+    double_pack: bool = False
 
 
 class ScoreHand(Protocol):
@@ -175,6 +177,8 @@ class Variant:
         widow: cards the Auction maker takes (and discards), by pack size.
         chips: §7 Jackpot: each deal antes a chip, tricks draw chips from the pool.
         side_masks: derived: per side, the seat mask of its members.
+        twins: derived: the pack holds two copies of some cards (§6 double pack), so
+            the tie rule of RULES.md "Trick winner" applies.
     """
 
     name: str
@@ -199,6 +203,7 @@ class Variant:
     widow: int = 0
     chips: bool = False
     side_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    twins: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         masks = [0] * (max(self.sides) + 1)
@@ -206,6 +211,7 @@ class Variant:
             masks[side] |= 1 << seat
         # Derived once: the core asks for the maker's side at every hand's end.
         object.__setattr__(self, "side_masks", tuple(masks))
+        object.__setattr__(self, "twins", any(c.index >= SECOND for c in self.pack))
 
     @property
     def tricks(self) -> int:
@@ -256,14 +262,15 @@ class Variant:
                 raise ValueError(f"the {name} in {self.title} must be {shown}")
         if not 1 <= opts.target <= MAX_TARGET:
             raise ValueError(f"the target must be from 1 to {MAX_TARGET} points")
-        for name in ("stick_the_dealer", "no_alone_after_pass", "dealer_must_make"):
+        for name in ("stick_the_dealer", "no_alone_after_pass", "dealer_must_make", "double_pack"):
             if not isinstance(getattr(opts, name), bool):
                 raise ValueError(f"{name} must be true or false")
         return opts
 
     def configured(self, options: Options) -> Variant:
         """This variant at the table ``options`` set: seats and pack for ``players``
-        (RULES.md §7: 4, 5 or 6 with 25, 29 or 33 cards) and ``pack``."""
+        (RULES.md §7: 4, 5 or 6 with 25, 29 or 33 cards), ``pack``, and six-hand's
+        ``double_pack`` (RULES.md §6: 50 cards, still 5 each and one up-card)."""
         v = self
         if options.players and options.players != v.players:
             n = options.players
@@ -272,6 +279,8 @@ class Variant:
             pack = _PACKS[options.pack]
             widow = v.widow and len(pack) - v.players * v.hand_size - 2
             v = replace(v, pack=pack, widow=widow)
+        if options.double_pack:
+            v = replace(v, pack=DOUBLE_PACK)
         return v
 
 
@@ -292,6 +301,8 @@ _PACKS: dict[int, tuple[Card, ...]] = {
 }
 """Every pack of RULES.md by its size (the six-hand double pack aside)."""
 _PACK_FOR_PLAYERS = {4: _PACKS[25], 5: _PACKS[29], 6: _PACKS[33]}
+DOUBLE_PACK: tuple[Card, ...] = _PACKS[24] + BENS[:2] + CARDS[SECOND:]
+"""RULES.md §6 option: two copies of ``9``–``A`` and two jokers, ``B1`` black and ``B2`` red."""
 
 TUQUE = Variant(
     name="tuque",
@@ -371,7 +382,7 @@ SIX_HAND = replace(
     turn_down=False,
     card_request=True,
     score_hand=score_six,
-    adjustable=frozenset({"target", "no_alone_after_pass"}),
+    adjustable=frozenset({"target", "no_alone_after_pass", "double_pack"}),
     choices={},
 )
 ALMONTE = replace(

@@ -105,6 +105,7 @@ class GamesCog(TuqueCog, name="Games"):
         no_alone_after_pass: bool | None = None,
         dealer_must_make: bool | None = None,
         deals: Deals | None = None,
+        double_pack: bool | None = None,
     ) -> None:
         """The member at seat 0 and computers of ``level`` in every other seat; the hand
         view is the answer, at once."""
@@ -118,6 +119,7 @@ class GamesCog(TuqueCog, name="Games"):
             no_alone_after_pass=no_alone_after_pass,
             dealer_must_make=dealer_must_make,
             hands=deals,
+            double_pack=double_pack,
         )
         seats = seat_rows(variant, options, [interaction.user], level)
         against = "the computer" if len(seats) == 2 else f"{len(seats) - 1} computers"

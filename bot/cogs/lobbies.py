@@ -426,6 +426,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         no_alone_after_pass: bool | None = None,
         dealer_must_make: bool | None = None,
         deals: Deals | None = None,
+        double_pack: bool | None = None,
     ) -> None:
         """Post a lobby for ``variant``: the host in seat 1, the other seats open."""
         options = game_options(
@@ -437,6 +438,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
             no_alone_after_pass=no_alone_after_pass,
             dealer_must_make=dealer_must_make,
             hands=deals,
+            double_pack=double_pack,
         )
         await self.invite(interaction, variant, options, level, [])
 

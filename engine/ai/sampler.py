@@ -44,7 +44,6 @@ from engine.core import (
     BID2,
     BLIND,
     CALL,
-    CODE,
     DISCARD,
     GIVE,
     PLAY,
@@ -52,7 +51,7 @@ from engine.core import (
     STAGE_REQUEST,
     HandState,
     bits,
-    to_codes,
+    new_hand,
 )
 from engine.variants import Variant, get_variant
 from engine.view import Phase, PlayerView
@@ -347,9 +346,9 @@ class Sampler:
             sim.partner = self._partner(sim, hands)
         if sim.phase == PLAY:
             t = sim.trump
-            code = CODE[t]
+            code = sim.code_of[t]
             for seat, m in hands.items():
-                sim.hand[seat] |= to_codes(t, m)
+                sim.hand[seat] |= sim.recode(t, m)
             for (seat, up), d in zip(self.down_into, downs, strict=True):
                 if up >= 0:
                     sim.under[up] = 1 << code[d]
@@ -466,7 +465,7 @@ class Sampler:
         this trick, to its owner's cards turned up at the trick's end (``up`` = -1).
         """
         view = self.view
-        sim = HandState(self.variant, self.options, view.dealer)
+        sim = new_hand(self.variant, self.options, view.dealer)
         sim.up = view.up_card.index if view.up_card is not None else -1
         sim.phase = phase = _PHASES[view.phase]
         sim.turn = view.turn  # type: ignore[assignment]
@@ -497,9 +496,9 @@ class Sampler:
         if phase != PLAY:
             return sim, into
         t = sim.trump
-        code = CODE[t]
+        code = sim.code_of[t]
         for seat in range(view.players):
-            sim.hand[seat] = to_codes(t, sim.hand[seat] | sim.tab[seat])
+            sim.hand[seat] = sim.recode(t, sim.hand[seat] | sim.tab[seat])
             sim.tab[seat] = 0
         sim.won = list(view.tricks_won)
         sim.done = len(view.tricks)

@@ -41,11 +41,11 @@ import random
 import time
 from collections.abc import Sequence
 
-from engine.actions import ACTIONS, PLAY_BASE, Action
+from engine.actions import ACTIONS, Action
 from engine.ai.sampler import Sampler
 from engine.ai.sim import BID_THRESHOLD, play_out, rollout_heuristic, rollout_random
 from engine.ai.solver import maker_tricks
-from engine.core import CARD_OF, DONE, PLAY
+from engine.core import DONE, PLAY
 from engine.players.heuristic import HeuristicPlayer
 from engine.variants import Variant, get_variant
 from engine.view import Phase, PlayerView
@@ -361,7 +361,7 @@ class SearchPlayer:
         root = _Node(-1)
         random_rollout = self.rollout == "random"
         me = sampler.view.seat if self.others == "policy" else -1
-        card_of = CARD_OF[sampler.template.trump]
+        play_id = sampler.template.play_id[sampler.template.trump]
         done = 0
         clock = time.perf_counter()
         per = 0.0
@@ -377,7 +377,7 @@ class SearchPlayer:
                     seat = sim.turn
                     trace: list[int] = []
                     rollout_heuristic(sim, trace, 1)
-                    action = PLAY_BASE + card_of[trace[0]]
+                    action = play_id[trace[0]]
                     child = node.children.get(action)
                     if child is None:
                         child = node.children[action] = _Node(sides[seat])

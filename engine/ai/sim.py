@@ -7,7 +7,9 @@ loops over the state's masks (the search's inner loop); each card they play
 follows the core's rules (the trick winner of :meth:`engine.core.HandState.play`,
 its follow-suit blocks and tableau reveal), and ``tests/ai/test_ai_sim.py``
 replays their traces through
-:class:`~engine.game.Game` to keep them so.
+:class:`~engine.game.Game` to keep them so. The double pack (RULES.md §6 option) is
+played by the same choice rules in loops that leave each card to the core's
+:meth:`~engine.core.DoublePackHand.play`, whose tie rule the flat loops do not know.
 """
 
 from __future__ import annotations
@@ -19,11 +21,11 @@ from engine.actions import (
     BID_LEVELS,
     CALL_CARD_BASE,
     CALL_SUIT_BASE,
-    DISCARD_BASE,
-    GIVE_BASE,
+    DISCARD_IDS,
+    GIVE_IDS,
     TURN_DOWN,
 )
-from engine.cards import EFFECTIVE_SUIT, POWER
+from engine.cards import CARDS, EFFECTIVE_SUIT, POWER, RANK_INDEX, SECOND
 from engine.core import (
     ALONE,
     ASK,
@@ -43,6 +45,8 @@ from engine.core import (
     PLAY,
     SUIT_BLOCK,
     TAKE,
+    TRUMP,
+    TWIN_CODE,
     HandState,
     bits,
 )
@@ -83,6 +87,9 @@ def rollout_random(sim: HandState, rng: random.Random, trace: list[int] | None =
 
     Appends each card code played to ``trace`` when given; scores the hand.
     """
+    if sim.twins:
+        _rollout_random_twins(sim, rng, trace)
+        return
     if sim.active == 2 and not sim.in_trick:
         _rollout_random_pair(sim, rng, trace)
     else:
@@ -223,6 +230,9 @@ def rollout_heuristic(sim: HandState, trace: list[int] | None = None, cards: int
     following, or by trumping when void), else the lowest card (a discard from
     other suits before trump). Appends each code played to ``trace`` when given.
     """
+    if sim.twins:
+        _rollout_heuristic_twins(sim, trace, cards)
+        return
     hands = sim.hand
     pend = sim.pend
     under = sim.under
@@ -369,14 +379,140 @@ def rollout_heuristic(sim: HandState, trace: list[int] | None = None, cards: int
     sim.end_hand()
 
 
+# --- the double pack ---------------------------------------------------------------
+# The same choices as the loops above on the double pack's codes (a trump block of 16,
+# twins side by side), each card played by the core, which knows the tie rule.
+
+
+def _lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def _rollout_random_twins(sim: HandState, rng: random.Random, trace: list[int] | None) -> None:
+    rnd = rng.random
+    while sim.phase == PLAY:
+        s = sim.turn
+        h = sim.hand[s]
+        if sim.in_trick:
+            f = h & SUIT_BLOCK[sim.led]
+            if f:
+                h = f
+        choice = bits(h)
+        c = choice[int(rnd() * len(choice))]
+        if trace is not None:
+            trace.append(c)
+        sim.play(s, c)
+
+
+def _rollout_heuristic_twins(sim: HandState, trace: list[int] | None, cards: int) -> None:
+    sides = sim.play_sides()
+    playing = []
+    seat = sim.turn
+    for _ in range(sim.active):
+        playing.append(seat)
+        seat = sim.nxt[seat]
+    foes = [[o for o in playing if sides[o] != sides[p]] for p in range(sim.n)]
+    while cards and sim.phase == PLAY:
+        s = sim.turn
+        if sim.in_trick:
+            c = _follow_twins(sim, s, sides[sim.best_seat] == sides[s])
+        else:
+            c = _lead_twins(sim, s, foes[s], sides[s] == 0)
+        if trace is not None:
+            trace.append(c)
+        sim.play(s, c)
+        cards -= 1
+
+
+def _beaten(p: int, theirs: int) -> bool:
+    """Whether a block's chunk ``theirs`` holds a card that beats position ``p`` played
+    after it: a higher one, or its twin (RULES.md tie rule; no twin past position 13)."""
+    return bool(theirs >> (p + 1)) or (p < 14 and bool(theirs >> (p ^ 1) & 1))
+
+
+def _lead_twins(sim: HandState, s: int, foes: list[int], maker: bool) -> int:
+    """:func:`rollout_heuristic`'s lead for the double pack."""
+    hands = sim.hand
+    h = hands[s]
+    tr = h >> TRUMP
+    their = 0
+    for o in foes:
+        their |= hands[o] >> TRUMP
+    if tr and their and maker and not _beaten(tr.bit_length() - 1, their):
+        return TRUMP + tr.bit_length() - 1
+    safe = lowest = -1
+    lo_safe = lo_any = 99
+    for b in (0, 13, 26):
+        x = (h >> b) & 8191
+        if not x:
+            continue
+        top = x.bit_length() - 1
+        sure = True
+        ruff = False
+        for o in foes:
+            y = (hands[o] >> b) & 8191
+            if y and _beaten(top, y):
+                sure = False
+            elif not y and hands[o] >> TRUMP:
+                sure = False
+                ruff = True
+        if sure:
+            return b + top
+        p = _lowest(x)
+        if p < lo_any:
+            lo_any = p
+            lowest = b + p
+        if not ruff and p < lo_safe:
+            lo_safe = p
+            safe = b + p
+    return safe if safe >= 0 else lowest if lowest >= 0 else TRUMP + _lowest(tr)
+
+
+def _follow_twins(sim: HandState, s: int, friend: bool) -> int:
+    """:func:`rollout_heuristic`'s card to a trick for the double pack: the lowest card
+    that wins (the best card's twin below it does), else the lowest."""
+    h = sim.hand[s]
+    led = sim.led
+    best = sim.best
+    twin = TWIN_CODE[best]
+    f = h & SUIT_BLOCK[led]
+    if f:
+        if not friend and (best >= TRUMP) == (led >= 3):  # best is of the led suit
+            if 0 <= twin < best and f >> twin & 1:
+                return twin
+            w = f >> (best + 1)
+            if w:
+                return best + 1 + _lowest(w)
+        return _lowest(f)
+    tr = h >> TRUMP
+    if tr and not friend:
+        if best < TRUMP:
+            return TRUMP + _lowest(tr)
+        if 0 <= twin < best and h >> twin & 1:
+            return twin
+        w = h >> (best + 1)
+        if w:
+            return best + 1 + _lowest(w)
+    o = h & OFF_MASK
+    if not o:
+        return TRUMP + _lowest(tr)
+    lo, c = 99, -1
+    for b in (0, 13, 26):
+        x = (o >> b) & 8191
+        if x and _lowest(x) < lo:
+            lo = _lowest(x)
+            c = b + lo
+    return c
+
+
 # --- bidding rule ------------------------------------------------------------------
 
 
 def _value_table(trump: int) -> list[float]:
     # Rough trick-taking value of each card under ``trump``: trumps by rank, then
     # aces and kings of other suits. Calibrated by heuristic self-play (docs/ai.md).
-    values = [0.0] * 39
-    for card in range(39):
+    values = [0.0] * len(CARDS)
+    for card in range(len(CARDS)):
         if EFFECTIVE_SUIT[trump][card] == trump:
             power = POWER[trump][trump][card]
             if power >= 200:
@@ -386,7 +522,7 @@ def _value_table(trump: int) -> list[float]:
             else:
                 values[card] = 0.45 + 0.05 * (power - 100)
         else:
-            rank = card % 9
+            rank = RANK_INDEX[card]
             values[card] = 0.6 if rank == 8 else 0.25 if rank == 7 else 0.0
     return values
 
@@ -401,16 +537,26 @@ def _chunk_values(values: list[float], shift: int) -> list[float]:
     for m in range(1, 1 << 13):
         low = m & -m
         card = shift + low.bit_length() - 1
-        table[m] = table[m ^ low] + (values[card] if card < 39 else 0.0)
+        table[m] = table[m ^ low] + (values[card] if card < len(values) else 0.0)
     return table
 
 
-_VALUE_CHUNKS = [[_chunk_values(VALUE[t], shift) for shift in (0, 13, 26)] for t in range(4)]
+_VALUE_CHUNKS = [
+    [_chunk_values(VALUE[t], shift) for shift in (0, 13, 26, 39, 52)] for t in range(4)
+]
 
 
 def hand_value(mask: int, trump: int) -> float:
     """Sum of :data:`VALUE` over an engine card mask."""
-    a, b, c = _VALUE_CHUNKS[trump]
+    a, b, c, d, e = _VALUE_CHUNKS[trump]
+    if mask >> SECOND:  # second copies of the double pack: two chunks more
+        return (
+            a[mask & 8191]
+            + b[(mask >> 13) & 8191]
+            + c[(mask >> 26) & 8191]
+            + d[(mask >> 39) & 8191]
+            + e[mask >> 52]
+        )
     return a[mask & 8191] + b[(mask >> 13) & 8191] + c[mask >> 26]
 
 
@@ -471,7 +617,7 @@ def _family_decision(sim: HandState, own: int, threshold: float) -> int:
         return sim.legal()[-1]  # ask a partner: a free exchange
     if phase == GIVE:
         values = VALUE[sim.trump]
-        return GIVE_BASE + max(bits(sim.hand[sim.turn]), key=lambda c: values[c])
+        return GIVE_IDS[max(bits(sim.hand[sim.turn]), key=lambda c: values[c])]
     if phase == CALL:
         legal = sim.legal()
         if sim.v.makers == "call_suit":
@@ -495,8 +641,8 @@ def _family_decision(sim: HandState, own: int, threshold: float) -> int:
 def heuristic_discard(sim: HandState) -> int:
     """The dealer's discard (action id): the card of least :data:`VALUE`, lowest first."""
     values = VALUE[sim.trump]
-    card = min(bits(sim.hand[sim.turn]), key=lambda c: (values[c], c % 9))
-    return DISCARD_BASE + card
+    card = min(bits(sim.hand[sim.turn]), key=lambda c: (values[c], RANK_INDEX[c]))
+    return DISCARD_IDS[card]
 
 
 def play_out(sim: HandState, threshold: float) -> None:

@@ -9,13 +9,18 @@ next point where the score changes: :func:`maker_tricks` binary-searches those
 points. Cards of one suit held by one seat with no unplayed card between them
 are equivalent (unless one covers a face-down tableau card); only the lowest of
 each run is searched.
+
+The double pack (RULES.md §6 option) is solved by :class:`_TwinSearch`, which keeps
+the trick rule of the loop below by re-labelling identical cards: a seat whose card is
+the twin of the trick's best card, played first, swaps codes with it, so that the
+second copy wins as the higher code (RULES.md "Trick winner" ruling).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.core import PLAY, SUIT_BLOCK, TRUMP, HandState
+from engine.core import PLAY, SUIT_BLOCK, TRUMP, TWIN_CODE, HandState
 
 __all__ = ["can_reach", "maker_tricks", "winning_moves"]
 
@@ -38,9 +43,9 @@ class _Search:
         inplay = 0
         for s in range(sim.n):
             inplay |= sim.hand[s] | sim.pend[s]
-        for c in range(52):
-            if sim.under[c] and inplay >> c & 1:
-                inplay |= sim.under[c]
+        for c, d in enumerate(sim.under):
+            if d and inplay >> c & 1:
+                inplay |= d
         self.inplay = inplay
 
     def moves(self, seat: int, k: int, led: int, best: int) -> list[int]:
@@ -139,8 +144,63 @@ class _Search:
         return result
 
 
+class _TwinSearch(_Search):
+    """The search of the double pack: identical cards are told apart by play order."""
+
+    __slots__ = ()
+
+    def moves(self, seat: int, k: int, led: int, best: int) -> list[int]:
+        # As _Search.moves, but a card whose twin is still live is never merged with
+        # its neighbour: which copy comes first decides a trick between them.
+        h = self.hands[seat]
+        live = self.inplay
+        if k:
+            f = h & SUIT_BLOCK[led]
+            if f:
+                h = f
+            live |= 1 << best
+        out = []
+        prev = -99
+        while h:
+            low = h & -h
+            c = low.bit_length() - 1
+            h ^= low
+            if (
+                c // 13 == prev // 13
+                and not (live >> (prev + 1)) & ((1 << (c - prev - 1)) - 1)
+                and not _twin_live(c, live)
+                and not _twin_live(prev, live)
+            ):
+                prev = c
+                continue
+            out.append(c)
+            prev = c
+        if not k:
+            out.reverse()
+        return out
+
+    def reach(self, seat: int, k: int, led: int, best: int, bs: int, need: int, left: int) -> bool:
+        """:meth:`_Search.reach`, with the tie rule: a seat holding the twin of the trick's
+        best card takes that card's (higher) code and gives it its own."""
+        twin = TWIN_CODE[best] if k else -1
+        if twin < 0 or twin > best or not self.hands[seat] >> twin & 1:
+            return super().reach(seat, k, led, best, bs, need, left)
+        swap = 1 << twin | 1 << best
+        self.hands[seat] ^= swap
+        self.inplay ^= swap
+        result = super().reach(seat, k, led, twin, bs, need, left)
+        self.hands[seat] ^= swap
+        self.inplay ^= swap
+        return result
+
+
+def _twin_live(c: int, live: int) -> bool:
+    twin = TWIN_CODE[c]
+    return twin >= 0 and bool(live >> twin & 1)
+
+
 def _start(sim: HandState) -> tuple[_Search, int]:
-    search = _Search(sim)
+    search = _TwinSearch(sim) if sim.twins else _Search(sim)
     return search, sim.ntricks - sim.done
 
 

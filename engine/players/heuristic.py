@@ -42,7 +42,7 @@ from engine.actions import (
     TakeUp,
     TurnDown,
 )
-from engine.cards import EFFECTIVE_SUIT, POWER, SUIT_MASK, Card
+from engine.cards import EFFECTIVE_SUIT, POWER, RANK_INDEX, SUIT_MASK, Card, power_table
 from engine.core import bits
 from engine.variants import VARIANTS, Options, Variant, get_variant
 from engine.view import Phase, PlayerView
@@ -53,6 +53,9 @@ _TRICKS = {name: v.tricks for name, v in VARIANTS.items()}
 _JACK = 5
 _KING = 7
 _ACE = 8
+# Every ace and every king, both copies of each in the double pack (RULES.md §6).
+_ACES = sum(1 << c for c, rank in enumerate(RANK_INDEX) if rank == _ACE)
+_KINGS = sum(1 << c for c, rank in enumerate(RANK_INDEX) if rank == _KING)
 # Tuque: a face-up tableau card over a face-down one plays as if this many ranks
 # cheaper, since playing it turns up one more card to use (self-play A/B: 1.5 beat a
 # bare tie-break; 3 did no better).
@@ -136,8 +139,9 @@ def _mask(cards: Sequence[Card]) -> int:
 
 
 def _trump_order(trump: int, pack: int) -> list[int]:
-    """The trumps of ``pack`` from highest to lowest."""
-    return sorted(bits(SUIT_MASK[trump][trump] & pack), key=lambda c: -POWER[trump][trump][c])
+    """The trumps of ``pack`` from highest to lowest (the double pack's jokers by colour)."""
+    power = power_table(pack)[trump][trump]
+    return sorted(bits(SUIT_MASK[trump][trump] & pack), key=lambda c: -power[c])
 
 
 @cache
@@ -312,7 +316,7 @@ class HeuristicPlayer:
         for c in order:
             if c in by_card:
                 return by_card[c]
-        return max(legal, key=lambda a: a.card.index % 9 if isinstance(a, CallCard) else -1)
+        return max(legal, key=lambda a: RANK_INDEX[a.card.index] if isinstance(a, CallCard) else -1)
 
     def _auction_bid(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """§7 Auction: the level the hand's expected tricks (with a called partner and
@@ -436,9 +440,9 @@ def _march_hand(mine: int, t: int, pack: int, picks_up: bool) -> bool:
         top += 1
     n_trumps = trumps.bit_count()
     off = bits(mine & ~trumps & pack)
-    if any(c % 9 != _ACE for c in off) and not picks_up:
+    if any(RANK_INDEX[c] != _ACE for c in off) and not picks_up:
         return False
-    if picks_up and sum(c % 9 != _ACE for c in off) > 1:
+    if picks_up and sum(RANK_INDEX[c] != _ACE for c in off) > 1:
         return False  # the dealer can discard one loser, not two
     return n_trumps >= 5 or (n_trumps >= 4 and top >= 2) or (n_trumps >= 3 and top >= 3)
 
@@ -465,9 +469,10 @@ def _discard_key(card: int, mine: int, trump: int) -> tuple[int, float]:
     suit = EFFECTIVE_SUIT[trump][card]
     if suit == trump:
         return 2, POWER[trump][trump][card]
-    if card % 9 == _ACE:
+    rank = RANK_INDEX[card]
+    if rank == _ACE:
         return 1, 0.0
-    return 0, card % 9 + 1.5 * ((mine & SUIT_MASK[trump][suit]).bit_count() - 1)
+    return 0, rank + 1.5 * ((mine & SUIT_MASK[trump][suit]).bit_count() - 1)
 
 
 def _dealer_keeps(hand: int, mine: int, trump: int) -> int:
@@ -532,10 +537,11 @@ def _euchre_features(view: PlayerView, t: int, pickup: bool) -> list[float]:
         if s == t:
             continue
         sm = SUIT_MASK[t][s]
-        aces += bool(mine & sm & 1 << (s * 9 + _ACE))
-        kings += bool(mine & sm & 1 << (s * 9 + _KING))
+        aces += bool(mine & sm & _ACES)
+        kings += bool(mine & sm & _KINGS)
         voids += not mine & sm
-    high = float(0 <= up_card < 36 and up_card % 9 in (_ACE, _JACK))  # a jack up: the Right
+    # A jack up: the Right Bower (a Ben's rank is -1).
+    high = float(up_card >= 0 and RANK_INDEX[up_card] in (_ACE, _JACK))
     to_partner = pickup and view.dealer in partners
     opponent_deals = view.dealer != me and view.dealer not in partners
     to_opp = pickup and opponent_deals
@@ -579,8 +585,8 @@ class _Knowledge:
         t = self.trump = view.trump.index
         n = view.players
         esuit = self.esuit = EFFECTIVE_SUIT[t]
-        self.power = POWER[t]
         pack = _pack(view)
+        self.power = power_table(pack)[t]
         self.trumps = SUIT_MASK[t][t] & pack
         played = 0
         voids = [0] * n
@@ -626,14 +632,16 @@ class _Knowledge:
         return (self.mine & mask).bit_count()
 
     def _beats(self, card: int, holders: Sequence[int], led: int) -> bool:
-        """Whether any of ``holders`` may hold a card beating ``card`` on a ``led`` trick."""
+        """Whether any of ``holders``, playing after ``card`` (which can win: power > 0),
+        may hold a card beating it on a ``led`` trick: a higher one, or in the double
+        pack its twin (the second of two identical cards wins, RULES.md)."""
         power = self.power[led]
         p = power[card]
         led_mask = SUIT_MASK[self.trump][led]
         for s in holders:
             # A face-up card of the led suit (Tuque) forces the seat to follow: no ruff.
             reach = led_mask if self.visible[s] & led_mask else led_mask | self.trumps
-            if any(power[c] > p for c in bits(self.possible[s] & reach)):
+            if any(power[c] >= p for c in bits(self.possible[s] & reach)):
                 return True
         return False
 
@@ -645,12 +653,12 @@ class _Knowledge:
         )
 
     def _master(self, card: int) -> bool:
-        """No opponent may hold a higher card of ``card``'s suit."""
+        """No opponent may hold a higher card of ``card``'s suit, nor its twin."""
         suit = self.esuit[card]
         power = self.power[suit]
         sm = SUIT_MASK[self.trump][suit]
         p = power[card]
-        return not any(power[c] > p for s in self.opponents for c in bits(self.possible[s] & sm))
+        return not any(power[c] >= p for s in self.opponents for c in bits(self.possible[s] & sm))
 
     def _keep_value(self, card: int) -> float:
         """How much the seat would miss ``card``: low for short-suit small cards."""
@@ -658,7 +666,7 @@ class _Knowledge:
         suit = self.esuit[card]
         if suit == t:
             return 100.0 + self.power[t][card] - _UNCOVER * bool(self.covering >> card & 1)
-        value = card % 9 + 0.5 * self._count(SUIT_MASK[t][suit])
+        value = RANK_INDEX[card] + 0.5 * self._count(SUIT_MASK[t][suit])
         if self._master(card):
             value += 20
         return value - _UNCOVER * bool(self.covering >> card & 1)
@@ -684,10 +692,10 @@ class _Knowledge:
                     keys.append((4, self.power[t][c] + cover))
                 continue
             if self._master(c) and not self._ruff_risk(suit):
-                keys.append((2, c % 9 + cover))
+                keys.append((2, RANK_INDEX[c] + cover))
                 continue
             length = self._count(SUIT_MASK[t][suit])
-            score = c % 9 + (6 if self._ruff_risk(suit) else 0)
+            score = RANK_INDEX[c] + (6 if self._ruff_risk(suit) else 0)
             score += 0.3 * length if trumps_held else -0.3 * length
             keys.append((3, score + cover))
         return keys
@@ -699,10 +707,7 @@ class _Knowledge:
         plays = view.trick.plays
         led = self.esuit[plays[0][1].index]
         power = self.power[led]
-        best, winner = -1, -1
-        for seat, card in plays:
-            if power[card.index] > best:
-                best, winner = power[card.index], seat
+        best, winner = _winning(plays, power)
         played_seats = {s for s, _ in plays}
         after = [s for s in self.opponents if s not in played_seats]
         partner_after = any(s not in played_seats for s in self.partners)
@@ -711,7 +716,7 @@ class _Knowledge:
             held = next(card.index for s, card in plays if s == winner)
             partner_safe = not after or not self._beats(held, after, led)
             for c in cards:
-                wins = power[c] > best
+                wins = power[c] >= best  # equal: the twin of the best card, played second
                 ruffs = self.esuit[c] == t and led != t
                 if wins and not partner_safe and not ruffs and not self._beats(c, after, led):
                     keys.append((0, power[c]))
@@ -720,7 +725,7 @@ class _Knowledge:
             return keys
         for c in cards:
             cover = -_UNCOVER * bool(self.covering >> c & 1)
-            if power[c] <= best:
+            if power[c] < best:
                 keys.append((2, self._keep_value(c)))
             elif not after or not self._beats(c, after, led):
                 keys.append((0, power[c] + cover))
@@ -796,9 +801,18 @@ def _trumps_partner(view: PlayerView, action: Action) -> bool:
     esuit = EFFECTIVE_SUIT[t]
     plays = view.trick.plays
     led = esuit[plays[0][1].index]
-    power = POWER[t][led]
-    winner = max(plays, key=lambda p: power[p[1].index])[0]
+    winner = _winning(plays, power_table(_pack(view))[t][led])[1]
     return winner in _partners(view) and esuit[action.card.index] == t != led
+
+
+def _winning(plays: Sequence[tuple[int, Card]], power: list[int]) -> tuple[int, int]:
+    """The power of the best card of a trick in progress and its seat (RULES.md "Trick
+    winner"): the highest, or of two identical cards (equal power) the later."""
+    best, winner = -1, -1
+    for seat, card in plays:
+        if power[card.index] >= best:
+            best, winner = power[card.index], seat
+    return best, winner
 
 
 def _gift_value(view: PlayerView, action: Action) -> float:
@@ -807,5 +821,5 @@ def _gift_value(view: PlayerView, action: Action) -> float:
     t = view.trump.index
     c = action.card.index
     if EFFECTIVE_SUIT[t][c] == t:
-        return 100.0 + POWER[t][t][c]
-    return float(c % 9)
+        return 100.0 + power_table(_pack(view))[t][t][c]
+    return float(RANK_INDEX[c])

@@ -30,6 +30,19 @@ def test_never_an_illegal_move(variant: str) -> None:
             game.apply(game.turn, action)  # raises on an illegal action
 
 
+def test_never_an_illegal_move_with_the_double_pack() -> None:
+    """RULES.md §6 double pack: the search on all six seats, seeded hands, every choice legal
+    (identical cards sampled, played out and solved as the core rules them)."""
+    for seed in range(4):
+        game = Game("six_hand", seed=seed, double_pack=True)
+        players = [SearchPlayer(seed=seed * 10 + s, iterations=12) for s in range(6)]
+        game.deal()
+        while game.turn is not None:
+            view = game.view(game.turn)
+            action = players[game.turn].choose(view, view.legal_actions)
+            game.apply(game.turn, action)  # raises on an illegal action
+
+
 def test_ben_turned_up() -> None:
     """A Ben as the up-card: the search names a suit as it accepts, or later, legally."""
     played = 0
@@ -139,19 +152,26 @@ def _minimax(sim: HandState) -> int:
     return max(values) if makers else min(values)
 
 
-@pytest.mark.parametrize("variant", ["tuque", "euchre"])
-def test_solver_matches_plain_minimax(variant: str) -> None:
-    """On random endings (tableau reveals, loners included) the solver equals full minimax."""
-    v = get_variant(variant)
+@pytest.mark.parametrize(
+    ("variant", "options", "tricks"),
+    [("tuque", {}, 3), ("euchre", {}, 3), ("six_hand", {"double_pack": True}, 2)],
+)
+def test_solver_matches_plain_minimax(variant: str, options: dict, tricks: int) -> None:
+    """On random endings (tableau reveals, loners included) the solver equals full minimax;
+    with the double pack (RULES.md §6) the minimax of the core's tie rule, from at most
+    ``tricks`` tricks left (six seats' plain minimax is slow)."""
+    base = get_variant(variant)
+    opts = base.options(**options)
+    v = base.configured(opts)
     rng = random.Random(variant)
     checked = 0
     while checked < 60:
         order = [c.index for c in v.pack]
         rng.shuffle(order)
-        sim = HandState.from_deal(v, v.defaults, order, rng.randrange(v.players))
+        sim = HandState.from_deal(v, opts, order, rng.randrange(v.players))
         while sim.phase != PLAY and sim.turn >= 0:
             sim.apply(rng.choice(sim.legal()))
-        while sim.phase == PLAY and (sim.ntricks - sim.done > 3 or rng.random() < 0.3):
+        while sim.phase == PLAY and (sim.ntricks - sim.done > tricks or rng.random() < 0.3):
             sim.apply(rng.choice(sim.legal()))
         if sim.phase != PLAY:
             continue

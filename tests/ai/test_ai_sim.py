@@ -15,11 +15,13 @@ import pytest
 from engine.actions import ACTIONS, Play
 from engine.ai.sim import rollout_heuristic, rollout_random
 from engine.cards import CARDS
-from engine.core import CARD_OF, CODE, DONE, PLAY, HandState
+from engine.core import CARD_OF, CODE, DONE, DOUBLE_CARD_OF, DOUBLE_CODE, PLAY, TWIN_CODE, HandState
 from engine.game import Game
+from engine.variants import DOUBLE_PACK
 from engine.view import Phase
 
-GAMES = {"tuque": 300, "tuque61": 50, "euchre": 500}
+GAMES = {"tuque": 300, "tuque61": 50, "euchre": 500, "six_hand": 150}
+DOUBLE = {"double_pack": True}
 
 
 def _sim_for(game: Game, order: list[int]) -> HandState:
@@ -47,9 +49,10 @@ def _check_hand(game: Game, sim: HandState, rng: random.Random) -> None:
 
 @pytest.mark.parametrize("variant", sorted(GAMES))
 def test_random_games_agree(variant: str) -> None:
-    """Hundreds of random games: every legal set, trick winner and hand score agree."""
+    """Hundreds of random games: every legal set, trick winner and hand score agree
+    (six-hand with the double pack, RULES.md §6, and its tie rule)."""
     rng = random.Random(variant)
-    options = {"target": 5} if variant == "tuque" else {}
+    options = {"target": 5} if variant == "tuque" else DOUBLE if variant == "six_hand" else {}
     for seed in range(GAMES[variant]):
         game = Game(variant, seed=seed, **options)
         while game.phase is not Phase.GAME_OVER:
@@ -59,17 +62,19 @@ def test_random_games_agree(variant: str) -> None:
 
 def _replay_trace(game: Game, sim: HandState, trace: list[int]) -> None:
     for code in trace:
-        card = CARDS[CARD_OF[sim.trump][code]]
+        card = CARDS[sim.card_of[sim.trump][code]]
         game.apply(game.turn, ACTIONS[Play(card).id])  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("variant", ["tuque", "euchre"])
+@pytest.mark.parametrize("variant", ["tuque", "euchre", "six_hand"])
 @pytest.mark.parametrize("rollout", ["random", "heuristic"])
 def test_rollouts_follow_the_rules(variant: str, rollout: str) -> None:
-    """The flat playout loops play legal cards and score exactly as the engine does."""
+    """The flat playout loops (and the double pack's, RULES.md §6) play legal cards and
+    score exactly as the engine does."""
     rng = random.Random(7)
+    options = DOUBLE if variant == "six_hand" else {}
     for seed in range(300):
-        game = Game(variant, seed=seed)
+        game = Game(variant, seed=seed, **options)
         deal = game.deal()
         sim = _sim_for(game, [c.index for c in deal.cards])
         stop = rng.randrange(40)
@@ -93,8 +98,23 @@ def test_rollouts_follow_the_rules(variant: str, rollout: str) -> None:
 
 
 def test_codes_are_a_bijection() -> None:
-    """Card codes rank cards by power within each effective suit."""
+    """Card codes number the narrow packs' 39 cards and the double pack's 50 one to one."""
     for trump in range(4):
-        assert sorted(CODE[trump]) == sorted(set(CODE[trump]))
-        for card, code in enumerate(CODE[trump]):
+        narrow = CODE[trump][:39]
+        assert sorted(narrow) == sorted(set(narrow))
+        for card, code in enumerate(narrow):
             assert CARD_OF[trump][code] == card
+        double = [DOUBLE_CODE[trump][c.index] for c in DOUBLE_PACK]
+        assert len(set(double)) == 50
+        for c, code in zip(DOUBLE_PACK, double, strict=True):
+            assert DOUBLE_CARD_OF[trump][code] == c.index
+
+
+def test_twins_have_neighbouring_codes() -> None:
+    """The double pack's identical cards take codes side by side, first copy first."""
+    for trump in range(4):
+        for c in DOUBLE_PACK:
+            if c.copy:
+                first = DOUBLE_CODE[trump][c.index] - 1
+                assert CARDS[DOUBLE_CARD_OF[trump][first]].code == c.code[:-1]
+                assert TWIN_CODE[first] == first + 1 and TWIN_CODE[first + 1] == first

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import discord
 import pytest
@@ -40,7 +41,9 @@ def _hidden_from(game: Game, seat: int | None) -> set[Card]:
 
 
 def _mentions(text: str, card: Card) -> bool:
-    return card.pretty() in text or f'"{card.code}"' in text
+    # A first copy's form is the start of its second copy's (A♠ of A♠'): match whole forms.
+    pretty = re.escape(card.pretty()) + ("" if card.copy else "(?!')")
+    return re.search(pretty, text) is not None or f'"{card.code}"' in text
 
 
 def _random_states(seed: int, count: int, variant: str = "tuque", **options: object):
@@ -145,6 +148,16 @@ def test_sort_cards_puts_trump_first_with_bowers_on_top() -> None:
     assert ordered[:4] == ["B1", "JH", "JD", "AH"]
 
 
+def test_sort_cards_of_the_double_pack() -> None:
+    """RULES.md §6 double pack: the joker of trump's colour on top, a first copy before
+    its second; before trump, suits in order and each second copy after its first."""
+    cards = [Card.parse(c) for c in ("AS'", "B2", "9D'", "AS", "B1", "JC", "9D")]
+    ordered = [c.code for c in render.sort_cards(cards, Suit.SPADES, twins=True)]
+    assert ordered == ["B1", "B2", "JC", "AS", "AS'", "9D", "9D'"]
+    ordered = [c.code for c in render.sort_cards(cards, None, twins=True)]
+    assert ordered == ["JC", "9D", "9D'", "AS", "AS'", "B2", "B1"]
+
+
 def test_hand_summary_names_a_euchre() -> None:
     """A hand the makers lost is announced as euchred, with the defender's points."""
     game = Game("tuque", seed=3, first_dealer=0)
@@ -171,6 +184,7 @@ FAMILY = [
     ("three_hand", {}),
     ("two_hand", {"pack": 24}),
     ("six_hand", {}),
+    ("six_hand", {"double_pack": True}),
     ("almonte", {"dealer_must_make": True}),
     ("call_ace", {"players": 5}),
     ("jackpot", {"players": 6}),

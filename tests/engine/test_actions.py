@@ -25,13 +25,27 @@ def test_text_round_trips(action: Action) -> None:
     assert parse_action(str(action)) is action
 
 
-def test_there_are_203_actions_indexed_by_id() -> None:
-    """ACTIONS holds 203 distinct actions, each at the position of its id."""
+def test_there_are_299_actions_indexed_by_id() -> None:
+    """ACTIONS holds 299 distinct actions, each at the position of its id."""
     assert (len(ACTIONS), len(set(ACTIONS)), [a.id for a in ACTIONS]) == (
-        203,
-        203,
-        list(range(203)),
+        299,
+        299,
+        list(range(299)),
     )
+
+
+def test_second_copies_take_ids_after_all_the_others() -> None:
+    """The double pack's second copies (RULES.md §6) take ids from 203 on: discards, plays,
+    gifts and calls of 9C' to AS' in turn, so no earlier id moves."""
+    assert [str(ACTIONS[i]) for i in (202, 203, 226, 227, 251, 275, 298)] == [
+        "call B3",
+        "discard 9C'",
+        "discard AS'",
+        "play 9C'",
+        "give 9C'",
+        "call 9C'",
+        "call AS'",
+    ]
 
 
 def test_the_first_94_ids_are_the_ones_saved_buttons_carry() -> None:
@@ -63,6 +77,7 @@ def test_the_first_94_ids_are_the_ones_saved_buttons_carry() -> None:
         ("discard 10c", Discard(Card.parse("TC"))),
         ("  play   b2 ", Play(Card.parse("B2"))),
         ("play 10H", Play(Card.parse("TH"))),
+        ("play 10h'", Play(Card.parse("TH'"))),
     ],
 )
 def test_parse_is_lenient(text: str, action: Action) -> None:

@@ -39,6 +39,8 @@ def test_code_round_trips(card: Card) -> None:
         (" 9c ", "9C"),
         ("b3", "B3"),
         ("jd", "JD"),
+        ("10h'", "TH'"),
+        ("as'", "AS'"),
     ],
 )
 def test_parse_accepts_ten_and_any_case(text: str, code: str) -> None:
@@ -46,7 +48,9 @@ def test_parse_accepts_ten_and_any_case(text: str, code: str) -> None:
     assert Card.parse(text).code == code
 
 
-@pytest.mark.parametrize("text", ["", "1H", "XX", "B4", "B0", "AX", "10", "AS AS", "5C", "JOKER"])
+@pytest.mark.parametrize(
+    "text", ["", "1H", "XX", "B4", "B0", "AX", "10", "AS AS", "5C", "JOKER", "6C'", "B1'", "AS''"]
+)
 def test_parse_rejects_what_is_no_card(text: str) -> None:
     """Anything outside the notation raises ValueError."""
     with pytest.raises(ValueError, match="is not a card"):
@@ -70,8 +74,17 @@ def test_mask_round_trips() -> None:
 
 
 def test_card_indices_are_positions() -> None:
-    """Each card's index is its position in CARDS."""
-    assert [c.index for c in CARDS] == list(range(39))
+    """Each card's index is its position in CARDS: the 39 of the narrow packs, then the
+    double pack's 24 second copies (RULES.md §6)."""
+    assert [c.index for c in CARDS] == list(range(63))
+    assert [c.code for c in CARDS[38:41]] + [CARDS[-1].code] == ["B3", "9C'", "TC'", "AS'"]
+
+
+def test_second_copies_are_other_cards_of_the_same_rank() -> None:
+    """``AS'`` is not ``AS``: another card with the same rank and suit."""
+    first, second = Card.parse("AS"), Card.parse("AS'")
+    assert first != second and (first.rank, first.suit) == (second.rank, second.suit)
+    assert (first.copy, second.copy) == (0, 1)
 
 
 @pytest.mark.parametrize(
@@ -82,6 +95,7 @@ def test_card_indices_are_positions() -> None:
         ("B1", "🃏1", "Little Ben"),
         ("B2", "🃏2", "Big Ben"),
         ("B3", "🃏3", "Best Ben"),
+        ("TH'", "10♥'", "ten of hearts (second)"),
     ],
 )
 def test_display_forms(code: str, pretty: str, name: str) -> None:

@@ -34,6 +34,7 @@ CONFIGS = {
     "three_hand, 24 cards": ("three_hand", {"pack": 24, "target": 5}),
     "two_hand": ("two_hand", {"target": 5}),
     "six_hand": ("six_hand", {}),
+    "six_hand, double pack": ("six_hand", {"double_pack": True}),
     "almonte": ("almonte", {}),
     "almonte, dealer must make": ("almonte", {"dealer_must_make": True}),
     "call_ace": ("call_ace", {}),
@@ -158,7 +159,7 @@ def test_game_over_exactly_when_there_is_a_winner(config, seed, rng, count) -> N
 @settings(PROPERTY, max_examples=80)
 @given(configs, seeds, st.randoms(use_true_random=False), steps)
 def test_listed_actions_apply_and_others_raise(config, seed, rng, count) -> None:
-    """Of all 94 actions, every listed one applies (on a copy) and every other one raises."""
+    """Of all the actions, every listed one applies (on a copy) and every other one raises."""
     game = state(config, seed, rng, count)
     before = snapshot(game)
     for seat in range(game.variant.players):

@@ -32,6 +32,7 @@ PLAYTHROUGHS = {
     "three_hand": ("three_hand", 3, {"target": 5}),
     "two_hand": ("two_hand", 3, {"target": 5}),
     "six_hand": ("six_hand", 5, {}),
+    "six_hand_double_pack": ("six_hand", 5, {"double_pack": True}),
     "almonte": ("almonte", 3, {"dealer_must_make": True}),
     "call_ace": ("call_ace", 3, {"players": 5}),
     "jackpot": ("jackpot", 3, {"hands": 4}),
