@@ -188,6 +188,11 @@ async def assert_refused(t: Table, bot: TuqueBot, game_id: int, click: Callable[
     return reply.text
 
 
+def _shows(text: str, card: Card) -> bool:
+    """Whether ``text`` shows ``card`` (not only its double-pack twin, ``A♦'`` for ``A♦``)."""
+    return re.search(re.escape(card.pretty()) + "(?!')", text) is not None
+
+
 def assert_nothing_hidden_shown(
     t: Table,
     game_id: int,
@@ -245,8 +250,9 @@ def assert_nothing_hidden_shown(
     assert any(discards.values()) or not expect_discards
     public = t.double.channel_messages(t.channel)
     for version in [v for m in public for v in (*m.history, m.snapshot())]:
-        text = str(version.content) + str(version.embeds)
-        shown = {c for c in hidden(hand_of(version), None) if c.pretty() in text}
+        # JSON quotes with ", never with the ' that marks a second copy (A♦').
+        text = str(version.content) + json.dumps(version.embeds, ensure_ascii=False)
+        shown = {c for c in hidden(hand_of(version), None) if _shows(text, c)}
         assert not shown, f"a public message shows {shown}"
         for custom_id in re.findall(r"'custom_id': '([^']*)'", str(version.components)):
             assert not CARD_CODE.search(custom_id), custom_id
@@ -255,7 +261,6 @@ def assert_nothing_hidden_shown(
     for seat, user in members.items():
         for message in t.double.ephemerals_for(user):
             for version in (*message.history, message.snapshot()):
-                shown = {
-                    c for c in hidden(hand_of(version), seat) if c.pretty() in str(version.embeds)
-                }
+                text = json.dumps(version.embeds, ensure_ascii=False)
+                shown = {c for c in hidden(hand_of(version), seat) if _shows(text, c)}
                 assert not shown, f"{user.name} was shown {shown}"

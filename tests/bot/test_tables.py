@@ -79,11 +79,12 @@ def _results(t: Table, game_id: int) -> list[tuple[int, int | None, str, int]]:
     [
         ({"variant": "euchre", "target": 5}, 4),
         ({"variant": "six_hand", "target": 5}, 6),
+        ({"variant": "six_hand", "target": 5, "double_pack": True}, 6),
         ({"variant": "three_hand", "target": 5, "level": "easy"}, 3),
         ({"variant": "jackpot", "players": 5, "deals": 3}, 5),
         ({"variant": "auction", "pack": 32, "target": 8}, 5),
     ],
-    ids=["euchre", "six_hand", "three_hand", "jackpot", "auction"],
+    ids=["euchre", "six_hand", "six_hand_double_pack", "three_hand", "jackpot", "auction"],
 )
 async def test_a_member_plays_a_whole_game_with_computers(
     table: Table, caplog: pytest.LogCaptureFixture, options: dict[str, Any], seats: int
