@@ -8,15 +8,21 @@ it loads (``TuqueCog``); the commands keep their binding to the cog that owns th
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 if TYPE_CHECKING:
     from bot.client import TuqueBot
 
-__all__ = ["EXTENSIONS", "TuqueCog"]
+__all__ = ["EXTENSIONS", "SWEEP_SECONDS", "TuqueCog"]
+
+log = logging.getLogger(__name__)
+
+SWEEP_SECONDS = 30.0
+"""Seconds between two runs of a cog's ``sweep`` (turn timers, expiry)."""
 
 EXTENSIONS = ("bot.cogs.games", "bot.cogs.lobbies", "bot.cogs.records")
 """The cogs' modules, loaded in this order by ``TuqueBot.setup_hook``."""
@@ -34,6 +40,21 @@ class TuqueCog(commands.Cog):
         self.bot = bot
         self._subcommands: list[app_commands.Command[Any, ..., Any]] = []
 
+    async def sweep(self) -> None:
+        """The cog's periodic work, every ``SWEEP_SECONDS`` once the bot is ready (none
+        by default); a failure is logged and the next sweep runs as usual."""
+
+    @tasks.loop(seconds=SWEEP_SECONDS)
+    async def sweeper(self) -> None:
+        try:
+            await self.sweep()
+        except Exception:
+            log.exception("%s: the sweep failed", self.qualified_name)
+
+    @sweeper.before_loop
+    async def _before_sweeper(self) -> None:
+        await self.bot.wait_until_ready()
+
     async def cog_load(self) -> None:
         # Emptied here so that Cog._inject does not add them to the tree at top level.
         moved, self.__cog_app_commands__ = self.__cog_app_commands__, []
@@ -41,8 +62,11 @@ class TuqueCog(commands.Cog):
             assert isinstance(command, app_commands.Command), "no nested groups under /tuque"
             self.bot.tuque.add_command(command)
             self._subcommands.append(command)
+        if type(self).sweep is not TuqueCog.sweep:
+            self.sweeper.start()
 
     async def cog_unload(self) -> None:
+        self.sweeper.cancel()
         for command in self._subcommands:
             self.bot.tuque.remove_command(command.name)
         self._subcommands.clear()

@@ -1,5 +1,5 @@
 """Games: ``/tuque bot``, ``/tuque hand``, ``/tuque resign``, ``/tuque rules``, the game's
-buttons, and the turn timers. The session manager runs the games; this cog hands
+buttons, and the turn timers (the cog's sweep). The session manager runs the games; this cog hands
 each Discord event over to it."""
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import tasks
 
 from bot import render, replies
 from bot.cogs import TuqueCog
@@ -54,25 +53,11 @@ class GamesCog(TuqueCog, name="Games"):
         super().__init__(bot)
         self.sessions = bot.sessions
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.turn_timers.start()
-
-    async def cog_unload(self) -> None:
-        self.turn_timers.cancel()
-        await super().cog_unload()
-
-    @tasks.loop(seconds=30)
-    async def turn_timers(self) -> None:
+    async def sweep(self) -> None:
+        """The turn timers: remind, hand an away member's cards to the computer, forfeit
+        (docs/rulings.md R9), and restart a computer that stopped."""
         settings = self.bot.settings
-        try:
-            await self.sessions.tick(settings.turn_reminder_seconds, settings.turn_forfeit_seconds)
-        except Exception:
-            log.exception("turn timers failed")
-
-    @turn_timers.before_loop
-    async def _before_turn_timers(self) -> None:
-        await self.bot.wait_until_ready()
+        await self.sessions.tick(settings.turn_reminder_seconds, settings.turn_forfeit_seconds)
 
     # --- components ---------------------------------------------------------------------
 

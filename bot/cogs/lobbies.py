@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import tasks
 
 from bot import render, replies
 from bot.cogs import TuqueCog
@@ -157,24 +156,8 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         self._challengers: dict[int, discord.Interaction] = {}
         self._hosts: dict[int, discord.Interaction] = {}
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.expiry.start()
-
-    async def cog_unload(self) -> None:
-        self.expiry.cancel()
-        await super().cog_unload()
-
-    @tasks.loop(seconds=30)
-    async def expiry(self) -> None:
-        try:
-            await self.expire()
-        except Exception:
-            log.exception("challenge and lobby expiry failed")
-
-    @expiry.before_loop
-    async def _before_expiry(self) -> None:
-        await self.bot.wait_until_ready()
+    async def sweep(self) -> None:
+        await self.expire()
 
     async def expire(self, now: float | None = None) -> None:
         """Close the challenges and lobbies whose time ran out, and say so on their
@@ -310,15 +293,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
             # Nobody can accept a challenge that is not in the channel.
             await self.bot.store.resolve_challenge(challenge.id, ChallengeStatus.CANCELLED)
             self._challengers.pop(challenge.id, None)
-            await replies.deliver(
-                f"challenge {challenge.id}: cancellation",
-                lambda: replies.send(
-                    interaction,
-                    content="Discord would not take the challenge post, so the challenge is "
-                    "off. Please try again in a moment.",
-                    ephemeral=True,
-                ),
-            )
+            await _tell_not_posted(interaction, f"challenge {challenge.id}", "the challenge is off")
 
     async def answer_challenge(
         self, interaction: discord.Interaction, challenge_id: int, accept: bool
@@ -495,15 +470,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
             # Nobody can join a lobby that is not in the channel.
             await self.bot.store.close_lobby(lobby.id, LobbyStatus.CANCELLED)
             self._hosts.pop(lobby.id, None)
-            await replies.deliver(
-                f"lobby {lobby.id}: cancellation",
-                lambda: replies.send(
-                    interaction,
-                    content="Discord would not take the table's post, so it is closed. "
-                    "Please try again in a moment.",
-                    ephemeral=True,
-                ),
-            )
+            await _tell_not_posted(interaction, f"lobby {lobby.id}", "the table is closed")
 
     async def _show(self, lobby: LobbyRow, what: str) -> None:
         """Edit the lobby's message to show it as it is now (after a change not made by a
@@ -636,3 +603,15 @@ def _closed_text(status: LobbyStatus) -> str:
         LobbyStatus.CANCELLED: "The host cancelled this table.",
         LobbyStatus.DECLINED: "This invitation was declined.",
     }.get(status, "This table has expired.")
+
+
+async def _tell_not_posted(interaction: discord.Interaction, what: str, outcome: str) -> None:
+    """Tell the member who asked that Discord would not take the post, so ``outcome``."""
+    await replies.deliver(
+        f"{what}: cancellation",
+        lambda: replies.send(
+            interaction,
+            content=f"Discord would not take the post, so {outcome}. Please try again in a moment.",
+            ephemeral=True,
+        ),
+    )

@@ -277,7 +277,7 @@ async def test_turn_timer_reminds_then_the_computer_plays_then_the_side_forfeits
     t = table
     rng = random.Random(9)
     async with running_bot(t) as bot:
-        bot.get_cog("Games").turn_timers.cancel()  # type: ignore[union-attr]  # the test sweeps
+        bot.get_cog("Games").sweeper.cancel()  # type: ignore[union-attr]  # the test sweeps
         game_id, to_act, other = await started_game(t, bot)
         session = bot.sessions.session(game_id)
         assert session is not None

@@ -181,7 +181,7 @@ async def test_the_timer_loop_rescues_a_stopped_computer(table: Table) -> None:
     executor = FlakyExecutor(fail_at=3)
     rng = random.Random(3)
     async with running_bot(t, executor) as bot:
-        bot.get_cog("Games").turn_timers.cancel()  # type: ignore[union-attr]  # the test sweeps
+        bot.get_cog("Games").sweeper.cancel()  # type: ignore[union-attr]  # the test sweeps
         rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", target=5)
         await rec.settled()
         game_id = int(re.search(r"#(\d+)", rec.original.text)[1])  # type: ignore[union-attr, index]

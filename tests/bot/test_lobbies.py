@@ -396,7 +396,7 @@ async def test_an_away_partner_is_played_by_the_computer_and_the_game_goes_on(
     t = table
     rng = random.Random(4)
     async with running_bot(t) as bot:
-        bot.get_cog("Games").turn_timers.cancel()  # type: ignore[union-attr]  # the test sweeps
+        bot.get_cog("Games").sweeper.cancel()  # type: ignore[union-attr]  # the test sweeps
         game_id, session = await partners_with_computers(t, bot)
         while session.game.turn != 2:
             if session.game.turn == 0:
