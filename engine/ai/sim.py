@@ -116,6 +116,10 @@ def _rollout_random_seats(sim: HandState, rng: random.Random, trace: list[int] |
     left = sim.ntricks - sim.done
     reveal = any(pend)
     record = trace is not None
+    # Jackpot (RULES.md §7): each trick draws a chip while the pool lasts, as the core's
+    # play does; without this, playouts saw only the no-trick payments and the sweep.
+    pool = sim.pool
+    points = sim.points
     b0, b1, b2, b3 = _B0, _B1, _B2, _B3
     bits, blocks = _BITS, SUIT_BLOCK
     while left:
@@ -146,6 +150,9 @@ def _rollout_random_seats(sim: HandState, rng: random.Random, trace: list[int] |
         k += 1
         if k == active:
             won[bs] += 1
+            if pool:
+                pool -= 1
+                points[bs] += 1
             if reveal:
                 for p in range(n):
                     if pend[p]:
@@ -157,6 +164,7 @@ def _rollout_random_seats(sim: HandState, rng: random.Random, trace: list[int] |
             left -= 1
         else:
             s = nxt[s]
+    sim.pool = pool
     sim.last_winner = bs
 
 
@@ -259,6 +267,8 @@ def rollout_heuristic(sim: HandState, trace: list[int] | None = None, cards: int
         playing.add(seat)
         seat = nxt[seat]
     foes = [[o for o in playing if sides[o] != sides[p]] for p in range(n)]
+    pool = sim.pool  # Jackpot's chips drawn by tricks (see _rollout_random_seats)
+    points = sim.points
     while left:
         h = hands[s]
         if k == 0:
@@ -350,6 +360,9 @@ def rollout_heuristic(sim: HandState, trace: list[int] | None = None, cards: int
             reveal = True
         if k == last:
             won[bs] += 1
+            if pool:
+                pool -= 1
+                points[bs] += 1
             if reveal:
                 for p in range(n):
                     if pend[p]:
@@ -365,6 +378,7 @@ def rollout_heuristic(sim: HandState, trace: list[int] | None = None, cards: int
         cards -= 1
         if not cards:
             break
+    sim.pool = pool
     if left:
         sim.done = sim.ntricks - left
         sim.turn = s
