@@ -574,9 +574,15 @@ def hand_value(mask: int, trump: int) -> float:
     return a[mask & 8191] + b[(mask >> 13) & 8191] + c[mask >> 26]
 
 
-BID_THRESHOLD = {"tuque": 4.3, "tuque61": 4.3, "euchre": 3.2}
+BID_THRESHOLD = {"tuque": 4.3, "tuque61": 4.3, "euchre": 3.2, "almonte": 2.5}
 """Default :func:`heuristic_bid` threshold per variant: the hand value from which
-making trump scored more than it cost in heuristic self-play (docs/ai.md)."""
+making trump scored more than it cost in heuristic self-play (docs/ai.md).
+
+Almonte (RULES.md §6) has no partner bonus in the rule (six seats) and five-card
+hands: the fallback 4.3 (Tuque's, for 12-card hands) made the playouts' other seats
+almost never bid, so a pass looked like a thrown-in hand and the search overbid
+(30 orders where normal passed, in 6 games). 2.5 was the best of 2.0 / 2.5 / 3.2 /
+4.3 for the search's bids (hard bidding, normal play, 40 games, seed 1)."""
 
 
 def heuristic_bid(sim: HandState, threshold: float) -> int:
