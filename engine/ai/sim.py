@@ -116,6 +116,10 @@ def _rollout_random_seats(sim: HandState, rng: random.Random, trace: list[int] |
     left = sim.ntricks - sim.done
     reveal = any(pend)
     record = trace is not None
+    # Jackpot (RULES.md §7): each trick draws a chip while the pool lasts, as the core's
+    # play does; without this, playouts saw only the no-trick payments and the sweep.
+    pool = sim.pool
+    points = sim.points
     b0, b1, b2, b3 = _B0, _B1, _B2, _B3
     bits, blocks = _BITS, SUIT_BLOCK
     while left:
@@ -146,6 +150,9 @@ def _rollout_random_seats(sim: HandState, rng: random.Random, trace: list[int] |
         k += 1
         if k == active:
             won[bs] += 1
+            if pool:
+                pool -= 1
+                points[bs] += 1
             if reveal:
                 for p in range(n):
                     if pend[p]:
@@ -157,6 +164,7 @@ def _rollout_random_seats(sim: HandState, rng: random.Random, trace: list[int] |
             left -= 1
         else:
             s = nxt[s]
+    sim.pool = pool
     sim.last_winner = bs
 
 
@@ -259,6 +267,8 @@ def rollout_heuristic(sim: HandState, trace: list[int] | None = None, cards: int
         playing.add(seat)
         seat = nxt[seat]
     foes = [[o for o in playing if sides[o] != sides[p]] for p in range(n)]
+    pool = sim.pool  # Jackpot's chips drawn by tricks (see _rollout_random_seats)
+    points = sim.points
     while left:
         h = hands[s]
         if k == 0:
@@ -350,6 +360,9 @@ def rollout_heuristic(sim: HandState, trace: list[int] | None = None, cards: int
             reveal = True
         if k == last:
             won[bs] += 1
+            if pool:
+                pool -= 1
+                points[bs] += 1
             if reveal:
                 for p in range(n):
                     if pend[p]:
@@ -365,6 +378,7 @@ def rollout_heuristic(sim: HandState, trace: list[int] | None = None, cards: int
         cards -= 1
         if not cards:
             break
+    sim.pool = pool
     if left:
         sim.done = sim.ntricks - left
         sim.turn = s
@@ -560,9 +574,15 @@ def hand_value(mask: int, trump: int) -> float:
     return a[mask & 8191] + b[(mask >> 13) & 8191] + c[mask >> 26]
 
 
-BID_THRESHOLD = {"tuque": 4.3, "tuque61": 4.3, "euchre": 3.2}
+BID_THRESHOLD = {"tuque": 4.3, "tuque61": 4.3, "euchre": 3.2, "almonte": 2.5}
 """Default :func:`heuristic_bid` threshold per variant: the hand value from which
-making trump scored more than it cost in heuristic self-play (docs/ai.md)."""
+making trump scored more than it cost in heuristic self-play (docs/ai.md).
+
+Almonte (RULES.md §6) has no partner bonus in the rule (six seats) and five-card
+hands: the fallback 4.3 (Tuque's, for 12-card hands) made the playouts' other seats
+almost never bid, so a pass looked like a thrown-in hand and the search overbid
+(30 orders where normal passed, in 6 games). 2.5 was the best of 2.0 / 2.5 / 3.2 /
+4.3 for the search's bids (hard bidding, normal play, 40 games, seed 1)."""
 
 
 def heuristic_bid(sim: HandState, threshold: float) -> int:

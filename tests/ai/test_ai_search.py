@@ -204,3 +204,29 @@ def test_reward_near_the_end_of_a_game() -> None:
     late = _Reward(replace(view, scores=tuple(scores)), variant, table)
     assert late.of(points(0, 1)) == late.of(points(0, 4)) == 0.0
     assert late.of(points(1, 0)) > 0.0
+
+
+def test_three_hand_bids_as_normal_and_searches_the_play() -> None:
+    """Three-hand (RULES.md §5): the normal level decides the bidding and the discard
+    (its bids beat the search's, see ``NORMAL_BIDS``); the cards are searched."""
+    from engine.players.heuristic import HeuristicPlayer
+
+    hard = SearchPlayer(seed=3, iterations=20)
+    searched = False
+    for seed in range(3):
+        game = Game("three_hand", seed=seed)
+        game.deal()
+        while game.turn is not None:
+            seat = game.turn
+            view = game.view(seat)
+            action = hard.choose(view, view.legal_actions)
+            bidding = view.phase in (Phase.BIDDING_1, Phase.BIDDING_2, Phase.DISCARD)
+            if len(view.legal_actions) > 1 and bidding:
+                assert action == HeuristicPlayer(hard._stream(view)).choose(
+                    view, view.legal_actions
+                )
+                assert hard.last_iterations == 0
+            elif len(view.legal_actions) > 1 and view.phase is Phase.PLAY:
+                searched |= hard.last_iterations > 0
+            game.apply(seat, action)
+    assert searched

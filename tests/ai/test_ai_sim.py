@@ -66,11 +66,11 @@ def _replay_trace(game: Game, sim: HandState, trace: list[int]) -> None:
         game.apply(game.turn, ACTIONS[Play(card).id])  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("variant", ["tuque", "euchre", "six_hand"])
+@pytest.mark.parametrize("variant", ["tuque", "euchre", "six_hand", "jackpot", "almonte"])
 @pytest.mark.parametrize("rollout", ["random", "heuristic"])
 def test_rollouts_follow_the_rules(variant: str, rollout: str) -> None:
     """The flat playout loops (and the double pack's, RULES.md §6) play legal cards and
-    score exactly as the engine does."""
+    score exactly as the engine does: Jackpot's chips drawn by each trick included (§7)."""
     rng = random.Random(7)
     options = DOUBLE if variant == "six_hand" else {}
     for seed in range(300):
