@@ -630,7 +630,12 @@ def lobby_embed(lobby: LobbyRow) -> discord.Embed:
         LobbyStatus.DECLINED: "An invited member declined, so the game is off.",
         LobbyStatus.EXPIRED: "Nobody started this table in time.",
     }.get(lobby.status)
-    if status is None and lobby.invited:
+    if status is None and lobby.invited and not lobby.waiting_for:
+        status = (
+            "Everyone has accepted, but two of you still play a game together: finish it, "
+            f"then press **Accept** again to start. It expires {expires}."
+        )
+    elif status is None and lobby.invited:
         waiting = ", ".join(f"<@{u}>" for u in lobby.waiting_for)
         status = (
             f"Waiting for {waiting} to accept. The game starts when all have; it expires {expires}."

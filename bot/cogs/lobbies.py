@@ -473,8 +473,8 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
             await _tell_not_posted(interaction, f"lobby {lobby.id}", "the table is closed")
 
     async def _show(self, lobby: LobbyRow, what: str) -> None:
-        """Edit the lobby's message to show it as it is now (after a change not made by a
-        click on it: expiry)."""
+        """Edit the lobby's message to show ``lobby`` (after a change whose click was not
+        answered with the lobby: expiry, a refused start)."""
         if lobby.message_id is None:
             return
         message = self.bot.get_partial_messageable(lobby.channel_id).get_partial_message(
@@ -521,7 +521,12 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
                             raise SeatUnavailable("This invitation is not for you to decline.")
                         lobby = await store.close_lobby(lobby_id, LobbyStatus.DECLINED)
                     case "accept":
-                        lobby = await store.accept_seat(lobby_id, user.id)
+                        if not (lobby.invited and not lobby.waiting_for):
+                            lobby = await store.accept_seat(lobby_id, user.id)
+                        elif lobby.seat_of(user.id) is None:
+                            raise SeatUnavailable("This invitation is not for you.")
+                        # Everyone has accepted but the start was refused (two of them
+                        # still shared a game then): any invited member's Accept retries.
                         if not lobby.waiting_for:
                             await self._start(interaction, lobby)
                             return
@@ -573,6 +578,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
                 f"<@{a}> and <@{b}> are already playing together (game #{err.game_id}): "
                 "they finish or resign it first. The table stays open.",
             )
+            await self._show(lobby, "start refused")
             return
         started = await self.bot.store.load_lobby(lobby.id)
         await replies.deliver(

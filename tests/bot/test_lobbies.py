@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from discord_double import StoredMessage
 from discord_double.models import User
-from e2e import Table, db_snapshot, offered, running_bot, table_message
+from e2e import Table, db_snapshot, offered, running_bot, started_game, table_message
 
 from bot.client import TuqueBot
 from bot.sessions import Session
@@ -489,3 +489,32 @@ async def test_a_secret_partner_reaches_no_other_members_view(
     for entry in caplog.records:
         line = entry.getMessage().replace(str(t.db), "")
         assert "partner" not in line.lower(), line
+
+
+async def test_an_invitation_whose_start_was_refused_starts_on_a_later_accept(
+    table: Table,
+) -> None:
+    """Ann and Bob already play each other: the invitation's last Accept is told so and
+    the invitation stays open; once that game is resigned, an Accept starts it."""
+    t = table
+    async with running_bot(t) as bot:
+        first, _, _ = await started_game(t, bot)
+        rec = await t.double.slash(
+            t.ann, t.channel, "tuque", "challenge", opponent=t.bob, opponent2=t.eve,
+            variant="three_hand",
+        )  # fmt: skip
+        await rec.settled()
+        await click(t, t.bob, "accept")
+        refused = await click(t, t.eve, "accept")
+        assert refused.original is not None and refused.original.ephemeral
+        assert "already playing together" in refused.original.text
+        await t.double.idle()
+        assert "Everyone has accepted" in str(lobby_message(t).embeds)
+        assert "Game #" not in str(lobby_message(t).embeds)
+        await (await t.double.slash(t.bob, t.channel, "tuque", "resign")).settled()
+        confirm = t.double.ephemerals_for(t.bob)[-1]
+        await (await t.double.click(t.bob, confirm, confirm.buttons[0].custom_id)).settled()  # type: ignore[arg-type]
+        assert bot.sessions.session(first) is None
+        await click(t, t.eve, "accept")
+        game = bot.sessions.session(game_of_lobby(t))
+        assert game is not None and len(game.seats) == 3
