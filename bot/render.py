@@ -762,4 +762,6 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
         f"{avg} tricks a hand",
         inline=False,
     )
+    if stats.hints:
+        embed.add_field(name="Hints taken", value=str(stats.hints))
     return embed
