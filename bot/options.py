@@ -13,12 +13,15 @@ import discord
 from discord import app_commands
 
 from bot import replies
+from bot.store import Autoplay
 from engine.variants import MAX_TARGET, VARIANTS
 
 __all__ = [
+    "AUTOPLAY_TOLD",
     "DISCORD_LEVELS",
     "DISCORD_VARIANTS",
     "TABLE_OPTION_HELP",
+    "AutoplayChoice",
     "Deals",
     "Level",
     "OneOf",
@@ -101,6 +104,14 @@ Variant = app_commands.Transform[str, OneOf("variant", *DISCORD_VARIANTS)]
 Target = app_commands.Transform[int, Points("target")]
 Level = app_commands.Transform[str, OneOf("level", *DISCORD_LEVELS)]
 Players = app_commands.Transform[int, OneOf("number of players", 4, 5, 6)]
+AutoplayChoice = app_commands.Transform[str, OneOf("choice", *(a.value for a in Autoplay))]
+AUTOPLAY_TOLD = {
+    Autoplay.LAST: "Your last card of each hand is played for you after a short pause.",
+    Autoplay.FORCED: "Every forced move (your only legal card or choice) is played for you "
+    "after a short pause.",
+    Autoplay.OFF: "Nothing is played for you: you click every move yourself.",
+}
+"""What ``/tuque autoplay`` answers for each choice."""
 Pack = app_commands.Transform[int, OneOf("pack", 24, 25, 28, 32)]
 Deals = app_commands.Transform[int, Points("number of deals")]
 

@@ -38,6 +38,8 @@ import discord
 from bot import render, replies
 from bot.components import hand_buttons, resign_view, table_view
 from bot.store import (
+    DEFAULT_AUTOPLAY,
+    Autoplay,
     GameNotActive,
     GameNotFound,
     GameRow,
@@ -108,6 +110,10 @@ class Session:
     # Members' seats the computer plays while they are away (the turn timer's forfeit
     # time passed on their turn), until they come back; docs/rulings.md R9.
     away: set[int] = field(default_factory=set)
+    # Each member's choice of when their forced moves are played for them, by seat.
+    autoplay: dict[int, Autoplay] = field(default_factory=dict)
+    # A line for a member's next hand refresh (what was played for them).
+    notes: dict[int, str] = field(default_factory=dict)
     end_reason: str | None = None
     finished: bool = False
 
@@ -120,6 +126,31 @@ class Session:
         return seat is not None and (
             self.seats[seat].kind is SeatKind.COMPUTER or seat in self.away
         )
+
+    def forced(self, seat: int | None) -> Action | None:
+        """The move played for the member in ``seat`` now, if any: their only legal
+        action, when their auto-play choice covers it (the last trick by default)."""
+        if seat is None or self.is_computer(seat):
+            return None
+        choice = self.autoplay.get(seat, DEFAULT_AUTOPLAY)
+        if choice is Autoplay.OFF:
+            return None
+        legal = self.game.legal_actions(seat)
+        if len(legal) != 1:
+            return None
+        if choice is Autoplay.LAST and not self._last_trick:
+            return None
+        return legal[0]
+
+    @property
+    def _last_trick(self) -> bool:
+        game = self.game
+        return game.phase is Phase.PLAY and len(game.view(None).tricks) == game.variant.tricks - 1
+
+    def moves_itself(self, seat: int | None) -> bool:
+        """Whether the bot moves for ``seat`` now: a computer's (or an away member's)
+        turn, or a member's forced move that their auto-play choice covers."""
+        return self.is_computer(seat) or self.forced(seat) is not None
 
     @property
     def standin_level(self) -> str:
@@ -232,12 +263,28 @@ class GameSessions:
                 seating=_seating(row.seats),
                 table_message_id=row.table_message_id,
             )
+            await self._load_autoplay(session)
             self._sessions[row.id] = session
             # A crash between two writes can leave a hand to deal or a game to close.
             await self._settle(session)
             self._schedule_computer(session)
         log.info("restored %d unfinished games", len(rows))
         return len(rows)
+
+    async def _load_autoplay(self, session: Session) -> None:
+        members = {s.user_id: s.seat for s in session.seats if s.user_id is not None}
+        choices = await self.store.autoplay_of(members)
+        session.autoplay = {members[user]: choice for user, choice in choices.items()}
+
+    async def set_autoplay(self, user_id: int, choice: Autoplay) -> None:
+        """Store ``user_id``'s auto-play choice and use it at once in their running games
+        (a forced move waiting for them is played). Raises ``sqlite3.Error``."""
+        await self.store.set_autoplay(user_id, choice)
+        for session in self._sessions.values():
+            seat = session.seat_of(user_id)
+            if seat is not None:
+                session.autoplay[seat] = choice
+                self._schedule_computer(session)
 
     def session(self, game_id: int) -> Session | None:
         """The running session of ``game_id``, if any."""
@@ -275,7 +322,7 @@ class GameSessions:
 
         async def refresh() -> None:
             session.refreshing.discard(seat)
-            await self._refresh_hand(session, seat)
+            await self._refresh_hand(session, seat, session.notes.pop(seat, None))
 
         self._queue(session, refresh)
 
@@ -431,6 +478,7 @@ class GameSessions:
             seats = (await self.store.load_game(game_id)).seats
         seats = tuple(sorted(seats, key=lambda s: s.seat))
         session = Session(game_id, guild_id, channel_id, seats, game, _seating(seats))
+        await self._load_autoplay(session)
         self._sessions[game_id] = session
         log.info("game %d started: %s, %d seats", game_id, variant, len(seats))
         return session
@@ -590,9 +638,12 @@ class GameSessions:
         self._announce(session, before)
         self._schedule_table_edit(session)
         new_hand = game.hand_no != before.hand_no
+        forced = None if session.finished else session.forced(game.turn)
         for seat in range(len(session.seats)):
             if seat == actor or session.is_computer(seat):
                 continue
+            if forced is not None and seat == game.turn:
+                continue  # its move is played in a moment, and that refreshes it
             if session.finished or new_hand or game.turn == seat or before.turn == seat:
                 self._queue_refresh(session, seat)
         self._schedule_computer(session)
@@ -624,7 +675,7 @@ class GameSessions:
 
     def _schedule_computer(self, session: Session) -> None:
         """Start the computer's moves if a computer is on turn and none is under way."""
-        if session.finished or not session.is_computer(session.game.turn):
+        if session.finished or not session.moves_itself(session.game.turn):
             return
         if session.computer is not None and not session.computer.done():
             return
@@ -632,24 +683,33 @@ class GameSessions:
 
     async def _run_computer(self, session: Session) -> None:
         loop = asyncio.get_running_loop()
-        while not session.finished and session.is_computer(session.game.turn):
+        while not session.finished and session.moves_itself(session.game.turn):
             await asyncio.sleep(self.move_delay)
             game = session.game
             seat = game.turn
             assert seat is not None
             seq = len(game.log)
-            level = session.seats[seat].level or session.standin_level
-            seed = hash((game.seed, seq, seat)) & ((1 << 62) - 1)
+            forced = session.forced(seat)
             try:
-                action_id = await loop.run_in_executor(
-                    self.executor, choose_action, level, seed, game.view(seat)
-                )
+                if forced is not None:
+                    action_id = forced.id
+                elif session.is_computer(seat):
+                    level = session.seats[seat].level or session.standin_level
+                    seed = hash((game.seed, seq, seat)) & ((1 << 62) - 1)
+                    action_id = await loop.run_in_executor(
+                        self.executor, choose_action, level, seed, game.view(seat)
+                    )
+                else:  # the member changed their auto-play choice during the pause
+                    return
                 async with session.lock:
                     if session.finished or len(session.game.log) != seq:
                         continue
                     new = game.copy()
                     new.apply(seat, ACTIONS[action_id])
                     await self._commit(session, new)
+                    if forced is not None:
+                        label = render.action_label(forced, game.view(seat), session.seating)
+                        session.notes[seat] = f"Played for you, your only choice: {label}."
                     self._after_change(session, game, actor=None)
             except Exception:
                 # The turn timer's sweep starts the computer again (rescue_computers).
@@ -665,7 +725,7 @@ class GameSessions:
         rescued = 0
         for session in list(self._sessions.values()):
             stopped = session.computer is None or session.computer.done()
-            if stopped and not session.finished and session.is_computer(session.game.turn):
+            if stopped and not session.finished and session.moves_itself(session.game.turn):
                 log.info("game %d: computer on turn with no move under way; restarting", session.id)
                 self._schedule_computer(session)
                 rescued += 1

@@ -1,4 +1,4 @@
-"""Games: ``/tuque bot``, ``/tuque hand``, ``/tuque resign``, ``/tuque rules``, the game's
+"""Games: ``/tuque bot``, ``hand``, ``resign``, ``rules``, ``autoplay``, the game's
 buttons, and the turn timers (the cog's sweep). The session manager runs the games; this cog hands
 each Discord event over to it."""
 
@@ -13,7 +13,9 @@ from discord import app_commands
 from bot import render, replies
 from bot.cogs import TuqueCog
 from bot.options import (
+    AUTOPLAY_TOLD,
     TABLE_OPTION_HELP,
+    AutoplayChoice,
     Deals,
     Level,
     Pack,
@@ -22,7 +24,7 @@ from bot.options import (
     Variant,
     game_options,
 )
-from bot.store import SeatRow
+from bot.store import Autoplay, SeatRow
 from engine.actions import Action
 from engine.variants import VARIANTS
 
@@ -132,6 +134,17 @@ class GamesCog(TuqueCog, name="Games"):
     )
     async def resign_command(self, interaction: discord.Interaction) -> None:
         await self.sessions.ask_resign(interaction)
+
+    @app_commands.command(description="When your forced moves are played for you.")
+    @app_commands.describe(
+        when="last: your last card of each hand (default); forced: every forced move; off: never"
+    )
+    async def autoplay(self, interaction: discord.Interaction, when: AutoplayChoice) -> None:
+        """A member's own choice, in every server: a forced move (one legal action) is
+        played for them after a short pause with a line saying so."""
+        choice = Autoplay(when)
+        await self.sessions.set_autoplay(interaction.user.id, choice)
+        await replies.send(interaction, content=AUTOPLAY_TOLD[choice], ephemeral=True)
 
     @app_commands.command(description="A short summary of the rules.")
     @app_commands.describe(variant="Which game (default: tuque)")
