@@ -9,6 +9,8 @@ Every custom_id starts with ``tuque:`` and carries only ids and public numbers:
                                                 are legal (an Auction call of a card); the
                                                 option values are action ids
 ``tuque:hand:<game>``                           "Show my hand" on the public table
+``tuque:hint:<game>:<seq>``                     "Hint" in a player's hand view on their turn
+``tuque:rematch:<game>``                        "Rematch" on a finished game's message
 ``tuque:resign:<game>``                         confirm a resignation (ephemeral)
 ``tuque:challenge:<id>:accept|decline``         answer a one-to-one challenge
 ``tuque:lobby:<id>:<what>``                     a lobby's buttons: ``join``, ``leave``,
@@ -56,14 +58,17 @@ __all__ = [
     "ActionSelect",
     "ChallengeButton",
     "GameControls",
+    "HintButton",
     "LeaderboardButton",
     "LobbyButton",
     "LobbyControls",
     "LobbySelect",
     "RecordControls",
+    "RematchButton",
     "ResignButton",
     "ShowHandButton",
     "UnknownButton",
+    "game_over_view",
     "hand_buttons",
     "resign_view",
     "table_view",
@@ -88,6 +93,8 @@ class GameControls(Protocol):
 
     async def resign(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
+    async def hint(self, interaction: discord.Interaction, game_id: int, seq: int) -> None: ...
+
 
 class LobbyControls(Protocol):
     """What the lobbies cog (``"Lobbies"``) does with challenges' and lobbies' components."""
@@ -99,6 +106,8 @@ class LobbyControls(Protocol):
     async def on_lobby(
         self, interaction: discord.Interaction, lobby_id: int, what: str, value: str | None
     ) -> None: ...
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
 
 class RecordControls(Protocol):
@@ -240,6 +249,69 @@ class ShowHandButton(
             await replies.deny(interaction, _BAD_BUTTON)
             return
         await _games(interaction).show_hand(interaction, self.game_id)
+
+
+class HintButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tuque:hint:(?P<game>\d+):(?P<seq>\d+)",
+):
+    """A player's "Hint" on their turn: what the hard computer would do, to them only."""
+
+    def __init__(self, game_id: int, seq: int, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Hint",
+                emoji="💡",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"tuque:hint:{game_id}:{seq}",
+                row=row,
+            )
+        )
+        self.game_id = game_id
+        self.seq = seq
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> HintButton:
+        return cls(int(match["game"]), int(match["seq"]))
+
+    @_guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if not _ids_in_range(self.game_id, self.seq + 1):
+            await replies.deny(interaction, _BAD_BUTTON)
+            return
+        await _games(interaction).hint(interaction, self.game_id, self.seq)
+
+
+class RematchButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tuque:rematch:(?P<game>\d+)"
+):
+    """ "Rematch" on a finished game: the same seats again, once every member accepts."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch",
+                emoji="🔁",
+                style=discord.ButtonStyle.success,
+                custom_id=f"tuque:rematch:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> RematchButton:
+        return cls(int(match["game"]))
+
+    @_guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if not _ids_in_range(self.game_id):
+            await replies.deny(interaction, _BAD_BUTTON)
+            return
+        await _lobbies(interaction).rematch(interaction, self.game_id)
 
 
 class ResignButton(
@@ -411,6 +483,8 @@ _KNOWN = (
     ActionButton,
     ActionSelect,
     ShowHandButton,
+    HintButton,
+    RematchButton,
     ResignButton,
     ChallengeButton,
     LobbyButton,
@@ -458,18 +532,20 @@ MAX_BUTTONS = 25
 
 
 def hand_buttons(
-    game_id: int, seq: int, view: PlayerView, labels: list[str]
+    game_id: int, seq: int, view: PlayerView, labels: list[str], *, hint: bool = False
 ) -> discord.ui.View | None:
-    """Components for exactly ``view.legal_actions`` (``labels`` in the same order).
+    """Components for exactly ``view.legal_actions`` (``labels`` in the same order),
+    and with ``hint`` a "Hint" button after them.
 
     Buttons, five a row: cards from the hand first, then face-up tableau cards
-    (marked 📤). Where more than 25 actions are legal (an Auction maker calling any
-    card they do not hold), selects of at most 25 options each, in action order.
+    (marked 📤). Where the actions (and the hint) would not fit in 25 buttons (an
+    Auction maker calling any card they do not hold), selects of at most 25 options
+    each, in action order, then the hint.
     """
     if not view.legal_actions:
         return None
     ui = discord.ui.View(timeout=None)
-    if len(view.legal_actions) > MAX_BUTTONS:
+    if len(view.legal_actions) + hint > MAX_BUTTONS:
         pairs = list(zip(view.legal_actions, labels, strict=True))
         parts = -(-len(pairs) // MAX_BUTTONS)
         size = -(-len(pairs) // parts)
@@ -482,6 +558,8 @@ def hand_buttons(
                 row=part,
             )
             ui.add_item(ActionSelect(game_id, seq, part, select))
+        if hint:
+            ui.add_item(HintButton(game_id, seq, row=parts))
         return ui
     tableau = set(view.face_up(view.seat)) if view.seat is not None and view.tableaus else set()
     ordered = sorted(
@@ -497,6 +575,16 @@ def hand_buttons(
             row=i // 5,
         )
         ui.add_item(ActionButton(game_id, seq, action.id, button))
+    if hint:
+        # After the last action, in its row while it has room (len(ordered) < 25 here).
+        ui.add_item(HintButton(game_id, seq, row=len(ordered) // 5))
+    return ui
+
+
+def game_over_view(game_id: int) -> discord.ui.View:
+    """The game-over message's components: "Rematch"."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(RematchButton(game_id))
     return ui
 
 

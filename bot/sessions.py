@@ -36,7 +36,7 @@ from typing import Any
 import discord
 
 from bot import render, replies
-from bot.components import hand_buttons, resign_view, table_view
+from bot.components import game_over_view, hand_buttons, resign_view, table_view
 from bot.store import (
     DEFAULT_AUTOPLAY,
     Autoplay,
@@ -51,12 +51,13 @@ from bot.store import (
     TimerDue,
 )
 from engine.actions import ACTIONS, Action
+from engine.ai.search import SearchPlayer
 from engine.errors import IllegalAction
 from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
 from engine.players import make_player
 from engine.view import Phase, PlayerView
 
-__all__ = ["GameSessions", "Session", "choose_action"]
+__all__ = ["GameSessions", "Session", "advise", "choose_action", "hint_text"]
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,30 @@ def choose_action(level: str, seed: int, view: PlayerView) -> int:
     """
     player = make_player(level, seed)
     return player.choose(view, view.legal_actions).id
+
+
+HINT_SECONDS = 1.0
+"""How long the hard computer searches for a hint (twice its own move's budget)."""
+
+
+def advise(seed: int, view: PlayerView) -> tuple[int, float | None]:
+    """A hint for ``view``'s seat: the hard computer's action id and its share of the
+    search (None where the hard level plays by the normal level's rule, as in Auction).
+
+    Runs in a worker, like ``choose_action``; takes only the seat's view.
+    """
+    player = SearchPlayer(seed=seed, time_budget=HINT_SECONDS)
+    action = player.choose(view, view.legal_actions)
+    return action.id, player.last_shares.get(action.id)
+
+
+def hint_text(label: str, share: float | None) -> str:
+    """What a hint says: the action, and how sure the hard computer is of it."""
+    line = f"💡 **Hint:** {label}, the hard computer's choice."
+    if share is None:
+        return line + " Here it plays by the normal computer's rule of thumb."
+    sure = "Sure" if share >= 0.6 else "Fairly sure" if share >= 0.35 else "A close call"
+    return f"{line} {sure}: {share:.0%} of its search went there."
 
 
 @dataclass(slots=True)
@@ -116,6 +141,9 @@ class Session:
     notes: dict[int, str] = field(default_factory=dict)
     end_reason: str | None = None
     finished: bool = False
+    # Whether members may ask for hints: not in rated games (members only) unless the
+    # guild allows them there.
+    hints: bool = True
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of ``user_id``, or None for a stranger."""
@@ -263,7 +291,7 @@ class GameSessions:
                 seating=_seating(row.seats),
                 table_message_id=row.table_message_id,
             )
-            await self._load_autoplay(session)
+            await self._load_aids(session)
             self._sessions[row.id] = session
             # A crash between two writes can leave a hand to deal or a game to close.
             await self._settle(session)
@@ -271,10 +299,12 @@ class GameSessions:
         log.info("restored %d unfinished games", len(rows))
         return len(rows)
 
-    async def _load_autoplay(self, session: Session) -> None:
+    async def _load_aids(self, session: Session) -> None:
+        """The members' auto-play choices, and whether hints are on (unrated games)."""
         members = {s.user_id: s.seat for s in session.seats if s.user_id is not None}
         choices = await self.store.autoplay_of(members)
         session.autoplay = {members[user]: choice for user, choice in choices.items()}
+        session.hints = any(s.kind is SeatKind.COMPUTER for s in session.seats)
 
     async def set_autoplay(self, user_id: int, choice: Autoplay) -> None:
         """Store ``user_id``'s auto-play choice and use it at once in their running games
@@ -337,7 +367,8 @@ class GameSessions:
         labels = [render.action_label(a, view, session.seating) for a in view.legal_actions]
         buttons = None
         if not session.finished:
-            buttons = hand_buttons(session.id, len(session.game.log), view, labels)
+            hint = session.hints and view.turn == seat and len(view.legal_actions) > 1
+            buttons = hand_buttons(session.id, len(session.game.log), view, labels, hint=hint)
         return render.hand_embed(view, session.seating, session.id, note), buttons
 
     async def _send_hand(
@@ -478,7 +509,7 @@ class GameSessions:
             seats = (await self.store.load_game(game_id)).seats
         seats = tuple(sorted(seats, key=lambda s: s.seat))
         session = Session(game_id, guild_id, channel_id, seats, game, _seating(seats))
-        await self._load_autoplay(session)
+        await self._load_aids(session)
         self._sessions[game_id] = session
         log.info("game %d started: %s, %d seats", game_id, variant, len(seats))
         return session
@@ -580,6 +611,36 @@ class GameSessions:
             await replies.deliver(f"game {session.id}: answer to the click", answer)
             self._after_change(session, before, actor=seat)
 
+    async def hint(self, interaction: discord.Interaction, game_id: int, seq: int) -> None:
+        """ "Hint": what the hard computer would do now, shown to the clicker only, and
+        counted in the game (stats show it). Refused, changing nothing, to strangers,
+        for an earlier turn, out of turn, and where hints are off (rated games)."""
+        found = await self._player_seat(
+            interaction, game_id, "These aren't your cards: you're not in this game."
+        )
+        if found is None:
+            return
+        session, seat = found
+        if not session.hints:
+            await replies.deny(interaction, "Hints are off in rated games on this server.")
+            return
+        game = session.game
+        if session.finished or seq != len(game.log) or game.turn != seat:
+            await replies.deny(interaction, "That hint was for an earlier turn: it's over now.")
+            return
+        view = game.view(seat)
+        loop = asyncio.get_running_loop()
+        seed = hash((game.seed, seq, seat, "hint")) & ((1 << 62) - 1)
+        async with replies.deadline(interaction):
+            action_id, share = await loop.run_in_executor(self.executor, advise, seed, view)
+            try:
+                await self.store.record_hint(game_id, seat)
+            except (GameNotActive, GameNotFound):
+                await replies.deny(interaction, f"Game #{game_id} is over.")
+                return
+            label = render.action_label(ACTIONS[action_id], view, session.seating)
+            await replies.send(interaction, content=hint_text(label, share), ephemeral=True)
+
     async def _commit(self, session: Session, new: Game) -> None:
         """Deal on if a hand ended, store the new log entries, then take the new state."""
         before = session.game
@@ -669,7 +730,11 @@ class GameSessions:
             except Exception:
                 log.exception("game %d: the %s could not be drawn", session.id, what)
                 continue
-            self._post(session, what, partial(channel.send, embed=embed))
+            if what == "game over":
+                send = partial(channel.send, embed=embed, view=game_over_view(session.id))
+            else:
+                send = partial(channel.send, embed=embed)
+            self._post(session, what, send)
 
     # --- computer players -----------------------------------------------------------------------
 
@@ -775,7 +840,8 @@ class GameSessions:
     def _announce_end(self, session: Session, reason: str) -> None:
         channel = self.client.get_partial_messageable(session.channel_id)
         embed = render.game_over_embed(session.game.view(None), session.seating, reason)
-        self._post(session, "game over", partial(channel.send, embed=embed))
+        post = partial(channel.send, embed=embed, view=game_over_view(session.id))
+        self._post(session, "game over", post)
         self._schedule_table_edit(session)
         for seat in range(len(session.seats)):
             if not session.is_computer(seat):

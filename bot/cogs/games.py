@@ -74,6 +74,9 @@ class GamesCog(TuqueCog, name="Games"):
     async def resign(self, interaction: discord.Interaction, game_id: int) -> None:
         await self.sessions.resign(interaction, game_id)
 
+    async def hint(self, interaction: discord.Interaction, game_id: int, seq: int) -> None:
+        await self.sessions.hint(interaction, game_id, seq)
+
     # --- slash commands -----------------------------------------------------------------
 
     @app_commands.command(name="bot", description="Play any game of the family with computers.")

@@ -551,9 +551,83 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
                 ),
             )
 
-    async def _start(self, interaction: discord.Interaction, lobby: LobbyRow) -> None:
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """ "Rematch" on a finished game's message (``components.RematchButton``): the same
+        seats again. A member alone with computers starts at once; with other members it
+        opens an invitation they accept (Rematch from another member accepts it too).
+
+        Strangers, games not over, and a second click of the same member are refused
+        ephemerally and change nothing."""
+        user = interaction.user
+        store = self.bot.store
+        async with replies.deadline(interaction):
+            try:
+                lobby, opened = await store.open_rematch(
+                    game_id, (user.id, user.display_name), lifetime=LOBBY_LIFETIME
+                )
+                if not opened:
+                    if user.id in lobby.waiting_for:
+                        lobby = await store.accept_seat(lobby.id, user.id)
+                    elif lobby.seat_of(user.id) is None:
+                        raise SeatUnavailable("Only the players of this game can join its rematch.")
+                    else:
+                        waiting = ", ".join(f"<@{u}>" for u in lobby.waiting_for)
+                        raise SeatUnavailable(
+                            f"You're in this rematch already; waiting for {waiting}."
+                        )
+            except LobbyClosed as closed:
+                await replies.deny(interaction, _closed_text(closed.status))
+                return
+            except SeatUnavailable as refused:
+                await replies.deny(interaction, str(refused))
+                return
+            if not lobby.waiting_for:
+                await self._start(interaction, lobby, clicked_lobby=False)
+                return
+            if not opened:
+                await self._show(lobby, "rematch accepted")
+                waiting = ", ".join(f"<@{u}>" for u in lobby.waiting_for)
+                await replies.deliver(
+                    f"lobby {lobby.id}: answer",
+                    lambda: replies.send(
+                        interaction,
+                        content=f"You're in. Waiting for {waiting} to accept.",
+                        ephemeral=True,
+                    ),
+                )
+                return
+            self._hosts[lobby.id] = interaction
+            await replies.deliver(
+                f"lobby {lobby.id}: answer",
+                lambda: replies.send(
+                    interaction,
+                    content=f"Rematch of game #{game_id} asked (invitation #{lobby.id}). "
+                    "When everyone accepts, your hand appears here.",
+                    ephemeral=True,
+                ),
+            )
+        mentions = " ".join(f"<@{u}>" for u in lobby.waiting_for)
+        channel = self.bot.get_partial_messageable(lobby.channel_id)
+
+        async def post() -> None:
+            message = await channel.send(
+                f"{mentions}, {user.mention} asks for a rematch of game #{game_id}.",
+                embed=render.lobby_embed(lobby),
+                view=lobby_view(lobby),
+            )
+            await store.set_lobby_message(lobby.id, message.id)
+
+        if not await replies.deliver(f"lobby {lobby.id}: post", post):
+            await store.close_lobby(lobby.id, LobbyStatus.CANCELLED)
+            self._hosts.pop(lobby.id, None)
+            await _tell_not_posted(interaction, f"lobby {lobby.id}", "the rematch is off")
+
+    async def _start(
+        self, interaction: discord.Interaction, lobby: LobbyRow, *, clicked_lobby: bool = True
+    ) -> None:
         """Start the lobby's game: its members and computers where they sit, computers of
-        the lobby's level in the empty seats. Raises ``LobbyClosed``."""
+        the lobby's level in the empty seats. ``clicked_lobby``: ``interaction`` is a click
+        on the lobby's own message (else a Rematch on a game's). Raises ``LobbyClosed``."""
         v = VARIANTS[lobby.variant].configured(VARIANTS[lobby.variant].options(**lobby.options))
         held = {s.seat: s for s in lobby.taken}
         seats = [
@@ -581,20 +655,24 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
             await self._show(lobby, "start refused")
             return
         started = await self.bot.store.load_lobby(lobby.id)
-        await replies.deliver(
-            f"lobby {lobby.id}: start",
-            lambda: replies.edit_clicked(
-                interaction, embed=render.lobby_embed(started), view=lobby_view(started)
-            ),
-        )
+        if clicked_lobby:
+            await replies.deliver(
+                f"lobby {lobby.id}: start",
+                lambda: replies.edit_clicked(
+                    interaction, embed=render.lobby_embed(started), view=lobby_view(started)
+                ),
+            )
+        else:
+            await self._show(started, "start")
         note = f"Game #{session.id} is on."
         greetings = []
         clicker = session.seat_of(interaction.user.id)
         if clicker is not None:
             greetings.append((interaction, clicker, note))
         host = self._hosts.pop(lobby.id, None)
-        if host is not None and host.user.id != interaction.user.id:
-            greetings.append((host, 0, note))
+        host_seat = None if host is None else session.seat_of(host.user.id)
+        if host is not None and host_seat is not None and host.user.id != interaction.user.id:
+            greetings.append((host, host_seat, note))
         await self.sessions.open(session, greetings)
 
 

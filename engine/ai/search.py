@@ -257,11 +257,16 @@ class SearchPlayer:
         self._tables: dict[tuple[str, int], list[list[float]]] = {}
         self.last_iterations = 0
         """Iterations (sampled deals) the last decision used."""
+        self.last_shares: dict[int, float] = {}
+        """The last decision's share of the search per action id (0..1, summing to 1):
+        visits in play, deals on which the option did best in bidding; empty when no
+        search ran (one legal action, or a phase the normal level decides)."""
 
     # --- entry point -----------------------------------------------------------------
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """Pick one of ``legal`` for ``view.seat`` (see the module docstring)."""
+        self.last_shares = {}
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
@@ -320,23 +325,37 @@ class SearchPlayer:
     ) -> int:
         threshold = self._threshold(variant)
         totals = [0.0] * len(ids)
+        # Per option, the deals on which it did best (a tie shares the deal): the share
+        # behind a hint's "how sure".
+        best = [0.0] * len(ids)
         edge = self.maker_edge * reward.point
         done = 0
+        deals = 0
         per = 0.0
         clock = time.perf_counter()
         while done == 0 or self._budget(deadline, done, per):
             base = sampler.sample(rng)
-            for i, action in enumerate(ids):
+            values = []
+            for action in ids:
                 sim = base.copy()
                 sim.apply(action)
                 play_out(sim, threshold)
-                totals[i] += reward.of(sim.points)
+                value = reward.of(sim.points)
                 if sim.maker >= 0 and sim.sides[sim.maker] == reward.side:
-                    totals[i] += edge
+                    value += edge
+                values.append(value)
+            top = max(values)
+            winners = [i for i, v in enumerate(values) if v == top]
+            for i, v in enumerate(values):
+                totals[i] += v
+            for i in winners:
+                best[i] += 1 / len(winners)
             done += len(ids)
+            deals += 1
             now = time.perf_counter()
             per, clock = now - clock, now
         self.last_iterations = done
+        self.last_shares = {a: best[i] / deals for i, a in enumerate(ids)}
         return ids[max(range(len(ids)), key=lambda i: totals[i])]
 
     def _threshold(self, variant: Variant) -> float:
@@ -438,6 +457,8 @@ class SearchPlayer:
                 per, clock = (now - clock) / 16, now
         self.last_iterations = done
         children = root.children
+        visits = sum(children[a].visits for a in ids if a in children)
+        self.last_shares = {a: children[a].visits / visits for a in ids if a in children}
         return max(
             (a for a in ids if a in children),
             key=lambda a: (children[a].visits, children[a].total / children[a].visits),

@@ -230,3 +230,27 @@ def test_three_hand_bids_as_normal_and_searches_the_play() -> None:
                 searched |= hard.last_iterations > 0
             game.apply(seat, action)
     assert searched
+
+
+def test_the_search_reports_how_sure_it_is() -> None:
+    """A hint's "how sure": after a searched decision ``last_shares`` gives each legal
+    action's share of the search (summing to 1), and in play the chosen card is the
+    most visited one; a forced move runs no search and reports nothing."""
+    game = Game("tuque", seed=3)
+    game.deal()
+    player = SearchPlayer(seed=1, iterations=120)
+    searched_play = False
+    while (seat := game.turn) is not None:  # the first hand, to its end
+        view = game.view(seat)
+        action = player.choose(view, view.legal_actions)
+        shares = player.last_shares
+        if len(view.legal_actions) == 1:
+            assert shares == {}
+        else:
+            assert set(shares) <= {a.id for a in view.legal_actions}
+            assert abs(sum(shares.values()) - 1) < 1e-9
+            if view.phase is Phase.PLAY:
+                assert shares[action.id] == max(shares.values())
+                searched_play = True
+        game.apply(seat, action)
+    assert searched_play

@@ -6,9 +6,20 @@ from __future__ import annotations
 import json
 import random
 import re
+import sqlite3
+from typing import Any
 
+from discord_double import StoredMessage
 from discord_double.models import User
-from e2e import Table, play_turn, running_bot
+from e2e import (
+    Table,
+    action_buttons,
+    assert_refused,
+    newest_hand,
+    play_turn,
+    running_bot,
+    started_game,
+)
 
 from bot.client import TuqueBot
 
@@ -105,3 +116,168 @@ async def test_an_unknown_auto_play_choice_is_refused(table: Table) -> None:
         assert rec.original is not None and rec.original.ephemeral
         assert "That is not a choice here: choose `off`, `last`, `forced`." in rec.original.text
         assert await bot.store.autoplay_of([t.ann.id]) == {t.ann.id: "last"}
+
+
+def _hint_button(message: StoredMessage) -> str | None:
+    return next(
+        (
+            b.custom_id
+            for b in message.buttons
+            if b.custom_id and b.custom_id.startswith("tuque:hint:")
+        ),
+        None,
+    )
+
+
+async def _ann_to_act_with_a_choice(t: Table, bot: TuqueBot, game_id: int) -> StoredMessage:
+    """Wait (clicking Ann's turns with one legal action) until Ann must choose among
+    several actions; return her hand message then."""
+    rng = random.Random(1)
+    while True:
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        if session.game.turn == 0 and len(session.game.legal_actions(0)) > 1:
+            await t.double.idle()
+            hand = newest_hand(t, t.ann)
+            if hand is not None and f":{len(session.game.log)}:" in action_buttons(hand)[0]:
+                return hand
+        if session.game.turn == 0:
+            await play_turn(t, bot, game_id, rng)
+        else:
+            await _next_move(t, bot, game_id)
+
+
+async def _forged(t: Table, user: User, custom_id: str, message: StoredMessage) -> Any:
+    """A click Discord's own client would not send now: ``custom_id`` no longer on the
+    message, or on a message ``user`` cannot see (a modified client)."""
+    data = {"custom_id": custom_id, "component_type": 2}
+    return await t.double._dispatch_interaction(3, user, t.channel, data, message, "forged click")
+
+
+def _hints_taken(t: Table, game_id: int) -> list[int]:
+    with sqlite3.connect(t.db) as db:
+        return [
+            h
+            for (h,) in db.execute(
+                "SELECT hints FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            )
+        ]
+
+
+async def test_a_hint_shows_the_hard_computers_choice_to_the_member_only(table: Table) -> None:
+    """On her turn Ann's hand has a Hint button; it answers, to her only, one of her
+    legal actions and how sure the hard computer is, and the game counts the hint.
+    A stranger's click, and a click from an earlier turn, are refused and change nothing."""
+    t = table
+    async with running_bot(t) as bot:
+        game_id = await _bot_game(t, bot, target=10)
+        hand = await _ann_to_act_with_a_choice(t, bot, game_id)
+        hint = _hint_button(hand)
+        assert hint is not None
+        labels = {
+            b.label for b in hand.buttons if b.custom_id and b.custom_id.startswith("tuque:act:")
+        }
+        text = await assert_refused(t, bot, game_id, lambda: _forged(t, t.eve, hint, hand))
+        assert "not in this game" in text
+        rec = await t.double.click(t.ann, hand, hint)
+        await rec.settled()
+        answer = rec.followups[-1] if rec.followups else rec.original
+        assert answer is not None and answer.ephemeral
+        assert "Hint:" in answer.text and "the hard computer's choice" in answer.text
+        assert any(f"Hint:** {label}," in answer.text for label in labels), answer.text
+        assert re.search(r"\d+% of its search went there", answer.text), answer.text
+        assert _hints_taken(t, game_id) == [1, 0, 0, 0]
+        # Ann opens her hand again (a second message) and plays from it: the first
+        # message's Hint is from an earlier turn now.
+        again = await t.double.slash(t.ann, t.channel, "tuque", "hand")
+        await again.settled()
+        assert again.original is not None
+        await (
+            await t.double.click(t.ann, again.original, action_buttons(again.original)[0])
+        ).settled()
+        await t.double.idle()
+        text = await assert_refused(t, bot, game_id, lambda: t.double.click(t.ann, hand, hint))
+        assert "earlier turn" in text
+        assert _hints_taken(t, game_id) == [1, 0, 0, 0]
+    with sqlite3.connect(t.db) as db:
+        assert db.execute("SELECT COUNT(*) FROM seats WHERE hints > 0").fetchone() == (1,)
+
+
+async def test_a_rated_game_offers_no_hint(table: Table) -> None:
+    """Between members only (rated), hints are off by default: no Hint button."""
+    t = table
+    async with running_bot(t) as bot:
+        game_id, to_act, _ = await started_game(t, bot)
+        hand = newest_hand(t, to_act)
+        assert hand is not None and action_buttons(hand) and _hint_button(hand) is None
+        session = bot.sessions.session(game_id)
+        assert session is not None and not session.hints
+
+
+async def _resign(t: Table, user: User) -> None:
+    rec = await t.double.slash(user, t.channel, "tuque", "resign")
+    await rec.settled()
+    assert rec.original is not None
+    await (await t.double.click(user, rec.original, rec.original.buttons[0].custom_id)).settled()  # type: ignore[arg-type]
+    await t.double.idle()
+
+
+def _game_over(t: Table) -> StoredMessage:
+    return next(m for m in reversed(t.double.channel_messages(t.channel)) if "Game over" in m.text)
+
+
+def _rematch_button(message: StoredMessage) -> str:
+    found = next(b.custom_id for b in message.buttons if b.label == "Rematch")
+    assert found is not None
+    return found
+
+
+async def test_rematch_against_the_computer_starts_at_once(table: Table) -> None:
+    """Ann resigns her game against the computers; Rematch on the game-over message
+    deals a new game of the same variant, options and seats, her hand the answer."""
+    t = table
+    async with running_bot(t) as bot:
+        first = await _bot_game(t, bot, target=7, level="easy")
+        await _resign(t, t.ann)
+        over = _game_over(t)
+        rec = await t.double.click(t.ann, over, _rematch_button(over))
+        await rec.settled()
+        answer = rec.followups[-1] if rec.followups else rec.original
+        assert answer is not None and answer.ephemeral and "is on" in answer.text
+        second = bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)[0]
+        assert second.id != first and second.game.variant.name == "euchre"
+        assert second.game.to_record()["options"]["target"] == 7
+        assert [(s.user_id, s.level) for s in second.seats] == [
+            (t.ann.id, None),
+            (None, "easy"),
+            (None, "easy"),
+            (None, "easy"),
+        ]
+
+
+async def test_rematch_between_members_waits_for_every_member(table: Table) -> None:
+    """After a challenge game, Bob asks for a rematch: an invitation names Ann; Eve's
+    Rematch is refused, Bob's second one is told to wait; Ann's Rematch starts the game
+    with the same seats."""
+    t = table
+    async with running_bot(t) as bot:
+        first, _, _ = await started_game(t, bot)
+        old_seats = [s.user_id for s in bot.sessions.session(first).seats]  # type: ignore[union-attr]
+        await _resign(t, t.ann)
+        over = _game_over(t)
+        rematch = _rematch_button(over)
+        rec = await t.double.click(t.bob, over, rematch)
+        await rec.settled()
+        await t.double.idle()
+        invitation = t.double.latest_message(t.channel)
+        assert f"<@{t.ann.id}>" in invitation.text and "rematch" in invitation.text
+        assert bot.sessions.games_of(t.guild.id, t.channel.id, t.bob.id) == []
+        text = await assert_refused(t, bot, first, lambda: t.double.click(t.eve, over, rematch))
+        assert "Only the players" in text
+        text = await assert_refused(t, bot, first, lambda: t.double.click(t.bob, over, rematch))
+        assert "waiting for" in text
+        await (await t.double.click(t.ann, over, rematch)).settled()
+        await t.double.idle()
+        games = bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)
+        assert len(games) == 1 and games[0].id != first
+        assert [s.user_id for s in games[0].seats] == old_seats
