@@ -226,6 +226,16 @@ def _seating(seats: Sequence[SeatRow]) -> render.Seating:
     return render.Seating(names, tuple(s.user_id for s in seats))
 
 
+def _forced_note(action: Action, before: Game, after: Game, seating: render.Seating) -> str:
+    """The line a member reads after their forced move was played for them. It names
+    the card only while its hand goes on: beside the next hand's cards it would read as
+    one of them."""
+    if after.hand_no != before.hand_no or after.phase is Phase.GAME_OVER:
+        return "Your last card was played for you."
+    label = render.action_label(action, before.view(before.turn), seating)
+    return f"Played for you, your only choice: {label}."
+
+
 def _already_playing(name: str, game_id: int) -> str:
     return f"You're already playing {name} (game #{game_id}): finish or resign it first."
 
@@ -773,8 +783,7 @@ class GameSessions:
                     new.apply(seat, ACTIONS[action_id])
                     await self._commit(session, new)
                     if forced is not None:
-                        label = render.action_label(forced, game.view(seat), session.seating)
-                        session.notes[seat] = f"Played for you, your only choice: {label}."
+                        session.notes[seat] = _forced_note(forced, game, new, session.seating)
                     self._after_change(session, game, actor=None)
             except Exception:
                 # The turn timer's sweep starts the computer again (rescue_computers).

@@ -23,13 +23,15 @@ from e2e import (
 
 from bot.client import TuqueBot
 
-PLAYED_FOR_YOU = "Played for you, your only choice:"
+PLAYED_FOR_YOU = re.compile(
+    r"Played for you, your only choice: |Your last card was played for you\."
+)
 
 
-def _told(t: Table, user: User, text: str) -> bool:
+def _told(t: Table, user: User, text: re.Pattern[str]) -> bool:
     """Whether any version of ``user``'s ephemerals ever said ``text``."""
     return any(
-        text in json.dumps(version.embeds, ensure_ascii=False)
+        text.search(json.dumps(version.embeds, ensure_ascii=False))
         for message in t.double.ephemerals_for(user)
         for version in (*message.history, message.snapshot())
     )
