@@ -7,12 +7,22 @@ cards never reach this module for a channel post.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
-from bot.store import LeaderboardRow, LobbyRow, LobbyStatus, PlayerStats, SeatKind
+from bot.store import (
+    GameRow,
+    GameStatus,
+    LeaderboardRow,
+    LobbyRow,
+    LobbyStatus,
+    PlayerStats,
+    SeatKind,
+    SeatRow,
+)
 from engine.actions import (
     Action,
     Ask,
@@ -27,8 +37,10 @@ from engine.actions import (
     Play,
     TakeUp,
     TurnDown,
+    parse_action,
 )
-from engine.cards import DOUBLE_POWER, EFFECTIVE_SUIT, POWER, SUITS, TWIN, Card, Suit
+from engine.cards import DOUBLE_POWER, EFFECTIVE_SUIT, POWER, SUITS, TWIN, Card, Suit, cards_in
+from engine.game import Game
 from engine.render_text import TextRenderer
 from engine.variants import VARIANTS, Variant
 from engine.view import HandResult, Phase, PlayerView
@@ -42,7 +54,10 @@ __all__ = [
     "leaderboard_embed",
     "lobby_embed",
     "lobby_seat_label",
+    "replay_embed",
+    "replay_story",
     "rules_embed",
+    "seating_of",
     "sort_cards",
     "stats_embed",
     "table_content",
@@ -68,6 +83,21 @@ class Seating:
     def side_names(self, side: int, sides: Sequence[int]) -> str:
         """The names on ``side`` joined with ``&``."""
         return " & ".join(n for n, s in zip(self.names, sides, strict=True) if s == side)
+
+
+def seating_of(seats: Sequence[SeatRow]) -> Seating:
+    """The names of a game's seats: members' display names, computers by level (and by
+    seat where there are several, so a trick line says which one played)."""
+    computers = sum(s.kind is SeatKind.COMPUTER for s in seats)
+    names = tuple(
+        (s.display_name or "Player")
+        if s.kind is not SeatKind.COMPUTER
+        else f"Computer ({s.level})"
+        if computers == 1
+        else f"Computer {s.seat + 1} ({s.level})"
+        for s in seats
+    )
+    return Seating(names, tuple(s.user_id for s in seats))
 
 
 def sort_cards(cards: Sequence[Card], trump: Suit | None, twins: bool = False) -> list[Card]:
@@ -528,6 +558,156 @@ def game_over_embed(view: PlayerView, seating: Seating, reason: str | None = Non
     )
     goal = "chips" if _variant(view).chips else f"(to {view.target})"
     embed.add_field(name="Final score", value=f"{score} {goal}")
+    return embed
+
+
+def replay_story(record: Mapping[str, Any], seating: Seating) -> str:
+    """A finished game hand by hand, every card revealed: each seat's cards as dealt
+    (hand and tableau), the up-card, the bidding, trump and its maker, every trick and
+    the hand's result. Plain text, one hand a paragraph, for a file attachment.
+
+    Args:
+        record: the game's record (``engine.game.Game.to_record``'s shape).
+        seating: names per seat.
+
+    Raises:
+        engine.errors.RecordError: the record does not rebuild a game.
+    """
+    full = Game.from_record(dict(record))  # checks the record before the walk below
+    variant = full.variant
+    game = Game(
+        record["variant"],
+        seed=record["seed"],
+        first_dealer=record["first_dealer"],
+        **record["options"],
+    )
+    lines = [f"{variant.title}: {_title_sides(variant, seating)}", ""]
+    results = iter(full.hand_results)
+    bids: list[str] = []
+    trick: list[str] = []
+    for entry in record["actions"]:
+        actor = game.turn
+        before = game.copy()
+        game.replay(entry)
+        if entry.startswith("deal "):
+            lines += _dealt(game, seating)
+            continue
+        assert actor is not None
+        action = parse_action(entry)
+        if isinstance(action, Play):
+            trick.append(f"{seating.who(actor)} {action.card.pretty()}")
+            done = game.view(None).tricks
+            if before.view(None).tricks != done and done:
+                lines.append(
+                    f"  Trick {len(done)}: {' · '.join(trick)} → {seating.who(done[-1].winner)}"
+                )
+                trick = []
+        elif isinstance(action, Discard):
+            lines.append(f"  {seating.who(actor)} discarded {action.card.pretty()}")
+        else:
+            bids.append(_describe_bid(actor, action, seating))
+            if game.phase not in _BIDDING:
+                lines.append(f"  Bidding: {'; '.join(bids)}")
+                bids = []
+        if game.hand_no != before.hand_no or game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            if trick:  # a hand that ended mid-trick cannot happen; kept for safety of output
+                lines.append(f"  Trick: {' · '.join(trick)}")
+                trick = []
+            if bids:
+                lines.append(f"  Bidding: {'; '.join(bids)}")
+                bids = []
+            result = next(results, None)
+            if result is not None:
+                lines += [f"  {_result_line(result, variant, seating)}", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+_BIDDING = frozenset(
+    {
+        Phase.BIDDING_1,
+        Phase.BIDDING_2,
+        Phase.GOING_ALONE,
+        Phase.BLIND_NAMING,
+        Phase.AUCTION,
+        Phase.CALLING,
+        Phase.CARD_REQUEST,
+        Phase.GIVING,
+    }
+)
+
+
+def _title_sides(variant: Variant, seating: Seating) -> str:
+    return " vs ".join(
+        seating.side_names(side, variant.sides) for side in sorted(set(variant.sides))
+    )
+
+
+def _dealt(game: Game, seating: Seating) -> list[str]:
+    """A fresh deal's header and every seat's cards (hand, then tableau piles)."""
+    zones = game.zones()
+    twins = game.variant.twins
+    head = f"Hand {game.hand_no} · dealer {seating.who(game.dealer)}"
+    if game.up_card is not None:
+        head += f" · up-card {game.up_card.pretty()}"
+    lines = [head]
+    for seat in range(game.variant.players):
+        hand = _cards(list(cards_in(zones[f"hand:{seat}"])), None, twins)
+        line = f"  {seating.who(seat)}: {hand}"
+        piles = game.view(None).tableaus[seat]
+        if piles:
+            down = list(cards_in(zones[f"tableau-down:{seat}"]))
+            up = [p.up for p in piles if p.up is not None]
+            line += f" | tableau up {_cards(up, None, twins)}, down {_cards(down, None, twins)}"
+        lines.append(line)
+    if zones["widow"]:
+        lines.append(f"  Widow: {_cards(list(cards_in(zones['widow'])), None, twins)}")
+    return lines
+
+
+def _result_line(result: HandResult, variant: Variant, seating: Seating) -> str:
+    if result.thrown_in:
+        return "Thrown in: everyone passed."
+    tricks = " · ".join(f"{seating.who(s)} {n}" for s, n in enumerate(result.tricks))
+    points = " · ".join(
+        f"{seating.side_names(side, variant.sides)} {p:+d}"
+        for side, p in enumerate(result.points)
+        if p
+    )
+    score = " · ".join(
+        f"{seating.side_names(side, variant.sides)} {p}" for side, p in enumerate(result.scores)
+    )
+    partner = f"; partner {seating.who(result.partner)}" if result.partner is not None else ""
+    maker = (
+        f"Trump {_suit(result.trump)} made by {seating.who(result.maker)}{partner}. "
+        if (result.trump is not None and result.maker is not None)
+        else ""
+    )
+    return f"{maker}Tricks: {tricks}. Points: {points or 'none'}. Score: {score}."
+
+
+def replay_embed(row: GameRow, seating: Seating, hands: int) -> discord.Embed:
+    """The channel post of ``/tuque replay``: who played, how it ended, the final score;
+    the attached files hold the record and the hand-by-hand story."""
+    variant = VARIANTS[row.variant].configured(VARIANTS[row.variant].options(**row.options))
+    embed = discord.Embed(
+        title=f"Replay of game #{row.id}: {variant.title}",
+        description=_title_sides(variant, seating),
+        colour=RESULT_COLOUR,
+    )
+    ending = {
+        GameStatus.FINISHED: "played to the end",
+        GameStatus.RESIGNED: "ended by a resignation",
+        GameStatus.FORFEITED: "forfeited by an absent player",
+        GameStatus.ABANDONED: "abandoned",
+    }.get(row.status, str(row.status))
+    if row.winner_seat is not None:
+        side = variant.sides[row.winner_seat]
+        ending += f"; {seating.side_names(side, variant.sides)} won"
+    embed.add_field(name="Result", value=f"{hands} hands, {ending}.", inline=False)
+    embed.set_footer(
+        text="The .txt file tells every hand with every card; the .json file rebuilds the game "
+        "(tuque replay FILE in a terminal)."
+    )
     return embed
 
 

@@ -57,7 +57,7 @@ from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
 from engine.players import make_player
 from engine.view import Phase, PlayerView
 
-__all__ = ["GameSessions", "Session", "advise", "choose_action", "hint_text"]
+__all__ = ["GameSessions", "Session", "advise", "choose_action", "hint_text", "record_of"]
 
 log = logging.getLogger(__name__)
 
@@ -212,20 +212,6 @@ class Session:
         return " and ".join(self.seating.names[s.seat] for s in self.seats if s.user_id != user_id)
 
 
-def _seating(seats: Sequence[SeatRow]) -> render.Seating:
-    computers = sum(s.kind is SeatKind.COMPUTER for s in seats)
-    names = tuple(
-        (s.display_name or "Player")
-        if s.kind is not SeatKind.COMPUTER
-        else f"Computer ({s.level})"
-        if computers == 1
-        # Several computers: named by seat, so a trick line says which one played.
-        else f"Computer {s.seat + 1} ({s.level})"
-        for s in seats
-    )
-    return render.Seating(names, tuple(s.user_id for s in seats))
-
-
 def _forced_note(action: Action, before: Game, after: Game, seating: render.Seating) -> str:
     """The line a member reads after their forced move was played for them. It names
     the card only while its hand goes on: beside the next hand's cards it would read as
@@ -240,7 +226,8 @@ def _already_playing(name: str, game_id: int) -> str:
     return f"You're already playing {name} (game #{game_id}): finish or resign it first."
 
 
-def _record(row: GameRow) -> dict[str, Any]:
+def record_of(row: GameRow) -> dict[str, Any]:
+    """The engine record (docs/records.md) of a stored game: it rebuilds the game."""
     return {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
@@ -297,8 +284,8 @@ class GameSessions:
                 guild_id=row.guild_id,
                 channel_id=row.channel_id,
                 seats=row.seats,
-                game=Game.from_record(_record(row)),
-                seating=_seating(row.seats),
+                game=Game.from_record(record_of(row)),
+                seating=render.seating_of(row.seats),
                 table_message_id=row.table_message_id,
             )
             await self._load_aids(session)
@@ -518,7 +505,7 @@ class GameSessions:
             # The names the store knows (a member's last seen display name).
             seats = (await self.store.load_game(game_id)).seats
         seats = tuple(sorted(seats, key=lambda s: s.seat))
-        session = Session(game_id, guild_id, channel_id, seats, game, _seating(seats))
+        session = Session(game_id, guild_id, channel_id, seats, game, render.seating_of(seats))
         await self._load_aids(session)
         self._sessions[game_id] = session
         log.info("game %d started: %s, %d seats", game_id, variant, len(seats))

@@ -1,7 +1,10 @@
-"""Records: ``/tuque leaderboard`` (paged with buttons) and ``/tuque stats``."""
+"""Records: ``/tuque leaderboard`` (paged with buttons), ``/tuque stats`` and
+``/tuque replay`` (a finished game's record and story)."""
 
 from __future__ import annotations
 
+import io
+import json
 import math
 from typing import TYPE_CHECKING
 
@@ -12,7 +15,8 @@ from bot import render, replies
 from bot.cogs import TuqueCog
 from bot.components import LeaderboardButton
 from bot.options import Variant
-from bot.store import Store
+from bot.sessions import record_of
+from bot.store import GameNotFound, GameStatus, Store
 
 if TYPE_CHECKING:
     from bot.client import TuqueBot
@@ -90,6 +94,41 @@ class RecordsCog(TuqueCog, name="Records"):
         who = member or interaction.user
         stats = await self.bot.store.player_stats(interaction.guild_id, who.id, variant)
         await interaction.response.send_message(embed=render.stats_embed(stats, who.display_name))
+
+    @app_commands.command(description="Replay a finished game: its record and every hand.")
+    @app_commands.describe(game="The game's number (#12 on its table)")
+    async def replay(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 2**62]
+    ) -> None:
+        """Post a finished game of this server in the channel: a summary, the record as
+        a JSON file (``tuque replay FILE`` rebuilds it) and the hand-by-hand story with
+        every card. A game still being played shows nothing beyond its public table."""
+        assert interaction.guild_id is not None  # TuqueTree.interaction_check
+        try:
+            row = await self.bot.store.load_game(game)
+        except GameNotFound:
+            row = None
+        if row is None or row.guild_id != interaction.guild_id:
+            await replies.deny(interaction, f"There is no game #{game} on this server.")
+            return
+        if row.status is GameStatus.ACTIVE:
+            await replies.deny(
+                interaction,
+                f"Game #{game} is still being played: its hands stay hidden until it ends. "
+                f"Its table is in <#{row.channel_id}>.",
+            )
+            return
+        record = record_of(row)
+        seating = render.seating_of(row.seats)
+        story = render.replay_story(record, seating)
+        hands = story.count("\nHand ") + story.startswith("Hand ")
+        files = [
+            discord.File(
+                io.BytesIO(json.dumps(record, indent=1).encode()), filename=f"game-{game}.json"
+            ),
+            discord.File(io.BytesIO(story.encode()), filename=f"game-{game}.txt"),
+        ]
+        await replies.send(interaction, embed=render.replay_embed(row, seating, hands), files=files)
 
 
 async def setup(bot: TuqueBot) -> None:
