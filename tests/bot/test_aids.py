@@ -245,8 +245,9 @@ async def test_rematch_against_the_computer_starts_at_once(table: Table) -> None
         rec = await t.double.click(t.ann, over, _rematch_button(over))
         await rec.settled()
         answer = rec.followups[-1] if rec.followups else rec.original
-        assert answer is not None and answer.ephemeral and "is on" in answer.text
         second = bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)[0]
+        assert answer is not None and answer.ephemeral and "Your hand" in answer.text
+        assert f"Game #{second.id} ·" in answer.text
         assert second.id != first and second.game.variant.name == "euchre"
         assert second.game.to_record()["options"]["target"] == 7
         assert [(s.user_id, s.level) for s in second.seats] == [
