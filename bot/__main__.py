@@ -3,7 +3,9 @@
 The database is opened before logging in, so a bad ``DATABASE_PATH`` is reported
 without touching the network. SIGINT (Ctrl-C) and SIGTERM (``docker stop``) close
 the bot cleanly: timers and computer players stop, the store closes, the worker
-process ends; then the process exits with code 0.
+process ends; then the process exits with code 0. Anything that stops the bot from
+starting (no token, a token Discord refuses, Discord out of reach, a database it
+cannot use) is one line on stderr saying what to do, and exit code 2.
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ async def serve(settings: Settings, token: str) -> int:
 
     Returns:
         0 after a clean stop; 2 (after one line on stderr) when the database cannot
-        be used or Discord refuses the token; 1 when Discord cannot be reached.
+        be used, Discord refuses the token, or Discord cannot be reached (no network,
+        or its servers fail until discord.py gives up).
     """
     try:
         store = await Store.open(settings.database_path)
@@ -59,9 +62,15 @@ async def serve(settings: Settings, token: str) -> int:
             await running
         except discord.LoginFailure:
             return _fail("Discord refused DISCORD_TOKEN: reset it in the developer portal")
-        except (aiohttp.ClientError, OSError) as error:
-            _fail(f"cannot reach Discord ({error}); check the network and try again")
-            return 1
+        except (
+            aiohttp.ClientError,
+            OSError,
+            discord.GatewayNotFound,
+            discord.DiscordServerError,
+        ) as error:
+            # aiohttp's messages can span lines; the operator gets one.
+            reason = " ".join(str(error).split()) or type(error).__name__
+            return _fail(f"cannot reach Discord ({reason}): check the network and try again")
     return 0
 
 
@@ -70,8 +79,8 @@ def main() -> int:
 
     Returns:
         0 after a clean stop; 2 (after one line saying what to do) when no token is
-        set, the database cannot be used, or Discord refuses the token; 1 when
-        Discord cannot be reached.
+        set, the database cannot be used, Discord refuses the token or cannot be
+        reached.
     """
     settings = Settings()
     if settings.discord_token is None:
