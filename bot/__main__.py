@@ -17,6 +17,7 @@ import sys
 
 import aiohttp
 import discord
+from pydantic import ValidationError
 
 from bot.client import TuqueBot, tune_gc
 from bot.migrations import MigrationError
@@ -31,6 +32,16 @@ log = logging.getLogger("bot")
 def _fail(text: str) -> int:
     print(f"tuque-bot: {text}", file=sys.stderr)
     return 2
+
+
+def _settings_errors(error: ValidationError) -> str:
+    """Each wrong setting as ``NAME: problem``, on one line; never the value given (it
+    could be the token)."""
+    problems = []
+    for item in error.errors(include_input=False, include_url=False):
+        name = "_".join(str(part) for part in item["loc"]).upper() or "settings"
+        problems.append(f"{name}: {item['msg']}")
+    return "; ".join(problems)
 
 
 async def serve(settings: Settings, token: str) -> int:
@@ -78,18 +89,20 @@ def main() -> int:
     """Run the bot until it is stopped.
 
     Returns:
-        0 after a clean stop; 2 (after one line saying what to do) when no token is
-        set, the database cannot be used, Discord refuses the token or cannot be
-        reached.
+        0 after a clean stop; 2 (after one line saying what to do) when a setting is
+        wrong or no token is set, the database cannot be used, Discord refuses the
+        token or cannot be reached.
     """
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        return _fail(f"fix these settings (environment or .env): {_settings_errors(error)}")
     if settings.discord_token is None:
-        print(
-            "DISCORD_TOKEN is not set: copy .env.example to .env and put your bot's token "
-            "there (Discord developer portal → your application → Bot → Reset Token).",
-            file=sys.stderr,
+        return _fail(
+            "DISCORD_TOKEN is not set: put your bot's token after DISCORD_TOKEN= in .env "
+            "(copy .env.example to .env if there is none). The token: Discord developer "
+            "portal → your application → Bot → Reset Token."
         )
-        return 2
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
     tune_gc()
     return asyncio.run(serve(settings, settings.discord_token.get_secret_value()))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -22,6 +23,7 @@ from pathlib import Path
 import pytest
 from discord_double import DiscordDouble
 
+from bot.settings import Settings
 from bot.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,6 +80,40 @@ def assert_one_line(result: subprocess.CompletedProcess[str], start: str) -> str
     assert ours == [lines[-1]], result.stderr
     assert lines[-1].startswith(start), lines[-1]
     return lines[-1]
+
+
+def run_unconfigured(cwd: Path, **variables: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` in ``cwd`` with none of the bot's variables but ``variables``."""
+    env = {k: v for k, v in os.environ.items() if k.lower() not in Settings.model_fields}
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=cwd,
+        env={**env, **variables, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_the_first_run_says_where_the_token_goes(tmp_path: Path) -> None:
+    """The README's first command: ``.env`` copied from ``.env.example``, no token yet."""
+    shutil.copy(ROOT / ".env.example", tmp_path / ".env")
+    result = run_unconfigured(tmp_path)
+    line = assert_one_line(result, "tuque-bot: DISCORD_TOKEN is not set")
+    assert "after DISCORD_TOKEN= in .env" in line
+    assert result.stderr.count("\n") == 1
+    assert not (tmp_path / "data").exists(), "nothing is created before the token is set"
+
+
+def test_a_wrong_setting_is_named(tmp_path: Path) -> None:
+    """Out-of-range settings are named on one line, without the token's value."""
+    result = run_unconfigured(
+        tmp_path, DISCORD_TOKEN="MTIz.secret.x", TURN_REMINDER_MINUTES="0", LOG_LEVEL="LOUD"
+    )
+    line = assert_one_line(result, "tuque-bot: fix these settings")
+    assert "TURN_REMINDER_MINUTES" in line and "LOG_LEVEL" in line
+    assert "MTIz.secret.x" not in result.stderr
 
 
 async def test_a_token_discord_refuses(double: DiscordDouble, tmp_path: Path) -> None:
