@@ -190,7 +190,8 @@ class GameSessions:
         client: the client (for channels).
         store: the database.
         executor: where computer players think (a process pool in production).
-        move_delay: seconds to wait before each computer move.
+        move_delay: seconds to wait before each computer move (a guild's own in
+            ``move_delays`` wins).
         table_delay: seconds a table edit waits so that quick plays share one edit;
             Discord allows about 5 edits per 5 seconds in a channel.
     """
@@ -208,6 +209,9 @@ class GameSessions:
         self.store = store
         self.executor = executor
         self.move_delay = move_delay
+        self.move_delays: dict[int, float] = {}
+        """Guild id -> its own computer move delay (``/tuque settings`` keeps it up to
+        date); other guilds' computers wait ``move_delay``."""
         self.table_delay = table_delay
         self._sessions: dict[int, Session] = {}
         # Background work (computer moves, table edits), cancelled by close().
@@ -633,7 +637,7 @@ class GameSessions:
     async def _run_computer(self, session: Session) -> None:
         loop = asyncio.get_running_loop()
         while not session.finished and session.is_computer(session.game.turn):
-            await asyncio.sleep(self.move_delay)
+            await asyncio.sleep(self.move_delays.get(session.guild_id, self.move_delay))
             game = session.game
             seat = game.turn
             assert seat is not None
@@ -727,7 +731,8 @@ class GameSessions:
         self, remind_after: float, forfeit_after: float, now: float | None = None
     ) -> None:
         """Remind slow players, forfeit games left too long, and restart computers that
-        stopped (``now``: seconds since the epoch; tests pass their own)."""
+        stopped (``now``: seconds since the epoch; tests pass their own). The delays are
+        the bot's defaults, in seconds; a server's own turn timer wins (``/tuque settings``)."""
         now = time.time() if now is None else now
         for timer in await self.store.due_turn_timers(now, remind_after, forfeit_after):
             session = self._sessions.get(timer.game_id)
@@ -760,7 +765,7 @@ class GameSessions:
                     )
                     self._schedule_computer(session)
             elif await self.store.mark_reminded(session.id):
-                minutes = round((forfeit_after - remind_after) / 60)
+                minutes = round((timer.forfeit_after - timer.remind_after) / 60)
                 self._post(
                     session,
                     "turn reminder",

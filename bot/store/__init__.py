@@ -11,6 +11,8 @@ aggregate, each module with its rows, enums, errors and design notes:
 - ``bot.store.lobbies``: lobbies (tables members join, challenges of several
   members) and their seats until the game starts.
 - ``bot.store.records``: players' names, ratings, the leaderboard and statistics.
+- ``bot.store.settings``: each server's settings (``/tuque settings``) over the bot's
+  defaults.
 
 Import everything from here (``from bot.store import Store, GameRow``).
 """
@@ -49,9 +51,11 @@ from bot.store.lobbies import (
     SeatUnavailable,
 )
 from bot.store.records import LeaderboardRow, PlayerStats, RatingChange, RecordQueries
+from bot.store.settings import DEFAULT_VARIANT, GuildSettings, SettingsQueries
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
+    "DEFAULT_VARIANT",
     "SEAT_COUNTS",
     "AlreadyPlaying",
     "ChallengeClosed",
@@ -63,6 +67,7 @@ __all__ = [
     "GameNotFound",
     "GameRow",
     "GameStatus",
+    "GuildSettings",
     "HandRecord",
     "LeaderboardRow",
     "LobbyClosed",
@@ -84,7 +89,7 @@ __all__ = [
 ]
 
 
-class Store(GameQueries, ChallengeQueries, LobbyQueries, RecordQueries):
+class Store(GameQueries, ChallengeQueries, LobbyQueries, RecordQueries, SettingsQueries):
     """Async access to the bot's SQLite database. Create with ``await Store.open(path)``.
 
     Usable as ``async with await Store.open(path) as store: ...``. Methods raise
