@@ -765,14 +765,15 @@ class GameSessions:
                     )
                     self._schedule_computer(session)
             elif await self.store.mark_reminded(session.id):
-                minutes = round((timer.forfeit_after - timer.remind_after) / 60)
+                minutes = max(1, round((timer.forfeit_after - timer.remind_after) / 60))
                 self._post(
                     session,
                     "turn reminder",
                     partial(
                         channel.send,
                         f"<@{user}>, it's your turn in game #{session.id}. "
-                        f"Play within {minutes} minutes or the computer plays for you.",
+                        f"Play within {minutes} minute{'' if minutes == 1 else 's'} "
+                        "or the computer plays for you.",
                     ),
                 )
         self.rescue_computers()

@@ -14,6 +14,7 @@ from bot import render, replies
 from bot.cogs import TuqueCog
 from bot.options import (
     TABLE_OPTION_HELP,
+    VARIANT_HELP,
     Deals,
     Level,
     Pack,
@@ -75,13 +76,11 @@ class GamesCog(TuqueCog, name="Games"):
     # --- slash commands -----------------------------------------------------------------
 
     @app_commands.command(name="bot", description="Play any game of the family with computers.")
-    @app_commands.describe(
-        variant="Which game (default tuque); see /tuque rules", **TABLE_OPTION_HELP
-    )
+    @app_commands.describe(variant=VARIANT_HELP, **TABLE_OPTION_HELP)
     async def computer_game(
         self,
         interaction: discord.Interaction,
-        variant: Variant = "tuque",
+        variant: Variant | None = None,
         level: Level = "normal",
         target: Target | None = None,
         players: Players | None = None,
@@ -95,6 +94,7 @@ class GamesCog(TuqueCog, name="Games"):
         """The member at seat 0 and computers of ``level`` in every other seat; the hand
         view is the answer, at once."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        variant = await self.variant_or_default(interaction.guild_id, variant)
         options = game_options(
             variant,
             target=target,
