@@ -1,7 +1,7 @@
 """The bot's features, one cog each: games, lobbies and challenges, records, settings.
 
 Every slash command is a subcommand of ``/tuque``. discord.py binds an
-``app_commands.Group`` to one cog, and ``/tuque`` spans three, so each cog declares
+``app_commands.Group`` to one cog, and ``/tuque`` spans them all, so each cog declares
 its commands as top-level ones and moves them into the bot's ``/tuque`` group when
 it loads (``TuqueCog``); the commands keep their binding to the cog that owns them.
 """
