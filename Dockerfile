@@ -10,14 +10,16 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 RUN useradd --create-home --uid 10001 tuque \
     && mkdir /data && chown tuque:tuque /data
 
-WORKDIR /app
+# A plain (non-editable) install: the migrations ship inside the package. The sources
+# are removed afterwards, so the bot runs from site-packages only.
+WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
 COPY migrations ./migrations
-# Editable install: the migration runner finds migrations/ beside the bot package.
-RUN pip install -e .
+RUN pip install . && rm -rf /src
 
+WORKDIR /home/tuque
 USER tuque
 VOLUME ["/data"]
 ENTRYPOINT ["tuque-bot"]

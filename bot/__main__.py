@@ -3,7 +3,9 @@
 The database is opened before logging in, so a bad ``DATABASE_PATH`` is reported
 without touching the network. SIGINT (Ctrl-C) and SIGTERM (``docker stop``) close
 the bot cleanly: timers and computer players stop, the store closes, the worker
-process ends; then the process exits with code 0.
+process ends; then the process exits with code 0. Anything that stops the bot from
+starting (no token, a token Discord refuses, Discord out of reach, a database it
+cannot use) is one line on stderr saying what to do, and exit code 2.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import sys
 
 import aiohttp
 import discord
+from pydantic import ValidationError
 
 from bot.client import TuqueBot, tune_gc
 from bot.migrations import MigrationError
@@ -31,12 +34,23 @@ def _fail(text: str) -> int:
     return 2
 
 
+def _settings_errors(error: ValidationError) -> str:
+    """Each wrong setting as ``NAME: problem``, on one line; never the value given (it
+    could be the token)."""
+    problems = []
+    for item in error.errors(include_input=False, include_url=False):
+        name = "_".join(str(part) for part in item["loc"]).upper() or "settings"
+        problems.append(f"{name}: {item['msg']}")
+    return "; ".join(problems)
+
+
 async def serve(settings: Settings, token: str) -> int:
     """Open the database, then run the bot until SIGINT or SIGTERM.
 
     Returns:
         0 after a clean stop; 2 (after one line on stderr) when the database cannot
-        be used or Discord refuses the token; 1 when Discord cannot be reached.
+        be used, Discord refuses the token, or Discord cannot be reached (no network,
+        or its servers fail until discord.py gives up).
     """
     try:
         store = await Store.open(settings.database_path)
@@ -59,9 +73,15 @@ async def serve(settings: Settings, token: str) -> int:
             await running
         except discord.LoginFailure:
             return _fail("Discord refused DISCORD_TOKEN: reset it in the developer portal")
-        except (aiohttp.ClientError, OSError) as error:
-            _fail(f"cannot reach Discord ({error}); check the network and try again")
-            return 1
+        except (
+            aiohttp.ClientError,
+            OSError,
+            discord.GatewayNotFound,
+            discord.DiscordServerError,
+        ) as error:
+            # aiohttp's messages can span lines; the operator gets one.
+            reason = " ".join(str(error).split()) or type(error).__name__
+            return _fail(f"cannot reach Discord ({reason}): check the network and try again")
     return 0
 
 
@@ -69,18 +89,20 @@ def main() -> int:
     """Run the bot until it is stopped.
 
     Returns:
-        0 after a clean stop; 2 (after one line saying what to do) when no token is
-        set, the database cannot be used, or Discord refuses the token; 1 when
-        Discord cannot be reached.
+        0 after a clean stop; 2 (after one line saying what to do) when a setting is
+        wrong or no token is set, the database cannot be used, Discord refuses the
+        token or cannot be reached.
     """
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        return _fail(f"fix these settings (environment or .env): {_settings_errors(error)}")
     if settings.discord_token is None:
-        print(
-            "DISCORD_TOKEN is not set: copy .env.example to .env and put your bot's token "
-            "there (Discord developer portal → your application → Bot → Reset Token).",
-            file=sys.stderr,
+        return _fail(
+            "DISCORD_TOKEN is not set: put your bot's token after DISCORD_TOKEN= in .env "
+            "(copy .env.example to .env if there is none). The token: Discord developer "
+            "portal → your application → Bot → Reset Token."
         )
-        return 2
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
     tune_gc()
     return asyncio.run(serve(settings, settings.discord_token.get_secret_value()))

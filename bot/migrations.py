@@ -1,7 +1,9 @@
 """Forward-only SQL migrations, tracked by SQLite's ``PRAGMA user_version``.
 
 A migrations folder holds files named ``NNN_description.sql`` numbered 1, 2, 3, ...
-without gaps or duplicates. ``user_version`` is the number of the last migration
+without gaps or duplicates. The bot's own are the ``migrations`` package's data, read
+with ``importlib.resources``, so they come with any install of the project (a wheel,
+an editable install or a checkout). ``user_version`` is the number of the last migration
 applied. Each pending migration runs in its own ``BEGIN IMMEDIATE`` transaction
 together with its ``user_version`` bump and a ``PRAGMA foreign_key_check``, so a
 failing migration leaves the database exactly at the previous version.
@@ -23,14 +25,14 @@ import contextlib
 import re
 import sqlite3
 from dataclasses import dataclass
-from pathlib import Path
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 
 import aiosqlite
 
-#: The repository's ``migrations/`` folder. It sits beside the ``bot`` package, which
-#: works from a checkout and from ``pip install -e .``; a plain (non-editable) wheel
-#: does not ship it, and ``discover`` then says so.
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+#: The bot's migrations: the ``.sql`` files of the ``migrations`` package, wherever it is
+#: installed. A ``pathlib.Path`` to another folder works as well (the tests' fixtures).
+MIGRATIONS_DIR: Traversable = files("migrations")
 
 _FILE_NAME = re.compile(r"^(\d+)_[A-Za-z0-9_]+\.sql$")
 _LEADING_COMMENTS = re.compile(r"^(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/)*", re.DOTALL)
@@ -77,7 +79,7 @@ class Migration:
     into single statements in file order."""
 
     version: int
-    path: Path
+    path: Traversable
     statements: tuple[str, ...]
 
 
@@ -102,17 +104,19 @@ def split_statements(script: str) -> list[str]:
     return statements
 
 
-def discover(folder: Path = MIGRATIONS_DIR) -> list[Migration]:
+def discover(folder: Traversable = MIGRATIONS_DIR) -> list[Migration]:
     """Read and validate every ``NNN_name.sql`` file in ``folder``, sorted by number.
 
     Files not ending in ``.sql`` are ignored. Raises ``InvalidMigrations`` if the
-    folder does not exist, a ``.sql`` file is misnamed, the numbers are not exactly
-    1..N, or a file uses transaction control or ``PRAGMA user_version``.
+    folder does not exist or holds no ``.sql`` file, a ``.sql`` file is misnamed, the
+    numbers are not exactly 1..N, or a file uses transaction control or
+    ``PRAGMA user_version``.
     """
     if not folder.is_dir():
         raise InvalidMigrations(f"migrations folder not found: {folder}")
-    by_version: dict[int, Path] = {}
-    for path in sorted(folder.glob("*.sql")):
+    by_version: dict[int, Traversable] = {}
+    sql_files = (p for p in folder.iterdir() if p.name.endswith(".sql") and p.is_file())
+    for path in sorted(sql_files, key=lambda p: p.name):
         match = _FILE_NAME.match(path.name)
         if match is None:
             raise InvalidMigrations(f"{path.name}: expected a name like 001_description.sql")
@@ -122,6 +126,9 @@ def discover(folder: Path = MIGRATIONS_DIR) -> list[Migration]:
                 f"{path.name} and {by_version[version].name} both have number {version}"
             )
         by_version[version] = path
+    if not by_version:
+        # An install that lost its package data must not start on an empty schema.
+        raise InvalidMigrations(f"no migration (NNN_description.sql) in {folder}")
     expected = list(range(1, len(by_version) + 1))
     if sorted(by_version) != expected:
         raise InvalidMigrations(
@@ -150,7 +157,7 @@ async def user_version(conn: aiosqlite.Connection) -> int:
     return int(row[0])
 
 
-async def apply_migrations(conn: aiosqlite.Connection, folder: Path = MIGRATIONS_DIR) -> int:
+async def apply_migrations(conn: aiosqlite.Connection, folder: Traversable = MIGRATIONS_DIR) -> int:
     """Bring the database up to the newest migration in ``folder``; return its version.
 
     ``conn`` must be in autocommit mode (``isolation_level=None``) with no open

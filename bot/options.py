@@ -21,7 +21,9 @@ __all__ = [
     "DISCORD_LEVELS",
     "DISCORD_VARIANTS",
     "TABLE_OPTION_HELP",
+    "VARIANT_HELP",
     "AutoplayChoice",
+    "Between",
     "Deals",
     "Level",
     "OneOf",
@@ -30,6 +32,7 @@ __all__ = [
     "Points",
     "Target",
     "Variant",
+    "YesNo",
     "game_options",
 ]
 
@@ -100,6 +103,69 @@ class Points(app_commands.Transformer):
         return value
 
 
+class Between(app_commands.Transformer):
+    """A number option from ``low`` to ``high``, whole when both bounds are ints;
+    anything else is refused with an ephemeral explanation.
+
+    Args:
+        what: the option in a member's words, e.g. "reminder".
+        low, high: the bounds, both allowed.
+        unit: what the number counts, e.g. "minutes".
+    """
+
+    def __init__(self, what: str, low: float, high: float, unit: str) -> None:
+        self.what = what
+        self.low = low
+        self.high = high
+        self.unit = unit
+        self.whole = isinstance(low, int) and isinstance(high, int)
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        if self.whole:
+            return discord.AppCommandOptionType.integer
+        return discord.AppCommandOptionType.number
+
+    @property
+    def min_value(self) -> float:
+        return self.low
+
+    @property
+    def max_value(self) -> float:
+        return self.high
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> Any:
+        """Return ``value`` if it is a number in range. Raises ``replies.UserError``."""
+        kind = int if self.whole else (int, float)
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, kind)
+            or not (self.low <= value <= self.high)
+        ):
+            whole = "a whole number " if self.whole else ""
+            raise replies.UserError(
+                f"The {self.what} is {whole}from {self.low:g} to {self.high:g} {self.unit}."
+            )
+        return value
+
+
+class YesNo(app_commands.Transformer):
+    """A true/false option; anything else is refused with an ephemeral explanation."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.boolean
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> Any:
+        """Return ``value`` if it is a bool. Raises ``replies.UserError``."""
+        if not isinstance(value, bool):
+            raise replies.UserError(f"Answer {self.what} with true or false.")
+        return value
+
+
 Variant = app_commands.Transform[str, OneOf("variant", *DISCORD_VARIANTS)]
 Target = app_commands.Transform[int, Points("target")]
 Level = app_commands.Transform[str, OneOf("level", *DISCORD_LEVELS)]
@@ -135,6 +201,10 @@ def game_options(variant: str, **given: object) -> dict[str, object]:
         raise replies.UserError(f"{str(error)[:1].upper()}{str(error)[1:]}.") from None
     return options
 
+
+VARIANT_HELP = "Which game (default: the server's, Tuque unless changed); see /tuque rules"
+"""What a member reads about the ``variant`` option of ``/tuque bot``, ``table`` and
+``challenge`` (``/tuque settings`` sets the server's default game)."""
 
 TABLE_OPTION_HELP = {
     "level": "The computers' level in the seats no member takes (default normal)",

@@ -16,6 +16,7 @@ import discord
 from bot.store import (
     GameRow,
     GameStatus,
+    GuildSettings,
     LeaderboardRow,
     LobbyRow,
     LobbyStatus,
@@ -58,6 +59,7 @@ __all__ = [
     "replay_story",
     "rules_embed",
     "seating_of",
+    "settings_embed",
     "sort_cards",
     "stats_embed",
     "table_content",
@@ -898,6 +900,51 @@ def lobby_embed(lobby: LobbyRow) -> discord.Embed:
             f"seats get computers. The table closes {expires}."
         )
     embed.add_field(name="Next", value=status, inline=False)
+    return embed
+
+
+def settings_embed(
+    current: GuildSettings, defaults: GuildSettings, note: str | None = None
+) -> discord.Embed:
+    """A server's settings, each marked when it is the bot's default; ``note`` (e.g.
+    what was just changed) above them."""
+
+    def shown(value: str, name: str) -> str:
+        same = getattr(current, name) == getattr(defaults, name)
+        return f"{value} *(bot default)*" if same else value
+
+    embed = discord.Embed(title="Tuque settings of this server", description=note)
+    embed.colour = TABLE_COLOUR
+    embed.add_field(
+        name="Turn reminder",
+        value=shown(f"after {current.reminder_minutes:g} min of a turn", "reminder_minutes"),
+        inline=False,
+    )
+    embed.add_field(
+        name="Away: the computer plays for the member",
+        value=shown(
+            f"after {current.away_minutes:g} min of a turn, for the rest of the hand; not "
+            "back by its end, their side forfeits (a table of several members plays on)",
+            "away_minutes",
+        ),
+        inline=False,
+    )
+    embed.add_field(
+        name="Computer's pause before each move",
+        value=shown(f"{current.computer_delay_seconds:g} s", "computer_delay_seconds"),
+        inline=False,
+    )
+    embed.add_field(
+        name="Hints in rated games",
+        value=shown("allowed" if current.hints_in_rated else "off", "hints_in_rated"),
+        inline=False,
+    )
+    embed.add_field(
+        name="Default game",
+        value=shown(VARIANTS[current.default_variant].title, "default_variant"),
+        inline=False,
+    )
+    embed.set_footer(text="Members with Manage Server change these with /tuque settings.")
     return embed
 
 

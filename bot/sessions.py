@@ -141,9 +141,6 @@ class Session:
     notes: dict[int, str] = field(default_factory=dict)
     end_reason: str | None = None
     finished: bool = False
-    # Whether members may ask for hints: not in rated games (members only) unless the
-    # guild allows them there.
-    hints: bool = True
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of ``user_id``, or None for a stranger."""
@@ -246,7 +243,8 @@ class GameSessions:
         client: the client (for channels).
         store: the database.
         executor: where computer players think (a process pool in production).
-        move_delay: seconds to wait before each computer move.
+        move_delay: seconds to wait before each computer move (a guild's own in
+            ``move_delays`` wins).
         table_delay: seconds a table edit waits so that quick plays share one edit;
             Discord allows about 5 edits per 5 seconds in a channel.
     """
@@ -264,6 +262,12 @@ class GameSessions:
         self.store = store
         self.executor = executor
         self.move_delay = move_delay
+        self.move_delays: dict[int, float] = {}
+        """Guild id -> its own computer move delay (``/tuque settings`` keeps it up to
+        date); other guilds' computers wait ``move_delay``."""
+        self.rated_hints: set[int] = set()
+        """The guilds that allow hints in rated games (``/tuque settings`` keeps it up to
+        date); elsewhere only games with a computer offer them."""
         self.table_delay = table_delay
         self._sessions: dict[int, Session] = {}
         # Background work (computer moves, table edits), cancelled by close().
@@ -297,11 +301,16 @@ class GameSessions:
         return len(rows)
 
     async def _load_aids(self, session: Session) -> None:
-        """The members' auto-play choices, and whether hints are on (unrated games)."""
+        """The members' auto-play choices."""
         members = {s.user_id: s.seat for s in session.seats if s.user_id is not None}
         choices = await self.store.autoplay_of(members)
         session.autoplay = {members[user]: choice for user, choice in choices.items()}
-        session.hints = any(s.kind is SeatKind.COMPUTER for s in session.seats)
+
+    def hints_on(self, session: Session) -> bool:
+        """Whether members may ask for hints: in games with a computer (unrated), and in
+        rated games where the guild allows it."""
+        rated = all(s.kind is SeatKind.HUMAN for s in session.seats)
+        return not rated or session.guild_id in self.rated_hints
 
     async def set_autoplay(self, user_id: int, choice: Autoplay) -> None:
         """Store ``user_id``'s auto-play choice and use it at once in their running games
@@ -364,7 +373,7 @@ class GameSessions:
         labels = [render.action_label(a, view, session.seating) for a in view.legal_actions]
         buttons = None
         if not session.finished:
-            hint = session.hints and view.turn == seat and len(view.legal_actions) > 1
+            hint = self.hints_on(session) and view.turn == seat and len(view.legal_actions) > 1
             buttons = hand_buttons(session.id, len(session.game.log), view, labels, hint=hint)
         return render.hand_embed(view, session.seating, session.id, note), buttons
 
@@ -618,7 +627,7 @@ class GameSessions:
         if found is None:
             return
         session, seat = found
-        if not session.hints:
+        if not self.hints_on(session):
             await replies.deny(interaction, "Hints are off in rated games on this server.")
             return
         game = session.game
@@ -746,7 +755,7 @@ class GameSessions:
     async def _run_computer(self, session: Session) -> None:
         loop = asyncio.get_running_loop()
         while not session.finished and session.moves_itself(session.game.turn):
-            await asyncio.sleep(self.move_delay)
+            await asyncio.sleep(self.move_delays.get(session.guild_id, self.move_delay))
             game = session.game
             seat = game.turn
             assert seat is not None
@@ -849,7 +858,8 @@ class GameSessions:
         self, remind_after: float, forfeit_after: float, now: float | None = None
     ) -> None:
         """Remind slow players, forfeit games left too long, and restart computers that
-        stopped (``now``: seconds since the epoch; tests pass their own)."""
+        stopped (``now``: seconds since the epoch; tests pass their own). The delays are
+        the bot's defaults, in seconds; a server's own turn timer wins (``/tuque settings``)."""
         now = time.time() if now is None else now
         for timer in await self.store.due_turn_timers(now, remind_after, forfeit_after):
             session = self._sessions.get(timer.game_id)
@@ -882,14 +892,15 @@ class GameSessions:
                     )
                     self._schedule_computer(session)
             elif await self.store.mark_reminded(session.id):
-                minutes = round((forfeit_after - remind_after) / 60)
+                minutes = max(1, round((timer.forfeit_after - timer.remind_after) / 60))
                 self._post(
                     session,
                     "turn reminder",
                     partial(
                         channel.send,
                         f"<@{user}>, it's your turn in game #{session.id}. "
-                        f"Play within {minutes} minutes or the computer plays for you.",
+                        f"Play within {minutes} minute{'' if minutes == 1 else 's'} "
+                        "or the computer plays for you.",
                     ),
                 )
         self.rescue_computers()

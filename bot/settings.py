@@ -9,9 +9,9 @@ from ``.env.example``) counts as unset.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Self
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -50,10 +50,17 @@ class Settings(BaseSettings):
     """Root log level, any case (``debug`` works)."""
 
     turn_reminder_minutes: float = Field(default=5.0, gt=0)
-    """Minutes a player may think before being reminded; they forfeit after twice that."""
+    """Minutes into a member's turn before they are reminded in the channel; a server's
+    own setting (``/tuque settings``) wins."""
+
+    turn_away_minutes: float = Field(default=15.0, gt=0)
+    """Minutes into a member's turn before they count as away and the computer plays
+    their cards for the rest of the hand (docs/rulings.md R9); more than
+    ``turn_reminder_minutes``. A server's own setting wins."""
 
     computer_move_delay_seconds: float = Field(default=1.0, ge=0)
-    """Pause before each computer move so that humans can follow the play."""
+    """Pause before each computer move so that humans can follow the play; a server's
+    own setting wins."""
 
     table_edit_delay_seconds: float = Field(default=0.5, ge=0)
     """How long a table edit waits so that quick plays share one edit (Discord allows
@@ -73,6 +80,15 @@ class Settings(BaseSettings):
             return None
         return SecretStr(value.get_secret_value().strip())
 
+    @model_validator(mode="after")
+    def _reminder_before_away(self) -> Self:
+        if self.turn_away_minutes <= self.turn_reminder_minutes:
+            raise ValueError(
+                f"TURN_AWAY_MINUTES ({self.turn_away_minutes:g}) must be more than "
+                f"TURN_REMINDER_MINUTES ({self.turn_reminder_minutes:g})"
+            )
+        return self
+
     @property
     def turn_reminder_seconds(self) -> float:
         """Seconds of a turn before the reminder (``remind_after`` of the turn timer)."""
@@ -80,5 +96,6 @@ class Settings(BaseSettings):
 
     @property
     def turn_forfeit_seconds(self) -> float:
-        """Seconds of a turn before the player forfeits: twice the reminder delay."""
-        return 2 * self.turn_reminder_seconds
+        """Seconds of a turn before the member is away and the computer plays for them
+        (``forfeit_after`` of the turn timer)."""
+        return self.turn_away_minutes * 60

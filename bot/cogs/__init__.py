@@ -1,7 +1,7 @@
-"""The bot's features, one cog each: games, lobbies and challenges, records.
+"""The bot's features, one cog each: games, lobbies and challenges, records, settings.
 
 Every slash command is a subcommand of ``/tuque``. discord.py binds an
-``app_commands.Group`` to one cog, and ``/tuque`` spans three, so each cog declares
+``app_commands.Group`` to one cog, and ``/tuque`` spans them all, so each cog declares
 its commands as top-level ones and moves them into the bot's ``/tuque`` group when
 it loads (``TuqueCog``); the commands keep their binding to the cog that owns them.
 """
@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.store import GuildSettings
+
 if TYPE_CHECKING:
     from bot.client import TuqueBot
 
@@ -24,7 +26,7 @@ log = logging.getLogger(__name__)
 SWEEP_SECONDS = 30.0
 """Seconds between two runs of a cog's ``sweep`` (turn timers, expiry)."""
 
-EXTENSIONS = ("bot.cogs.games", "bot.cogs.lobbies", "bot.cogs.records")
+EXTENSIONS = ("bot.cogs.games", "bot.cogs.lobbies", "bot.cogs.records", "bot.cogs.settings")
 """The cogs' modules, loaded in this order by ``TuqueBot.setup_hook``."""
 
 
@@ -39,6 +41,18 @@ class TuqueCog(commands.Cog):
     def __init__(self, bot: TuqueBot) -> None:
         self.bot = bot
         self._subcommands: list[app_commands.Command[Any, ..., Any]] = []
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The server's settings (``/tuque settings``): its own, the bot's defaults for
+        the rest."""
+        defaults = GuildSettings.defaults(self.bot.settings)
+        return await self.bot.store.guild_settings(guild_id, defaults)
+
+    async def variant_or_default(self, guild_id: int, variant: str | None) -> str:
+        """``variant``, or the server's default game when the member named none."""
+        if variant is not None:
+            return variant
+        return (await self.guild_settings(guild_id)).default_variant
 
     async def sweep(self) -> None:
         """The cog's periodic work, every ``SWEEP_SECONDS`` once the bot is ready (none

@@ -15,6 +15,7 @@ from bot.cogs import TuqueCog
 from bot.options import (
     AUTOPLAY_TOLD,
     TABLE_OPTION_HELP,
+    VARIANT_HELP,
     AutoplayChoice,
     Deals,
     Level,
@@ -80,13 +81,11 @@ class GamesCog(TuqueCog, name="Games"):
     # --- slash commands -----------------------------------------------------------------
 
     @app_commands.command(name="bot", description="Play any game of the family with computers.")
-    @app_commands.describe(
-        variant="Which game (default tuque); see /tuque rules", **TABLE_OPTION_HELP
-    )
+    @app_commands.describe(variant=VARIANT_HELP, **TABLE_OPTION_HELP)
     async def computer_game(
         self,
         interaction: discord.Interaction,
-        variant: Variant = "tuque",
+        variant: Variant | None = None,
         level: Level = "normal",
         target: Target | None = None,
         players: Players | None = None,
@@ -100,6 +99,7 @@ class GamesCog(TuqueCog, name="Games"):
         """The member at seat 0 and computers of ``level`` in every other seat; the hand
         view is the answer, at once."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        variant = await self.variant_or_default(interaction.guild_id, variant)
         options = game_options(
             variant,
             target=target,

@@ -17,6 +17,7 @@ from bot.components import ChallengeButton, LobbyButton, LobbySelect, ShowHandBu
 from bot.options import (
     DISCORD_LEVELS,
     TABLE_OPTION_HELP,
+    VARIANT_HELP,
     Deals,
     Level,
     Pack,
@@ -186,7 +187,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
     @app_commands.command(description="Challenge members of this server to a game.")
     @app_commands.describe(
         opponent="Who you want to play",
-        variant="Which game (default tuque); see /tuque rules",
+        variant=VARIANT_HELP,
         target=TABLE_OPTION_HELP["target"],
         partner="Team games: a member to invite as your partner",
         opponent2="Another member to invite against you",
@@ -200,7 +201,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         self,
         interaction: discord.Interaction,
         opponent: discord.User,
-        variant: Variant = "tuque",
+        variant: Variant | None = None,
         target: Target | None = None,
         partner: discord.User | None = None,
         opponent2: discord.User | None = None,
@@ -215,6 +216,8 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         """One opponent at a two-seat game: Accept/Decline (``challenges``). Anything
         more: an invitation (a lobby with reserved seats) that starts when every
         invited member has accepted, computers of ``level`` in the other seats."""
+        assert interaction.guild_id is not None  # TuqueTree.interaction_check
+        variant = await self.variant_or_default(interaction.guild_id, variant)
         options = game_options(variant, target=target, players=players, pack=pack)
         opponents = [m for m in (opponent, opponent2, opponent3, opponent4, opponent5) if m]
         partners = [m for m in (partner, partner2) if m]
@@ -388,11 +391,11 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
     @app_commands.command(
         name="table", description="Open a table: members join, computers fill the rest."
     )
-    @app_commands.describe(variant="Which game; see /tuque rules", **TABLE_OPTION_HELP)
+    @app_commands.describe(variant=VARIANT_HELP, **TABLE_OPTION_HELP)
     async def open_table(
         self,
         interaction: discord.Interaction,
-        variant: Variant,
+        variant: Variant | None = None,
         level: Level = "normal",
         target: Target | None = None,
         players: Players | None = None,
@@ -404,6 +407,8 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         double_pack: bool | None = None,
     ) -> None:
         """Post a lobby for ``variant``: the host in seat 1, the other seats open."""
+        assert interaction.guild_id is not None  # TuqueTree.interaction_check
+        variant = await self.variant_or_default(interaction.guild_id, variant)
         options = game_options(
             variant,
             target=target,

@@ -12,6 +12,8 @@ aggregate, each module with its rows, enums, errors and design notes:
   members) and their seats until the game starts.
 - ``bot.store.records``: players' names, ratings, the leaderboard and statistics.
 - ``bot.store.members``: members' own choices (auto-play of forced moves).
+- ``bot.store.settings``: each server's settings (``/tuque settings``) over the bot's
+  defaults.
 
 Import everything from here (``from bot.store import Store, GameRow``).
 """
@@ -51,10 +53,12 @@ from bot.store.lobbies import (
 )
 from bot.store.members import DEFAULT_AUTOPLAY, Autoplay, MemberQueries
 from bot.store.records import LeaderboardRow, PlayerStats, RatingChange, RecordQueries
+from bot.store.settings import DEFAULT_VARIANT, GuildSettings, SettingsQueries
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
     "DEFAULT_AUTOPLAY",
+    "DEFAULT_VARIANT",
     "SEAT_COUNTS",
     "AlreadyPlaying",
     "Autoplay",
@@ -67,6 +71,7 @@ __all__ = [
     "GameNotFound",
     "GameRow",
     "GameStatus",
+    "GuildSettings",
     "HandRecord",
     "LeaderboardRow",
     "LobbyClosed",
@@ -88,7 +93,9 @@ __all__ = [
 ]
 
 
-class Store(GameQueries, ChallengeQueries, LobbyQueries, RecordQueries, MemberQueries):
+class Store(
+    GameQueries, ChallengeQueries, LobbyQueries, RecordQueries, MemberQueries, SettingsQueries
+):
     """Async access to the bot's SQLite database. Create with ``await Store.open(path)``.
 
     Usable as ``async with await Store.open(path) as store: ...``. Methods raise

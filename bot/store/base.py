@@ -21,6 +21,7 @@ import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from enum import StrEnum
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -105,7 +106,7 @@ class StoreBase:
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR) -> Self:
+    async def open(cls, path: str | Path, *, migrations_dir: Traversable = MIGRATIONS_DIR) -> Self:
         """Open (creating it and its parent folder if needed) and migrate the database file.
 
         Raises ``DatabaseUnusable`` for a file or folder that cannot be used (see

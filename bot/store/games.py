@@ -284,11 +284,14 @@ class HandRecord:
 
 @dataclass(frozen=True)
 class TurnTimer:
-    """An active game whose current turn has run too long: ``due`` says what to do."""
+    """An active game whose current turn has run too long: ``due`` says what to do.
+    ``remind_after`` and ``forfeit_after``: the game's server's timer, in seconds."""
 
     game_id: int
     due: TimerDue
     turn_started_at: float
+    remind_after: float
+    forfeit_after: float
 
 
 def _places(side_scores: Mapping[int, int], winner: int) -> dict[int, int]:
@@ -730,7 +733,8 @@ class GameQueries(StoreBase):
     ) -> list[TurnTimer]:
         """Active games whose turn started at least ``forfeit_after`` seconds before
         ``now`` (due: forfeit), or ``remind_after`` seconds and not yet reminded
-        (due: remind); longest-waiting first.
+        (due: remind); longest-waiting first. The two delays are the bot's defaults: a
+        server whose settings have a turn timer of its own (``guild_settings``) uses it.
 
         The store knows only the clock: the caller skips games where a computer is
         to move and decides which seat forfeits.
@@ -738,20 +742,29 @@ class GameQueries(StoreBase):
         async with self._transaction(write=False) as db:
             rows = await db.execute_fetchall(
                 """
-                SELECT id, turn_started_at, turn_started_at <= :forfeit_before AS forfeit
-                FROM games
-                WHERE status = 'active'
-                  AND (turn_started_at <= :forfeit_before
-                       OR (reminded = 0 AND turn_started_at <= :remind_before))
+                WITH timers AS (
+                    SELECT g.id, g.turn_started_at, g.reminded,
+                           COALESCE(s.reminder_minutes * 60, :remind_after) AS remind_after,
+                           COALESCE(s.away_minutes * 60, :forfeit_after) AS forfeit_after
+                    FROM games AS g LEFT JOIN guild_settings AS s USING (guild_id)
+                    WHERE g.status = 'active'
+                )
+                SELECT id, turn_started_at, remind_after, forfeit_after,
+                       turn_started_at <= :now - forfeit_after AS forfeit
+                FROM timers
+                WHERE turn_started_at <= :now - forfeit_after
+                   OR (reminded = 0 AND turn_started_at <= :now - remind_after)
                 ORDER BY turn_started_at, id
                 """,
-                {"forfeit_before": now - forfeit_after, "remind_before": now - remind_after},
+                {"now": now, "remind_after": remind_after, "forfeit_after": forfeit_after},
             )
         return [
             TurnTimer(
                 game_id=r["id"],
                 due=TimerDue.FORFEIT if r["forfeit"] else TimerDue.REMIND,
                 turn_started_at=r["turn_started_at"],
+                remind_after=float(r["remind_after"]),
+                forfeit_after=float(r["forfeit_after"]),
             )
             for r in rows
         ]

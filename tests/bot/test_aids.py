@@ -213,7 +213,7 @@ async def test_a_rated_game_offers_no_hint(table: Table) -> None:
         hand = newest_hand(t, to_act)
         assert hand is not None and action_buttons(hand) and _hint_button(hand) is None
         session = bot.sessions.session(game_id)
-        assert session is not None and not session.hints
+        assert session is not None and not bot.sessions.hints_on(session)
 
 
 async def _resign(t: Table, user: User) -> None:

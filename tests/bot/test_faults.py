@@ -28,6 +28,7 @@ from e2e import (
 
 from bot import render
 from bot.client import TuqueBot
+from bot.store import Autoplay
 from engine.game import Game
 
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
@@ -47,6 +48,13 @@ FAULTS = {
 def inject(double: DiscordDouble, routes: dict[str, int], fault: dict[str, Any]) -> list[Fault]:
     """Fail the next ``n`` requests of each route in ``routes`` with ``fault``."""
     return [double.fail(route, times=n, **fault) for route, n in routes.items()]
+
+
+async def clicks_only(bot: TuqueBot, t: Table) -> None:
+    """The members play every card themselves (no auto-play of their last card), so
+    every member's action in the log is one of their clicks."""
+    for member in (t.ann, t.bob):
+        await bot.sessions.set_autoplay(member.id, Autoplay.OFF)
 
 
 def applied(records: list[InteractionRecord]) -> int:
@@ -125,6 +133,7 @@ async def test_a_game_against_the_computer_survives_faults(
         t.double, {CALLBACK: 1, WEBHOOK_EDIT: 2, CHANNEL_POST: 2, CHANNEL_EDIT: 2}, fault
     )
     async with running_bot(t) as bot:
+        await clicks_only(bot, t)
         game_id = await play_against_the_computer(t, bot, random.Random(11))
     assert [f.times for f in faults] == [0] * len(faults), "every fault was hit"
     assert_game_whole(t, game_id, {0}, applied(t.double.interactions))
@@ -139,6 +148,7 @@ async def test_a_game_between_members_survives_faults(
     t = table
     caplog.set_level(logging.DEBUG, logger="bot")
     async with running_bot(t) as bot:
+        await clicks_only(bot, t)
         faults = inject(
             t.double,
             {FOLLOW_UP: 1, CALLBACK: 1, WEBHOOK_EDIT: 2, CHANNEL_POST: 2, CHANNEL_EDIT: 2},
@@ -165,6 +175,7 @@ async def test_one_503_on_the_hand_result_post_does_not_hang_the_game(
         CHANNEL_POST, 503, match=lambda path, body: "result" in json.dumps(body or {})
     )
     async with running_bot(t) as bot:
+        await clicks_only(bot, t)
         game_id = await play_against_the_computer(t, bot, random.Random(13))
     assert fault.hits == 1
     assert_game_whole(t, game_id, {0}, applied(t.double.interactions))
@@ -181,6 +192,7 @@ async def test_a_hand_result_post_that_always_fails_is_logged_once_and_skipped(
     )
     caplog.set_level(logging.INFO, logger="bot")
     async with running_bot(t) as bot:
+        await clicks_only(bot, t)
         game_id = await play_against_the_computer(t, bot, random.Random(14))
     warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert warnings == [f"game {game_id}: hand result failed after 4 tries (503)"]
@@ -195,6 +207,7 @@ async def test_a_dropped_gateway_mid_game(table: Table, resumable: bool) -> None
     t = table
     rng = random.Random(15)
     async with running_bot(t) as bot:
+        await clicks_only(bot, t)
         game_id = await challenge_and_accept(t, target=5)
         turns = 0
         while await play_turn(t, bot, game_id, rng):
@@ -222,6 +235,7 @@ async def test_a_hand_result_that_cannot_be_drawn_is_skipped_and_the_game_goes_o
 
     monkeypatch.setattr(render, "hand_summary_embed", broken)
     async with running_bot(t) as bot:
+        await clicks_only(bot, t)
         game_id = await play_against_the_computer(t, bot, random.Random(15))
     assert_game_whole_but_results(t, game_id)
     failures = [r for r in caplog.records if r.levelno >= logging.ERROR]

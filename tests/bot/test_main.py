@@ -1,13 +1,18 @@
-"""``tuque-bot`` with a database it cannot use: one line, exit code 2, nothing changed.
+"""``tuque-bot`` that cannot start: one line on stderr, exit code 2, no traceback.
 
 The entry point runs in a subprocess, as an operator would start it. The database is
-opened before logging in, so none of these needs the network. Root ignores file
-permissions, so the read-only and full-disk cases mount a small tmpfs of their own.
+opened before logging in, so its cases need no network; nor does any other: a wrong
+token is refused by the Discord double, and "no network" is a loopback port nobody
+listens on. Root ignores file permissions, so the read-only and full-disk cases mount
+a small tmpfs of their own.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
+import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -16,10 +21,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from discord_double import DiscordDouble
 
+from bot.settings import Settings
 from bot.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
+LAUNCHER = Path(__file__).with_name("launch_bot.py")
 
 
 def run_bot(database: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -39,6 +47,96 @@ def run_bot(database: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
         timeout=60,
         check=False,
     )
+
+
+def run_bot_at(
+    api_url: str, gateway_url: str, token: str, cwd: Path
+) -> subprocess.CompletedProcess[str]:
+    """``tuque-bot``'s entry point with ``token``, talking to Discord at ``api_url``."""
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": token,
+        "DATABASE_PATH": str(cwd / "data" / "tuque.db"),
+        "PYTHONPATH": str(ROOT),
+    }
+    return subprocess.run(
+        [sys.executable, str(LAUNCHER), api_url, gateway_url],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def assert_one_line(result: subprocess.CompletedProcess[str], start: str) -> str:
+    """Exit code 2, no traceback, and the last line of stderr (the only one that is not
+    a log record) starting with ``start``; returns that line."""
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
+    lines = result.stderr.splitlines()
+    ours = [line for line in lines if line.startswith("tuque-bot: ")]
+    assert ours == [lines[-1]], result.stderr
+    assert lines[-1].startswith(start), lines[-1]
+    return lines[-1]
+
+
+def run_unconfigured(cwd: Path, **variables: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` in ``cwd`` with none of the bot's variables but ``variables``."""
+    env = {k: v for k, v in os.environ.items() if k.lower() not in Settings.model_fields}
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=cwd,
+        env={**env, **variables, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_the_first_run_says_where_the_token_goes(tmp_path: Path) -> None:
+    """The README's first command: ``.env`` copied from ``.env.example``, no token yet."""
+    shutil.copy(ROOT / ".env.example", tmp_path / ".env")
+    result = run_unconfigured(tmp_path)
+    line = assert_one_line(result, "tuque-bot: DISCORD_TOKEN is not set")
+    assert "after DISCORD_TOKEN= in .env" in line
+    assert result.stderr.count("\n") == 1
+    assert not (tmp_path / "data").exists(), "nothing is created before the token is set"
+
+
+def test_a_wrong_setting_is_named(tmp_path: Path) -> None:
+    """Out-of-range settings are named on one line, without the token's value."""
+    result = run_unconfigured(
+        tmp_path, DISCORD_TOKEN="MTIz.secret.x", TURN_REMINDER_MINUTES="0", LOG_LEVEL="LOUD"
+    )
+    line = assert_one_line(result, "tuque-bot: fix these settings")
+    assert "TURN_REMINDER_MINUTES" in line and "LOG_LEVEL" in line
+    assert "MTIz.secret.x" not in result.stderr
+
+
+async def test_a_token_discord_refuses(double: DiscordDouble, tmp_path: Path) -> None:
+    """A wrong token: Discord answers 401 at login."""
+    result = await asyncio.to_thread(
+        run_bot_at, double.api_url, double.gateway_url, "MTIz.wrong.token", tmp_path
+    )
+    line = assert_one_line(result, "tuque-bot: Discord refused DISCORD_TOKEN")
+    assert "developer portal" in line
+    assert "MTIz.wrong.token" not in result.stderr
+
+
+def test_discord_out_of_reach(tmp_path: Path) -> None:
+    """No network: the connection to Discord is refused."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    # Nobody listens on the port once the probe is closed.
+    result = run_bot_at(
+        f"http://127.0.0.1:{port}/api/v10", f"ws://127.0.0.1:{port}/", "MTIz.a.b", tmp_path
+    )
+    line = assert_one_line(result, "tuque-bot: cannot reach Discord (")
+    assert line.endswith("check the network and try again"), line
 
 
 def assert_refused(result: subprocess.CompletedProcess[str], *words: str) -> None:

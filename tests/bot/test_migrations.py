@@ -150,6 +150,19 @@ async def test_invalid_folder_is_rejected_before_applying(
     assert await tables(conn) == set()
 
 
+async def test_folder_without_migrations_is_rejected(
+    conn: aiosqlite.Connection, tmp_path: Path
+) -> None:
+    """A folder with no .sql file (an install that lost its package data) is an error,
+    not a database left at version 0."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "__init__.py").write_text('"""Nothing else."""\n')
+    with pytest.raises(InvalidMigrations, match="no migration"):
+        await apply_migrations(conn, empty)
+    assert await user_version(conn) == 0
+
+
 def test_split_keeps_trailing_statement_without_semicolon() -> None:
     """The last statement of a script may omit its ';' and trailing comments are dropped."""
     assert split_statements("SELECT 1;\nSELECT 2\n-- done\n") == [
@@ -181,7 +194,7 @@ def test_split_matches_sqlite_on_tricky_literals(texts: list[str]) -> None:
 
 
 def test_repository_migrations_are_valid() -> None:
-    """The real migrations folder is found next to the package and numbered 1..N."""
+    """The bot's migrations are found as the ``migrations`` package's data, numbered 1..N."""
     migrations = discover()
     assert MIGRATIONS_DIR.name == "migrations"
     assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))

@@ -16,6 +16,7 @@ VARIABLES = (
     "DEV_GUILD_ID",
     "LOG_LEVEL",
     "TURN_REMINDER_MINUTES",
+    "TURN_AWAY_MINUTES",
     "COMPUTER_MOVE_DELAY_SECONDS",
 )
 
@@ -36,6 +37,7 @@ def test_defaults() -> None:
     assert settings.dev_guild_id is None
     assert settings.log_level == "INFO"
     assert settings.turn_reminder_minutes == 5
+    assert settings.turn_away_minutes == 15
     assert settings.computer_move_delay_seconds == 1.0
 
 
@@ -46,6 +48,7 @@ def test_environment_variables_are_parsed(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setenv("DEV_GUILD_ID", "123456789012345678")
     monkeypatch.setenv("LOG_LEVEL", "debug")
     monkeypatch.setenv("TURN_REMINDER_MINUTES", "2.5")
+    monkeypatch.setenv("TURN_AWAY_MINUTES", "7.5")
     monkeypatch.setenv("COMPUTER_MOVE_DELAY_SECONDS", "0")
     settings = Settings()
     assert settings.discord_token == SecretStr(TOKEN)
@@ -53,6 +56,7 @@ def test_environment_variables_are_parsed(monkeypatch: pytest.MonkeyPatch) -> No
     assert settings.dev_guild_id == 123456789012345678
     assert settings.log_level == "DEBUG"
     assert settings.turn_reminder_minutes == 2.5
+    assert settings.turn_away_minutes == 7.5
     assert settings.computer_move_delay_seconds == 0
 
 
@@ -96,12 +100,22 @@ def test_token_hidden_in_repr_and_str(monkeypatch: pytest.MonkeyPatch) -> None:
     assert TOKEN not in str(settings.model_dump())
 
 
-def test_forfeit_is_twice_the_reminder(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The turn timer reminds after the configured minutes and forfeits after twice that."""
+def test_turn_timer_in_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The turn timer reminds and hands the cards to the computer after the minutes set."""
     monkeypatch.setenv("TURN_REMINDER_MINUTES", "3")
+    monkeypatch.setenv("TURN_AWAY_MINUTES", "8")
     settings = Settings()
     assert settings.turn_reminder_seconds == 180
-    assert settings.turn_forfeit_seconds == 360
+    assert settings.turn_forfeit_seconds == 480
+
+
+@pytest.mark.parametrize("away", ["5", "4"])
+def test_away_must_come_after_the_reminder(monkeypatch: pytest.MonkeyPatch, away: str) -> None:
+    """A member cannot be away before they were reminded."""
+    monkeypatch.setenv("TURN_REMINDER_MINUTES", "5")
+    monkeypatch.setenv("TURN_AWAY_MINUTES", away)
+    with pytest.raises(ValidationError, match="TURN_AWAY_MINUTES"):
+        Settings()
 
 
 @pytest.mark.parametrize(
@@ -109,6 +123,7 @@ def test_forfeit_is_twice_the_reminder(monkeypatch: pytest.MonkeyPatch) -> None:
     [
         ("LOG_LEVEL", "LOUD"),
         ("TURN_REMINDER_MINUTES", "0"),
+        ("TURN_AWAY_MINUTES", "-1"),
         ("COMPUTER_MOVE_DELAY_SECONDS", "-1"),
         ("DEV_GUILD_ID", "not-a-number"),
     ],
