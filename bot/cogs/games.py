@@ -133,7 +133,7 @@ class GamesCog(TuqueCog, name="Games"):
     async def resign_command(self, interaction: discord.Interaction) -> None:
         await self.sessions.ask_resign(interaction)
 
-    @app_commands.command(description="A short summary of the rules.")
+    @app_commands.command(description="A game's rules: how to win, ranks, trump, scoring, symbols.")
     @app_commands.describe(variant="Which game (default: tuque)")
     async def rules(self, interaction: discord.Interaction, variant: Variant = "tuque") -> None:
         await interaction.response.send_message(embed=render.rules_embed(variant), ephemeral=True)
