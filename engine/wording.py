@@ -318,8 +318,11 @@ class Wording:
             case TakeUp(suit=suit):
                 return _and_name(("take it up", "takes it up", "took it up"), self, suit)
             case NameTrump(suit=suit):
+                # Almonte's dealer names, unseen, the suit round 1 bids on for a turned
+                # Ben; with no phase given, the words claim neither.
                 blind = phase is Phase.BLIND_NAMING and self.variant.ben_up == "dealer_names"
-                what = f" {self.suit(suit)}" + (" to bid on" if blind else " as trump")
+                aim = "" if phase is None else " to bid on" if blind else " as trump"
+                what = f" {self.suit(suit)}{aim}"
                 return "name" + what, "names" + what, "named" + what
             case GoAlone():
                 return "go alone", "goes alone", "went alone"

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.actions import Discard, Give, GoAlone, OrderUp, Pass, Play, TakeUp
+from engine.actions import Discard, Give, GoAlone, NameTrump, OrderUp, Pass, Play, TakeUp
 from engine.cards import Card, Suit
 from engine.game import Game
 from engine.rules_text import rules_text
@@ -263,3 +263,14 @@ def test_tuque_scoring_table_matches_the_engine() -> None:
         for made in range(int(low), int(high) + 1):
             expected = (int(points), 0) if who == "maker" else (0, int(points))
             assert score(made, 17 - made, False) == expected
+
+
+def test_almontes_blind_naming_is_the_suit_to_bid_on() -> None:
+    """RULES.md §6 Almonte: the dealer names, unseen, the suit round 1 bids on; in
+    British Euchre (§4) the same naming makes trump."""
+    almonte = Wording(Game("almonte", seed=1).variant, tuple(f"P{s}" for s in range(6)))
+    british = Wording(Game("british", seed=1).variant, tuple(f"P{s}" for s in range(4)))
+    hearts = NameTrump(Suit.HEARTS)
+    assert almonte.narrate(0, hearts, Phase.BLIND_NAMING) == "P0 names ♥ hearts to bid on"
+    assert british.narrate(0, hearts, Phase.BLIND_NAMING) == "P0 names ♥ hearts as trump"
+    assert almonte.narrate(0, hearts, None, past=True) == "P0 named ♥ hearts"
