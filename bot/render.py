@@ -24,27 +24,13 @@ from bot.store import (
     SeatKind,
     SeatRow,
 )
-from engine.actions import (
-    Action,
-    Ask,
-    Bid,
-    CallCard,
-    CallSuit,
-    Discard,
-    GoAlone,
-    NameTrump,
-    OrderUp,
-    Pass,
-    Play,
-    TakeUp,
-    TurnDown,
-    parse_action,
-)
-from engine.cards import DOUBLE_POWER, EFFECTIVE_SUIT, POWER, SUITS, TWIN, Card, Suit, cards_in
+from engine.actions import Action, Discard, Play, parse_action
+from engine.cards import Card, Suit, cards_in
 from engine.game import Game
-from engine.render_text import TextRenderer
+from engine.rules_text import rules_text
 from engine.variants import VARIANTS, Variant
 from engine.view import HandResult, Phase, PlayerView
+from engine.wording import Wording, prompt, sort_cards, suit_groups, tableau_text
 
 __all__ = [
     "Seating",
@@ -60,7 +46,6 @@ __all__ = [
     "rules_embed",
     "seating_of",
     "settings_embed",
-    "sort_cards",
     "stats_embed",
     "table_content",
     "table_embed",
@@ -102,28 +87,6 @@ def seating_of(seats: Sequence[SeatRow]) -> Seating:
     return Seating(names, tuple(s.user_id for s in seats))
 
 
-def sort_cards(cards: Sequence[Card], trump: Suit | None, twins: bool = False) -> list[Card]:
-    """Cards grouped by effective suit (trump first once made), high to low within a suit;
-    ``twins``: the double pack's, whose jokers rank by trump's colour (RULES.md §6)."""
-    if trump is None:
-        return sorted(
-            cards, key=lambda c: (c.suit is None, c.suit.index if c.suit else 0, -_first(c), c.copy)
-        )
-    t = trump.index
-    power = (DOUBLE_POWER if twins else POWER)[t]
-
-    def key(card: Card) -> tuple[int, int, int]:
-        suit = EFFECTIVE_SUIT[t][card.index]
-        return (0 if suit == t else 1 + suit, -power[suit][card.index], card.copy)
-
-    return sorted(cards, key=key)
-
-
-def _first(card: Card) -> int:
-    """The index of ``card``'s first copy (its own, but for a double pack's second copy)."""
-    return TWIN[card.index] if card.copy else card.index
-
-
 def _cards(cards: Sequence[Card], trump: Suit | None, twins: bool) -> str:
     return " ".join(c.pretty() for c in sort_cards(cards, trump, twins)) or "—"
 
@@ -139,37 +102,20 @@ def _variant(view: PlayerView) -> Variant:
 
 
 def action_label(action: Action, view: PlayerView, seating: Seating | None = None) -> str:
-    """A button label for ``action``: ``"Order it up"``, ``"Name ♥ hearts"``, ``"10♥"``.
+    """A button label for ``action``: ``"Order it up"``, ``"Name ♥ hearts"``, ``"Play 10♥"``.
 
-    The RULES.md §4–§7 decisions (bids, calls, requests, gifts) take the terminal's
-    wording, with ``seating``'s names for the seats they name.
+    The terminal's words (:meth:`engine.wording.Wording.action_label`), with
+    ``seating``'s names for the seats an action names (default ``Seat 1``...).
     """
-    if isinstance(action, Play):
-        return action.card.pretty()
-    if isinstance(action, Discard):
-        return f"Discard {action.card.pretty()}"
-    if isinstance(action, Pass):
-        return "Play with partner" if view.phase is Phase.GOING_ALONE else "Pass"
-    if isinstance(action, OrderUp):
-        return "Order it up" if action.suit is None else f"Order up: {_suit(action.suit)}"
-    if isinstance(action, TakeUp):
-        return "Take it up" if action.suit is None else f"Take up: {_suit(action.suit)}"
-    if isinstance(action, NameTrump):
-        return f"Name {_suit(action.suit)}"
-    if isinstance(action, GoAlone):
-        return "Go alone"
     names = seating.names if seating else tuple(f"Seat {s + 1}" for s in range(view.players))
-    return TextRenderer(_variant(view), names=names).action_label(view, action)
+    return Wording(_variant(view), names).action_label(view, action)
 
 
 def _tableau(view: PlayerView, seat: int) -> str:
+    """A seat's piles in the notation of :func:`engine.wording.tableau_text`, ``[K♠/▮]``."""
     piles = view.tableaus[seat]
-    shown = []
-    for pile in piles:
-        up = pile.up.pretty() if pile.up is not None else "·"
-        shown.append(f"{up}{'▮' if pile.face_down else ''}")
     down = sum(p.face_down for p in piles)
-    return f"{'  '.join(shown)}  ({down} face-down)"
+    return f"{tableau_text(piles)}  ({down} face-down)"
 
 
 def _status(view: PlayerView, seating: Seating) -> str:
@@ -194,28 +140,9 @@ def _status(view: PlayerView, seating: Seating) -> str:
     return f"**{who}** {doing}."
 
 
-def _describe_bid(seat: int, action: Action, seating: Seating) -> str:
-    name = seating.who(seat)
-    if isinstance(action, Pass):
-        return f"{name} passed"
-    if isinstance(action, GoAlone):
-        return f"{name} is going alone"
-    if isinstance(action, OrderUp):
-        return f"{name} ordered it up" + (f" ({_suit(action.suit)})" if action.suit else "")
-    if isinstance(action, TakeUp):
-        return f"{name} took it up" + (f" ({_suit(action.suit)})" if action.suit else "")
-    if isinstance(action, TurnDown):
-        return f"{name} turned it down to go alone"
-    if isinstance(action, CallSuit):
-        return f"{name} called {_suit(action.suit)}"
-    if isinstance(action, CallCard):
-        return f"{name} called {action.card.pretty()}"
-    if isinstance(action, Ask):
-        return f"{name} asked {seating.who(action.seat)} for a card"
-    if isinstance(action, Bid):
-        return f"{name} bid {action.level} in {_suit(action.suit)}"
-    assert isinstance(action, NameTrump)
-    return f"{name} named {_suit(action.suit)}"
+def _describe_bid(seat: int, action: Action, view: PlayerView, seating: Seating) -> str:
+    """One bid of the hand so far, in the past: ``Ann ordered it up``."""
+    return Wording(_variant(view), seating.names).narrate(seat, action, None, past=True)
 
 
 def _trick_line(plays: Sequence[tuple[int, Card]], seating: Seating) -> str:
@@ -298,7 +225,7 @@ def table_embed(view: PlayerView, seating: Seating, game_id: int) -> discord.Emb
             embed.add_field(name="Sitting out", value=out, inline=False)
         bidding = view.phase not in (Phase.PLAY, Phase.GAME_OVER, Phase.HAND_OVER, Phase.DEAL)
         if view.bids and bidding:
-            bids = "; ".join(_describe_bid(s, a, seating) for s, a in view.bids)
+            bids = "; ".join(_describe_bid(s, a, view, seating) for s, a in view.bids)
             embed.add_field(name="Bidding", value=bids[-1024:], inline=False)
         for seat, name in enumerate(seating.names):
             if view.tableaus[seat]:
@@ -319,7 +246,7 @@ def table_embed(view: PlayerView, seating: Seating, game_id: int) -> discord.Emb
         )
         embed.add_field(name="Tricks this hand", value=won, inline=False)
     embed.add_field(name="Score", value=_score_line(view, seating), inline=False)
-    embed.set_footer(text=f"Game #{game_id} · hand {view.hand_no} · {variant.rules}")
+    embed.set_footer(text=f"Game #{game_id} · hand {view.hand_no} · /tuque rules {variant.name}")
     return embed
 
 
@@ -357,7 +284,8 @@ def hand_embed(
     lines = [note] if note else []
     if view.phase is Phase.GAME_OVER:
         lines.append(_status(view, seating))
-    elif view.seat in view.out:
+    # A partner sitting out still gives the loner a card when asked (RULES.md §6).
+    elif view.seat in view.out and view.turn != view.seat:
         lines.append("You sit out this hand: your partner plays alone.")
     elif view.turn == view.seat:
         lines.append("**Your turn:** " + _prompt(view))
@@ -405,26 +333,16 @@ def _grouped(cards: Sequence[Card], trump: Suit | None, twins: bool) -> str:
     """``cards`` one suit a line, trump first once made (the Bowers and Bens with it)."""
     if not cards:
         return "—"
-    lines: list[tuple[str, list[str]]] = []
-    for card in sort_cards(cards, trump, twins):
-        suit = _effective_suit(card, trump)
-        if trump is not None and suit is trump:
-            head = f"**Trump {trump.symbol}**"
-        elif suit is None:
+    lines = []
+    for suit, group in suit_groups(cards, trump, twins):
+        if suit is None:
             head = "Jokers"
+        elif suit is trump:
+            head = f"**Trump {suit.symbol}**"
         else:
             head = suit.symbol
-        if not lines or lines[-1][0] != head:
-            lines.append((head, []))
-        lines[-1][1].append(card.pretty())
-    return "\n".join(f"{head}  {' '.join(shown)}" for head, shown in lines)
-
-
-def _effective_suit(card: Card, trump: Suit | None) -> Suit | None:
-    """The suit ``card`` follows: trump's for a Bower or a Ben once trump is made."""
-    if trump is None:
-        return card.suit
-    return SUITS[EFFECTIVE_SUIT[trump.index][card.index]]
+        lines.append(f"{head}  {' '.join(c.pretty() for c in group)}")
+    return "\n".join(lines)
 
 
 def _tricks_line(view: PlayerView, seating: Seating) -> str:
@@ -457,26 +375,8 @@ def _tricks_line(view: PlayerView, seating: Seating) -> str:
 
 
 def _prompt(view: PlayerView) -> str:
-    if view.phase is Phase.DISCARD:
-        owed = len(view.hand) - _variant(view).hand_size
-        if owed > 1:
-            return f"discard {owed} cards from your hand, one at a time."
-        return "discard one card from your hand."
-    return {
-        Phase.BIDDING_1: "order it up, or pass."
-        if view.seat != view.dealer
-        else "take it up, or pass.",
-        Phase.BIDDING_2: "name a suit, or pass."
-        if Pass() in view.legal_actions
-        else "name a suit.",
-        Phase.GOING_ALONE: "go alone, or play with your partner.",
-        Phase.PLAY: "play a card." if view.trick.plays else "lead a card.",
-        Phase.BLIND_NAMING: "name trump before you look at your hand.",
-        Phase.CARD_REQUEST: "ask a partner for a card (they choose which), or pass.",
-        Phase.GIVING: "give the loner one of your cards.",
-        Phase.CALLING: "call a partner.",
-        Phase.AUCTION: "bid higher than the bid standing, or pass.",
-    }.get(view.phase, "")
+    """What the seat to act is asked (:func:`engine.wording.prompt`), as the terminal asks it."""
+    return prompt(view, _variant(view))
 
 
 def _makers(result: HandResult, variant: Variant) -> set[int]:
@@ -607,7 +507,7 @@ def replay_story(record: Mapping[str, Any], seating: Seating) -> str:
         elif isinstance(action, Discard):
             lines.append(f"  {seating.who(actor)} discarded {action.card.pretty()}")
         else:
-            bids.append(_describe_bid(actor, action, seating))
+            bids.append(_describe_bid(actor, action, before.view(actor), seating))
             if game.phase not in _BIDDING:
                 lines.append(f"  Bidding: {'; '.join(bids)}")
                 bids = []
@@ -713,98 +613,16 @@ def replay_embed(row: GameRow, seating: Seating, hands: int) -> discord.Embed:
     return embed
 
 
-_RULES = {
-    "tuque": (
-        "Two players, 39 cards (6–A and three Bens). Each has 7 cards in hand and a tableau of "
-        "5 face-up cards on 5 face-down ones; face-up tableau cards are playable, and the card "
-        "beneath is turned up when the trick is over.\n\n"
-        "**Trump**: the non-dealer orders up or passes, then the dealer takes it up or passes; "
-        "the dealer picks up the up-card and discards. If both pass, the up-card is turned down "
-        "and each may name another suit; the dealer must name one (stick the dealer). If a Ben "
-        "is turned up, whoever accepts names the suit.\n\n"
-        "**Ranking**: B3 > B2 > B1 > Right Bower (trump jack) > Left Bower (same-colour jack) > "
-        "A K Q 10 9 8 7 6. The Bens and the Left Bower are trumps. Follow suit if you can.\n\n"
-        "**17 tricks. Scoring**: maker with 9+ tricks scores 1, 12+ scores 2, 15+ scores 3; "
-        "otherwise the defender scores 2 (3 with 12+ tricks, 4 with 15+)."
-    ),
-    "tuque61": (
-        "Tuque with per-trick scoring: deal, trump and play exactly as in Tuque.\n\n"
-        "**Scoring**: the maker scores 1 point per trick; the defender 1 per trick, or 2 per "
-        "trick with 9 or more. First to 61 wins; if both pass 61 in one hand the higher total "
-        "wins, and an exact tie plays another hand."
-    ),
-    "euchre": (
-        "Four players in two partnerships, 24 cards (9–A). Five cards each, one up-card.\n\n"
-        "**Trump**: from the dealer's left, each passes or orders it up (the dealer takes it "
-        "up) and the dealer discards; if all pass, each may name another suit. The maker may "
-        "go alone: their partner sits out.\n\n"
-        "**Scoring**: makers with 3–4 tricks score 1, all 5 (a march) 2, a march alone 4; "
-        "euchred makers give the defenders 2. First to 10."
-    ),
-    "british": (
-        "Four players in two partnerships, 25 cards (9–A and the Benny, the top trump).\n\n"
-        "**Trump**: as in Euchre, except that the dealer's partner may *turn it down*: play "
-        "alone with the turned suit as trump. A Benny turned up: the dealer names trump before "
-        "looking at their hand.\n\n**Alone**: once trump is made, any player, maker or "
-        "defender, may play alone (both sides may).\n\n**Scoring**: as in Euchre, and a lone "
-        "defender who euchres the makers scores 4. First to 10 (or 11, 21)."
-    ),
-    "three_hand": (
-        "Three players, each for themself; 25 cards with the Benny (or 24).\n\n"
-        "**Trump**: as in Euchre; the maker plays alone against the other two together.\n\n"
-        "**Scoring**: the maker scores 1 for 3–4 tricks, 2 for all five; euchred, the maker "
-        "*loses* 2 (scores can go below zero). First to 10 (or 5, 7)."
-    ),
-    "two_hand": (
-        "Three-hand Euchre for two: each for themself, 25 cards with the Benny (or 24).\n\n"
-        "**Scoring**: the maker scores 1 for 3–4 tricks, 2 for all five; euchred, the maker "
-        "*loses* 2. First to 10 (or 5, 7)."
-    ),
-    "six_hand": (
-        "Six players in two teams of three, seated alternately; 33 cards (7–A and the "
-        "Benny).\n\n**Trump**: as in Euchre.\n\n**Alone**: one player of either side (or "
-        "both) may play alone; their partners lay down their hands, and the loner may ask one "
-        "partner for a card (the partner chooses it) and discards one.\n\n**Scoring**: 1 for "
-        "3–4 tricks, 3 for a march or a euchre, 6 for a march alone. First to 10.\n\n"
-        "**Double pack** (option): 50 cards, two of each 9–A and two jokers; of two identical "
-        "cards in a trick the second played wins, and the joker of trump's colour beats the "
-        "other."
-    ),
-    "almonte": (
-        "Six players in two teams of three; 31 cards (8–A and three Bens, the top trumps).\n\n"
-        "**Trump**: as in Euchre; a Ben turned up: the dealer names the suit before looking at "
-        "their hand (an option makes the dealer take it if all pass).\n\n**Scoring**: 1 for "
-        "3–4 tricks, 3 for a march or a euchre, 6 for a march alone. First to 15."
-    ),
-    "call_ace": (
-        "Four, five or six players, each scoring for themself; 25, 29 or 33 cards.\n\n"
-        "**Trump**: as in Euchre. Then the maker calls a suit: whoever holds its best card is "
-        "the maker's *secret partner*, known only when they play it (the maker may turn out "
-        "to be their own partner), or the maker plays alone.\n\n**Scoring**: as in Euchre, "
-        "each member of a side scoring the side's points. First to 10."
-    ),
-    "jackpot": (
-        "Four, five or six players, each for themself; no bidding: the turned card's suit is "
-        "trump.\n\n**Chips**: everyone puts a chip in the pool each deal; each trick won "
-        "draws a chip while the pool lasts; a player who wins no trick pays one; whoever "
-        "takes all five tricks sweeps the pool and ends the game.\n\nOtherwise the most chips "
-        "after the last deal wins."
-    ),
-    "auction": (
-        "Five players, each for themself; 28 cards (8–A; or 32), 5 each and a widow.\n\n"
-        "**Bidding**: one bid each, naming trump: 3, 4 or 5 tricks, 8 (alone after the "
-        "widow) or 15 (alone with the hand as dealt). The maker takes the widow and discards, "
-        "then calls a card: its holder is the partner.\n\n**Scoring**: makers who take the "
-        "bid score it, else it is deducted from each. First to 50."
-    ),
-}
-
-
 def rules_embed(variant: str) -> discord.Embed:
-    """A short rules summary of ``variant`` (RULES.md §1–§3)."""
+    """``variant``'s rules in a player's words (:func:`engine.rules_text.rules_text`):
+    "The game" as the description, one field per section (ranks, making trump, going
+    alone, play, scoring table, legend). Each variant's text fits Discord's limits
+    (description 4096, field 1024, 6000 in all; tests/bot/test_render.py)."""
     v = VARIANTS[variant]
-    embed = discord.Embed(title=f"{v.title}: the rules", description=_RULES[v.name])
-    embed.set_footer(text=f"Full rules: {v.rules}")
+    game, *sections = rules_text(v)
+    embed = discord.Embed(title=f"{v.title}: the rules", description=game.text)
+    for section in sections:
+        embed.add_field(name=section.heading, value=section.text, inline=False)
     return embed
 
 
@@ -848,7 +666,7 @@ def _rules_in_words(lobby: LobbyRow) -> str:
         sides = "the maker's partner is found each hand"
     else:
         sides = "each for themself"
-    summary = _RULES[v.name].split("\n\n")[0]
+    summary = rules_text(v)[0].text
     return f"{summary}\n\n**This table**: {', '.join(words)}; {sides}."
 
 

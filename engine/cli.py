@@ -3,7 +3,9 @@
 ``main`` takes its arguments and streams as parameters so that tests drive it
 with scripted input; ``docs/terminal.md`` shows a session. All the text comes
 from :mod:`engine.render_text`; this module only runs the game loop and talks
-to the person.
+to the person. On a terminal it colours that text with rich (red suits red,
+trump underlined, headings bold) and shows "thinking…" while a computer decides;
+into a file or a pipe, or with ``NO_COLOR`` set, it writes the plain text.
 """
 
 from __future__ import annotations
@@ -11,18 +13,23 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
-from collections.abc import Callable, Sequence
-from contextlib import redirect_stderr, redirect_stdout
+import textwrap
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import TextIO
 
-from engine.actions import Action, Discard, Play, parse_action
-from engine.cards import Card
+import rich.console
+import rich.text
+
+from engine.actions import Action, Discard, Give, Play, parse_action
+from engine.cards import Card, Suit, effective_suit
 from engine.errors import IllegalAction, RecordError
 from engine.game import Deal, Game
 from engine.players import LEVELS, make_player
-from engine.render_text import FullPile, TextRenderer
+from engine.render_text import FullPile, TextRenderer, rules_page
 from engine.variants import VARIANTS, Variant
 from engine.view import Phase, PlayerView
 
@@ -35,7 +42,13 @@ EXIT_INTERRUPTED = 130  # the shell's code for a program ended by Ctrl-C (128 + 
 
 _QUIT_WORDS = frozenset({"quit", "exit", "q"})
 _HELP_WORDS = frozenset({"help", "?", "h"})
-_SYMBOLS = "♣♦♥♠🃏▮—"
+_SYMBOLS = "♣♦♥♠🃏▮—…"
+# A card as the renderer writes it: 10♥, A♠', 🃏3, or in ASCII 10H, AS', B3 (upper
+# case, whole words, so that no ordinary word is taken for a card).
+_CARD = re.compile(r"(?<![\w'])(?:(10|[6-9JQKA])([♣♦♥♠CDHS])('?)|🃏([1-3])|B([1-3]))(?![\w'])")
+_HEADING = re.compile(r"^(---|===) .* (---|===)$|^Game over: .*|^Symbols:$", re.MULTILINE)
+_MENU_NUMBER = re.compile(r"(?:^|(?<=   ))\d+\)", re.MULTILINE)
+_SUIT_LETTER = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 
 
 class Console:
@@ -44,15 +57,48 @@ class Console:
     Args:
         stdin: where answers are read; end of input raises :class:`EOFError`.
         stdout: where every line is written.
+        live: ``stdout`` is a terminal someone watches: "thinking…" lines may be
+            shown and taken back.
+        colour: colour the text (a live terminal, ``NO_COLOR`` unset); else plain text.
     """
 
-    def __init__(self, stdin: TextIO, stdout: TextIO) -> None:
+    def __init__(
+        self, stdin: TextIO, stdout: TextIO, *, live: bool = False, colour: bool = False
+    ) -> None:
         self.stdin = stdin
         self.stdout = stdout
+        self.colour = colour
+        self._rich = (
+            rich.console.Console(
+                file=stdout,
+                force_terminal=True,
+                no_color=not colour,
+                highlight=False,
+                markup=False,
+                emoji=False,
+                soft_wrap=True,
+            )
+            if live
+            else None
+        )
 
-    def say(self, text: str = "") -> None:
-        """Write ``text`` and a newline."""
-        self.stdout.write(text + "\n")
+    def say(self, text: str = "", *, trump: Suit | None = None, bold: bool = False) -> None:
+        """Write ``text`` and a newline; on a colour terminal its cards coloured by suit
+        and ``trump`` (the trump suit as the text speaks of it), ``bold`` all of it."""
+        if self._rich is None or not self.colour:
+            self.stdout.write(text + "\n")
+            return
+        self._rich.print(_styled(text, trump, bold))
+
+    @contextmanager
+    def thinking(self, text: str) -> Iterator[None]:
+        """Show ``text`` with a spinner on a live terminal while the block runs, then
+        take it back; elsewhere nothing (a transcript keeps only what happened)."""
+        if self._rich is None:
+            yield
+            return
+        with self._rich.status(text):
+            yield
 
     def ask(self, prompt: str) -> str:
         """Show ``prompt`` and return the answer without its newline.
@@ -72,6 +118,30 @@ class Console:
         return answer
 
 
+def _styled(text: str, trump: Suit | None, bold: bool) -> rich.text.Text:
+    """``text`` with its cards in their suit's colour (trump bold and underlined, the
+    jokers magenta), its headings bold and its menu numbers bold."""
+    styled = rich.text.Text(text, style="bold" if bold else "")
+    for match in _CARD.finditer(text):
+        rank, suit_mark, prime, ben, ascii_ben = match.groups()
+        if ben or ascii_ben:
+            card = Card.parse(f"B{ben or ascii_ben}")
+        else:
+            letter = _SUIT_LETTER.get(suit_mark, suit_mark)
+            card = Card.parse(f"{rank}{letter}{prime}")
+        style = "magenta" if card.is_ben else "red" if card.suit and card.suit.is_red else ""
+        if trump is not None and effective_suit(card, trump) is trump:
+            style += " bold underline"
+        if style:
+            styled.stylize(style.strip(), match.start(), match.end())
+    for line in _HEADING.finditer(text):
+        styled.stylize("bold", line.start(), line.end())
+    for number in _MENU_NUMBER.finditer(text):
+        styled.stylize("bold", number.start(), number.end())
+    styled.highlight_words(["(trump)"], "bold")
+    return styled
+
+
 class _Quit(Exception):
     """The person typed ``quit``."""
 
@@ -86,6 +156,8 @@ class Table:
         reader: the seat whose view is narrated (``None``: the public view).
         review: watching or replaying: every hand is shown at the deal, every
             discard is named, and each trick is printed on one line once complete.
+        pause: called after each deal or action that printed something (``--step``:
+            wait for Enter); it may raise to stop the game.
     """
 
     def __init__(
@@ -96,12 +168,14 @@ class Table:
         *,
         reader: int | None,
         review: bool,
+        pause: Callable[[], None] | None = None,
     ) -> None:
         self.game = game
         self.renderer = renderer
         self.console = console
         self.reader = reader
         self.review = review
+        self.pause = pause
         self._from_tableau: set[Card] = set()
 
     def run(self, choose: Callable[[int], Action]) -> None:
@@ -119,12 +193,15 @@ class Table:
         """Announce the hand just dealt (with every card in review)."""
         view = self.game.view(self.reader)
         if not self.review:
-            self.console.say(self.renderer.hand_start(view))
+            self.console.say(self.renderer.hand_start(view), trump=view.trump)
             return
         deal = self.game.log[-1]
         assert isinstance(deal, Deal)
         hands = [self.game.hand_of(s) for s in range(view.players)]
-        self.console.say(self.renderer.full_deal(view, hands, _tableaus(self.game.variant, deal)))
+        tableaus = _tableaus(self.game.variant, deal)
+        self.console.say(self.renderer.full_deal(view, hands, tableaus), trump=view.trump)
+        if self.pause is not None:
+            self.pause()
 
     def step(self, seat: int, action: Action) -> None:
         """Apply ``action`` for ``seat`` and narrate it and whatever it completes.
@@ -132,10 +209,17 @@ class Table:
         Raises:
             IllegalAction: the action is not legal (nothing is printed or changed).
         """
-        game, r, say = self.game, self.renderer, self.console.say
+        game, r = self.game, self.renderer
         before = game.view(self.reader)
         game.apply(seat, action)
         after = game.view(self.reader)
+        said = False
+
+        def say(text: str) -> None:
+            nonlocal said
+            said = True
+            self.console.say(text, trump=after.trump or before.trump)
+
         if isinstance(action, Play) and action.card in before.face_up(seat):
             self._from_tableau.add(action.card)
         if not (self.review and isinstance(action, Play)):
@@ -152,6 +236,8 @@ class Table:
             say(r.hand_result(after.last_hand, after.target))
         if after.phase is Phase.GAME_OVER:
             say(r.game_result(after))
+        if said and self.pause is not None and after.phase is not Phase.GAME_OVER:
+            self.pause()
 
 
 def _tableaus(variant: Variant, deal: Deal) -> list[list[FullPile]]:
@@ -190,19 +276,26 @@ class Person:
     def choose(self) -> Action:
         """Show the screen and the numbered choices, and ask until a legal action is given.
 
+        A forced move (exactly one legal action) is made at once, with a line saying so.
+
         Raises:
             EOFError: the input ended.
             _Quit: the person typed ``quit``.
         """
         view = self.game.view(self.seat)
-        legal = view.legal_actions
-        say = self.console.say
+        legal = self.renderer.choices(view)
+        if len(legal) == 1:
+            self.console.say(self.renderer.forced(view, legal[0]), trump=view.trump)
+            return legal[0]
+
+        def say(text: str = "") -> None:
+            self.console.say(text, trump=view.trump)
+
         say()
         say(self.renderer.screen(view))
         say(self.renderer.menu(view))
         while True:
-            choices = "1" if len(legal) == 1 else f"1-{len(legal)}"
-            text = self.console.ask(f"Your choice [{choices}]: ").strip()
+            text = self.console.ask(f"Your choice [1-{len(legal)}]: ").strip()
             word = text.lower()
             if word in _QUIT_WORDS:
                 raise _Quit
@@ -236,13 +329,17 @@ class Person:
         """
         legal = view.legal_actions
         for action in legal:
-            if self.renderer.action_label(view, action).lower() == text.lower():
+            labels = (
+                self.renderer.action_label(view, action),
+                self.renderer.menu_label(view, action),
+            )
+            if text.lower() in (label.lower() for label in labels):
                 return action
         try:
             return parse_action(text)
         except ValueError as not_an_action:
-            # A bare card ("10h") plays it, or discards it while the dealer discards.
-            verb = Discard if any(isinstance(a, Discard) for a in legal) else Play
+            # A bare card ("10h") plays it, or discards or gives it when that is asked.
+            verb = next((type(a) for a in legal if isinstance(a, Discard | Give)), Play)
             try:
                 return verb(Card.parse(text))
             except ValueError:
@@ -297,10 +394,24 @@ def _save(game: Game, path: Path | None, console: Console, err: TextIO) -> bool:
     return True
 
 
+def _pause(console: Console) -> Callable[[], None]:
+    """``--step``: after each move, wait for Enter; ``quit`` stops the game.
+
+    The pause raises ``_Quit`` for ``quit`` and ``EOFError`` at the end of input.
+    """
+
+    def pause() -> None:
+        if console.ask("Enter: next move; 'quit' stops. ").strip().lower() in _QUIT_WORDS:
+            raise _Quit
+
+    return pause
+
+
 def _play(args: argparse.Namespace, console: Console, err: TextIO) -> int:
-    if args.opponent_level and not args.watch:
-        err.write("tuque play: error: --opponent-level needs --watch (use --level)\n")
-        return EXIT_USAGE
+    for flag, given in (("--opponent-level", args.opponent_level), ("--step", args.step)):
+        if given and not args.watch:
+            err.write(f"tuque play: error: {flag} needs --watch\n")
+            return EXIT_USAGE
     try:
         game = _new_game(args)
     except ValueError as error:
@@ -320,7 +431,9 @@ def _play(args: argparse.Namespace, console: Console, err: TextIO) -> int:
             for side, name in enumerate(renderer.side_names)
         )
         console.say(f"{variant.title}: {sides}. Game to {target}, seed {game.seed}.")
-        table = Table(game, renderer, console, reader=None, review=True)
+        console.say(renderer.legend())
+        pause = _pause(console) if args.step else None
+        table = Table(game, renderer, console, reader=None, review=True, pause=pause)
         person = None
     else:
         renderer = TextRenderer(variant, you=0, ascii_only=args.ascii)
@@ -342,13 +455,15 @@ def _play(args: argparse.Namespace, console: Console, err: TextIO) -> int:
             )
         elif variant.players > 2:
             console.say(f"You play each for yourself against {variant.players - 1} computers.")
+        console.say(renderer.legend())
         console.say("Type the number of a choice or the action itself; 'help' explains more.")
         table = Table(game, renderer, console, reader=0, review=False)
 
     def choose(seat: int) -> Action:
         if person is not None and seat == person.seat:
             return person.choose()
-        return computers[seat].choose(game.view(seat), game.legal_actions(seat))
+        with console.thinking(renderer.thinking(seat)):
+            return computers[seat].choose(game.view(seat), game.legal_actions(seat))
 
     code = EXIT_OK
     try:
@@ -395,7 +510,9 @@ def _replay(args: argparse.Namespace, console: Console, err: TextIO) -> int:
         f"Replay of {path}: {game.variant.title}, game to {game.options.target}, "
         f"seed {game.seed}, {first} dealt first."
     )
-    table = Table(game, renderer, console, reader=None, review=True)
+    console.say(renderer.legend())
+    pause = _pause(console) if args.step else None
+    table = Table(game, renderer, console, reader=None, review=True, pause=pause)
     try:
         for entry in record["actions"]:
             if entry.startswith("deal "):
@@ -406,8 +523,25 @@ def _replay(args: argparse.Namespace, console: Console, err: TextIO) -> int:
                 table.step(game.turn, parse_action(entry))
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+    except (EOFError, _Quit):
+        console.say("Replay stopped.")
+        return EXIT_OK
     if game.phase is not Phase.GAME_OVER:
         console.say(renderer.unfinished(game.view(None)))
+    return EXIT_OK
+
+
+def _rules(args: argparse.Namespace, console: Console, err: TextIO) -> int:
+    variant = VARIANTS[args.variant]
+    previous = ""
+    for line in rules_page(variant, args.ascii).split("\n"):
+        console.say(line, bold=not previous)  # the title, and each heading after a blank line
+        previous = line
+    others = ", ".join(name for name in VARIANTS if name != variant.name)
+    console.say()
+    console.say(
+        textwrap.fill(f"Other games: {others}. 'tuque rules VARIANT' tells one's rules.", 78)
+    )
     return EXIT_OK
 
 
@@ -436,7 +570,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tuque",
         description="Tuque and the Euchre family in a terminal: play against the computer, "
-        "watch computers play, or replay a saved game. Output is plain text.",
+        "watch computers play, replay a saved game, or read a game's rules. On a terminal "
+        "cards are coloured (NO_COLOR=1 turns it off); into a file, plain text.",
         epilog="Run 'tuque COMMAND --help' for a command's options.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -454,7 +589,8 @@ def _parser() -> argparse.ArgumentParser:
             "examples:\n"
             "  tuque play\n"
             "  tuque play --variant euchre --level hard --save game.json\n"
-            "  tuque play --watch --seed 7 --level easy --opponent-level hard"
+            "  tuque play --watch --seed 7 --level easy --opponent-level hard\n"
+            "  tuque play --watch --step --variant euchre"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -462,7 +598,7 @@ def _parser() -> argparse.ArgumentParser:
         "--variant",
         choices=list(VARIANTS),
         default="tuque",
-        help="the game (RULES.md): "
+        help="the game ('tuque rules VARIANT' tells its rules): "
         + "; ".join(f"{name}: {v.title}" for name, v in VARIANTS.items())
         + "; default: %(default)s",
     )
@@ -522,6 +658,11 @@ def _parser() -> argparse.ArgumentParser:
         help="computer against computer, every card shown",
     )
     play.add_argument(
+        "--step",
+        action="store_true",
+        help="with --watch: wait for Enter after each move ('quit' stops)",
+    )
+    play.add_argument(
         "--save",
         type=Path,
         metavar="FILE",
@@ -536,7 +677,27 @@ def _parser() -> argparse.ArgumentParser:
         "hand and tableau, the bidding, every trick, each hand's result and the score.",
     )
     replay.add_argument("file", type=Path, metavar="FILE", help="the saved game (JSON)")
+    replay.add_argument(
+        "--step", action="store_true", help="wait for Enter after each move ('quit' stops)"
+    )
     replay.set_defaults(run=_replay)
+    rules = commands.add_parser(
+        "rules",
+        parents=[display],
+        help="print a game's rules",
+        description="Print a game's rules as a player tells them: how to win, the cards "
+        "and their ranks, making trump, going alone, the play, the scoring and what each "
+        "symbol on the table means.",
+    )
+    rules.add_argument(
+        "variant",
+        nargs="?",
+        choices=list(VARIANTS),
+        default="tuque",
+        metavar="VARIANT",
+        help="the game: " + ", ".join(VARIANTS) + " (default: %(default)s)",
+    )
+    rules.set_defaults(run=_rules)
     return parser
 
 
@@ -549,6 +710,15 @@ def _can_print_symbols(stream: TextIO) -> bool:
     except (UnicodeEncodeError, LookupError):
         return False
     return True
+
+
+def _is_live(stream: TextIO) -> bool:
+    """Whether ``stream`` is a terminal that can take control codes (not ``TERM=dumb``)."""
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError):  # no such method, or a closed stream
+        return False
+    return tty and os.environ.get("TERM") != "dumb"
 
 
 def main(
@@ -577,7 +747,10 @@ def main(
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
     args.ascii = args.ascii or not _can_print_symbols(out)
-    console = Console(stdin if stdin is not None else sys.stdin, out)
+    live = _is_live(out)
+    # NO_COLOR (no-color.org): any non-empty value turns colour off.
+    colour = live and not os.environ.get("NO_COLOR")
+    console = Console(stdin if stdin is not None else sys.stdin, out, live=live, colour=colour)
     try:
         return args.run(args, console, err)
     except BrokenPipeError:

@@ -2,39 +2,38 @@
 
 Presentation only: what is legal, who won a trick and what a hand scores all
 come from the engine (a :class:`~engine.view.PlayerView`, its legal actions, a
-:class:`~engine.view.HandResult`). Output is plain text, no ANSI codes; cards use
+:class:`~engine.view.HandResult`). The words of cards, actions, prompts and the
+tableau come from :mod:`engine.wording`, which the Discord bot shares. Output is
+plain text, no ANSI codes (the terminal colours it, :mod:`engine.cli`); cards use
 suit symbols (``10♥``, ``🃏3``) unless ``ascii_only`` asks for the notation.
 
-A tableau pile is drawn ``[face-up/face-down]``: ``[ K♠/▮]`` a king over a
-face-down card, ``[ — /▮]`` its face-up card played (the card beneath turns up
-once the trick is over), ``[ 9♦/ ]`` nothing beneath, ``[ — / ]`` an empty pile.
+A tableau pile is drawn ``[face-up/face-down]``, three columns wide so that rows
+line up: ``[ K♠/▮]`` a king over a face-down card, ``[ — /▮]`` its face-up card
+played (the card beneath turns up once the trick is over), ``[ 9♦/ ]`` nothing
+beneath, ``[ — / ]`` an empty pile.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable, Sequence
 
-from engine.actions import (
-    Action,
-    Ask,
-    Bid,
-    CallCard,
-    CallSuit,
-    Discard,
-    Give,
-    GoAlone,
-    NameTrump,
-    OrderUp,
-    Pass,
-    Play,
-    TakeUp,
-    TurnDown,
-)
-from engine.cards import TWIN, Card, Suit
+from engine.actions import Action, Discard, Give, GoAlone, OrderUp, Play, TakeUp, TurnDown
+from engine.cards import Card, Suit
+from engine.rules_text import rules_text
 from engine.variants import Variant
 from engine.view import HandResult, Phase, PlayerView, Trick
+from engine.wording import (
+    Wording,
+    legend,
+    pile_text,
+    prompt,
+    sort_cards,
+    suit_groups,
+    tableau_marks,
+)
 
-__all__ = ["FullPile", "TextRenderer"]
+__all__ = ["FullPile", "TextRenderer", "rules_page"]
 
 FullPile = tuple[Card, Card]
 """A tableau pile with nothing hidden, ``(face-up, face-down)``: for watching and replays."""
@@ -46,11 +45,6 @@ _COMPASS = {
     6: ("South", "Southwest", "Northwest", "North", "Northeast", "Southeast"),
 }
 _LINE = 78  # the width menus wrap at, to fit an 80-column terminal
-
-
-def _pack_order(card: Card) -> tuple[int, int]:
-    """Index order, a second copy (RULES.md §6 double pack) right after its first copy."""
-    return (TWIN[card.index] if card.copy else card.index), card.copy
 
 
 def _width(text: str) -> int:
@@ -82,13 +76,15 @@ class TextRenderer:
     ):
         n = variant.players
         given = names
+        # Six-hand's two partners keep their compass points: "Partner" would name both.
+        partners = variant.sides.count(variant.sides[you]) - 1 if you is not None else 0
         names = list(given or _COMPASS.get(n, tuple(f"Seat {s + 1}" for s in range(n))))
         # Named seats (the Discord bot's members and computers) keep their names.
         if you is not None and given is None:
             for seat in range(n):
                 if seat == you:
                     names[seat] = "You"
-                elif variant.sides[seat] == variant.sides[you]:
+                elif variant.sides[seat] == variant.sides[you] and partners == 1:
                     names[seat] = "Partner"
                 elif n == 2:
                     names[seat] = "Computer"
@@ -106,13 +102,13 @@ class TextRenderer:
             " & ".join(self.names[s] for s in seats) for seats in members
         )
         self._plural_side = tuple(len(seats) > 1 or you in seats for seats in members)
-        self._down, self._gone = ("#", " - ") if ascii_only else ("▮", " — ")
+        self.words = Wording(variant, self.names, you, ascii_only)
 
     # --- words -------------------------------------------------------------------------
 
     def card(self, card: Card) -> str:
         """One card: ``10♥``, ``🃏3`` (``10H``, ``B3`` when ASCII only)."""
-        return card.code.replace("T", "10") if self.ascii_only else card.pretty()
+        return self.words.card(card)
 
     def cards(self, cards: Iterable[Card]) -> str:
         """Cards separated by spaces, or ``(none)``."""
@@ -120,7 +116,30 @@ class TextRenderer:
 
     def suit(self, suit: Suit) -> str:
         """A suit as ``♥ hearts`` (``hearts`` when ASCII only)."""
-        return suit.noun if self.ascii_only else f"{suit.symbol} {suit.noun}"
+        return self.words.suit(suit)
+
+    def hand(self, cards: Iterable[Card], trump: Suit | None) -> str:
+        """A hand grouped by the suit each card follows, trump first once made:
+        ``🃏1 J♥ J♦ A♥ (trump) | A♠ 9♠ | K♣`` (the bowers and Bens in trump)."""
+        groups = suit_groups(cards, trump, self.variant.twins)
+        return (
+            " | ".join(
+                self.cards(group) + (" (trump)" if trump is not None and suit is trump else "")
+                for suit, group in groups
+            )
+            or "(none)"
+        )
+
+    def legend(self) -> str:
+        """What each symbol of this table means, one line each, under a heading."""
+        lines = ["Symbols:"]
+        for line in legend(self.variant, self.ascii_only):
+            lines += textwrap.wrap(line, _LINE, initial_indent="  ", subsequent_indent="    ")
+        return "\n".join(lines)
+
+    def thinking(self, seat: int) -> str:
+        """The line shown while a computer decides."""
+        return f"{self.names[seat]} is thinking" + ("..." if self.ascii_only else "…")
 
     def _does(self, seat: int, third_person: str, base: str) -> str:
         """``"You play"`` / ``"Computer plays"``: the seat's name with its verb."""
@@ -148,14 +167,7 @@ class TextRenderer:
 
     def pile(self, up: Card | None, down: Card | bool) -> str:
         """One tableau pile; ``down`` is the hidden card (full view) or whether there is one."""
-        if up is None:
-            top = self._gone
-        else:
-            # 🃏 is two columns wide on a terminal, so "🃏3" already fills three.
-            wide = up.is_ben and not self.ascii_only
-            top = self.card(up) if wide else self.card(up).rjust(3)
-        under = self.card(down) if isinstance(down, Card) else self._down if down else " "
-        return f"[{top}/{under}]"
+        return pile_text(up, down, ascii_only=self.ascii_only, pad=True)
 
     def screen(self, view: PlayerView) -> str:
         """Everything the viewer may see, as the screen shown before they choose."""
@@ -184,12 +196,17 @@ class TextRenderer:
         if view.blind:
             lines.append("Your hand: (unseen: you name trump before looking at it)")
         else:
-            lines.append(f"Your hand: {self.cards(sorted(view.hand, key=_pack_order))}")
+            lines.append(f"Your hand: {self.hand(view.hand, view.trump)}")
         if view.discards:
             lines.append(f"Your discard: {self.cards(view.discards)}")
         lines.append("")
-        lines.append(self._now(view))
+        lines.append(self._now(view, prompt(view, self.variant)))
         return "\n".join(lines)
+
+    def forced(self, view: PlayerView, action: Action) -> str:
+        """The line that replaces the screen when ``action`` is the viewer's only choice."""
+        label = self.menu_label(view, action)
+        return self._now(view, f"your only choice is made for you: {label}.")
 
     def _family_lines(self, view: PlayerView) -> list[str]:
         """RULES.md §4–§7 state: a lone defender, the bid, the call, the pool."""
@@ -237,17 +254,19 @@ class TextRenderer:
             + " ".join(self.pile(p.up, p.face_down) for p in view.tableaus[s])
             for s in seats
         ]
-        lines.append(f"{''.ljust(width)}  (tableau piles: face-up card / {self._down} face-down)")
+        down, gone = tableau_marks(self.ascii_only)
+        key = f"(tableau piles: [face-up/{down} face-down]; {gone} its face-up card played)"
+        lines.append(f"{''.ljust(width)}  {key}")
         return lines
 
-    def _now(self, view: PlayerView) -> str:
-        """The line that says what is happening: the trick so far, or the bidding round."""
+    def _now(self, view: PlayerView, then: str) -> str:
+        """Where the hand stands (the trick so far, or the bidding round), then ``then``."""
         if view.phase is not Phase.PLAY:
-            return f"{view.phase.value.capitalize()}: your turn."
+            return f"{view.phase.value.capitalize()}: {then}"
         number = len(view.tricks) + 1
         if not view.trick.plays:
-            return f"Trick {number}: your lead."
-        return f"Trick {number}: {self._plays(view.trick)}; your turn."
+            return f"Trick {number}: {then}"
+        return f"Trick {number}: {self._plays(view.trick)}; {then}"
 
     def _plays(self, trick: Trick, tableau: frozenset[Card] = frozenset()) -> str:
         parts = []
@@ -260,49 +279,29 @@ class TextRenderer:
     # --- choices -----------------------------------------------------------------------
 
     def action_label(self, view: PlayerView, action: Action) -> str:
-        """The menu text of one of the viewer's legal actions, e.g. ``Play 10♥ (hand)``."""
-        match action:
-            case Pass():
-                return "Don't go alone" if view.phase is Phase.GOING_ALONE else "Pass"
-            case OrderUp(suit=None):
-                return "Order it up"
-            case OrderUp(suit=suit) if suit is not None:
-                return f"Order it up, {self.suit(suit)} trump"
-            case TakeUp(suit=None):
-                return "Take it up"
-            case TakeUp(suit=suit) if suit is not None:
-                return f"Take it up, {self.suit(suit)} trump"
-            case NameTrump(suit=suit):
-                return f"Name {self.suit(suit)}"
-            case GoAlone():
-                return "Go alone"
-            case Discard(card=card):
-                return f"Discard {self.card(card)}"
-            case TurnDown():
-                return "Turn it down and go alone"
-            case CallSuit(suit=suit):
-                return f"Call {self.suit(suit)}"
-            case Ask(seat=seat):
-                return f"Ask {self.names[seat]} for a card"
-            case Give(card=card):
-                return f"Give {self.card(card)}"
-            case Bid(level=level, suit=suit):
-                alone = {8: ", alone after the widow", 15: ", alone as dealt"}.get(level, "")
-                return f"Bid {level} in {self.suit(suit)}{alone}"
-            case CallCard(card=card):
-                return f"Call {self.card(card)}"
-            case Play(card=card):
-                if view.seat is None or not view.tableaus[view.seat]:
-                    return f"Play {self.card(card)}"
-                source = "hand" if card in view.hand else "tableau"
-                return f"Play {self.card(card)} ({source})"
-        raise AssertionError(f"unknown action {action!r}")
+        """The words of one of the viewer's legal actions, e.g. ``Play 10♥`` (the bot's too)."""
+        return self.words.action_label(view, action)
+
+    def menu_label(self, view: PlayerView, action: Action) -> str:
+        """The menu entry of one of the viewer's legal actions: :meth:`action_label`, and
+        where a card is played from when the viewer has a tableau (``Play 10♥ (hand)``)."""
+        label = self.action_label(view, action)
+        if not isinstance(action, Play) or view.seat is None or not view.tableaus[view.seat]:
+            return label
+        return label + (" (hand)" if action.card in view.hand else " (tableau)")
+
+    def choices(self, view: PlayerView) -> list[Action]:
+        """The viewer's legal actions in menu order: cards as the hand shows them (trump
+        first, high to low), other actions in the engine's order."""
+        cards = {a.card: a for a in view.legal_actions if isinstance(a, Play | Discard | Give)}
+        if len(cards) < len(view.legal_actions):
+            return list(view.legal_actions)
+        return [cards[c] for c in sort_cards(cards, view.trump, self.variant.twins)]
 
     def menu(self, view: PlayerView) -> str:
-        """The numbered legal actions in aligned columns: ``1) Pass   2) Order it up``."""
-        entries = [
-            f"{i}) {self.action_label(view, a)}" for i, a in enumerate(view.legal_actions, 1)
-        ]
+        """The numbered legal actions (:meth:`choices`) in aligned columns:
+        ``1) Pass   2) Order it up``."""
+        entries = [f"{i}) {self.menu_label(view, a)}" for i, a in enumerate(self.choices(view), 1)]
         column = max(_width(e) for e in entries) + 3
         per_line = max(1, (_LINE + 3) // column)
         lines = []
@@ -314,7 +313,7 @@ class TextRenderer:
 
     def input_help(self, view: PlayerView) -> str:
         """How to answer the prompt, with examples taken from the legal actions."""
-        examples = " or ".join(f"'{a}'" for a in view.legal_actions[:2])
+        examples = " or ".join(f"'{a}'" for a in self.choices(view)[:2])
         return (
             f"Type a number from 1 to {len(view.legal_actions)}, or the action itself, "
             f"e.g. {examples}\n(a card may be written 10h or TH). 'quit' stops the game."
@@ -342,7 +341,7 @@ class TextRenderer:
         width = max(len(n) for n in self.names)
         for seat in range(len(hands)):
             name = self.names[seat].ljust(width)
-            lines.append(f"{name}  hand     {self.cards(hands[seat])}")
+            lines.append(f"{name}  hand     {self.hand(hands[seat], view.trump)}")
             if tableaus[seat]:
                 piles = " ".join(self.pile(up, down) for up, down in tableaus[seat])
                 lines.append(f"{''.ljust(width)}  tableau  {piles}")
@@ -356,43 +355,20 @@ class TextRenderer:
         ``before`` and ``after`` are views from just before and after the action;
         a discard is named only when ``reveal`` is set or the reader made it.
         """
-        trump = f": {self.suit(after.trump)} are trump" if after.trump is not None else ""
+        hidden = not reveal and (
+            (isinstance(action, Discard) and seat != self.you)
+            or (isinstance(action, Give) and self.you not in (seat, after.turn))
+        )
+        line = self.words.narrate(seat, action, before.phase, hidden=hidden)
         match action:
-            case Pass() if before.phase is Phase.GOING_ALONE:
-                return self._does(seat, "doesn't", "don't") + " go alone."
-            case Pass():
-                return f"{self._does(seat, 'passes', 'pass')}."
-            case OrderUp():
-                return f"{self._does(seat, 'orders', 'order')} it up{trump}."
-            case TakeUp():
-                return f"{self._does(seat, 'takes', 'take')} it up{trump}."
-            case NameTrump(suit=suit):
-                return f"{self._does(seat, 'names', 'name')} {self.suit(suit)} as trump."
-            case GoAlone():
-                out = [s for s in after.out if s not in before.out]
-                sits = "".join(f"; {self._does(s, 'sits', 'sit')} out" for s in out)
-                return f"{self._does(seat, 'goes', 'go')} alone{sits}."
-            case Discard(card=card):
-                what = self.card(card) if reveal or seat == self.you else "a card"
-                return f"{self._does(seat, 'discards', 'discard')} {what}."
-            case TurnDown():
-                out = "".join(f"; {self._does(s, 'sits', 'sit')} out" for s in after.out)
-                return f"{self._does(seat, 'turns', 'turn')} it down and goes alone{trump}{out}."
-            case CallSuit(suit=suit):
-                return f"{self._does(seat, 'calls', 'call')} {self.suit(suit)}."
-            case Ask(seat=asked):
-                return f"{self._does(seat, 'asks', 'ask')} {self.names[asked]} for a card."
-            case Give(card=card):
-                what = self.card(card) if reveal or self.you in (seat, after.turn) else "a card"
-                return f"{self._does(seat, 'gives', 'give')} {what} to the loner."
-            case Bid(level=level, suit=suit):
-                return f"{self._does(seat, 'bids', 'bid')} {level} in {self.suit(suit)}."
-            case CallCard(card=card):
-                return f"{self._does(seat, 'calls', 'call')} {self.card(card)} as partner."
-            case Play(card=card):
-                source = " from the tableau" if card in before.face_up(seat) else ""
-                return f"{self._does(seat, 'plays', 'play')} {self.card(card)}{source}."
-        raise AssertionError(f"unknown action {action!r}")
+            case OrderUp(suit=None) | TakeUp(suit=None) | TurnDown() if after.trump is not None:
+                line += f": {self.suit(after.trump)} are trump"
+            case Play(card=card) if card in before.face_up(seat):
+                line += " from the tableau"
+        if isinstance(action, GoAlone | TurnDown):
+            out = [s for s in after.out if s not in before.out]
+            line += "".join(f"; {self._does(s, 'sits', 'sit')} out" for s in out)
+        return line + "."
 
     def trick_won(self, after: PlayerView) -> str:
         """The winner of the trick just completed, with the running trick count."""
@@ -465,3 +441,18 @@ class TextRenderer:
             f"\nThe record stops during hand {view.hand_no}, before the game's end. "
             f"Score: {self._scores(view.scores)} (game to {view.target})."
         )
+
+
+def rules_page(variant: Variant, ascii_only: bool = False) -> str:
+    """``variant``'s rules (:func:`engine.rules_text.rules_text`) for a terminal.
+
+    Lines of at most 78 columns: a title, then each section after a blank line, its
+    heading on the first line and its text below (no blank line inside a section).
+    """
+    lines = [f"{variant.title}: the rules"]
+    for section in rules_text(variant, ascii_only):
+        lines += ["", section.heading]
+        for paragraph in section.text.split("\n"):
+            indent = "  " if paragraph.startswith("- ") else ""
+            lines += textwrap.wrap(paragraph, _LINE, subsequent_indent=indent)
+    return "\n".join(lines)

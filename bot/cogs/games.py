@@ -149,7 +149,7 @@ class GamesCog(TuqueCog, name="Games"):
         await self.sessions.set_autoplay(interaction.user.id, choice)
         await replies.send(interaction, content=AUTOPLAY_TOLD[choice], ephemeral=True)
 
-    @app_commands.command(description="A short summary of the rules.")
+    @app_commands.command(description="A game's rules: how to win, ranks, trump, scoring, symbols.")
     @app_commands.describe(variant="Which game (default: tuque)")
     async def rules(self, interaction: discord.Interaction, variant: Variant = "tuque") -> None:
         await interaction.response.send_message(embed=render.rules_embed(variant), ephemeral=True)

@@ -136,7 +136,9 @@ class GuildSettingsCog(TuqueCog, name="Settings"):
                 await self.bot.store.update_guild_settings(
                     guild_id, by=interaction.user.id, **changes
                 )
-                note = "Saved. The turn timer, the computer's pause and hints apply to games in play."
+                note = (
+                    "Saved. The turn timer, the computer's pause and hints apply to games in play."
+                )
             settings = await self.guild_settings(guild_id)
             self._hand_over(guild_id, settings)
             log.info(

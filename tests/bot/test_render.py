@@ -14,8 +14,10 @@ from bot.components import hand_buttons
 from engine.actions import Play
 from engine.cards import CARDS, Card, Suit
 from engine.game import Game
+from engine.render_text import TextRenderer
 from engine.variants import VARIANTS
 from engine.view import Phase
+from engine.wording import prompt
 
 SEATING = render.Seating(("Ann", "Bob"), (101, None))
 
@@ -141,23 +143,6 @@ def test_tableau_cards_are_marked_on_their_buttons() -> None:
         assert ("📤" in item.item.label) == (action.card in face_up)  # type: ignore[attr-defined]
 
 
-def test_sort_cards_puts_trump_first_with_bowers_on_top() -> None:
-    """With hearts trump: Bens, J♥, J♦, then A♥… before the other suits."""
-    cards = [Card.parse(c) for c in ("9C", "JD", "AH", "B1", "JH", "AS")]
-    ordered = [c.code for c in render.sort_cards(cards, Suit.HEARTS)]
-    assert ordered[:4] == ["B1", "JH", "JD", "AH"]
-
-
-def test_sort_cards_of_the_double_pack() -> None:
-    """RULES.md §6 double pack: the joker of trump's colour on top, a first copy before
-    its second; before trump, suits in order and each second copy after its first."""
-    cards = [Card.parse(c) for c in ("AS'", "B2", "9D'", "AS", "B1", "JC", "9D")]
-    ordered = [c.code for c in render.sort_cards(cards, Suit.SPADES, twins=True)]
-    assert ordered == ["B1", "B2", "JC", "AS", "AS'", "9D", "9D'"]
-    ordered = [c.code for c in render.sort_cards(cards, None, twins=True)]
-    assert ordered == ["JC", "9D", "9D'", "AS", "AS'", "B2", "B1"]
-
-
 def test_hand_summary_names_a_euchre() -> None:
     """A hand the makers lost is announced as euchred, with the defender's points."""
     game = Game("tuque", seed=3, first_dealer=0)
@@ -171,10 +156,32 @@ def test_hand_summary_names_a_euchre() -> None:
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_rules_embed_fits_discord(variant: str) -> None:
-    """Each rules summary is within Discord's embed description limit."""
+def test_rules_embed_fits_discord_and_cites_no_document(variant: str) -> None:
+    """Each variant's rules fit an embed (description, fields, total) and, written for a
+    member, name no document (no "RULES.md §1" anywhere, footer included)."""
     embed = render.rules_embed(variant)
-    assert embed.description and len(embed.description) <= 4096
+    assert embed.description
+    _within_discord_limits(embed)
+    fields = [f.name for f in embed.fields]
+    assert "The cards" in fields and "Legend" in fields
+    assert "Scoring" in fields or "Chips" in fields
+    assert not re.search(r"RULES|§|\.md", _embed_text(embed))
+
+
+def test_rules_embed_ranks_the_bens_as_the_cards_show_them() -> None:
+    """Tuque's ranks read 🃏3 > 🃏2 > 🃏1, the form the cards take in hands and tricks."""
+    cards = next(f.value for f in render.rules_embed("tuque").fields if f.name == "The cards")
+    assert "🃏3 > 🃏2 > 🃏1 > Right Bower" in cards
+    assert "B3" not in cards
+
+
+def test_the_table_footer_points_to_the_rules_command() -> None:
+    """The table's footer names ``/tuque rules``, not a document."""
+    game = Game("euchre", seed=1)
+    game.deal()
+    seating = render.Seating(("A", "B", "C", "D"), (1, 2, 3, 4))
+    footer = render.table_embed(game.view(None), seating, 5).footer.text
+    assert footer == "Game #5 · hand 1 · /tuque rules euchre"
 
 
 # One configuration per variant, with the options that change its table (seats, pack).
@@ -319,3 +326,25 @@ def test_the_hand_is_grouped_with_the_bowers_and_bens_in_trump() -> None:
     trump, *others = line.split("\n")
     assert trump == f"**Trump ♥**  {ben.pretty()} {jh.pretty()} {jd.pretty()}"
     assert others == [f"♦  {nine_d.pretty()}", f"♠  {ace_s.pretty()}"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"), [("tuque", {"target": 3}), ("tuque61", {}), *FAMILY]
+)
+def test_discord_and_the_terminal_say_the_same_thing(variant: str, options: dict) -> None:
+    """For every action offered in seeded games of every variant, the button's label is
+    the terminal menu's, and the hand view asks what the terminal's screen asks."""
+    for game in _random_states(7, 400, variant, **options):
+        seat = game.turn
+        if seat is None:
+            continue
+        seating = _seated(game)
+        view = game.view(seat)
+        terminal = TextRenderer(game.variant, you=seat, names=seating.names)
+        for action in view.legal_actions:
+            label = render.action_label(action, view, seating)
+            assert label == terminal.action_label(view, action)
+            assert terminal.menu_label(view, action).startswith(label)
+        asked = prompt(view, game.variant)
+        assert f"**Your turn:** {asked}" in (render.hand_embed(view, seating, 3).description or "")
+        assert terminal.screen(view).endswith(asked)

@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 from engine.actions import Discard, parse_action
-from engine.cards import Card, cards_in
+from engine.cards import CARDS, Card, cards_in
 from engine.cli import main
 from engine.game import Game
+from engine.variants import VARIANTS
 from engine.view import Phase
 
 Policy = Callable[[str], str | None]
@@ -142,7 +143,11 @@ def test_the_screen_shows_the_table() -> None:
     assert f"Up-card: {view.up_card.pretty()}" in screen
     assert "Trump: not made yet" in screen
     assert "Score: You 0, Computer 0 (game to 10)" in screen
-    assert "Your hand: " + " ".join(c.pretty() for c in view.hand) in screen
+    # Grouped by suit, high to low; before trump is made the suits in the order ♣ ♦ ♥ ♠.
+    assert sorted(view.hand, key=lambda c: c.index) == [
+        Card.parse(c) for c in ("TC", "AC", "7D", "8H", "9H", "TH", "8S")
+    ]
+    assert "Your hand: A♣ 10♣ | 7♦ | 10♥ 9♥ 8♥ | 8♠\n" in screen
     for seat, name in ((0, "You"), (1, "Computer")):
         # 🃏 is two columns wide, so a Ben is not padded to three.
         tops = [c.pretty() if c.is_ben else f"{c.pretty():>3}" for c in view.face_up(seat)]
@@ -180,7 +185,9 @@ def test_an_illegal_card_gets_the_engines_must_follow_message() -> None:
         hand = re.search(r"^Your hand: (.*)$", screen, re.MULTILINE)
         if hand and re.search(r"^Trick \d+: Computer led", screen, re.MULTILINE):
             legal = {label.split()[1] for label in menu(text).values()}
-            off = [card for card in hand.group(1).split() if card not in legal]
+            # The hand's groups are separated by "|", trump's marked "(trump)".
+            cards = [card for card in hand.group(1).split() if card not in ("|", "(trump)")]
+            off = [card for card in cards if card not in legal]
             if off:
                 tried.append(off[0])
                 return f"play {off[0]}"
@@ -231,7 +238,8 @@ def test_hidden_cards_never_appear_on_the_persons_screens(tmp_path: Path) -> Non
         replay = Game.from_record({**record, "actions": []})
         asked = discards = 0
         for entry in record["actions"]:
-            if replay.turn == 0:
+            # A forced move is made without a screen (the one legal action is played).
+            if replay.turn == 0 and len(replay.legal_actions(0)) > 1:
                 hidden = _hidden_from_seat_0(replay)
                 screen = screens[asked]
                 assert not [c.code for c in hidden if c.pretty() in screen], screen
@@ -289,8 +297,16 @@ def test_watch_plays_computer_against_computer(tmp_path: Path) -> None:
     first = Game("tuque", seed=6)
     first.deal()
     for seat, name in ((0, "South"), (1, "North")):
-        hand = " ".join(c.pretty() for c in first.hand_of(seat))
-        assert re.search(rf"^{name} +hand +{re.escape(hand)}$", out, re.MULTILINE)
+        shown = re.search(rf"^{name} +hand +(.*)$", out, re.MULTILINE)
+        assert shown is not None
+        groups = [group.split() for group in shown.group(1).split(" | ")]
+        # The whole hand, grouped by suit (trump is not made yet) and high to low in each.
+        pretty = {c.pretty(): c for c in CARDS}
+        assert {pretty[c] for group in groups for c in group} == set(first.hand_of(seat))
+        for group in groups:
+            cards = [pretty[c] for c in group]
+            assert len({c.suit for c in cards}) == 1
+            assert cards == sorted(cards, key=lambda c: -c.index)
 
 
 def test_watch_shows_each_face_down_card_under_its_own_pile() -> None:
@@ -454,7 +470,8 @@ def test_every_variant_plays_from_the_terminal_without_showing_a_hidden_card(
     replay = Game.from_record({**record, "actions": []})
     asked = 0
     for entry in record["actions"]:
-        if replay.turn == 0:
+        # A forced move is made without a screen (the one legal action is played).
+        if replay.turn == 0 and len(replay.legal_actions(0)) > 1:
             hidden = _hidden_from_seat_0(replay)
             screen = screens[asked][: screens[asked].rindex("\n\n")]  # the table, not the menu
             # A card's whole form: AS is not the start of AS' (the double pack, RULES.md §6).
@@ -467,3 +484,136 @@ def test_every_variant_plays_from_the_terminal_without_showing_a_hidden_card(
             asked += 1
         replay.replay(entry)
     assert asked == len(screens) > 0
+
+
+# --- rules, forced moves, stepping, colour ----------------------------------------------
+
+
+def test_rules_prints_tuque_by_default_and_lists_the_other_games() -> None:
+    """``tuque rules``: Tuque's rules in words (ranks as the cards show them, the
+    scoring table, the legend), then the other games to ask for."""
+    code, out, err = run(["rules"])
+    assert (code, err) == (0, "")
+    assert out.startswith("Tuque: the rules\n\nThe game\n")
+    assert "🃏3 > 🃏2 > 🃏1 > Right Bower > Left Bower" in out
+    assert "- 15 to 17: the maker scores 3" in out
+    assert "[K♠/▮] a tableau pile" in out
+    assert "RULES" not in out and "§" not in out
+    assert "Other games: tuque61, euchre, british" in out
+    assert all(len(line) <= 78 for line in out.splitlines())
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_rules_of_every_variant_in_ascii(variant: str) -> None:
+    """Each variant's rules print; with --ascii in the notation only (B3 > B2 > B1)."""
+    code, out, _ = run(["rules", variant, "--ascii"])
+    assert code == 0
+    assert out.startswith(f"{VARIANTS[variant].title}: the rules\n")
+    assert out.isascii()
+    if variant == "almonte":
+        assert "B3 > B2 > B1 > Right Bower" in out
+
+
+def test_rules_of_an_unknown_game_is_a_usage_error() -> None:
+    """A variant that does not exist: exit code 2 and the choices."""
+    code, out, err = run(["rules", "pepper"])
+    assert (code, out) == (2, "")
+    assert "invalid choice: 'pepper'" in err
+
+
+def test_a_forced_move_is_made_for_the_person_with_a_line_saying_so() -> None:
+    """Tuque's 17th trick leaves one card: it is played without asking, and said so."""
+    code, out, _ = run(["play", "--seed", "3", "--target", "1", "--level", "random"], always_one)
+    assert code == 0
+    forced = re.findall(
+        r"^Trick (\d+): .*your only choice is made for you: Play (\S+) \((hand|tableau)\)\.\n"
+        r"(.*)$",
+        out,
+        re.M,
+    )
+    assert "17" in [trick for trick, _, _, _ in forced]
+    for _, card, source, said in forced:
+        # The card named is the card played, narrated on the next line.
+        assert said == f"You play {card}" + (" from the tableau." if source == "tableau" else ".")
+    assert "Your choice [1]" not in out
+
+
+def test_step_waits_for_enter_between_moves_and_quit_stops() -> None:
+    """``--watch --step``: after the deal and after each move shown, an Enter is awaited."""
+    answers = iter(["", "", "", "quit"])
+    argv = ["play", "--watch", "--step", "--seed", "6", "--level", "random"]
+    code, out, _ = run(argv, lambda _: next(answers))
+    assert code == 0
+    prompts = re.findall(r"^Enter: next move; 'quit' stops\. (.*)$", out, re.M)
+    assert prompts == ["", "", "", "quit"]
+    after_deal = out[out.index("=== Hand 1") :]
+    assert re.search(r"tableau .*\nEnter: next move", after_deal)
+    assert out.endswith("quit\nGame stopped.\n")
+
+
+def test_step_needs_watch() -> None:
+    """--step without --watch is a usage error (the person's own moves already wait)."""
+    code, _, err = run(["play", "--step"])
+    assert code == 2 and "--step needs --watch" in err
+
+
+def test_replay_step_stops_at_end_of_input(tmp_path: Path) -> None:
+    """``tuque replay --step`` waits after each move; end of input stops the replay."""
+    path = tmp_path / "g.json"
+    run(
+        [
+            "play",
+            "--watch",
+            "--seed",
+            "2",
+            "--target",
+            "1",
+            "--level",
+            "random",
+            "--save",
+            str(path),
+        ]
+    )
+    answers = iter(["", ""])
+    code, out, _ = run(["replay", "--step", str(path)], lambda _: next(answers, None))
+    assert code == 0
+    assert out.count("Enter: next move") == 3
+    assert out.endswith("Replay stopped.\n")
+
+
+class Terminal(io.StringIO):
+    """An output that says it is a terminal, as a person's screen is."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def run_on_terminal(argv: list[str], policy: Policy) -> str:
+    out = Terminal()
+    assert main(argv, stdin=Keyboard(out, policy), stdout=out) == 0
+    return out.getvalue()
+
+
+def test_on_a_terminal_cards_are_coloured_and_computers_think(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Red suits print red, trump is bold and underlined, and "thinking…" shows while a
+    computer decides; none of it reaches a file (the other tests' output)."""
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    out = run_on_terminal(["play", "--seed", "3", "--level", "random"], always_one)
+    red = re.compile(r"\x1b\[31m(?:10|[6-9JQKA])[♥♦]\x1b\[0m")
+    assert red.search(out)
+    assert re.search(r"\x1b\[1;4;(?:31m(?:10|[6-9JQKA])[♥♦]|35m🃏\d)", out)  # a trump card
+    assert "Computer is thinking…" in out
+    plain = run(["play", "--seed", "3", "--level", "random"], always_one)[1]
+    assert "\x1b" not in plain and "thinking" not in plain
+
+
+def test_no_color_keeps_a_terminal_plain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """NO_COLOR set: no colour or style codes around the text (no-color.org)."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("TERM", "xterm-256color")
+    out = run_on_terminal(["play", "--seed", "3", "--level", "random"], always_one)
+    assert not re.search(r"\x1b\[[0-9;]*m", out)
+    assert "Your hand: A♣ 10♣ | 7♦ | 10♥ 9♥ 8♥ | 8♠\n" in out

@@ -1,0 +1,424 @@
+"""One wording of the game for every screen: cards, hands, actions, prompts, the tableau.
+
+The terminal (:mod:`engine.render_text`) and the Discord bot (``bot/render.py``)
+both word a card, a hand, an action, a phase's prompt and a tableau pile through
+here, so a player reads the same thing in either. Text only: no rules are decided
+here (what is legal, who won) and nothing is printed.
+
+Notation (:func:`legend` explains it to players): a card is ``10♥``, ``A♠``, a
+joker ``🃏1``–``🃏3``, the double pack's second copy ``A♠'`` (ASCII: ``10H``,
+``AS``, ``B1``, ``AS'``). A tableau pile is ``[face-up/face-down]``: ``[K♠/▮]``
+a king on a face-down card, ``[—/▮]`` its face-up card played (the card beneath
+turns up once the trick is over), ``[9♦/ ]`` nothing beneath, ``[—/ ]`` empty
+(ASCII: ``#`` and ``-``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from engine.actions import (
+    Action,
+    Ask,
+    Bid,
+    CallCard,
+    CallSuit,
+    Discard,
+    Give,
+    GoAlone,
+    NameTrump,
+    OrderUp,
+    Pass,
+    Play,
+    TakeUp,
+    TurnDown,
+)
+from engine.cards import DOUBLE_POWER, EFFECTIVE_SUIT, POWER, SUITS, TWIN, Card, Suit
+from engine.variants import Variant
+from engine.view import Phase, PlayerView, TableauPile
+
+__all__ = [
+    "Wording",
+    "card_text",
+    "legend",
+    "pile_text",
+    "prompt",
+    "sort_cards",
+    "suit_groups",
+    "suit_text",
+    "tableau_marks",
+    "tableau_text",
+]
+
+
+# --- cards and suits ---------------------------------------------------------------
+
+
+def card_text(card: Card, ascii_only: bool = False) -> str:
+    """One card: ``10♥``, ``🃏3``, ``A♠'``; with ``ascii_only`` ``10H``, ``B3``, ``AS'``."""
+    return card.code.replace("T", "10") if ascii_only else card.pretty()
+
+
+def suit_text(suit: Suit, ascii_only: bool = False) -> str:
+    """A suit as ``♥ hearts`` (``hearts`` with ``ascii_only``)."""
+    return suit.noun if ascii_only else f"{suit.symbol} {suit.noun}"
+
+
+def sort_cards(cards: Iterable[Card], trump: Suit | None, twins: bool = False) -> list[Card]:
+    """``cards`` grouped by the suit they follow, high to low within a suit.
+
+    Once trump is made, trump comes first, holding the jokers and both bowers (the
+    Left Bower leaves its printed suit), then the other suits in the order ♣ ♦ ♥ ♠.
+    Before, the suits in that order, then the jokers. ``twins``: the double pack's
+    (RULES.md §6), whose jokers rank by trump's colour; a second copy follows its first.
+    """
+    if trump is None:
+        return sorted(
+            cards, key=lambda c: (c.suit is None, c.suit.index if c.suit else 0, -_first(c), c.copy)
+        )
+    t = trump.index
+    power = (DOUBLE_POWER if twins else POWER)[t]
+
+    def key(card: Card) -> tuple[int, int, int]:
+        suit = EFFECTIVE_SUIT[t][card.index]
+        return (0 if suit == t else 1 + suit, -power[suit][card.index], card.copy)
+
+    return sorted(cards, key=key)
+
+
+def suit_groups(
+    cards: Iterable[Card], trump: Suit | None, twins: bool = False
+) -> list[tuple[Suit | None, list[Card]]]:
+    """:func:`sort_cards`' order cut into groups, each with the suit its cards follow.
+
+    Returns:
+        ``(suit, cards)`` pairs, trump's group first once made; before trump is
+        made the jokers form a last group whose suit is ``None``.
+    """
+    groups: list[tuple[Suit | None, list[Card]]] = []
+    for card in sort_cards(cards, trump, twins):
+        suit = card.suit if trump is None else SUITS[EFFECTIVE_SUIT[trump.index][card.index]]
+        if not groups or groups[-1][0] != suit:
+            groups.append((suit, []))
+        groups[-1][1].append(card)
+    return groups
+
+
+def _first(card: Card) -> int:
+    """The index of ``card``'s first copy (its own, but for a double pack's second copy)."""
+    return TWIN[card.index] if card.copy else card.index
+
+
+# --- the tableau -------------------------------------------------------------------
+
+
+def tableau_marks(ascii_only: bool = False) -> tuple[str, str]:
+    """The mark of a face-down card (``▮``) and of a pile whose face-up card was
+    played (``—``); ``#`` and ``-`` with ``ascii_only``."""
+    return ("#", "-") if ascii_only else ("▮", "—")
+
+
+def pile_text(
+    up: Card | None, down: Card | bool, *, ascii_only: bool = False, pad: bool = False
+) -> str:
+    """One tableau pile, ``[K♠/▮]``.
+
+    Args:
+        up: the face-up card, ``None`` once played.
+        down: the face-down card (a full view, for watching and replays) or whether
+            one lies there.
+        ascii_only: ASCII cards and marks (``[KS/#]``, ``[-/#]``).
+        pad: every pile three columns wide on a terminal (``[ K♠/▮]``, ``[ — /▮]``),
+            so that rows of piles line up.
+    """
+    face_down, gone = tableau_marks(ascii_only)
+    if up is None:
+        top = f" {gone} " if pad else gone
+    else:
+        top = card_text(up, ascii_only)
+        # 🃏 takes two columns on a terminal, so "🃏3" already fills three.
+        if pad and not (up.is_ben and not ascii_only):
+            top = top.rjust(3)
+    under = card_text(down, ascii_only) if isinstance(down, Card) else face_down if down else " "
+    return f"[{top}/{under}]"
+
+
+def tableau_text(
+    piles: Sequence[TableauPile], *, ascii_only: bool = False, pad: bool = False
+) -> str:
+    """A seat's tableau as seen at the table: its piles (:func:`pile_text`) side by side."""
+    return " ".join(pile_text(p.up, p.face_down, ascii_only=ascii_only, pad=pad) for p in piles)
+
+
+# --- the legend --------------------------------------------------------------------
+
+
+def legend(variant: Variant, ascii_only: bool = False) -> tuple[str, ...]:
+    """One line per kind of symbol a table of ``variant`` shows, saying what it means.
+
+    ``variant`` as configured for the table (:meth:`Variant.configured`): its pack
+    decides which jokers and copies are explained; the tableau's marks only where
+    there is a tableau.
+    """
+
+    def c(code: str) -> str:
+        return card_text(Card.parse(code), ascii_only)
+
+    if ascii_only:
+        lines = [
+            "Suits: C clubs, D diamonds, H hearts, S spades; 10H is the ten of hearts, "
+            "AS the ace of spades."
+        ]
+    else:
+        lines = ["Suits: ♣ clubs, ♦ diamonds, ♥ hearts, ♠ spades (♦ ♥ red, ♣ ♠ black)."]
+    bens = [card for card in variant.pack if card.is_ben]
+    if variant.twins:
+        lines.append(
+            f"{c('B1')} the black joker, {c('B2')} the red joker: always trump; the one of "
+            "trump's colour is the highest card, the other the next."
+        )
+        lines.append(
+            f"{c('AS')}' (a prime): the second copy of {c('AS')}; of two identical cards "
+            "in a trick, the one played second beats the first."
+        )
+    elif len(bens) == 1:
+        lines.append(f"{c('B1')} the Benny, the joker: always trump, the highest card.")
+    elif bens:
+        names = ", ".join(f"{c(b.code)} {b.name()}" for b in bens)
+        order = " > ".join(c(b.code) for b in reversed(bens))
+        lines.append(f"Bens, the jokers: {names}. Always trump, above every other card: {order}.")
+    if variant.tableau_piles:
+        down, gone = tableau_marks(ascii_only)
+        king, nine = c("KS"), c("9D")
+        lines += [
+            f"[{king}/{down}] a tableau pile: a face-up card you may play, on a face-down "
+            f"card {down} that nobody has seen, not even its owner.",
+            f"[{gone}/{down}] its face-up card was played: the card beneath turns up once "
+            "the trick is over.",
+            f"[{nine}/ ] nothing beneath; [{gone}/ ] an empty pile.",
+        ]
+    return tuple(lines)
+
+
+# --- actions and prompts -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Wording:
+    """The words of one table: actions, prompts and what players did, with its names.
+
+    Args:
+        variant: the game's variant as configured for the table.
+        names: each seat's name (``"You"``, ``"Computer"``, ``"West"``, a member's name).
+        you: the reader's seat, whose verbs take the second person ("You pass",
+            "West passes"); ``None`` for a spectator.
+        ascii_only: cards and suits in the notation (``10H``, ``hearts``).
+    """
+
+    variant: Variant
+    names: tuple[str, ...]
+    you: int | None = None
+    ascii_only: bool = False
+
+    def card(self, card: Card) -> str:
+        """One card (:func:`card_text`)."""
+        return card_text(card, self.ascii_only)
+
+    def suit(self, suit: Suit) -> str:
+        """One suit (:func:`suit_text`)."""
+        return suit_text(suit, self.ascii_only)
+
+    def action_label(self, view: PlayerView, action: Action) -> str:
+        """The label of one of ``view``'s legal actions, on a button or a menu.
+
+        E.g. ``Pass``, ``Order it up``, ``Order it up, ♥ hearts trump``, ``Name ♠ spades``,
+        ``Don't go alone``, ``Play 10♥``, ``Ask North for a card``, ``Bid 8 in ♣ clubs,
+        alone after the widow``. Where a card comes from (hand or tableau) is the
+        renderer's to mark.
+
+        Raises:
+            ValueError: ``action`` is not an action.
+        """
+        match action:
+            case Pass() if view.phase is Phase.GOING_ALONE:
+                return "Don't go alone"
+            case Pass() if view.phase is Phase.CARD_REQUEST:
+                return "Don't ask for a card"
+            case Pass():
+                return "Pass"
+            case OrderUp(suit=None):
+                return "Order it up"
+            case OrderUp(suit=suit) if suit is not None:
+                return f"Order it up, {self.suit(suit)} trump"
+            case TakeUp(suit=None):
+                return "Take it up"
+            case TakeUp(suit=suit) if suit is not None:
+                return f"Take it up, {self.suit(suit)} trump"
+            case NameTrump(suit=suit):
+                return f"Name {self.suit(suit)}"
+            case GoAlone():
+                return "Go alone"
+            case Discard(card=card):
+                return f"Discard {self.card(card)}"
+            case TurnDown():
+                return "Turn it down and go alone"
+            case CallSuit(suit=suit):
+                return f"Call {self.suit(suit)}"
+            case Ask(seat=seat):
+                return f"Ask {self.names[seat]} for a card"
+            case Give(card=card):
+                return f"Give {self.card(card)}"
+            case Bid(level=level, suit=suit):
+                alone = {8: ", alone after the widow", 15: ", alone as dealt"}.get(level, "")
+                return f"Bid {level} in {self.suit(suit)}{alone}"
+            case CallCard(card=card):
+                return f"Call {self.card(card)}"
+            case Play(card=card):
+                return f"Play {self.card(card)}"
+        raise ValueError(f"{action!r} is not an action")
+
+    def narrate(
+        self,
+        seat: int,
+        action: Action,
+        phase: Phase | None,
+        *,
+        past: bool = False,
+        hidden: bool = False,
+    ) -> str:
+        """``seat`` doing ``action``, without a full stop: ``Computer orders it up``.
+
+        Args:
+            seat: who acted.
+            action: what they did.
+            phase: the phase it was done in (a pass means something else while going
+                alone or asking for a card); ``None`` when unknown.
+            past: ``Ann passed`` rather than ``Ann passes`` / ``You pass``.
+            hidden: a discarded or given card is "a card", for a reader who may not
+                see it (it is named otherwise).
+
+        Raises:
+            ValueError: ``action`` is not an action.
+        """
+        you, they, was = self._verbs(action, phase, hidden)
+        return f"{self.names[seat]} {was if past else you if seat == self.you else they}"
+
+    def _verbs(self, action: Action, phase: Phase | None, hidden: bool) -> tuple[str, str, str]:
+        """What ``action`` says in the second person, the third and the past."""
+        match action:
+            case Pass() if phase is Phase.GOING_ALONE:
+                return "don't go alone", "doesn't go alone", "didn't go alone"
+            case Pass() if phase is Phase.CARD_REQUEST:
+                return "don't ask for a card", "doesn't ask for a card", "didn't ask for a card"
+            case Pass():
+                return "pass", "passes", "passed"
+            case OrderUp(suit=suit):
+                return _and_name(("order it up", "orders it up", "ordered it up"), self, suit)
+            case TakeUp(suit=suit):
+                return _and_name(("take it up", "takes it up", "took it up"), self, suit)
+            case NameTrump(suit=suit):
+                # Almonte's dealer names, unseen, the suit round 1 bids on for a turned
+                # Ben; with no phase given, the words claim neither.
+                blind = phase is Phase.BLIND_NAMING and self.variant.ben_up == "dealer_names"
+                aim = "" if phase is None else " to bid on" if blind else " as trump"
+                what = f" {self.suit(suit)}{aim}"
+                return "name" + what, "names" + what, "named" + what
+            case GoAlone():
+                return "go alone", "goes alone", "went alone"
+            case Discard(card=card):
+                what = " a card" if hidden else f" {self.card(card)}"
+                return "discard" + what, "discards" + what, "discarded" + what
+            case TurnDown():
+                return (
+                    "turn it down and go alone",
+                    "turns it down and goes alone",
+                    "turned it down and went alone",
+                )
+            case CallSuit(suit=suit):
+                what = f" {self.suit(suit)}"
+                return "call" + what, "calls" + what, "called" + what
+            case Ask(seat=asked):
+                what = f" {self.names[asked]} for a card"
+                return "ask" + what, "asks" + what, "asked" + what
+            case Give(card=card):
+                what = f" {'a card' if hidden else self.card(card)} to the loner"
+                return "give" + what, "gives" + what, "gave" + what
+            case Bid(level=level, suit=suit):
+                what = f" {level} in {self.suit(suit)}"
+                return "bid" + what, "bids" + what, "bid" + what
+            case CallCard(card=card):
+                what = f" {self.card(card)} as partner"
+                return "call" + what, "calls" + what, "called" + what
+            case Play(card=card):
+                what = f" {self.card(card)}"
+                return "play" + what, "plays" + what, "played" + what
+        raise ValueError(f"{action!r} is not an action")
+
+
+def prompt(view: PlayerView, variant: Variant) -> str:
+    """What ``view``'s seat is asked to do now, e.g. ``order it up, or pass.``.
+
+    Built from the legal actions, so it offers exactly what the menu or the
+    buttons offer; lower case, to follow ``Your turn:`` or a trick. Empty when
+    the viewer has nothing to do.
+    """
+    legal = view.legal_actions
+    if not legal:
+        return ""
+    may_pass = any(isinstance(a, Pass) for a in legal)
+    phase = view.phase
+    if phase is Phase.BIDDING_1:
+        choices = ["turn it down and go alone"] if TurnDown() in legal else []
+        accept = next((a for a in legal if isinstance(a, OrderUp | TakeUp)), None)
+        if accept is not None:
+            words = "order it up" if isinstance(accept, OrderUp) else "take it up"
+            choices.append(words + (" and name trump" if accept.suit is not None else ""))
+        return _or([*choices, *(["pass"] if may_pass else [])])
+    if phase is Phase.BIDDING_2:
+        return "name a suit as trump, or pass." if may_pass else "name a suit as trump."
+    if phase is Phase.DISCARD:
+        owed = len(view.hand) - variant.hand_size
+        if owed > 1:
+            return f"discard {owed} cards, one at a time."
+        return "discard a card from your hand."
+    if phase is Phase.GOING_ALONE:
+        assert view.seat is not None  # a spectator has no legal action
+        partners = view.sides.count(view.sides[view.seat]) - 1
+        who = "your partner sits" if partners == 1 else "your partners sit"
+        return f"go alone ({who} out this hand), or not."
+    if phase is Phase.PLAY:
+        return "play a card." if view.trick.plays else "lead a card."
+    if phase is Phase.BLIND_NAMING:
+        if variant.ben_up == "dealer_names":
+            return "name the suit to bid on, before you look at your hand."
+        return "name trump before you look at your hand."
+    if phase is Phase.CARD_REQUEST:
+        return "ask a partner for a card (they choose which), or not."
+    if phase is Phase.GIVING:
+        return "give the loner one of your cards."
+    if phase is Phase.CALLING:
+        if variant.makers == "call_suit":
+            return "call a suit: whoever holds its best card is your secret partner; or go alone."
+        return "call a card you don't hold: its holder is your partner."
+    if phase is Phase.AUCTION:
+        return "bid higher than the bid standing, or pass." if view.bid else "bid, or pass."
+    return ""
+
+
+def _and_name(
+    verbs: tuple[str, str, str], wording: Wording, suit: Suit | None
+) -> tuple[str, str, str]:
+    """Accepting the up-card, and naming trump when the up-card is a Ben."""
+    if suit is None:
+        return verbs
+    named = wording.suit(suit)
+    you, they, was = verbs
+    return f"{you} and name {named}", f"{they} and names {named}", f"{was} and named {named}"
+
+
+def _or(choices: Sequence[str]) -> str:
+    """``a, b, or c.``"""
+    if len(choices) == 1:
+        return choices[0] + "."
+    return ", ".join(choices[:-1]) + ", or " + choices[-1] + "."

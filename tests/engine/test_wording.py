@@ -1,0 +1,276 @@
+"""The shared wording (engine/wording.py) and the rules in words (engine/rules_text.py)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from engine.actions import Discard, Give, GoAlone, NameTrump, OrderUp, Pass, Play, TakeUp
+from engine.cards import Card, Suit
+from engine.game import Game
+from engine.rules_text import rules_text
+from engine.variants import VARIANTS
+from engine.view import Phase, TableauPile
+from engine.wording import (
+    Wording,
+    legend,
+    pile_text,
+    prompt,
+    sort_cards,
+    suit_groups,
+    tableau_text,
+)
+
+# One configuration per variant and option that changes the pack or the seats.
+TABLES = [
+    ("tuque", {}),
+    ("tuque61", {}),
+    ("euchre", {"stick_the_dealer": True}),
+    ("british", {"no_alone_after_pass": True}),
+    ("three_hand", {}),
+    ("two_hand", {"pack": 24}),
+    ("six_hand", {}),
+    ("six_hand", {"double_pack": True}),
+    ("almonte", {"dealer_must_make": True}),
+    ("call_ace", {"players": 6}),
+    ("jackpot", {"players": 5}),
+    ("auction", {"pack": 32}),
+]
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(c) for c in text.split()]
+
+
+def codes(hand: list[Card]) -> str:
+    return " ".join(c.code for c in hand)
+
+
+def seeded_turns(variant: str, options: dict, seed: int = 3, moves: int = 300) -> Iterator[Game]:
+    """A seeded random game of ``variant``, at each moment a seat is to act."""
+    rng = random.Random(seed)
+    game = Game(variant, seed=seed, **options)
+    for _ in range(moves):
+        if game.phase is Phase.GAME_OVER:
+            return
+        if game.turn is None:
+            game.deal()
+            continue
+        yield game
+        game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+
+
+# --- cards and hands ----------------------------------------------------------------------
+
+
+def test_sort_cards_puts_trump_first_with_bowers_on_top() -> None:
+    """With hearts trump: Bens, J♥, J♦, then A♥ before the other suits."""
+    ordered = sort_cards(cards("9C JD AH B1 JH AS"), Suit.HEARTS)
+    assert codes(ordered) == "B1 JH JD AH 9C AS"
+
+
+def test_sort_cards_of_the_double_pack() -> None:
+    """RULES.md §6 double pack: the joker of trump's colour on top, a first copy before
+    its second; before trump, suits in order and each second copy after its first."""
+    hand = cards("AS' B2 9D' AS B1 JC 9D")
+    assert codes(sort_cards(hand, Suit.SPADES, twins=True)) == "B1 B2 JC AS AS' 9D 9D'"
+    assert codes(sort_cards(hand, None, twins=True)) == "JC 9D 9D' AS AS' B2 B1"
+
+
+def test_the_left_bower_is_grouped_with_trump_not_its_printed_suit() -> None:
+    """Hearts trump: J♦ sits in the hearts group with the Ben; diamonds keep the rest."""
+    groups = suit_groups(cards("AD JD 9H B2 KS"), Suit.HEARTS)
+    assert [(s, codes(g)) for s, g in groups] == [
+        (Suit.HEARTS, "B2 JD 9H"),
+        (Suit.DIAMONDS, "AD"),
+        (Suit.SPADES, "KS"),
+    ]
+
+
+def test_before_trump_the_jokers_form_their_own_last_group() -> None:
+    """No trump yet: each printed suit, then the Bens (suit ``None``)."""
+    groups = suit_groups(cards("B1 JD 9H B3 AD"), None)
+    assert [(s, codes(g)) for s, g in groups] == [
+        (Suit.DIAMONDS, "AD JD"),
+        (Suit.HEARTS, "9H"),
+        (None, "B3 B1"),
+    ]
+
+
+# --- the tableau and the legend -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("up", "down", "ascii_only", "pad", "shown"),
+    [
+        ("KS", True, False, False, "[K♠/▮]"),
+        (None, True, False, False, "[—/▮]"),
+        ("9D", False, False, False, "[9♦/ ]"),
+        (None, False, False, False, "[—/ ]"),
+        ("KS", True, False, True, "[ K♠/▮]"),
+        (None, True, False, True, "[ — /▮]"),
+        ("B3", True, False, True, "[🃏3/▮]"),
+        ("B3", True, True, True, "[ B3/#]"),
+        ("TH", "B1", True, False, "[10H/B1]"),
+        (None, False, True, True, "[ - / ]"),
+    ],
+)
+def test_a_pile_is_drawn_face_up_over_face_down(
+    up: str | None, down: str | bool, ascii_only: bool, pad: bool, shown: str
+) -> None:
+    """``[face-up/face-down]``; padded to three columns for the terminal's rows."""
+    top = Card.parse(up) if up else None
+    under = Card.parse(down) if isinstance(down, str) else down
+    assert pile_text(top, under, ascii_only=ascii_only, pad=pad) == shown
+
+
+def test_a_tableau_is_its_piles_side_by_side() -> None:
+    """Each pile in order, one space apart."""
+    piles = (TableauPile(Card.parse("KS"), True), TableauPile(None, True), TableauPile(None, False))
+    assert tableau_text(piles) == "[K♠/▮] [—/▮] [—/ ]"
+
+
+@pytest.mark.parametrize(("variant", "options"), TABLES)
+def test_the_legend_explains_every_symbol_a_table_shows(variant: str, options: dict) -> None:
+    """Each joker of the pack, the double pack's prime, the tableau's marks: each in the
+    legend exactly when the table can show it."""
+    game = Game(variant, seed=1, **options)
+    v = game.variant
+    text = "\n".join(legend(v))
+    for ben in (c for c in v.pack if c.is_ben):
+        assert ben.pretty() in text
+    assert ("🃏2" in text) == any(c.code == "B2" for c in v.pack)
+    assert ("A♠'" in text) == v.twins
+    assert ("▮" in text and "—" in text) == bool(v.tableau_piles)
+    ascii_text = "\n".join(legend(v, ascii_only=True))
+    assert ascii_text.isascii()
+
+
+# --- actions and prompts ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("variant", "options"), TABLES)
+def test_every_offered_action_has_its_own_label_and_words(variant: str, options: dict) -> None:
+    """In seeded games of every variant, the labels of one seat's choices are all
+    different (a player can tell them apart), and every action can be narrated."""
+    for game in seeded_turns(variant, options):
+        seat = game.turn
+        assert seat is not None
+        view = game.view(seat)
+        names = tuple(f"P{s}" for s in range(view.players))
+        words = Wording(game.variant, names, you=seat)
+        labels = [words.action_label(view, a) for a in view.legal_actions]
+        assert len(set(labels)) == len(labels), labels
+        assert prompt(view, game.variant)
+        for action in view.legal_actions:
+            assert words.narrate(seat, action, view.phase).startswith(f"P{seat} ")
+            assert words.narrate(seat, action, view.phase, past=True).startswith(f"P{seat} ")
+
+
+def test_narration_takes_the_readers_person_and_the_past() -> None:
+    """``You pass`` to the reader, ``West passes`` to others, ``West passed`` afterwards."""
+    game = Game("euchre", seed=1)
+    words = Wording(game.variant, ("You", "West", "Partner", "East"), you=0)
+    assert words.narrate(0, Pass(), Phase.BIDDING_1) == "You pass"
+    assert words.narrate(1, Pass(), Phase.BIDDING_1) == "West passes"
+    assert words.narrate(1, Pass(), None, past=True) == "West passed"
+    assert words.narrate(1, Pass(), Phase.GOING_ALONE) == "West doesn't go alone"
+    assert words.narrate(0, GoAlone(), Phase.GOING_ALONE) == "You go alone"
+    assert words.narrate(3, TakeUp(), Phase.BIDDING_1, past=True) == "East took it up"
+
+
+def test_a_ben_turned_up_is_accepted_by_naming_trump() -> None:
+    """RULES.md §1 Ben turned up: the acceptor names the suit, and the words say so."""
+    game = Game("tuque", seed=1)
+    words = Wording(game.variant, ("You", "Computer"), you=0)
+    assert words.narrate(1, OrderUp(Suit.SPADES), Phase.BIDDING_1) == (
+        "Computer orders it up and names ♠ spades"
+    )
+
+
+def test_a_hidden_card_is_a_card() -> None:
+    """A discard or a gift the reader may not see is "a card", never the card."""
+    game = Game("six_hand", seed=1)
+    words = Wording(game.variant, tuple(f"P{s}" for s in range(6)), you=0)
+    nine = Card.parse("9C")
+    assert words.narrate(3, Discard(nine), Phase.DISCARD, hidden=True) == "P3 discards a card"
+    assert words.narrate(3, Give(nine), Phase.GIVING, hidden=True) == "P3 gives a card to the loner"
+    assert words.narrate(3, Give(nine), Phase.GIVING) == "P3 gives 9♣ to the loner"
+
+
+def test_the_prompt_offers_what_the_menu_offers(deal_game) -> None:
+    """Tuque, stick the dealer: the dealer in round 2 is not offered a pass."""
+    game = deal_game("tuque", dealer=1, up_card="9H")
+    assert prompt(game.view(0), game.variant) == "order it up, or pass."
+    game.apply(0, Pass())
+    assert prompt(game.view(1), game.variant) == "take it up, or pass."
+    game.apply(1, Pass())
+    assert prompt(game.view(0), game.variant) == "name a suit as trump, or pass."
+    game.apply(0, Pass())
+    assert prompt(game.view(1), game.variant) == "name a suit as trump."
+    assert prompt(game.view(0), game.variant) == ""
+
+
+def test_a_play_label_names_the_card() -> None:
+    """``Play 10♥``, ``Play 10H`` in ASCII."""
+    game = Game("tuque", seed=2)
+    game.deal()
+    view = game.view(0)
+    ten = Card.parse("TH")
+    assert Wording(game.variant, ("You", "Computer")).action_label(view, Play(ten)) == "Play 10♥"
+    ascii_words = Wording(game.variant, ("You", "Computer"), ascii_only=True)
+    assert ascii_words.action_label(view, Play(ten)) == "Play 10H"
+
+
+# --- the rules in words -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_every_variant_has_rules_in_a_players_words(variant: str) -> None:
+    """How to win, the cards, the scoring and the legend; no document reference."""
+    sections = rules_text(variant)
+    headings = [s.heading for s in sections]
+    assert headings[0] == "The game" and headings[-1] == "Legend"
+    assert "The cards" in headings
+    assert "Scoring" in headings or "Chips" in headings
+    text = "\n".join(f"{s.heading}\n{s.text}" for s in sections)
+    assert not re.search(r"RULES|rulings|§|\.md", text)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_rules_write_cards_as_the_table_shows_them(variant: str) -> None:
+    """The ranks use the cards' own forms: 🃏3 > 🃏2 > 🃏1 (B3 > B2 > B1 in ASCII)."""
+    v = VARIANTS[variant]
+    bens = [c for c in v.pack if c.is_ben]
+    cards_section = next(s.text for s in rules_text(v) if s.heading == "The cards")
+    ascii_section = next(s.text for s in rules_text(v, ascii_only=True) if s.heading == "The cards")
+    order = " > ".join(c.pretty() for c in reversed(bens))
+    assert f"high to low: {order}{' > ' if bens else ''}Right Bower > Left Bower" in cards_section
+    assert " > ".join(c.code for c in reversed(bens)) in ascii_section
+    assert "🃏" not in "\n".join(s.text for s in rules_text(v, ascii_only=True))
+
+
+def test_tuque_scoring_table_matches_the_engine() -> None:
+    """Each line of Tuque's scoring table gives the points the engine scores."""
+    scoring = next(s.text for s in rules_text("tuque") if s.heading == "Scoring")
+    score = VARIANTS["tuque"].score_hand
+    rows = re.findall(r"- (\d+) to (\d+)[^:]*: the (\w+) scores (\d)", scoring)
+    assert len(rows) == 6
+    for low, high, who, points in rows:
+        for made in range(int(low), int(high) + 1):
+            expected = (int(points), 0) if who == "maker" else (0, int(points))
+            assert score(made, 17 - made, False) == expected
+
+
+def test_almontes_blind_naming_is_the_suit_to_bid_on() -> None:
+    """RULES.md §6 Almonte: the dealer names, unseen, the suit round 1 bids on; in
+    British Euchre (§4) the same naming makes trump."""
+    almonte = Wording(Game("almonte", seed=1).variant, tuple(f"P{s}" for s in range(6)))
+    british = Wording(Game("british", seed=1).variant, tuple(f"P{s}" for s in range(4)))
+    hearts = NameTrump(Suit.HEARTS)
+    assert almonte.narrate(0, hearts, Phase.BLIND_NAMING) == "P0 names ♥ hearts to bid on"
+    assert british.narrate(0, hearts, Phase.BLIND_NAMING) == "P0 names ♥ hearts as trump"
+    assert almonte.narrate(0, hearts, None, past=True) == "P0 named ♥ hearts"
