@@ -24,6 +24,7 @@ from engine.cards import CARDS, SECOND, TWIN, Card, Rank, Suit
 
 __all__ = [
     "BACK_NAME",
+    "EMOJI_NAMES",
     "FACE_CARDS",
     "SIZE",
     "back_png",
@@ -62,6 +63,10 @@ Ink = tuple[int, int, int, int]
 """An RGBA colour."""
 
 
+def _rank_text(rank: Rank) -> str:
+    return "10" if rank is Rank.TEN else rank.value
+
+
 def face_card(card: Card) -> Card:
     """The card whose face ``card`` shows: itself, or a second copy's first copy."""
     return CARDS[TWIN[card.index]] if card.copy else card
@@ -78,6 +83,10 @@ def emoji_name(card: Card) -> str:
         return f"{PREFIX}ben{card.ben}"
     assert card.rank is not None and card.suit is not None
     return f"{PREFIX}{_rank_text(card.rank).lower()}{card.suit.value.lower()}"
+
+
+EMOJI_NAMES: tuple[str, ...] = (*(emoji_name(card) for card in FACE_CARDS), BACK_NAME)
+"""The names of every emoji the faces need (:func:`face_pngs`'s keys), without drawing them."""
 
 
 @cache
@@ -125,10 +134,6 @@ def face_pngs() -> dict[str, bytes]:
     images = {emoji_name(card): face_png(card) for card in FACE_CARDS}
     images[BACK_NAME] = back_png()
     return images
-
-
-def _rank_text(rank: Rank) -> str:
-    return "10" if rank is Rank.TEN else rank.value
 
 
 def _blank_card(fill: Ink) -> tuple[Image.Image, ImageDraw.ImageDraw]:
