@@ -446,10 +446,10 @@ DYNAMIC_ITEMS = (*_KNOWN, UnknownButton)
 
 
 def _style(action: Action) -> discord.ButtonStyle:
-    if isinstance(action, Play):
+    # Cards, discards included, are grey: a discard is a normal part of the hand, not
+    # a danger; decisions (bids, calls, going alone) stand out in blue.
+    if isinstance(action, Play | Discard):
         return discord.ButtonStyle.secondary
-    if isinstance(action, Discard):
-        return discord.ButtonStyle.danger
     return discord.ButtonStyle.primary
 
 

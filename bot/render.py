@@ -28,7 +28,7 @@ from engine.actions import (
     TakeUp,
     TurnDown,
 )
-from engine.cards import DOUBLE_POWER, EFFECTIVE_SUIT, POWER, TWIN, Card, Suit
+from engine.cards import DOUBLE_POWER, EFFECTIVE_SUIT, POWER, SUITS, TWIN, Card, Suit
 from engine.render_text import TextRenderer
 from engine.variants import VARIANTS, Variant
 from engine.view import HandResult, Phase, PlayerView
@@ -302,7 +302,13 @@ def table_content(view: PlayerView, seating: Seating) -> str | None:
 def hand_embed(
     view: PlayerView, seating: Seating, game_id: int, note: str | None = None
 ) -> discord.Embed:
-    """One player's private view: hand, own tableau, discard, what to do now.
+    """One player's private view, enough to play from without scrolling to the table.
+
+    Shows, in this order: what to do now (or whom the game waits for), the hand
+    grouped by suit with trump first (the Bowers and Bens in trump), the player's
+    own tableau and every other seat's face-up cards, the up-card, trump and its
+    maker, a call, the trick so far, the tricks each side has taken and what the
+    makers need, and the score.
 
     Args:
         view: the player's own view (``game.view(seat)``).
@@ -315,6 +321,7 @@ def hand_embed(
     """
     if view.seat is None:
         raise ValueError("a hand is rendered from a seat's view")
+    variant = _variant(view)
     lines = [note] if note else []
     if view.phase is Phase.GAME_OVER:
         lines.append(_status(view, seating))
@@ -330,10 +337,14 @@ def hand_embed(
     if view.blind:
         hand = "(unseen: you name trump before you look at it)"
     else:
-        hand = _cards(view.hand, view.trump, _variant(view).twins)
-    embed.add_field(name="Hand", value=hand, inline=False)
-    if view.tableaus and view.tableaus[view.seat]:
-        embed.add_field(name="Your tableau", value=_tableau(view, view.seat), inline=False)
+        hand = _grouped(view.hand, view.trump, variant.twins)
+    embed.add_field(name=f"Hand ({len(view.hand)})", value=hand, inline=False)
+    if view.tableaus:
+        for seat in _from(view.seat, view.players):
+            if not view.tableaus[seat]:
+                continue
+            name = "Your tableau" if seat == view.seat else f"{seating.who(seat)}'s tableau"
+            embed.add_field(name=name, value=_tableau(view, seat), inline=False)
     if view.discards:
         embed.add_field(name="You discarded", value=" ".join(c.pretty() for c in view.discards))
     if view.up_card is not None and view.hand_no:
@@ -344,12 +355,73 @@ def hand_embed(
     called = _called_line(view)
     if called:
         embed.add_field(name="Called", value=called, inline=False)
-    if view.trick.plays:
+    if view.phase is Phase.PLAY:
         embed.add_field(name="Trick", value=_trick_line(view.trick.plays, seating), inline=False)
-    if _variant(view).chips:
-        embed.add_field(name="Pool", value=f"{view.pool} chips")
+    if view.hand_no and view.phase is not Phase.GAME_OVER:
+        embed.add_field(name="Tricks", value=_tricks_line(view, seating), inline=False)
+    embed.add_field(name="Score", value=_score_line(view, seating), inline=False)
     embed.set_footer(text=f"Game #{game_id} · hand {view.hand_no}")
     return embed
+
+
+def _from(seat: int, players: int) -> list[int]:
+    """Every seat, starting with ``seat`` and going round the table."""
+    return [(seat + i) % players for i in range(players)]
+
+
+def _grouped(cards: Sequence[Card], trump: Suit | None, twins: bool) -> str:
+    """``cards`` one suit a line, trump first once made (the Bowers and Bens with it)."""
+    if not cards:
+        return "—"
+    lines: list[tuple[str, list[str]]] = []
+    for card in sort_cards(cards, trump, twins):
+        suit = _effective_suit(card, trump)
+        if trump is not None and suit is trump:
+            head = f"**Trump {trump.symbol}**"
+        elif suit is None:
+            head = "Jokers"
+        else:
+            head = suit.symbol
+        if not lines or lines[-1][0] != head:
+            lines.append((head, []))
+        lines[-1][1].append(card.pretty())
+    return "\n".join(f"{head}  {' '.join(shown)}" for head, shown in lines)
+
+
+def _effective_suit(card: Card, trump: Suit | None) -> Suit | None:
+    """The suit ``card`` follows: trump's for a Bower or a Ben once trump is made."""
+    if trump is None:
+        return card.suit
+    return SUITS[EFFECTIVE_SUIT[trump.index][card.index]]
+
+
+def _tricks_line(view: PlayerView, seating: Seating) -> str:
+    """Tricks taken this hand, by side where sides are known, and what the makers need
+    (RULES.md §1–§7 "Scoring": the contract, or an Auction bid's tricks)."""
+    variant = _variant(view)
+    playing = [s for s in range(view.players) if s not in view.out]
+    if variant.teams:
+        sides = sorted({view.sides[s] for s in playing})
+        taken = " · ".join(
+            f"{seating.side_names(side, view.sides)} "
+            f"{sum(view.tricks_won[s] for s in playing if view.sides[s] == side)}"
+            for side in sides
+        )
+    else:
+        taken = " · ".join(f"{seating.who(s)} {view.tricks_won[s]}" for s in playing)
+    if view.maker is None or view.phase not in (Phase.PLAY, Phase.HAND_OVER):
+        return taken
+    need = min(view.bid, variant.tricks) if view.bid else variant.contract
+    maker = seating.who(view.alone if view.alone is not None else view.maker)
+    if view.alone is not None or variant.makers == "solo":
+        who = f"{maker} needs"
+    elif variant.makers == "side":
+        side = view.sides[view.maker]
+        plural = "need" if view.sides.count(side) > 1 else "needs"
+        who = f"{seating.side_names(side, view.sides)} {plural}"
+    else:  # a secret or called partner: nobody may add their tricks up yet
+        who = f"{maker} and partner need"
+    return f"{taken}\n{who} {need} of {variant.tricks} tricks."
 
 
 def _prompt(view: PlayerView) -> str:
@@ -690,4 +762,6 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
         f"{avg} tricks a hand",
         inline=False,
     )
+    if stats.hints:
+        embed.add_field(name="Hints taken", value=str(stats.hints))
     return embed

@@ -11,6 +11,7 @@ aggregate, each module with its rows, enums, errors and design notes:
 - ``bot.store.lobbies``: lobbies (tables members join, challenges of several
   members) and their seats until the game starts.
 - ``bot.store.records``: players' names, ratings, the leaderboard and statistics.
+- ``bot.store.members``: members' own choices (auto-play of forced moves).
 
 Import everything from here (``from bot.store import Store, GameRow``).
 """
@@ -48,12 +49,15 @@ from bot.store.lobbies import (
     LobbyStatus,
     SeatUnavailable,
 )
+from bot.store.members import DEFAULT_AUTOPLAY, Autoplay, MemberQueries
 from bot.store.records import LeaderboardRow, PlayerStats, RatingChange, RecordQueries
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
+    "DEFAULT_AUTOPLAY",
     "SEAT_COUNTS",
     "AlreadyPlaying",
+    "Autoplay",
     "ChallengeClosed",
     "ChallengeNotFound",
     "ChallengeRow",
@@ -84,7 +88,7 @@ __all__ = [
 ]
 
 
-class Store(GameQueries, ChallengeQueries, LobbyQueries, RecordQueries):
+class Store(GameQueries, ChallengeQueries, LobbyQueries, RecordQueries, MemberQueries):
     """Async access to the bot's SQLite database. Create with ``await Store.open(path)``.
 
     Usable as ``async with await Store.open(path) as store: ...``. Methods raise

@@ -668,6 +668,34 @@ class GameQueries(StoreBase):
 
     # Turn timer
 
+    async def record_hint(self, game_id: int, seat: int) -> int:
+        """Count a hint the member in ``seat`` asked for; return their hints in the game.
+
+        Raises:
+            GameNotActive: the game is over: a hint helps no one then.
+            GameNotFound: no such game.
+        """
+        async with self._transaction(write=True) as db:
+            rows = list(
+                await db.execute_fetchall(
+                    """
+                    UPDATE seats SET hints = hints + 1
+                    WHERE game_id = ? AND seat = ?
+                      AND game_id IN (SELECT id FROM games WHERE status = 'active')
+                    RETURNING hints
+                    """,
+                    (game_id, seat),
+                )
+            )
+            if not rows:
+                status = await db.execute_fetchall(
+                    "SELECT status FROM games WHERE id = ?", (game_id,)
+                )
+                for (found,) in status:
+                    raise GameNotActive(game_id, GameStatus(found))
+                raise GameNotFound(game_id)
+            return int(rows[0][0])
+
     async def touch_turn(self, game_id: int, *, now: float | None = None) -> bool:
         """Start the turn timer afresh (a new turn began) and clear the reminder flag.
 

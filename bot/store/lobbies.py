@@ -87,6 +87,7 @@ class LobbyRow:
     expires_at: float
     resolved_at: float | None
     taken: tuple[LobbySeat, ...]
+    rematch_of: int | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` holds, or None."""
@@ -148,6 +149,7 @@ async def _load(db: aiosqlite.Connection, lobby_id: int) -> LobbyRow:
         expires_at=float(row["expires_at"]),
         resolved_at=None if row["resolved_at"] is None else float(row["resolved_at"]),
         taken=taken,
+        rematch_of=row["rematch_of"],
     )
 
 
@@ -247,6 +249,96 @@ class LobbyQueries(StoreBase):
             for user_id, name in [host, *((user, name) for _, user, name in invited)]:
                 await _upsert_player(db, guild_id, user_id, name, now)
             return await _load(db, lobby_id)
+
+    async def open_rematch(
+        self,
+        game_id: int,
+        host: tuple[int, str],
+        *,
+        lifetime: float,
+        now: float | None = None,
+    ) -> tuple[LobbyRow, bool]:
+        """The open rematch invitation of finished game ``game_id`` for member
+        ``host`` ``(user_id, display_name)``: the game's seats again, its computers at
+        their levels, every other member invited.
+
+        Of two members asking at once, one opens it and the other gets the same lobby:
+        at most one rematch of a game is open. Returns ``(lobby, opened)``: ``opened``
+        False when it was open already (the caller then accepts for ``host``).
+
+        Raises:
+            SeatUnavailable: no such game, ``host`` did not play it, or it is not over
+                (still active, or abandoned by the bot).
+        """
+        now = _now(now)
+        async with self._transaction(write=True) as db:
+            open_ = await db.execute_fetchall(
+                "SELECT id FROM lobbies WHERE rematch_of = ? AND status = 'open' "
+                "AND expires_at > ?",
+                (game_id, now),
+            )
+            for (lobby_id,) in open_:
+                return await _load(db, lobby_id), False
+            games = list(
+                await db.execute_fetchall(
+                    "SELECT guild_id, channel_id, variant, options, status FROM games WHERE id = ?",
+                    (game_id,),
+                )
+            )
+            if not games:
+                raise SeatUnavailable(f"There is no game #{game_id}.")
+            game = games[0]
+            if game["status"] in ("active", "abandoned"):
+                raise SeatUnavailable(f"Game #{game_id} is not over: no rematch yet.")
+            seats = list(
+                await db.execute_fetchall(
+                    "SELECT seat, kind, user_id, level FROM seats WHERE game_id = ? ORDER BY seat",
+                    (game_id,),
+                )
+            )
+            if all(row["user_id"] != host[0] for row in seats):
+                raise SeatUnavailable("Only the players of this game can ask for a rematch.")
+            # An earlier rematch that expired unanswered no longer blocks this one.
+            await db.execute(
+                "UPDATE lobbies SET status = 'expired', resolved_at = ? "
+                "WHERE rematch_of = ? AND status = 'open' AND expires_at <= ?",
+                (now, game_id, now),
+            )
+            members = [row for row in seats if row["user_id"] is not None]
+            cursor = await db.execute(
+                """
+                INSERT INTO lobbies (guild_id, channel_id, host_id, variant, options, seats,
+                                     level, invited, created_at, expires_at, rematch_of)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                (
+                    game["guild_id"],
+                    game["channel_id"],
+                    host[0],
+                    game["variant"],
+                    game["options"],
+                    len(seats),
+                    next((row["level"] for row in seats if row["level"]), "normal"),
+                    int(len(members) > 1),
+                    now,
+                    now + lifetime,
+                    game_id,
+                ),
+            )
+            lobby_id = cursor.lastrowid
+            assert lobby_id is not None  # an INSERT into a rowid table always sets it
+            for row in seats:
+                if row["user_id"] is None:
+                    await db.execute(
+                        "INSERT INTO lobby_seats (lobby_id, seat, kind, level) "
+                        "VALUES (?, ?, 'computer', ?)",
+                        (lobby_id, row["seat"], row["level"]),
+                    )
+                else:
+                    accepted = row["user_id"] == host[0]
+                    await _seat_member(db, lobby_id, row["seat"], row["user_id"], accepted)
+            await _upsert_player(db, game["guild_id"], host[0], host[1], now)
+            return await _load(db, lobby_id), True
 
     async def load_lobby(self, lobby_id: int) -> LobbyRow:
         """Return the lobby. Raises ``LobbyNotFound``."""

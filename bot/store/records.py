@@ -82,6 +82,8 @@ class PlayerStats:
     hands_euchred: int
     marches: int
     avg_tricks: float | None
+    hints: int = 0
+    """Hints asked for (the Hint button), in every game counted here."""
 
     @property
     def win_rate(self) -> float:
@@ -258,6 +260,15 @@ class RecordQueries(StoreBase):
                 """,
                 params,
             )
+            hints = await db.execute_fetchall(
+                """
+                SELECT COALESCE(SUM(s.hints), 0) FROM seats AS s
+                JOIN games AS g ON g.id = s.game_id
+                WHERE s.user_id = :user AND g.guild_id = :guild
+                  AND (:variant IS NULL OR g.variant = :variant)
+                """,
+                params,
+            )
             rating = await db.execute_fetchall(
                 """
                 SELECT MAX(mu - :z * sigma) FROM ratings
@@ -282,4 +293,5 @@ class RecordQueries(StoreBase):
             hands_euchred=c["euchred"],
             marches=c["marches"],
             avg_tricks=t["avg_tricks"],
+            hints=next(iter(hints))[0],
         )

@@ -282,3 +282,40 @@ def test_an_auction_call_of_a_card_is_offered_as_selects() -> None:
     assert len(view.legal_actions) > 25
     assert all(isinstance(item.item, discord.ui.Select) for item in ui.children)  # type: ignore[attr-defined]
     assert all(item.custom_id.startswith("tuque:pick:3:") for item in ui.children)  # type: ignore[attr-defined]
+
+
+def test_the_hand_message_is_enough_to_play_from() -> None:
+    """In Tuque's play the hand view shows the opponent's face-up tableau cards, the
+    trick so far, the tricks each side took with what the maker needs (RULES.md §1
+    Scoring: 9 of 17), and the score, so a member never scrolls back to the table."""
+    game = next(
+        g
+        for g in _random_states(2, 2000)
+        if g.phase is Phase.PLAY and g.view(None).trick.plays and g.turn is not None
+    )
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    embed = render.hand_embed(view, SEATING, 1)
+    fields = {f.name: f.value for f in embed.fields}
+    other = 1 - seat
+    assert view.face_up(other)
+    theirs = fields[f"{SEATING.names[other]}'s tableau"]
+    assert all(c.pretty() in theirs for c in view.face_up(other))
+    assert all(c.pretty() in fields["Trick"] for _, c in view.trick.plays)
+    maker = SEATING.names[view.maker]  # type: ignore[index]
+    assert f"{maker} needs 9 of 17 tricks." in fields["Tricks"]
+    won = view.tricks_won
+    assert f"Ann {won[0]} · Bob {won[1]}" in fields["Tricks"]
+    assert fields["Score"] == f"Ann {view.scores[0]} · Bob {view.scores[1]} (to 5)"
+    assert embed.description and embed.description.startswith("**Your turn:**")
+
+
+def test_the_hand_is_grouped_with_the_bowers_and_bens_in_trump() -> None:
+    """RULES.md §1 Trump order: once trump is made the Left Bower and the Bens are trump,
+    so the hand view shows them in the trump line, not in their printed suit."""
+    jh, jd, ben, nine_d, ace_s = (Card.parse(c) for c in ("JH", "JD", "B2", "9D", "AS"))
+    line = render._grouped([nine_d, ace_s, jd, ben, jh], Suit.HEARTS, twins=False)
+    trump, *others = line.split("\n")
+    assert trump == f"**Trump ♥**  {ben.pretty()} {jh.pretty()} {jd.pretty()}"
+    assert others == [f"♦  {nine_d.pretty()}", f"♠  {ace_s.pretty()}"]

@@ -1144,7 +1144,8 @@ async def test_the_001_fixture_upgrades_in_place_and_plays_on(db_path: Path) -> 
         for key, stats in expected["stats"].items():
             user, variant = key.split(":")
             got = await store.player_stats(GUILD, int(user), None if variant == "None" else variant)
-            assert vars(got) == stats, key
+            # The figures 001's code gave; hints (004) did not exist then: none were taken.
+            assert vars(got) == {**stats, "hints": 0}, key
         for variant, rows in expected["leaderboard"].items():
             board = await store.leaderboard(GUILD, None if variant == "None" else variant)
             assert [vars(row) for row in board] == rows, variant
