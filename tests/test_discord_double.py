@@ -685,3 +685,27 @@ async def test_the_application_emoji_limit_refuses_more(
             await world.bot.create_application_emoji(name="two", image=PNG)
     assert raised.value.code == 30018 and double.emoji_uploads == ["one"]
     assert double.problems() == []
+
+
+async def test_a_button_may_show_only_the_applications_own_emojis(
+    double: DiscordDouble, world: World
+) -> None:
+    """A button with an application emoji is stored; one with an unknown custom emoji is
+    refused as Discord refuses it (a Unicode emoji is always fine)."""
+    own = double.add_application_emoji("tq_ah", PNG)
+
+    def view(emoji: discord.PartialEmoji | str) -> discord.ui.View:
+        ui = discord.ui.View()
+        ui.add_item(discord.ui.Button(label="A♥", emoji=emoji, custom_id="card"))
+        return ui
+
+    async with double.running(world.bot):
+        channel = world.bot.get_channel(world.table.id)
+        assert isinstance(channel, discord.TextChannel)
+        await channel.send("mine", view=view(discord.PartialEmoji(name="tq_ah", id=own.id)))
+        await channel.send("unicode", view=view("🃏"))
+        with pytest.raises(discord.HTTPException, match="Invalid emoji"):
+            await channel.send("stray", view=view(discord.PartialEmoji(name="x", id=own.id + 1)))
+    assert [m.content for m in double.channel_messages(world.table)] == ["mine", "unicode"]
+    assert double.channel_messages(world.table)[0].buttons[0].emoji == own.markdown
+    assert len(double.take_problems()) == 1

@@ -77,6 +77,7 @@ from .models import (
 from .validation import (
     FieldError,
     command_errors,
+    component_emoji_errors,
     emoji_errors,
     form_error_body,
     message_errors,
@@ -1635,6 +1636,7 @@ class DiscordDouble:
         self, body: dict[str, Any], files: list[dict[str, Any]], flags: int
     ) -> list[FieldError]:
         errors = message_errors(body, flags)
+        errors += component_emoji_errors(body.get("components") or [], self.application_emojis)
         if self._is_empty(body, files):
             errors.append(FieldError("content", "MESSAGE_EMPTY", "Cannot send an empty message"))
         return errors
@@ -1673,6 +1675,7 @@ class DiscordDouble:
         attachments += self._attachments(body, files)
         merged = {"content": content, "embeds": embeds, "components": components}
         errors = message_errors(merged, flags)
+        errors += component_emoji_errors(components, self.application_emojis)
         if self._is_empty(merged, attachments):
             errors.append(FieldError("content", "MESSAGE_EMPTY", "Cannot send an empty message"))
         if errors:

@@ -398,3 +398,22 @@ def emoji_errors(body: Any, taken: Collection[str]) -> tuple[list[FieldError], b
                 FieldError("image", "BINARY_TYPE_MAX_SIZE", "File cannot be larger than 256.0 kb.")
             )
     return errors, image
+
+
+def component_emoji_errors(
+    components: list[dict[str, Any]], known: Collection[int]
+) -> list[FieldError]:
+    """A custom emoji on a button or a select option must be one the bot may use (here:
+    the application's own); a Unicode emoji (no id) always may."""
+    errors: list[FieldError] = []
+    for i, component in enumerate(walk_components(components)):
+        emojis = [(f"components.{i}.emoji", component.get("emoji"))]
+        emojis += [
+            (f"components.{i}.options.{k}.emoji", option.get("emoji"))
+            for k, option in enumerate(component.get("options") or [])
+        ]
+        for path, emoji in emojis:
+            emoji_id = (emoji or {}).get("id")
+            if emoji_id is not None and int(emoji_id) not in known:
+                errors.append(FieldError(f"{path}.id", "COMPONENT_INVALID_EMOJI", "Invalid emoji"))
+    return errors
