@@ -45,7 +45,8 @@ import discord
 from discord.ext import commands
 
 from bot import replies
-from engine.actions import ACTIONS, Action, Discard, Play
+from bot.emojis import TEXT_FACES, CardFaces
+from engine.actions import ACTIONS, Action, CallCard, Discard, Give, Play
 from engine.variants import VARIANTS
 from engine.view import PlayerView
 
@@ -457,14 +458,27 @@ MAX_BUTTONS = 25
 """Discord's limit of components in a message: five rows of five buttons."""
 
 
+def _emoji(action: Action, faces: CardFaces) -> discord.PartialEmoji | None:
+    """The face of the card ``action`` moves or names, if it has one."""
+    if isinstance(action, Play | Discard | Give | CallCard):
+        return faces.emoji(action.card)
+    return None
+
+
 def hand_buttons(
-    game_id: int, seq: int, view: PlayerView, labels: list[str]
+    game_id: int,
+    seq: int,
+    view: PlayerView,
+    labels: list[str],
+    faces: CardFaces = TEXT_FACES,
 ) -> discord.ui.View | None:
     """Components for exactly ``view.legal_actions`` (``labels`` in the same order).
 
     Buttons, five a row: cards from the hand first, then face-up tableau cards
     (marked 📤). Where more than 25 actions are legal (an Auction maker calling any
     card they do not hold), selects of at most 25 options each, in action order.
+    A card's button or option shows its face (from ``faces``) beside its label, and the
+    label keeps the card's text for screen readers.
     """
     if not view.legal_actions:
         return None
@@ -478,7 +492,10 @@ def hand_buttons(
             select = discord.ui.Select[Any](
                 custom_id=f"tuque:pick:{game_id}:{seq}:{part}",
                 placeholder=f"{chunk[0][1]} … {chunk[-1][1]}",
-                options=[discord.SelectOption(label=label, value=str(a.id)) for a, label in chunk],
+                options=[
+                    discord.SelectOption(label=label, value=str(a.id), emoji=_emoji(a, faces))
+                    for a, label in chunk
+                ],
                 row=part,
             )
             ui.add_item(ActionSelect(game_id, seq, part, select))
@@ -492,6 +509,7 @@ def hand_buttons(
         from_tableau = isinstance(action, Play) and action.card in tableau
         button = discord.ui.Button[Any](
             label=label + (" 📤" if from_tableau else ""),
+            emoji=_emoji(action, faces),
             style=discord.ButtonStyle.success if from_tableau else _style(action),
             custom_id=f"tuque:act:{game_id}:{seq}:{action.id}",
             row=i // 5,

@@ -37,6 +37,7 @@ import discord
 
 from bot import render, replies
 from bot.components import hand_buttons, resign_view, table_view
+from bot.emojis import TEXT_FACES, CardFaces
 from bot.store import (
     GameNotActive,
     GameNotFound,
@@ -193,6 +194,8 @@ class GameSessions:
         move_delay: seconds to wait before each computer move.
         table_delay: seconds a table edit waits so that quick plays share one edit;
             Discord allows about 5 edits per 5 seconds in a channel.
+        faces: how cards show now (the bot's card emojis, which start-up may still be
+            uploading); asked at every render. Default: text.
     """
 
     def __init__(
@@ -203,8 +206,10 @@ class GameSessions:
         *,
         move_delay: float,
         table_delay: float,
+        faces: Callable[[], CardFaces] = lambda: TEXT_FACES,
     ) -> None:
         self.client = client
+        self.faces = faces
         self.store = store
         self.executor = executor
         self.move_delay = move_delay
@@ -288,10 +293,11 @@ class GameSessions:
     ) -> tuple[discord.Embed, discord.ui.View | None]:
         view = session.game.view(seat)
         labels = [render.action_label(a, view, session.seating) for a in view.legal_actions]
+        faces = self.faces()
         buttons = None
         if not session.finished:
-            buttons = hand_buttons(session.id, len(session.game.log), view, labels)
-        return render.hand_embed(view, session.seating, session.id, note), buttons
+            buttons = hand_buttons(session.id, len(session.game.log), view, labels, faces)
+        return render.hand_embed(view, session.seating, session.id, note, faces), buttons
 
     async def _send_hand(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str | None = None
@@ -364,7 +370,7 @@ class GameSessions:
             try:
                 await channel.get_partial_message(session.table_message_id).edit(
                     content=render.table_content(public, session.seating),
-                    embed=render.table_embed(public, session.seating, session.id),
+                    embed=render.table_embed(public, session.seating, session.id, self.faces()),
                     view=table_view(session.id, session.finished),
                 )
             except discord.NotFound:
@@ -382,7 +388,7 @@ class GameSessions:
         channel = self.client.get_partial_messageable(session.channel_id)
         message = await channel.send(
             content=render.table_content(public, session.seating),
-            embed=render.table_embed(public, session.seating, session.id),
+            embed=render.table_embed(public, session.seating, session.id, self.faces()),
             view=table_view(session.id, session.finished),
         )
         session.table_message_id = message.id

@@ -4,13 +4,22 @@ restart, and text wherever a face is missing."""
 from __future__ import annotations
 
 import logging
+import random
 
 import pytest
-from e2e import Table, running_bot
+from e2e import (
+    Table,
+    challenge_and_accept,
+    newest_hand,
+    play_turn,
+    running_bot,
+    table_message,
+)
 
 from bot.emojis import BACK_TEXT, TEXT_FACES, CardFaces
 from bot.faces import BACK_NAME, EMOJI_NAMES, face_png, face_pngs
 from engine.cards import CARDS, Card
+from engine.view import Phase
 
 UPLOAD = "POST /applications/{application_id}/emojis"
 
@@ -139,3 +148,37 @@ def test_the_double_pack_faces_are_among_the_uploads() -> None:
     """Every card's face name is one the start-up uploads (the second copies' included)."""
     faces = CardFaces({name: i for i, name in enumerate(EMOJI_NAMES, 1)})
     assert all(faces.emoji(card) is not None for card in CARDS)
+
+
+async def test_the_table_the_hand_and_the_buttons_show_the_faces(table: Table) -> None:
+    """RULES.md §1 Tuque: the table shows the face-up tableau cards' faces with their text
+    and the backs of the face-down ones; the hand's card buttons carry their card's face
+    beside a label that keeps the text."""
+    t = table
+    async with running_bot(t) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        rng = random.Random(4)
+        while session.game.phase is not Phase.PLAY:
+            await play_turn(t, bot, game_id, rng)
+        await t.double.idle()
+        faces = bot.faces
+        seat = session.game.turn
+        assert seat is not None
+        user = t.ann if session.seats[seat].user_id == t.ann.id else t.bob
+        show = next(b for b in table_message(t).buttons if b.label == "Show my hand")
+        await (await t.double.click(user, table_message(t), show.custom_id or "")).settled()
+        hand = newest_hand(t, user)
+        view = session.game.view(seat)
+    back = t.double.application_emoji("tq_back")
+    assert back is not None and back.markdown in table_message(t).text
+    for card in view.face_up(0) + view.face_up(1):
+        assert f"{faces.show(card)} {card.pretty()}" in table_message(t).text
+    assert hand is not None
+    cards = [b for b in hand.buttons if b.custom_id and b.custom_id.startswith("tuque:act:")]
+    assert cards and all(b.emoji and b.emoji.startswith("<:tq_") for b in cards)
+    for button in cards:
+        label = (button.label or "").removesuffix(" 📤")
+        card = next(c for c in CARDS if c.pretty() == label)
+        assert button.emoji == faces.show(card)
