@@ -1,8 +1,10 @@
-"""The bot: a ``commands.Bot`` that opens the store and restores games in ``setup_hook``."""
+"""The bot: a ``commands.Bot`` that opens the store, restores games and finds its card
+faces in ``setup_hook``."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 from concurrent.futures import Executor
@@ -15,17 +17,23 @@ from discord.ext import commands
 from bot import replies
 from bot.cogs import EXTENSIONS
 from bot.components import DYNAMIC_ITEMS
+from bot.emojis import CardFaces, FaceEmojis
 from bot.sessions import GameSessions
 from bot.settings import Settings
 from bot.store import Store
 from bot.workers import computer_pool
 
-__all__ = ["GC_YOUNG_THRESHOLD", "TuqueBot", "TuqueTree", "tune_gc"]
+__all__ = ["FACES_WAIT_SECONDS", "GC_YOUNG_THRESHOLD", "TuqueBot", "TuqueTree", "tune_gc"]
 
 log = logging.getLogger(__name__)
 
 GC_YOUNG_THRESHOLD = 50_000
 """Allocations between young-generation collections (CPython's default is 700)."""
+
+FACES_WAIT_SECONDS = 10.0
+"""How long start-up waits for the card faces' emojis (a first start uploads 40, and
+Discord may rate-limit that) before going on; the uploads go on meanwhile, and a card
+shows as text until its face is there."""
 
 
 def tune_gc() -> None:
@@ -67,7 +75,7 @@ class TuqueBot(commands.Bot):
 
     The features are cogs (``bot.cogs``), loaded as extensions in ``setup_hook``;
     this class owns what they share: the settings, the store, the session manager,
-    the ``/tuque`` group and the executor.
+    the ``/tuque`` group, the executor and the card faces (:attr:`faces`).
 
     Args:
         settings: the configuration.
@@ -108,8 +116,18 @@ class TuqueBot(commands.Bot):
         )
         """The ``/tuque`` group: every cog's slash commands are its subcommands."""
         self.tree.add_command(self.tuque)
+        self.card_emojis = FaceEmojis(self)
+        """Finds and uploads the card faces' emojis (see :mod:`bot.emojis`)."""
+        self._faces_sync: asyncio.Task[None] | None = None
+
+    @property
+    def faces(self) -> CardFaces:
+        """How cards appear in messages now: their faces' emojis, text for any missing."""
+        return self.card_emojis.faces
 
     async def setup_hook(self) -> None:
+        # Uploads overlap the rest of the start-up, and do not hold it up for long.
+        self._faces_sync = asyncio.create_task(self.card_emojis.sync(), name="card-faces")
         if not hasattr(self, "store"):
             self.store = await Store.open(self.settings.database_path)
         executor = self._executor or computer_pool()
@@ -120,6 +138,7 @@ class TuqueBot(commands.Bot):
             executor,
             move_delay=self.settings.computer_move_delay_seconds,
             table_delay=self.settings.table_edit_delay_seconds,
+            faces=lambda: self.faces,
         )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
@@ -131,8 +150,13 @@ class TuqueBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        await asyncio.wait({self._faces_sync}, timeout=FACES_WAIT_SECONDS)
 
     async def close(self) -> None:
+        if self._faces_sync is not None and not self._faces_sync.done():
+            self._faces_sync.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._faces_sync
         if hasattr(self, "sessions"):
             await self.sessions.close()
         if hasattr(self, "store"):

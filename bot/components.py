@@ -47,7 +47,8 @@ import discord
 from discord.ext import commands
 
 from bot import replies
-from engine.actions import ACTIONS, Action, Discard, Play
+from bot.emojis import TEXT_FACES, CardFaces
+from engine.actions import ACTIONS, Action, CallCard, Discard, Give, Play
 from engine.variants import VARIANTS
 from engine.view import PlayerView
 
@@ -531,8 +532,21 @@ MAX_BUTTONS = 25
 """Discord's limit of components in a message: five rows of five buttons."""
 
 
+def _emoji(action: Action, faces: CardFaces) -> discord.PartialEmoji | None:
+    """The face of the card ``action`` moves or names, if it has one."""
+    if isinstance(action, Play | Discard | Give | CallCard):
+        return faces.emoji(action.card)
+    return None
+
+
 def hand_buttons(
-    game_id: int, seq: int, view: PlayerView, labels: list[str], *, hint: bool = False
+    game_id: int,
+    seq: int,
+    view: PlayerView,
+    labels: list[str],
+    faces: CardFaces = TEXT_FACES,
+    *,
+    hint: bool = False,
 ) -> discord.ui.View | None:
     """Components for exactly ``view.legal_actions`` (``labels`` in the same order),
     and with ``hint`` a "Hint" button after them.
@@ -540,7 +554,9 @@ def hand_buttons(
     Buttons, five a row: cards from the hand first, then face-up tableau cards
     (marked 📤). Where the actions (and the hint) would not fit in 25 buttons (an
     Auction maker calling any card they do not hold), selects of at most 25 options
-    each, in action order, then the hint.
+    each, in action order, then the hint. A card's button or option shows its face
+    (from ``faces``) beside its label, and the label keeps the card's text for screen
+    readers.
     """
     if not view.legal_actions:
         return None
@@ -554,7 +570,10 @@ def hand_buttons(
             select = discord.ui.Select[Any](
                 custom_id=f"tuque:pick:{game_id}:{seq}:{part}",
                 placeholder=f"{chunk[0][1]} … {chunk[-1][1]}",
-                options=[discord.SelectOption(label=label, value=str(a.id)) for a, label in chunk],
+                options=[
+                    discord.SelectOption(label=label, value=str(a.id), emoji=_emoji(a, faces))
+                    for a, label in chunk
+                ],
                 row=part,
             )
             ui.add_item(ActionSelect(game_id, seq, part, select))
@@ -570,6 +589,7 @@ def hand_buttons(
         from_tableau = isinstance(action, Play) and action.card in tableau
         button = discord.ui.Button[Any](
             label=label + (" 📤" if from_tableau else ""),
+            emoji=_emoji(action, faces),
             style=discord.ButtonStyle.success if from_tableau else _style(action),
             custom_id=f"tuque:act:{game_id}:{seq}:{action.id}",
             row=i // 5,

@@ -3,6 +3,10 @@
 Everything here takes a :class:`~engine.view.PlayerView` (public or one seat's),
 so a public embed can only ever show what the public view holds: the hidden
 cards never reach this module for a channel post.
+
+Cards show as their faces (:class:`~bot.emojis.CardFaces`, the bot's card emojis)
+followed by their text (``<:tq_10h:…> 10♥``), which screen readers read; with
+:data:`~bot.emojis.TEXT_FACES`, the default, as text alone.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Any
 
 import discord
 
+from bot.emojis import TEXT_FACES, CardFaces
 from bot.store import (
     GameRow,
     GameStatus,
@@ -88,7 +93,14 @@ def seating_of(seats: Sequence[SeatRow]) -> Seating:
 
 
 def _cards(cards: Sequence[Card], trump: Suit | None, twins: bool) -> str:
+    """``cards`` sorted as a hand, as text (for files and logs, where faces do not show)."""
     return " ".join(c.pretty() for c in sort_cards(cards, trump, twins)) or "—"
+
+
+def _card(card: Card, faces: CardFaces) -> str:
+    """``card`` as its face and its text (``<:tq_10h:…> 10♥``), or as text without a face."""
+    shown, text = faces.show(card), card.pretty()
+    return text if shown == text else f"{shown} {text}"
 
 
 def _suit(suit: Suit) -> str:
@@ -111,11 +123,20 @@ def action_label(action: Action, view: PlayerView, seating: Seating | None = Non
     return Wording(_variant(view), names).action_label(view, action)
 
 
-def _tableau(view: PlayerView, seat: int) -> str:
-    """A seat's piles in the notation of :func:`engine.wording.tableau_text`, ``[K♠/▮]``."""
+def _tableau(view: PlayerView, seat: int, faces: CardFaces) -> str:
+    """A seat's piles in the notation of :func:`engine.wording.tableau_text`, ``[K♠/▮]``,
+    a card's face beside its text and the card back for a face-down card."""
     piles = view.tableaus[seat]
     down = sum(p.face_down for p in piles)
-    return f"{tableau_text(piles)}  ({down} face-down)"
+    if faces.ids:
+        shown = " ".join(
+            f"[{_card(p.up, faces) if p.up is not None else '—'}/"
+            f"{faces.back() if p.face_down else ' '}]"
+            for p in piles
+        )
+    else:
+        shown = tableau_text(piles)
+    return f"{shown}  ({down} face-down)"
 
 
 def _status(view: PlayerView, seating: Seating) -> str:
@@ -145,8 +166,8 @@ def _describe_bid(seat: int, action: Action, view: PlayerView, seating: Seating)
     return Wording(_variant(view), seating.names).narrate(seat, action, None, past=True)
 
 
-def _trick_line(plays: Sequence[tuple[int, Card]], seating: Seating) -> str:
-    return " · ".join(f"{seating.who(s)} {c.pretty()}" for s, c in plays) or "—"
+def _trick_line(plays: Sequence[tuple[int, Card]], seating: Seating, faces: CardFaces) -> str:
+    return " · ".join(f"{seating.who(s)} {_card(c, faces)}" for s, c in plays) or "—"
 
 
 def _title(view: PlayerView, seating: Seating) -> str:
@@ -169,14 +190,14 @@ def _trump_line(view: PlayerView, seating: Seating) -> str:
     return line
 
 
-def _called_line(view: PlayerView) -> str | None:
+def _called_line(view: PlayerView, faces: CardFaces) -> str | None:
     """The Call-Ace or Auction call (RULES.md §7); never who the partner is."""
     if view.called_suit is not None:
         return (
             f"{_suit(view.called_suit)}: whoever holds its best card is the maker's secret partner"
         )
     if view.called_card is not None:
-        return f"{view.called_card.pretty()}: its holder is the maker's partner"
+        return f"{_card(view.called_card, faces)}: its holder is the maker's partner"
     return None
 
 
@@ -191,13 +212,16 @@ def _score_line(view: PlayerView, seating: Seating) -> str:
     return f"{score} (to {view.target})"
 
 
-def table_embed(view: PlayerView, seating: Seating, game_id: int) -> discord.Embed:
+def table_embed(
+    view: PlayerView, seating: Seating, game_id: int, faces: CardFaces = TEXT_FACES
+) -> discord.Embed:
     """The public table: players, dealer, up-card, trump, tableaus, trick, tricks, score.
 
     Args:
         view: the PUBLIC view (``game.view(None)``); a seat's view would show a hand.
         seating: names per seat.
         game_id: shown in the footer so players can tell tables apart.
+        faces: how cards show (their emojis, or text).
 
     Raises:
         ValueError: ``view`` is a seat's view, not the public one.
@@ -211,13 +235,13 @@ def table_embed(view: PlayerView, seating: Seating, game_id: int) -> discord.Emb
     if view.hand_no:
         embed.add_field(name="Dealer", value=seating.who(view.dealer))
         if view.up_card is not None:
-            up = view.up_card.pretty() + (" (turned down)" if view.up_card_turned_down else "")
+            up = _card(view.up_card, faces) + (" (turned down)" if view.up_card_turned_down else "")
             embed.add_field(name="Up-card", value=up)
         elif variant.widow:
             widow = f"{view.widow} cards face down" if view.widow else "taken by the maker"
             embed.add_field(name="Widow", value=widow)
         embed.add_field(name="Trump", value=_trump_line(view, seating))
-        called = _called_line(view)
+        called = _called_line(view, faces)
         if called:
             embed.add_field(name="Called", value=called, inline=False)
         if view.out:
@@ -229,15 +253,15 @@ def table_embed(view: PlayerView, seating: Seating, game_id: int) -> discord.Emb
             embed.add_field(name="Bidding", value=bids[-1024:], inline=False)
         for seat, name in enumerate(seating.names):
             if view.tableaus[seat]:
-                value = f"{_tableau(view, seat)}\nHand: {view.hand_sizes[seat]} cards"
+                value = f"{_tableau(view, seat, faces)}\nHand: {view.hand_sizes[seat]} cards"
                 embed.add_field(name=f"{name}'s tableau", value=value, inline=False)
         if view.phase is Phase.PLAY or view.tricks:
             embed.add_field(
-                name="Trick", value=_trick_line(view.trick.plays, seating), inline=False
+                name="Trick", value=_trick_line(view.trick.plays, seating, faces), inline=False
             )
             if view.tricks:
                 last = view.tricks[-1]
-                line = f"{_trick_line(last.plays, seating)} → {seating.who(last.winner)}"
+                line = f"{_trick_line(last.plays, seating, faces)} → {seating.who(last.winner)}"
                 embed.add_field(name="Last trick", value=line, inline=False)
         won = " · ".join(
             f"{n} {t}"
@@ -259,7 +283,11 @@ def table_content(view: PlayerView, seating: Seating) -> str | None:
 
 
 def hand_embed(
-    view: PlayerView, seating: Seating, game_id: int, note: str | None = None
+    view: PlayerView,
+    seating: Seating,
+    game_id: int,
+    note: str | None = None,
+    faces: CardFaces = TEXT_FACES,
 ) -> discord.Embed:
     """One player's private view, enough to play from without scrolling to the table.
 
@@ -274,6 +302,7 @@ def hand_embed(
         seating: names per seat.
         game_id: shown in the footer with the hand number.
         note: an extra line shown first (e.g. the result of the last click).
+        faces: how cards show (their emojis, or text).
 
     Raises:
         ValueError: ``view`` is the public view.
@@ -297,26 +326,28 @@ def hand_embed(
     if view.blind:
         hand = "(unseen: you name trump before you look at it)"
     else:
-        hand = _grouped(view.hand, view.trump, variant.twins)
+        hand = _grouped(view.hand, view.trump, variant.twins, faces)
     embed.add_field(name=f"Hand ({len(view.hand)})", value=hand, inline=False)
     if view.tableaus:
         for seat in _from(view.seat, view.players):
             if not view.tableaus[seat]:
                 continue
             name = "Your tableau" if seat == view.seat else f"{seating.who(seat)}'s tableau"
-            embed.add_field(name=name, value=_tableau(view, seat), inline=False)
+            embed.add_field(name=name, value=_tableau(view, seat, faces), inline=False)
     if view.discards:
-        embed.add_field(name="You discarded", value=" ".join(c.pretty() for c in view.discards))
+        discarded = " ".join(_card(c, faces) for c in view.discards)
+        embed.add_field(name="You discarded", value=discarded)
     if view.up_card is not None and view.hand_no:
-        up = view.up_card.pretty() + (" (turned down)" if view.up_card_turned_down else "")
+        up = _card(view.up_card, faces) + (" (turned down)" if view.up_card_turned_down else "")
         embed.add_field(name="Up-card", value=up)
     if view.trump is not None:
         embed.add_field(name="Trump", value=_trump_line(view, seating))
-    called = _called_line(view)
+    called = _called_line(view, faces)
     if called:
         embed.add_field(name="Called", value=called, inline=False)
     if view.phase is Phase.PLAY:
-        embed.add_field(name="Trick", value=_trick_line(view.trick.plays, seating), inline=False)
+        trick = _trick_line(view.trick.plays, seating, faces)
+        embed.add_field(name="Trick", value=trick, inline=False)
     if view.hand_no and view.phase is not Phase.GAME_OVER:
         embed.add_field(name="Tricks", value=_tricks_line(view, seating), inline=False)
     embed.add_field(name="Score", value=_score_line(view, seating), inline=False)
@@ -329,7 +360,9 @@ def _from(seat: int, players: int) -> list[int]:
     return [(seat + i) % players for i in range(players)]
 
 
-def _grouped(cards: Sequence[Card], trump: Suit | None, twins: bool) -> str:
+def _grouped(
+    cards: Sequence[Card], trump: Suit | None, twins: bool, faces: CardFaces = TEXT_FACES
+) -> str:
     """``cards`` one suit a line, trump first once made (the Bowers and Bens with it)."""
     if not cards:
         return "—"
@@ -341,7 +374,7 @@ def _grouped(cards: Sequence[Card], trump: Suit | None, twins: bool) -> str:
             head = f"**Trump {suit.symbol}**"
         else:
             head = suit.symbol
-        lines.append(f"{head}  {' '.join(c.pretty() for c in group)}")
+        lines.append(f"{head}  {' '.join(_card(c, faces) for c in group)}")
     return "\n".join(lines)
 
 

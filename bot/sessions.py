@@ -37,6 +37,7 @@ import discord
 
 from bot import render, replies
 from bot.components import game_over_view, hand_buttons, resign_view, table_view
+from bot.emojis import TEXT_FACES, CardFaces
 from bot.store import (
     DEFAULT_AUTOPLAY,
     Autoplay,
@@ -247,6 +248,8 @@ class GameSessions:
             ``move_delays`` wins).
         table_delay: seconds a table edit waits so that quick plays share one edit;
             Discord allows about 5 edits per 5 seconds in a channel.
+        faces: how cards show now (the bot's card emojis, which start-up may still be
+            uploading); asked at every render. Default: text.
     """
 
     def __init__(
@@ -257,8 +260,10 @@ class GameSessions:
         *,
         move_delay: float,
         table_delay: float,
+        faces: Callable[[], CardFaces] = lambda: TEXT_FACES,
     ) -> None:
         self.client = client
+        self.faces = faces
         self.store = store
         self.executor = executor
         self.move_delay = move_delay
@@ -371,11 +376,14 @@ class GameSessions:
     ) -> tuple[discord.Embed, discord.ui.View | None]:
         view = session.game.view(seat)
         labels = [render.action_label(a, view, session.seating) for a in view.legal_actions]
+        faces = self.faces()
         buttons = None
         if not session.finished:
             hint = self.hints_on(session) and view.turn == seat and len(view.legal_actions) > 1
-            buttons = hand_buttons(session.id, len(session.game.log), view, labels, hint=hint)
-        return render.hand_embed(view, session.seating, session.id, note), buttons
+            buttons = hand_buttons(
+                session.id, len(session.game.log), view, labels, faces, hint=hint
+            )
+        return render.hand_embed(view, session.seating, session.id, note, faces), buttons
 
     async def _send_hand(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str | None = None
@@ -448,7 +456,7 @@ class GameSessions:
             try:
                 await channel.get_partial_message(session.table_message_id).edit(
                     content=render.table_content(public, session.seating),
-                    embed=render.table_embed(public, session.seating, session.id),
+                    embed=render.table_embed(public, session.seating, session.id, self.faces()),
                     view=table_view(session.id, session.finished),
                 )
             except discord.NotFound:
@@ -466,7 +474,7 @@ class GameSessions:
         channel = self.client.get_partial_messageable(session.channel_id)
         message = await channel.send(
             content=render.table_content(public, session.seating),
-            embed=render.table_embed(public, session.seating, session.id),
+            embed=render.table_embed(public, session.seating, session.id, self.faces()),
             view=table_view(session.id, session.finished),
         )
         session.table_message_id = message.id

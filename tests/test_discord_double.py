@@ -631,3 +631,81 @@ async def test_a_command_from_direct_messages_has_no_guild(
         rec = await double.forge_slash(world.alice, world.table, "where", dm=True)
         await rec.settled()
     assert rec.original is not None and rec.original.text == "guild None"
+
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
+"""Enough of a PNG for discord.py and the double (both read the signature only)."""
+
+
+async def test_application_emojis_are_uploaded_listed_and_counted(
+    double: DiscordDouble, world: World
+) -> None:
+    """An upload is listed with its id and image; seeded emojis are listed, not counted."""
+    seeded = double.add_application_emoji("seeded", PNG)
+    async with double.running(world.bot):
+        made = await world.bot.create_application_emoji(name="tq_10h", image=PNG)
+        listed = await world.bot.fetch_application_emojis()
+    assert {(e.name, e.id) for e in listed} == {("seeded", seeded.id), ("tq_10h", made.id)}
+    stored = double.application_emoji("tq_10h")
+    assert stored is not None and stored.image == PNG and str(made) == stored.markdown
+    assert double.emoji_uploads == ["tq_10h"]
+    double.remove_application_emoji("seeded")
+    assert double.application_emoji("seeded") is None
+
+
+@pytest.mark.parametrize(
+    ("name", "image", "error"),
+    [
+        ("tq_ah", PNG, "Emoji name is already taken"),
+        ("x", PNG, "Must be between 2 and 32 in length"),
+        ("tq-ah", PNG, "did not match validation regex"),
+        ("tq_big", PNG + b"\0" * (256 * 1024), "cannot be larger than 256.0 kb"),
+    ],
+)
+async def test_an_invalid_emoji_upload_is_rejected_as_discord_does(
+    double: DiscordDouble, world: World, name: str, image: bytes, error: str
+) -> None:
+    """Name rule, duplicate names and the 256 KiB image limit: 400 Invalid Form Body."""
+    double.add_application_emoji("tq_ah", PNG)
+    async with double.running(world.bot):
+        with pytest.raises(discord.HTTPException, match=error) as raised:
+            await world.bot.create_application_emoji(name=name, image=image)
+    assert raised.value.code == 50035 and double.emoji_uploads == []
+    assert len(double.take_problems()) == 1
+
+
+async def test_the_application_emoji_limit_refuses_more(
+    double: DiscordDouble, world: World
+) -> None:
+    """Past the limit Discord answers 30018; that is the world's state, not a bad request."""
+    double.application_emoji_limit = 1
+    async with double.running(world.bot):
+        await world.bot.create_application_emoji(name="one", image=PNG)
+        with pytest.raises(discord.HTTPException) as raised:
+            await world.bot.create_application_emoji(name="two", image=PNG)
+    assert raised.value.code == 30018 and double.emoji_uploads == ["one"]
+    assert double.problems() == []
+
+
+async def test_a_button_may_show_only_the_applications_own_emojis(
+    double: DiscordDouble, world: World
+) -> None:
+    """A button with an application emoji is stored; one with an unknown custom emoji is
+    refused as Discord refuses it (a Unicode emoji is always fine)."""
+    own = double.add_application_emoji("tq_ah", PNG)
+
+    def view(emoji: discord.PartialEmoji | str) -> discord.ui.View:
+        ui = discord.ui.View()
+        ui.add_item(discord.ui.Button(label="A♥", emoji=emoji, custom_id="card"))
+        return ui
+
+    async with double.running(world.bot):
+        channel = world.bot.get_channel(world.table.id)
+        assert isinstance(channel, discord.TextChannel)
+        await channel.send("mine", view=view(discord.PartialEmoji(name="tq_ah", id=own.id)))
+        await channel.send("unicode", view=view("🃏"))
+        with pytest.raises(discord.HTTPException, match="Invalid emoji"):
+            await channel.send("stray", view=view(discord.PartialEmoji(name="x", id=own.id + 1)))
+    assert [m.content for m in double.channel_messages(world.table)] == ["mine", "unicode"]
+    assert double.channel_messages(world.table)[0].buttons[0].emoji == own.markdown
+    assert len(double.take_problems()) == 1

@@ -11,6 +11,8 @@ import pytest
 
 from bot import render
 from bot.components import hand_buttons
+from bot.emojis import CardFaces
+from bot.faces import EMOJI_NAMES
 from engine.actions import Play
 from engine.cards import CARDS, Card, Suit
 from engine.game import Game
@@ -348,3 +350,70 @@ def test_discord_and_the_terminal_say_the_same_thing(variant: str, options: dict
         asked = prompt(view, game.variant)
         assert f"**Your turn:** {asked}" in (render.hand_embed(view, seating, 3).description or "")
         assert terminal.screen(view).endswith(asked)
+
+
+LONG_FACES = CardFaces({name: 2**64 - 1 - i for i, name in enumerate(EMOJI_NAMES)})
+"""Every face an emoji with the longest id a snowflake can have (20 digits)."""
+EMOJI = re.compile(r"<:(tq_\w+):(\d+)>")
+
+
+def _faces_then_text(text: str) -> None:
+    """Every card face is followed by its card's text, the back by nothing to read."""
+    for match in EMOJI.finditer(text):
+        if match[1] == "tq_back":
+            continue
+        card = next(c for c in CARDS if LONG_FACES.show(c) == match[0])
+        after = text[match.end() : match.end() + 1 + len(card.pretty())]
+        assert after.startswith(" ") and after[1:].rstrip("'") == card.pretty().rstrip("'")
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"), [("tuque", {"target": 5}), ("tuque61", {}), *FAMILY]
+)
+def test_card_faces_fit_discord_limits_in_every_variant(variant: str, options: dict) -> None:
+    """With every card a 20-digit emoji and its text, the table, every seat's hand and
+    the buttons of the seat to act stay within Discord's limits; every face is followed
+    by its card's text (for screen readers), so a hidden card's face never shows alone."""
+    for game in _random_states(5, 300, variant, **options):
+        seating = _seated(game)
+        public = game.view(None)
+        table = render.table_embed(public, seating, 3, LONG_FACES)
+        _within_discord_limits(table)
+        _faces_then_text(_embed_text(table))
+        text = _embed_text(table)
+        assert not [c for c in _hidden_in(game, None) if _mentions(text, c)]
+        for seat in range(game.variant.players):
+            view = game.view(seat)
+            embed = render.hand_embed(view, seating, 3, None, LONG_FACES)
+            _within_discord_limits(embed)
+            _faces_then_text(_embed_text(embed))
+            if game.turn != seat:
+                continue
+            labels = [render.action_label(a, view, seating) for a in view.legal_actions]
+            ui = hand_buttons(3, len(game.log), view, labels, LONG_FACES)
+            assert ui is not None
+            for item in ui.children:
+                button = item.item  # type: ignore[attr-defined]
+                if isinstance(button, discord.ui.Button):
+                    action = next(
+                        a
+                        for a in view.legal_actions
+                        if a.id == int(item.custom_id.rsplit(":", 1)[1])
+                    )  # type: ignore[attr-defined]
+                    card = getattr(action, "card", None)
+                    assert button.emoji == (LONG_FACES.emoji(card) if card else None)
+
+
+def test_a_tuque_hand_shows_faces_with_text_and_the_backs() -> None:
+    """RULES.md §1: the hand line shows each card's face and text; a tableau pile shows
+    its face-up card and, while one lies under it, the card back."""
+    game = next(g for g in _random_states(3, 50) if g.phase is Phase.PLAY)
+    view = game.view(0)
+    embed = render.hand_embed(view, SEATING, 1, None, LONG_FACES)
+    fields = {f.name: f.value for f in embed.fields}
+    hand = fields[f"Hand ({len(view.hand)})"]
+    assert all(f"{LONG_FACES.show(c)} {c.pretty()}" in hand for c in view.hand)
+    tableau = fields["Your tableau"]
+    pile = next(p for p in view.tableaus[0] if p.up is not None and p.face_down)
+    assert pile.up is not None
+    assert f"[{LONG_FACES.show(pile.up)} {pile.up.pretty()}/{LONG_FACES.back()}]" in tableau

@@ -23,13 +23,15 @@ Typical test (fixtures `double` and `log_guard` come from tests/conftest.py)::
             assert "accepted" in double.latest_ephemeral(bob).text
 
 Pieces: `server.DiscordDouble` (the server and the scripting API), `models` (users, guilds,
-channels, `StoredMessage`, `InteractionRecord`), `validation` (Discord's payload limits),
-`gateway` (one websocket session) and `logguard.LogGuard`; the fixtures live in tests/conftest.py.
+channels, application emojis, `StoredMessage`, `InteractionRecord`), `validation` (Discord's
+payload limits), `gateway` (one websocket session) and `logguard.LogGuard`; the fixtures live
+in tests/conftest.py.
 Import it as `discord_double` (pytest puts tests/ on sys.path).
 """
 
 from .logguard import LogGuard
 from .models import (
+    ApplicationEmoji,
     ButtonInfo,
     Channel,
     Guild,
@@ -45,6 +47,7 @@ from .models import (
 from .server import DiscordDouble, ScriptError
 
 __all__ = [
+    "ApplicationEmoji",
     "ButtonInfo",
     "Channel",
     "DiscordDouble",

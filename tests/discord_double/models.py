@@ -320,6 +320,34 @@ class Guild:
         }
 
 
+@dataclass(eq=False)
+class ApplicationEmoji:
+    """An emoji the application owns (usable in every guild), with the image it was given."""
+
+    id: int
+    name: str
+    image: bytes
+    user: User
+
+    @property
+    def markdown(self) -> str:
+        """The `<:name:id>` text Discord renders as this emoji."""
+        return f"<:{self.name}:{self.id}>"
+
+    def payload(self) -> dict[str, Any]:
+        """Return the emoji object as Discord serialises it."""
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "roles": [],
+            "user": self.user.payload(),
+            "require_colons": True,
+            "managed": False,
+            "animated": False,
+            "available": True,
+        }
+
+
 @dataclass(frozen=True)
 class ButtonInfo:
     """What a user sees of one button: enough to decide what to click."""

@@ -60,6 +60,7 @@ from .models import (
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     TOKEN_LIFETIME,
+    ApplicationEmoji,
     Channel,
     Guild,
     InteractionRecord,
@@ -73,7 +74,15 @@ from .models import (
     number_components,
     walk_components,
 )
-from .validation import FieldError, command_errors, form_error_body, message_errors, modal_errors
+from .validation import (
+    FieldError,
+    command_errors,
+    component_emoji_errors,
+    emoji_errors,
+    form_error_body,
+    message_errors,
+    modal_errors,
+)
 
 API_PREFIX = "/api/v10"
 GATEWAY_PATH = "/gateway-ws"
@@ -90,6 +99,8 @@ _CALLBACK_TYPES = {
 }
 _LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
 _RATE_LIMIT = 10_000
+APPLICATION_EMOJI_LIMIT = 2000
+"""Emojis an application may own."""
 # The middleware parses every body once (JSON or multipart) and hands it to the handlers.
 BODY = web.RequestKey("body", object)
 FILES = web.RequestKey("files", list)
@@ -215,6 +226,10 @@ class DiscordDouble:
         self.failures: list[str] = []
         self.faults: list[Fault] = []
         self.presence_updates: list[dict[str, Any]] = []
+        self.application_emojis: dict[int, ApplicationEmoji] = {}
+        self.emoji_uploads: list[str] = []
+        """Names of the emojis the bot created, in order (pre-seeded ones are not counted)."""
+        self.application_emoji_limit = APPLICATION_EMOJI_LIMIT
         self.gateway_connections: list[dict[str, str]] = []
         self.port = 0
         self._messages: dict[int, StoredMessage] = {}
@@ -466,6 +481,23 @@ class DiscordDouble:
         """The commands the bot last synced globally (`guild=None`) or to `guild`."""
         scope = None if guild is None else guild.id
         return list(self._commands.get(scope, {}).values())
+
+    def add_application_emoji(self, name: str, image: bytes) -> ApplicationEmoji:
+        """Give the application an emoji, as if uploaded in the developer portal."""
+        emoji = ApplicationEmoji(id=self._snowflake(), name=name, image=image, user=self.owner)
+        self.application_emojis[emoji.id] = emoji
+        return emoji
+
+    def application_emoji(self, name: str) -> ApplicationEmoji | None:
+        """The application's emoji called `name`, if any."""
+        return next((e for e in self.application_emojis.values() if e.name == name), None)
+
+    def remove_application_emoji(self, name: str) -> None:
+        """Delete the application's emoji called `name`, as in the developer portal."""
+        emoji = self.application_emoji(name)
+        if emoji is None:
+            raise ScriptError(f"the application has no emoji {name!r}")
+        del self.application_emojis[emoji.id]
 
     # ------------------------------------------------------------------ strictness
 
@@ -1191,6 +1223,8 @@ class DiscordDouble:
                 "/applications/{application_id}/guilds/{guild_id}/commands",
                 self._put_commands,
             ),
+            ("GET", "/applications/{application_id}/emojis", self._get_emojis),
+            ("POST", "/applications/{application_id}/emojis", self._create_emoji),
             ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member),
             ("GET", "/channels/{channel_id}", self._get_channel),
             ("POST", "/channels/{channel_id}/typing", self._typing),
@@ -1459,6 +1493,32 @@ class DiscordDouble:
         self._commands[scope] = synced
         return _json(list(synced.values()))
 
+    # ------------------------------------------------------------------ REST: application emojis
+
+    async def _get_emojis(self, request: web.Request) -> web.Response:
+        _, error = self._command_scope(request)
+        items = [emoji.payload() for emoji in self.application_emojis.values()]
+        return error or _json({"items": items})
+
+    async def _create_emoji(self, request: web.Request) -> web.Response:
+        _, error = self._command_scope(request)
+        if error:
+            return error
+        taken = {emoji.name for emoji in self.application_emojis.values()}
+        errors, image = emoji_errors(request[BODY], taken)
+        if errors:
+            return self._fail(request, 400, 50035, "Invalid Form Body", errors=errors)
+        if len(self.application_emojis) >= self.application_emoji_limit:
+            # The world's state, not a malformed request: the bot is expected to cope.
+            limit = self.application_emoji_limit
+            return _error(400, 30018, f"Maximum number of emojis reached ({limit})")
+        emoji = ApplicationEmoji(
+            id=self._snowflake(), name=request[BODY]["name"], image=image, user=self.bot_user
+        )
+        self.application_emojis[emoji.id] = emoji
+        self.emoji_uploads.append(emoji.name)
+        return _json(emoji.payload(), status=201)
+
     # ------------------------------------------------------------------ REST: channels & messages
 
     def _channel(self, request: web.Request) -> Channel | None:
@@ -1576,6 +1636,7 @@ class DiscordDouble:
         self, body: dict[str, Any], files: list[dict[str, Any]], flags: int
     ) -> list[FieldError]:
         errors = message_errors(body, flags)
+        errors += component_emoji_errors(body.get("components") or [], self.application_emojis)
         if self._is_empty(body, files):
             errors.append(FieldError("content", "MESSAGE_EMPTY", "Cannot send an empty message"))
         return errors
@@ -1614,6 +1675,7 @@ class DiscordDouble:
         attachments += self._attachments(body, files)
         merged = {"content": content, "embeds": embeds, "components": components}
         errors = message_errors(merged, flags)
+        errors += component_emoji_errors(components, self.application_emojis)
         if self._is_empty(merged, attachments):
             errors.append(FieldError("content", "MESSAGE_EMPTY", "Cannot send an empty message"))
         if errors:

@@ -7,7 +7,10 @@ it would against the real API.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
+from collections.abc import Collection
 from typing import Any, NamedTuple
 
 from .models import COMPONENTS_V2, walk_components
@@ -342,4 +345,75 @@ def command_errors(commands: list[dict[str, Any]]) -> list[FieldError]:
         if kind == 1:
             errors.extend(_name_and_description(command, str(i)))
             errors.extend(_option_errors(command.get("options") or [], f"{i}.options"))
+    return errors
+
+
+EMOJI_IMAGE_LIMIT = 256 * 1024
+"""Bytes an emoji's image may hold."""
+_EMOJI_NAME = re.compile(r"^[A-Za-z0-9_]+$")
+_DATA_URI = re.compile(r"^data:image/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/]*={0,2})$")
+_IMAGE_MAGIC = {
+    "png": b"\x89PNG\r\n\x1a\n",
+    "jpeg": b"\xff\xd8\xff",
+    "gif": b"GIF8",
+    "webp": b"RIFF",
+}
+
+
+def emoji_errors(body: Any, taken: Collection[str]) -> tuple[list[FieldError], bytes]:
+    """Check an emoji upload (`name` and `image`, a base64 data URI) against Discord's rules;
+    `taken` are the names already in use. Returns the errors and the decoded image."""
+    if not isinstance(body, dict):
+        return [FieldError("_root", "DICT_TYPE_CONVERT", "Only dictionaries may be used")], b""
+    errors: list[FieldError] = []
+    name = body.get("name")
+    if not isinstance(name, str) or not 2 <= len(name) <= 32:
+        errors.append(
+            FieldError("name", "BASE_TYPE_BAD_LENGTH", "Must be between 2 and 32 in length.")
+        )
+    elif not _EMOJI_NAME.match(name):
+        errors.append(
+            FieldError("name", "STRING_TYPE_REGEX", "String value did not match validation regex.")
+        )
+    elif name in taken:
+        errors.append(
+            FieldError(
+                "name", "APPLICATION_EMOJI_NAME_ALREADY_TAKEN", "Emoji name is already taken."
+            )
+        )
+    image = b""
+    uri = body.get("image")
+    match = _DATA_URI.match(uri) if isinstance(uri, str) else None
+    if match is None:
+        errors.append(FieldError("image", "IMAGE_INVALID", "Invalid image data"))
+    else:
+        try:
+            image = base64.b64decode(match[2], validate=True)
+        except binascii.Error:
+            image = b""
+        if not image.startswith(_IMAGE_MAGIC[match[1]]):
+            errors.append(FieldError("image", "IMAGE_INVALID", "Invalid image data"))
+        elif len(image) > EMOJI_IMAGE_LIMIT:
+            errors.append(
+                FieldError("image", "BINARY_TYPE_MAX_SIZE", "File cannot be larger than 256.0 kb.")
+            )
+    return errors, image
+
+
+def component_emoji_errors(
+    components: list[dict[str, Any]], known: Collection[int]
+) -> list[FieldError]:
+    """A custom emoji on a button or a select option must be one the bot may use (here:
+    the application's own); a Unicode emoji (no id) always may."""
+    errors: list[FieldError] = []
+    for i, component in enumerate(walk_components(components)):
+        emojis = [(f"components.{i}.emoji", component.get("emoji"))]
+        emojis += [
+            (f"components.{i}.options.{k}.emoji", option.get("emoji"))
+            for k, option in enumerate(component.get("options") or [])
+        ]
+        for path, emoji in emojis:
+            emoji_id = (emoji or {}).get("id")
+            if emoji_id is not None and int(emoji_id) not in known:
+                errors.append(FieldError(f"{path}.id", "COMPONENT_INVALID_EMOJI", "Invalid emoji"))
     return errors

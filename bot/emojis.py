@@ -1,0 +1,147 @@
+"""Card faces as the application's emojis: uploaded once, found by name after every restart.
+
+:class:`CardFaces` says how a card looks in a message: its face's emoji, or its text
+where the face has no emoji. :class:`FaceEmojis` keeps one current at start-up: it
+lists the application's emojis (application emojis work in every guild and need no
+permission there), then uploads the faces missing from them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
+import aiohttp
+import discord
+
+from bot.faces import BACK_NAME, EMOJI_NAMES, emoji_name, face_pngs
+from engine.cards import Card
+
+__all__ = ["BACK_TEXT", "TEXT_FACES", "CardFaces", "FaceEmojis"]
+
+log = logging.getLogger(__name__)
+
+BACK_TEXT = "▮"
+"""A face-down card in text."""
+
+_FAILURES = (discord.DiscordException, aiohttp.ClientError, OSError)
+"""What a REST call to Discord may raise: an HTTP error status, a refused request (no
+application id), a connection lost or timed out (``TimeoutError`` is an ``OSError``)."""
+
+
+class CardFaces:
+    """How cards appear in messages: each face's custom emoji, or the card's text.
+
+    Built from the emoji ids by name (``{"tq_10h": 1234, ...}``, see
+    :func:`bot.faces.emoji_name`). A card whose face has no emoji shows its text
+    (``10♥``), so :data:`TEXT_FACES` (no emojis) shows every card as text. Both copies
+    of a double-pack card show one face. Immutable.
+    """
+
+    __slots__ = ("_ids",)
+
+    def __init__(self, ids: Mapping[str, int] | None = None) -> None:
+        self._ids = MappingProxyType(dict(ids or {}))
+
+    @property
+    def ids(self) -> Mapping[str, int]:
+        """Emoji id by emoji name, for the faces that have one (read-only)."""
+        return self._ids
+
+    @property
+    def missing(self) -> list[str]:
+        """The names of the faces (and the back) with no emoji, in :data:`EMOJI_NAMES` order."""
+        return [name for name in EMOJI_NAMES if name not in self._ids]
+
+    def emoji(self, card: Card) -> discord.PartialEmoji | None:
+        """``card``'s face as an emoji for a button or a select option; None without one."""
+        return self._partial(emoji_name(card))
+
+    def show(self, card: Card) -> str:
+        """``card`` in message text: ``<:tq_10h:1234>``, or ``10♥`` when its face has no emoji."""
+        emoji = self.emoji(card)
+        return card.pretty() if emoji is None else str(emoji)
+
+    def back(self) -> str:
+        """A face-down card in message text: ``<:tq_back:1234>``, or ``▮`` without the emoji."""
+        emoji = self._partial(BACK_NAME)
+        return BACK_TEXT if emoji is None else str(emoji)
+
+    def _partial(self, name: str) -> discord.PartialEmoji | None:
+        emoji_id = self._ids.get(name)
+        return None if emoji_id is None else discord.PartialEmoji(name=name, id=emoji_id)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CardFaces) and self._ids == other._ids
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._ids.items()))
+
+    def __repr__(self) -> str:
+        return f"CardFaces({len(self._ids)} of {len(EMOJI_NAMES)} emojis)"
+
+
+TEXT_FACES = CardFaces()
+"""Every card as text: for tests, and until the emojis are known."""
+
+
+class FaceEmojis:
+    """Finds the card faces among the application's emojis and uploads the missing ones.
+
+    :attr:`faces` is current at every moment: text at first, then each face as it is
+    found or uploaded, so a message rendered while uploads go on shows the faces known
+    so far. Emojis are matched by name, so after a restart nothing is uploaded again.
+
+    Args:
+        client: a logged-in client (its ``application_id`` is known).
+        images: the PNG of every emoji by name; drawn off the event loop, and only when
+            a face is missing.
+    """
+
+    def __init__(
+        self,
+        client: discord.Client,
+        images: Callable[[], Mapping[str, bytes]] = face_pngs,
+    ) -> None:
+        self.faces = TEXT_FACES
+        self._client = client
+        self._images = images
+
+    async def sync(self) -> None:
+        """List the application's emojis, then upload every missing face, one at a time.
+
+        Never raises but on cancellation: a failure (an HTTP error, the 2000-emoji limit,
+        no network) logs one warning and leaves the remaining cards as text until the
+        next start. Discord's rate limits are waited out by discord.py.
+        """
+        try:
+            present = await self._client.fetch_application_emojis()
+        except _FAILURES as error:
+            log.warning(
+                "card faces: cannot list the application's emojis, cards show as text: %s", error
+            )
+            return
+        ids = {e.name: e.id for e in present if e.name in EMOJI_NAMES}
+        self.faces = CardFaces(ids)
+        missing = self.faces.missing
+        if not missing:
+            return
+        images = await asyncio.to_thread(self._images)
+        for done, name in enumerate(missing):
+            try:
+                emoji = await self._client.create_application_emoji(name=name, image=images[name])
+            except _FAILURES as error:
+                log.warning(
+                    "card faces: uploaded %d of %d missing; the other %d show as text "
+                    "until the next start: %s",
+                    done,
+                    len(missing),
+                    len(missing) - done,
+                    error,
+                )
+                return
+            ids[name] = emoji.id
+            self.faces = CardFaces(ids)
+        log.info("card faces: uploaded %d emojis", len(missing))
