@@ -22,6 +22,8 @@ from e2e import (
 )
 
 from bot.client import TuqueBot
+from bot.store import GameStatus, SeatRow
+from engine.game import Game
 
 PLAYED_FOR_YOU = re.compile(
     r"Played for you, your only choice: |Your last card was played for you\."
@@ -284,3 +286,50 @@ async def test_rematch_between_members_waits_for_every_member(table: Table) -> N
         games = bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)
         assert len(games) == 1 and games[0].id != first
         assert [s.user_id for s in games[0].seats] == old_seats
+
+
+async def test_a_finished_game_replays_with_every_hand_and_a_record_that_rebuilds_it(
+    table: Table,
+) -> None:
+    """``/tuque replay`` of a finished game posts its summary with two files: the record
+    (which rebuilds the game) and the hand-by-hand story with every seat's dealt cards.
+    A game still being played, a game of another server and an unknown number are
+    refused ephemerally and post nothing."""
+    t = table
+    async with running_bot(t) as bot:
+        running, _, _ = await started_game(t, bot)
+        session = bot.sessions.session(running)
+        assert session is not None
+        dealt = session.game.hand_of(0)
+        before = len(t.double.channel_messages(t.channel))
+        for game, expected in ((running, "still being played"), (running + 5, "no game #")):
+            rec = await t.double.slash(t.eve, t.channel, "tuque", "replay", game=game)
+            await rec.settled()
+            assert rec.original is not None and rec.original.ephemeral
+            assert expected in rec.original.text
+            assert not any(c.pretty() in rec.original.text for c in dealt)
+        assert len(t.double.channel_messages(t.channel)) == before
+        await _resign(t, t.ann)
+        rec = await t.double.slash(t.eve, t.channel, "tuque", "replay", game=running)
+        await rec.settled()
+        post = rec.original
+        assert post is not None and not post.ephemeral
+        assert f"Replay of game #{running}" in post.text and "resignation" in post.text
+        files = {a["filename"]: a for a in post.attachments}
+        assert set(files) == {f"game-{running}.json", f"game-{running}.txt"}
+        record = json.loads(t.double.attachment_bytes(files[f"game-{running}.json"]))
+        rebuilt = Game.from_record(record)
+        assert rebuilt.log == session.game.log
+        story = t.double.attachment_bytes(files[f"game-{running}.txt"]).decode()
+        assert story.startswith("Tuque: ann vs bob") or story.startswith("Tuque: bob vs ann")
+        first_deal = story.split("\n\n")[1]
+        assert "Hand 1 · dealer" in first_deal
+        assert all(c.pretty() in first_deal for c in dealt)
+        # A finished game of another server is not this server's to show.
+        seats = [SeatRow.human(0, 7, "Zed"), SeatRow.computer(1, "easy")]
+        elsewhere = await bot.store.create_game(99, 98, "tuque", {}, 1, 0, seats, ["deal"])
+        await bot.store.finish_game(elsewhere, GameStatus.RESIGNED, 1, {0: 0, 1: 0})
+        rec = await t.double.slash(t.eve, t.channel, "tuque", "replay", game=elsewhere)
+        await rec.settled()
+        assert rec.original is not None and rec.original.ephemeral
+        assert f"There is no game #{elsewhere} on this server." in rec.original.text

@@ -233,6 +233,7 @@ class DiscordDouble:
         self.gateway_connections: list[dict[str, str]] = []
         self.port = 0
         self._messages: dict[int, StoredMessage] = {}
+        self._attachment_data: dict[str, bytes] = {}
         self._ephemerals: dict[int, list[StoredMessage]] = collections.defaultdict(list)
         self._commands: dict[int | None, dict[tuple[int, str], dict[str, Any]]] = {}
         self._interactions_by_id: dict[int, InteractionRecord] = {}
@@ -405,6 +406,11 @@ class DiscordDouble:
             GUILDS,
         )
         return role
+
+    def attachment_bytes(self, attachment: dict[str, Any]) -> bytes:
+        """The uploaded content of ``attachment`` (an entry of a message's
+        ``attachments``), as a client would download it from its URL."""
+        return self._attachment_data[attachment["id"]]
 
     def add_user(
         self, name: str, *, bot: bool = False, guild: Guild | None = None, nick: str | None = None
@@ -1295,6 +1301,7 @@ class DiscordDouble:
                             "filename": part.filename,
                             "size": len(content),
                             "content_type": part.headers.get("Content-Type"),
+                            "data": bytes(content),
                         }
                     )
             return payload, files
@@ -1609,6 +1616,7 @@ class DiscordDouble:
         out = []
         for file in files:
             attachment_id = self._snowflake()
+            self._attachment_data[str(attachment_id)] = file["data"]
             out.append(
                 {
                     "id": str(attachment_id),
