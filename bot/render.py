@@ -351,7 +351,11 @@ def hand_embed(
     if view.hand_no and view.phase is not Phase.GAME_OVER:
         embed.add_field(name="Tricks", value=_tricks_line(view, seating), inline=False)
     embed.add_field(name="Score", value=_score_line(view, seating), inline=False)
-    embed.set_footer(text=f"Game #{game_id} · hand {view.hand_no}")
+    key = " · [card/▮]: a face-up card on a face-down one" if view.tableaus else ""
+    embed.set_footer(
+        text=f"Game #{game_id} · hand {view.hand_no}{key} · "
+        f"/tuque rules {view.variant} explains every symbol"
+    )
     return embed
 
 

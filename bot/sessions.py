@@ -140,6 +140,8 @@ class Session:
     autoplay: dict[int, Autoplay] = field(default_factory=dict)
     # A line for a member's next hand refresh (what was played for them).
     notes: dict[int, str] = field(default_factory=dict)
+    # This turn's hint: the log length it is for and its search (action id, share).
+    hint: tuple[int, asyncio.Future[tuple[int, float | None]]] | None = None
     end_reason: str | None = None
     finished: bool = False
 
@@ -210,13 +212,14 @@ class Session:
         return " and ".join(self.seating.names[s.seat] for s in self.seats if s.user_id != user_id)
 
 
-def _forced_note(action: Action, before: Game, after: Game, seating: render.Seating) -> str:
+def _forced_note(action: Action, before: Game, after: Game, session: Session) -> str:
     """The line a member reads after their forced move was played for them. It names
     the card only while its hand goes on: beside the next hand's cards it would read as
     one of them."""
-    if after.hand_no != before.hand_no or after.phase is Phase.GAME_OVER:
+    ended = after.phase in (Phase.HAND_OVER, Phase.GAME_OVER) or after.hand_no != before.hand_no
+    if ended:
         return "Your last card was played for you."
-    label = render.action_label(action, before.view(before.turn), seating)
+    label = render.action_label(action, before.view(before.turn), session.seating)
     return f"Played for you, your only choice: {label}."
 
 
@@ -643,15 +646,25 @@ class GameSessions:
             await replies.deny(interaction, "That hint was for an earlier turn: it's over now.")
             return
         view = game.view(seat)
-        loop = asyncio.get_running_loop()
-        seed = hash((game.seed, seq, seat, "hint")) & ((1 << 62) - 1)
         async with replies.deadline(interaction):
-            action_id, share = await loop.run_in_executor(self.executor, advise, seed, view)
-            try:
-                await self.store.record_hint(game_id, seat)
-            except (GameNotActive, GameNotFound):
-                await replies.deny(interaction, f"Game #{game_id} is over.")
+            # One search and one count per turn: a repeated click shares the answer (and a
+            # search under way), so clicks cannot queue searches ahead of the computers.
+            asked = session.hint is not None and session.hint[0] == seq
+            if not asked:
+                seed = (game.seed * 1_000_003 + seq * 7 + seat) & ((1 << 62) - 1)
+                work = asyncio.get_running_loop().run_in_executor(self.executor, advise, seed, view)
+                session.hint = (seq, asyncio.ensure_future(work))
+            assert session.hint is not None
+            action_id, share = await asyncio.shield(session.hint[1])
+            if session.finished or len(session.game.log) != seq:
+                await replies.deny(interaction, "That hint was for an earlier turn: it's over now.")
                 return
+            if not asked:
+                try:
+                    await self.store.record_hint(game_id, seat)
+                except (GameNotActive, GameNotFound):
+                    await replies.deny(interaction, f"Game #{game_id} is over.")
+                    return
             label = render.action_label(ACTIONS[action_id], view, session.seating)
             await replies.send(interaction, content=hint_text(label, share), ephemeral=True)
 
@@ -778,20 +791,32 @@ class GameSessions:
                     action_id = await loop.run_in_executor(
                         self.executor, choose_action, level, seed, game.view(seat)
                     )
-                else:  # the member changed their auto-play choice during the pause
+                else:
+                    # The member changed their auto-play choice during the pause: their
+                    # hand, not refreshed for a move that was to play itself, needs its buttons.
+                    self._queue_refresh(session, seat)
                     return
                 async with session.lock:
                     if session.finished or len(session.game.log) != seq:
                         continue
+                    if forced is None and not session.is_computer(seat):
+                        # The away member came back while the computer thought for them.
+                        self._queue_refresh(session, seat)
+                        return
                     new = game.copy()
                     new.apply(seat, ACTIONS[action_id])
+                    # Worded before the store write, so nothing can fail after it.
+                    note = None if forced is None else _forced_note(forced, game, new, session)
                     await self._commit(session, new)
-                    if forced is not None:
-                        session.notes[seat] = _forced_note(forced, game, new, session.seating)
+                    if note is not None:
+                        session.notes[seat] = note
                     self._after_change(session, game, actor=None)
             except Exception:
-                # The turn timer's sweep starts the computer again (rescue_computers).
+                # The turn timer's sweep starts the computer again (rescue_computers); a
+                # member whose forced move failed gets their buttons meanwhile.
                 log.exception("game %d: computer player failed", session.id)
+                if forced is not None:
+                    self._queue_refresh(session, seat)
                 return
 
     def rescue_computers(self) -> int:

@@ -575,19 +575,20 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
                         lobby = await store.accept_seat(lobby.id, user.id)
                     elif lobby.seat_of(user.id) is None:
                         raise SeatUnavailable("Only the players of this game can join its rematch.")
-                    else:
+                    elif lobby.waiting_for:
                         waiting = ", ".join(f"<@{u}>" for u in lobby.waiting_for)
                         raise SeatUnavailable(
                             f"You're in this rematch already; waiting for {waiting}."
                         )
+                # Everyone is in (or an earlier start was refused): start, or retry it.
+                if not lobby.waiting_for:
+                    await self._start(interaction, lobby, clicked_lobby=False)
+                    return
             except LobbyClosed as closed:
                 await replies.deny(interaction, _closed_text(closed.status))
                 return
             except SeatUnavailable as refused:
                 await replies.deny(interaction, str(refused))
-                return
-            if not lobby.waiting_for:
-                await self._start(interaction, lobby, clicked_lobby=False)
                 return
             if not opened:
                 await self._show(lobby, "rematch accepted")

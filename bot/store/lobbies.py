@@ -267,8 +267,8 @@ class LobbyQueries(StoreBase):
         False when it was open already (the caller then accepts for ``host``).
 
         Raises:
-            SeatUnavailable: no such game, ``host`` did not play it, or it is not over
-                (still active, or abandoned by the bot).
+            SeatUnavailable: no such game, ``host`` did not play it, it is not over
+                (still active, or abandoned by the bot), or its rematch started already.
         """
         now = _now(now)
         async with self._transaction(write=True) as db:
@@ -279,6 +279,12 @@ class LobbyQueries(StoreBase):
             )
             for (lobby_id,) in open_:
                 return await _load(db, lobby_id), False
+            started = await db.execute_fetchall(
+                "SELECT game_id FROM lobbies WHERE rematch_of = ? AND status = 'started'",
+                (game_id,),
+            )
+            for (rematch,) in started:
+                raise SeatUnavailable(f"This game's rematch is game #{rematch}.")
             games = list(
                 await db.execute_fetchall(
                     "SELECT guild_id, channel_id, variant, options, status FROM games WHERE id = ?",
