@@ -191,6 +191,12 @@ async def test_a_hint_shows_the_hard_computers_choice_to_the_member_only(table: 
         assert any(f"Hint:** {label}," in answer.text for label in labels), answer.text
         assert re.search(r"\d+% of its search went there", answer.text), answer.text
         assert _hints_taken(t, game_id) == [1, 0, 0, 0]
+        # Asking again this turn repeats the answer: no second search, no second count.
+        again_rec = await t.double.click(t.ann, hand, hint)
+        await again_rec.settled()
+        repeat = again_rec.followups[-1] if again_rec.followups else again_rec.original
+        assert repeat is not None and repeat.text == answer.text
+        assert _hints_taken(t, game_id) == [1, 0, 0, 0]
         # Ann opens her hand again (a second message) and plays from it: the first
         # message's Hint is from an earlier turn now.
         again = await t.double.slash(t.ann, t.channel, "tuque", "hand")
@@ -249,6 +255,12 @@ async def test_rematch_against_the_computer_starts_at_once(table: Table) -> None
         answer = rec.followups[-1] if rec.followups else rec.original
         second = bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)[0]
         assert answer is not None and answer.ephemeral and "Your hand" in answer.text
+        # A second Rematch of the same game deals no third game.
+        text = await assert_refused(
+            t, bot, second.id, lambda: t.double.click(t.ann, over, _rematch_button(over))
+        )
+        assert f"This game's rematch is game #{second.id}." in text
+        assert len(bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)) == 1
         assert f"Game #{second.id} ·" in answer.text
         assert second.id != first and second.game.variant.name == "euchre"
         assert second.game.to_record()["options"]["target"] == 7
