@@ -195,10 +195,16 @@ FAMILY = [
     ("six_hand", {}),
     ("six_hand", {"double_pack": True}),
     ("almonte", {"dealer_must_make": True}),
+    ("call_ace", {}),
     ("call_ace", {"players": 5}),
+    ("call_ace", {"players": 6}),
+    ("jackpot", {}),
+    ("jackpot", {"players": 5}),
     ("jackpot", {"players": 6}),
+    ("auction", {}),
     ("auction", {"pack": 32}),
 ]
+"""Every variant and every table size it is played at (RULES.md §3–§7), with options."""
 
 
 def _seated(game: Game) -> render.Seating:
@@ -417,3 +423,22 @@ def test_a_tuque_hand_shows_faces_with_text_and_the_backs() -> None:
     pile = next(p for p in view.tableaus[0] if p.up is not None and p.face_down)
     assert pile.up is not None
     assert f"[{LONG_FACES.show(pile.up)} {pile.up.pretty()}/{LONG_FACES.back()}]" in tableau
+
+
+@pytest.mark.parametrize(("variant", "options"), [("tuque", {"target": 5}), *FAMILY])
+def test_the_hint_button_joins_exactly_the_legal_actions(variant: str, options: dict) -> None:
+    """On a member's turn the Hint button comes after the actions, within Discord's 25
+    components and five rows, whatever the number of actions (selects past 24)."""
+    for game in _random_states(3, 200, variant, **options):
+        seat = game.turn
+        if seat is None:
+            continue
+        view = game.view(seat)
+        labels = [render.action_label(a, view, _seated(game)) for a in view.legal_actions]
+        ui = hand_buttons(3, len(game.log), view, labels, hint=True)
+        assert ui is not None and len(ui.children) <= 25
+        ids = [item.custom_id for item in ui.children]  # type: ignore[attr-defined]
+        assert ids[-1] == f"tuque:hint:3:{len(game.log)}"
+        assert sum(i.startswith("tuque:hint:") for i in ids) == 1
+        rows = ui.to_components()
+        assert len(rows) <= 5 and all(len(row["components"]) <= 5 for row in rows)
