@@ -21,8 +21,10 @@ from e2e import (
     started_game,
 )
 
+from bot import render
 from bot.client import TuqueBot
-from bot.store import GameStatus, SeatRow
+from bot.sessions import Session
+from bot.store import Autoplay, GameStatus, SeatRow
 from engine.game import Game
 
 PLAYED_FOR_YOU = re.compile(
@@ -345,3 +347,44 @@ async def test_a_finished_game_replays_with_every_hand_and_a_record_that_rebuild
         await rec.settled()
         assert rec.original is not None and rec.original.ephemeral
         assert f"There is no game #{elsewhere} on this server." in rec.original.text
+
+
+def test_which_forced_moves_play_themselves() -> None:
+    """A forced move is the member's only legal action: ``forced`` plays every one,
+    ``last`` only those of the hand's last trick, ``off`` none; a computer's seat is
+    never a member's forced move."""
+    rng = random.Random(4)
+    game = Game("euchre", seed=4, target=10)
+    game.deal()
+    seats = (
+        SeatRow.human(0, 1, "Ann"),
+        SeatRow.computer(1, "easy"),
+        SeatRow.human(2, 2, "Cat"),
+        SeatRow.computer(3, "easy"),
+    )
+    seen = {"mid-hand": False, "last trick": False}
+    while game.hand_no <= 3 and not all(seen.values()):
+        seat = game.turn
+        if seat is None:
+            game.deal()
+            continue
+        legal = game.legal_actions(seat)
+        session = Session(1, 1, 1, seats, game.copy(), render.seating_of(seats))
+        if seat in (1, 3):
+            session.autoplay = {0: Autoplay.FORCED, 2: Autoplay.FORCED}
+            assert session.forced(seat) is None
+        elif len(legal) == 1:
+            last = len(game.view(None).tricks) == game.variant.tricks - 1
+            seen["last trick" if last else "mid-hand"] = True
+            for choice, plays in (
+                (Autoplay.FORCED, True),
+                (Autoplay.LAST, last),
+                (Autoplay.OFF, False),
+            ):
+                session.autoplay = {seat: choice}
+                assert session.forced(seat) == (legal[0] if plays else None), (choice, last)
+        else:
+            session.autoplay = {seat: Autoplay.FORCED}
+            assert session.forced(seat) is None
+        game.apply(seat, rng.choice(legal))
+    assert all(seen.values()), seen

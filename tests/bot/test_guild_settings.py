@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from discord_double import InteractionRecord
 from discord_double.models import User
-from e2e import Table, running_bot, started_game
+from e2e import Table, newest_hand, running_bot, started_game
 
 from bot.client import TuqueBot
 from bot.store import GuildSettings
@@ -198,3 +198,39 @@ async def test_settings_are_not_changed_from_direct_messages(table: Table) -> No
         await rec.settled()
         assert rec.original is not None and "played in a server" in rec.original.text
         assert stored(t) == []
+
+
+async def test_a_server_that_allows_hints_in_rated_games_gets_the_hint_button(
+    table: Table,
+) -> None:
+    """Members only (rated): no Hint until a manager sets ``hints_in_rated``; then the
+    member to act in the running game gets the button and a hint, and turning it off
+    takes the button away again."""
+    t = table
+    make_manager(t, t.eve)
+    async with running_bot(t) as bot:
+        game_id, to_act, _ = await started_game(t, bot)
+
+        async def hint_offered() -> bool:
+            rec = await t.double.slash(to_act, t.channel, "tuque", "hand")
+            await rec.settled()
+            assert rec.original is not None
+            return any((b.custom_id or "").startswith("tuque:hint:") for b in rec.original.buttons)
+
+        assert not await hint_offered()
+        assert "Saved" in await settings(t, t.eve, hints_in_rated=True)
+        assert await hint_offered()
+        hand = newest_hand(t, to_act)
+        assert hand is not None
+        hint = next(
+            b.custom_id for b in hand.buttons if (b.custom_id or "").startswith("tuque:hint:")
+        )
+        rec = await t.double.click(to_act, hand, hint)  # type: ignore[arg-type]
+        await rec.settled()
+        answer = rec.followups[-1] if rec.followups else rec.original
+        assert answer is not None and answer.ephemeral and "Hint:" in answer.text
+        assert "Saved" in await settings(t, t.eve, hints_in_rated=False)
+        assert not await hint_offered()
+    with sqlite3.connect(t.db) as db:
+        hints = db.execute("SELECT SUM(hints) FROM seats WHERE game_id = ?", (game_id,)).fetchone()
+    assert hints == (1,)
