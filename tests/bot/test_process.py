@@ -90,7 +90,9 @@ async def bot_process(t: Table, move_delay: float) -> AsyncIterator[subprocess.P
         "TABLE_EDIT_DELAY_SECONDS": "0",
         "LOG_LEVEL": "INFO",
     }
-    sessions = len(t.double._sessions)
+    # The gateway sessions before this bot: a killed bot's may still be listed (the
+    # double drops it when it notices the closed socket), so count new ones, not all.
+    before = list(t.double._sessions)
     log = (t.db.parent / "bot.log").open("ab")
     process = subprocess.Popen(
         [sys.executable, str(LAUNCHER), t.double.api_url, t.double.gateway_url],
@@ -100,7 +102,9 @@ async def bot_process(t: Table, move_delay: float) -> AsyncIterator[subprocess.P
     )
     try:
         # A loaded 2-core CI machine once took over 30 s to bring a restarted bot up.
-        await t.double.wait_until(lambda: len(t.double._sessions) > sessions, timeout=60)
+        await t.double.wait_until(
+            lambda: any(s not in before for s in t.double._sessions), timeout=60
+        )
         await asyncio.sleep(READY_WAIT)
         yield process
     finally:
