@@ -269,12 +269,14 @@ class Game:
         self._pool = 0
         self._pack = [c.index for c in self.variant.pack]
         self._hand: HandState | None = None
-        self._start_hand()
-
-    def _start_hand(self) -> None:
+        # The tables of the trump last made (set by _set_trump, read in play only): a
+        # hand that makes the same trump keeps them.
         self._code: list[int] = []
         self._uncode: tuple[list[int], ...] = ()
         self._follows: dict[int, tuple[Action, ...]] = {}
+        self._start_hand()
+
+    def _start_hand(self) -> None:
         self._discards: list[tuple[int, int]] = []
         self._menu: tuple[Action, ...] | None = None
         self._turned_down = False
@@ -476,13 +478,13 @@ class Game:
             # The hot path (a card), checked inline; _explain words any refusal.
             card = action.card.index
             code = self._code[card]
-            own = hand.hand[seat]
-            if not own & BIT[code]:
-                raise self._explain(seat, action)
+            playable = hand.hand[seat]
             if hand.in_trick:
-                follow = own & SUIT_BLOCK[hand.led]
-                if follow and not follow & BIT[code]:
-                    raise self._explain(seat, action)
+                follow = playable & SUIT_BLOCK[hand.led]
+                if follow:
+                    playable = follow
+            if not playable & BIT[code]:
+                raise self._explain(seat, action)
             self._plays.append((seat, card))
             hand.play(seat, code)
             self._log.append(action)
