@@ -19,6 +19,7 @@ from discord_double import DiscordDouble, StoredMessage
 from discord_double.models import Channel, Guild, User
 
 from bot.client import TuqueBot
+from bot.sessions import Session
 from bot.settings import Settings
 from engine.cards import CARDS, Card
 from engine.game import Game
@@ -137,6 +138,13 @@ async def challenge_and_accept(t: Table, **options: Any) -> int:
     return int(match.group(1))
 
 
+async def wait_for_forced_move(t: Table, session: Session, seq: int) -> None:
+    """The member to act has one legal action and auto-play plays it (the last trick by
+    default): wait for that move instead of racing it with a click."""
+    await t.double.wait_until(lambda: session.finished or len(session.game.log) > seq, 20)
+    await t.double.idle()
+
+
 async def play_turn(t: Table, bot: TuqueBot, game_id: int, rng: random.Random) -> bool:
     """The player to act clicks one of the buttons they see; False once the game is over."""
     session = bot.sessions.session(game_id)
@@ -144,8 +152,11 @@ async def play_turn(t: Table, bot: TuqueBot, game_id: int, rng: random.Random) -
         return False
     seat = session.game.turn
     assert seat is not None
-    user = {t.ann.id: t.ann, t.bob.id: t.bob}[session.seats[seat].user_id]  # type: ignore[index]
     seq = len(session.game.log)
+    if session.forced(seat) is not None:
+        await wait_for_forced_move(t, session, seq)
+        return True
+    user = {t.ann.id: t.ann, t.bob.id: t.bob}[session.seats[seat].user_id]  # type: ignore[index]
     message = newest_hand(t, user)
     buttons = [b for b in action_buttons(message) if f":{seq}:" in b] if message else []
     if not buttons:

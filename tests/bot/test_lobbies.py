@@ -18,7 +18,15 @@ from typing import Any
 import pytest
 from discord_double import StoredMessage
 from discord_double.models import User
-from e2e import Table, db_snapshot, offered, running_bot, started_game, table_message
+from e2e import (
+    Table,
+    db_snapshot,
+    offered,
+    running_bot,
+    started_game,
+    table_message,
+    wait_for_forced_move,
+)
 
 from bot.client import TuqueBot
 from bot.sessions import Session
@@ -41,6 +49,9 @@ async def member_acts(
     session = bot.sessions.session(game_id)
     assert session is not None
     seq = len(session.game.log)
+    if session.forced(session.seat_of(user.id)) is not None:
+        await wait_for_forced_move(t, session, seq)
+        return
     view = session.game.view(session.seat_of(user.id))
     if choose is None:
         choose = partial(make_player("easy", rng.randrange(2**32)).choose, view)
