@@ -351,9 +351,10 @@ class HeuristicPlayer:
                 return by_card[c]
         return max(legal, key=lambda a: RANK_INDEX[a.card.index] if isinstance(a, CallCard) else -1)
 
-    def _auction_bid(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+    def _auction_bid(self, view: PlayerView, legal: Sequence[Action], slip: float = 0.0) -> Action:
         """§7 Auction: the level the hand's expected tricks (with a called partner and
-        the widow) support, in its best suit, if it beats the standing bid; else pass."""
+        the widow) support, in its best suit, if it beats the standing bid; else pass.
+        ``slip`` (tricks) is added to the estimate: the easy level's timid or bold bid."""
         best_suit, best = 0, -1.0
         for suit in range(4):
             tricks = sum(
@@ -362,6 +363,7 @@ class HeuristicPlayer:
             )
             if tricks > best:
                 best_suit, best = suit, tricks
+        best += slip
         level = 0
         if best >= 3.6:
             level = 8 if best >= 5.0 else 5
@@ -812,6 +814,8 @@ class CasualPlayer(HeuristicPlayer):
         if phase is Phase.GOING_ALONE:
             # A timid slip; a bold one would go alone on too little.
             return next(a for a in legal if isinstance(a, Pass))
+        if phase is Phase.AUCTION:
+            return self._auction_bid(view, legal, self._rng.choice((-1, 1)) * _AUCTION_SLIP)
         if phase not in _SLIP_BIDS or any(isinstance(a, TurnDown) for a in legal):
             return super().choose(view, legal)
         options, threshold = self._bid_options(view, legal)
@@ -823,6 +827,9 @@ class CasualPlayer(HeuristicPlayer):
 _SLIP_BIDS = (Phase.BIDDING_1, Phase.BIDDING_2)
 # How far a casual bid slip moves the threshold, in expected points of the variant.
 _BID_SLIP = {"tuque": 0.35, "tuque61": 2.5, "euchre": 0.35}
+# RULES.md §7 Auction: a bid slip moves the trick estimate behind the level by this
+# much, about one step of the levels (3 at 2.2 tricks, 4 at 3.0, 5 at 3.6).
+_AUCTION_SLIP = 0.6
 
 
 def _trumps_partner(view: PlayerView, action: Action) -> bool:

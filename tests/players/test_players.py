@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from engine.actions import Action, Discard, GoAlone, OrderUp, Pass, Play, TakeUp
+from engine.actions import Action, Bid, Discard, GoAlone, OrderUp, Pass, Play, TakeUp
 from engine.cards import Card, Suit
 from engine.game import Game
 from engine.players import make_player
@@ -291,6 +291,17 @@ def test_call_ace_defender_trumps_the_maker_when_the_partner_is_unknown(deal, ac
     # The same position, but the called suit's ace is not the viewer's: it cannot know.
     stranger = replace(view, called_suit=Suit.SPADES)
     assert HeuristicPlayer(seed=1).choose(stranger, view.legal_actions) == Play(Card.parse("9C"))
+
+
+def test_casual_auction_bid_slips_one_level_either_way() -> None:
+    """§7 Auction: where normal bids 4 spades, a slipping easy level bids 3 or 5 spades
+    (a timid or a bold bid, as in the other games' bidding), never anything else."""
+    game = Game("auction", seed=6)
+    game.deal()
+    view = game.view(1)
+    assert game.turn == 1 and decide(game) == Bid(4, Suit.SPADES)
+    slips = {CasualPlayer(seed=s, slip=1.0).choose(view, view.legal_actions) for s in range(20)}
+    assert slips == {Bid(3, Suit.SPADES), Bid(5, Suit.SPADES)}
 
 
 FAMILY = {
