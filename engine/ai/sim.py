@@ -574,15 +574,32 @@ def hand_value(mask: int, trump: int) -> float:
     return a[mask & 8191] + b[(mask >> 13) & 8191] + c[mask >> 26]
 
 
-BID_THRESHOLD = {"tuque": 4.3, "tuque61": 4.3, "euchre": 3.2, "almonte": 2.5}
+BID_THRESHOLD = {
+    "tuque": 4.3,
+    "tuque61": 4.3,
+    "euchre": 3.2,
+    "british": 3.2,
+    "two_hand": 2.1,
+    "six_hand": 2.5,
+    "almonte": 2.5,
+    "call_ace": 3.4,
+}
 """Default :func:`heuristic_bid` threshold per variant: the hand value from which
-making trump scored more than it cost in heuristic self-play (docs/ai.md).
+making trump scored more than it cost in heuristic self-play (docs/ai.md); other
+variants fall back to 4.3.
 
-Almonte (RULES.md §6) has no partner bonus in the rule (six seats) and five-card
-hands: the fallback 4.3 (Tuque's, for 12-card hands) made the playouts' other seats
-almost never bid, so a pass looked like a thrown-in hand and the search overbid
-(30 orders where normal passed, in 6 games). 2.5 was the best of 2.0 / 2.5 / 3.2 /
-4.3 for the search's bids (hard bidding, normal play, 40 games, seed 1)."""
+The fallback (Tuque's, for 12-card hands) is far too high for five-card hands: the
+playouts' other seats almost never bid, so a pass looked like a thrown-in hand. The
+values below were measured as Almonte's was: the search bidding and the normal
+level playing the cards, against the normal level, 40 games on seed 1, 200
+iterations (docs/players.md has the figures). Almonte: best of 2.0 / 2.5 / 3.2 /
+4.3. British: best of 3.0 / 3.2 / 3.4 / 3.6 / 4.3. Six-hand: best of 2.0 / 2.5 /
+4.3. Two-hand and Call-Ace: the value that best reproduces the normal level's own
+bids (two-hand 2.0–2.1, 90% agreement; Call-Ace 3.5, 91%) and where a made trump
+starts to pay (2.1, 3.4): two-hand's bids are the normal level's (see
+``engine.ai.search.NORMAL_BIDS``) and this is the model the sampler reads them
+with; Call-Ace's searched bids scored alike at 3.4 and 4.3 (200 games).
+"""
 
 
 def heuristic_bid(sim: HandState, threshold: float) -> int:

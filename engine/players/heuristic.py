@@ -169,8 +169,10 @@ def _order(pack: int, trump: int) -> list[int]:
 def _partners(view: PlayerView) -> list[int]:
     """The seats the viewer knows to be on their side and in play (RULES.md §3–§7).
 
-    Fixed partners (Euchre, six-hand); in Auction the called card tells its holder,
-    and everyone once it is played; Call-Ace's partner is never known in advance.
+    Fixed partners (Euchre, six-hand). In Call-Ace and Auction the sides of a hand
+    are the makers (the maker and the secret partner) against the rest: once the
+    viewer knows the partner (see :func:`_known_partner`), or the maker went alone,
+    a maker's partner is the other maker and a defender's are the other defenders.
     """
     me = view.seat
     if len(set(view.sides)) < view.players:
@@ -179,19 +181,50 @@ def _partners(view: PlayerView) -> list[int]:
             for s in range(view.players)
             if s != me and view.sides[s] == view.sides[me] and s not in view.out  # type: ignore[index]
         ]
-    called = view.called_card
-    if called is None or view.maker is None:
+    maker = view.maker
+    if maker is None or (view.called_suit is None and view.called_card is None):
         return []
-    if called in view.hand and view.maker != me:
-        return [view.maker]
-    for trick in (*view.tricks, view.trick):
-        for seat, card in trick.plays:
-            if card == called and seat != view.maker:
-                if me == view.maker:
-                    return [seat]
-                if me == seat:
-                    return [view.maker]
-    return []
+    if view.alone is not None:
+        makers = {maker}
+    else:
+        partner = _known_partner(view)
+        if partner is None:
+            return []
+        makers = {maker, partner}
+    if me in makers:
+        return [s for s in makers if s != me]
+    return [s for s in range(view.players) if s != me and s not in makers and s not in view.out]
+
+
+def _known_partner(view: PlayerView) -> int | None:
+    """The secret partner (RULES.md §7) if the viewer can tell it, else ``None``.
+
+    Auction: the called card's holder knows; everyone once it is played. Call-Ace:
+    the holder of the highest card of the called suit dealt to a hand; going down
+    the suit from its top, cards the viewer knows were not dealt (a turned-down
+    up-card, its own discards) are skipped, and the first other card tells the
+    partner if the viewer holds it or it was played, else the viewer cannot know.
+    The maker may be its own partner.
+    """
+    played = {card.index: seat for t in (*view.tricks, view.trick) for seat, card in t.plays}
+    mine = _mask(view.hand)
+    if view.called_card is not None:
+        c = view.called_card.index
+        if mine >> c & 1:
+            return view.seat
+        return played.get(c)
+    assert view.called_suit is not None and view.trump is not None
+    t, suit = view.trump.index, view.called_suit.index
+    pack = _pack(view)
+    power = power_table(pack)[t][suit]
+    out = _mask(view.discards)
+    if view.up_card is not None and view.up_card_turned_down:
+        out |= 1 << view.up_card.index
+    dealt = bits(SUIT_MASK[t][suit] & pack & ~out)
+    if not dealt:
+        return None
+    top = max(dealt, key=lambda c: power[c])
+    return view.seat if mine >> top & 1 else played.get(top)
 
 
 # Tricks to add to the four-hand Euchre fit for the maker's side of another table, by
@@ -318,9 +351,10 @@ class HeuristicPlayer:
                 return by_card[c]
         return max(legal, key=lambda a: RANK_INDEX[a.card.index] if isinstance(a, CallCard) else -1)
 
-    def _auction_bid(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+    def _auction_bid(self, view: PlayerView, legal: Sequence[Action], slip: float = 0.0) -> Action:
         """§7 Auction: the level the hand's expected tricks (with a called partner and
-        the widow) support, in its best suit, if it beats the standing bid; else pass."""
+        the widow) support, in its best suit, if it beats the standing bid; else pass.
+        ``slip`` (tricks) is added to the estimate: the easy level's timid or bold bid."""
         best_suit, best = 0, -1.0
         for suit in range(4):
             tricks = sum(
@@ -329,6 +363,7 @@ class HeuristicPlayer:
             )
             if tricks > best:
                 best_suit, best = suit, tricks
+        best += slip
         level = 0
         if best >= 3.6:
             level = 8 if best >= 5.0 else 5
@@ -779,6 +814,8 @@ class CasualPlayer(HeuristicPlayer):
         if phase is Phase.GOING_ALONE:
             # A timid slip; a bold one would go alone on too little.
             return next(a for a in legal if isinstance(a, Pass))
+        if phase is Phase.AUCTION:
+            return self._auction_bid(view, legal, self._rng.choice((-1, 1)) * _AUCTION_SLIP)
         if phase not in _SLIP_BIDS or any(isinstance(a, TurnDown) for a in legal):
             return super().choose(view, legal)
         options, threshold = self._bid_options(view, legal)
@@ -790,6 +827,9 @@ class CasualPlayer(HeuristicPlayer):
 _SLIP_BIDS = (Phase.BIDDING_1, Phase.BIDDING_2)
 # How far a casual bid slip moves the threshold, in expected points of the variant.
 _BID_SLIP = {"tuque": 0.35, "tuque61": 2.5, "euchre": 0.35}
+# RULES.md §7 Auction: a bid slip moves the trick estimate behind the level by this
+# much, about one step of the levels (3 at 2.2 tricks, 4 at 3.0, 5 at 3.6).
+_AUCTION_SLIP = 0.6
 
 
 def _trumps_partner(view: PlayerView, action: Action) -> bool:

@@ -206,15 +206,16 @@ def test_reward_near_the_end_of_a_game() -> None:
     assert late.of(points(1, 0)) > 0.0
 
 
-def test_three_hand_bids_as_normal_and_searches_the_play() -> None:
-    """Three-hand (RULES.md §5): the normal level decides the bidding and the discard
-    (its bids beat the search's, see ``NORMAL_BIDS``); the cards are searched."""
+@pytest.mark.parametrize("variant", ["three_hand", "two_hand"])
+def test_solo_tables_bid_as_normal_and_search_the_play(variant: str) -> None:
+    """Three- and two-hand (RULES.md §5): the normal level decides the bidding and the
+    discard (its bids beat the search's, see ``NORMAL_BIDS``); the cards are searched."""
     from engine.players.heuristic import HeuristicPlayer
 
     hard = SearchPlayer(seed=3, iterations=20)
     searched = False
     for seed in range(3):
-        game = Game("three_hand", seed=seed)
+        game = Game(variant, seed=seed)
         game.deal()
         while game.turn is not None:
             seat = game.turn

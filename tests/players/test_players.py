@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from engine.actions import Action, Discard, GoAlone, OrderUp, Pass, Play, TakeUp
-from engine.cards import Card
+from engine.actions import Action, Bid, Discard, GoAlone, OrderUp, Pass, Play, TakeUp
+from engine.cards import Card, Suit
 from engine.game import Game
 from engine.players import make_player
 from engine.players.heuristic import CasualPlayer, HeuristicPlayer
@@ -254,6 +256,52 @@ def test_prefers_uncovering_a_face_down_card(deal, act) -> None:
     )
     act(game, "order", "discard 9H", "play AC")
     assert decide(game) == Play(Card.parse("8C"))
+
+
+def _call_ace_partner_last(deal, act) -> Game:
+    """Call-Ace, clubs trump: maker seat 1 calls diamonds, whose ace the dealer (seat 0)
+    holds, so seat 0 knows it is the secret partner; seat 1's AH wins the trick so far
+    and seat 0, void in hearts, plays last."""
+    game = deal(
+        "call_ace",
+        dealer=0,
+        hands={
+            0: "AD KD QD JD 9S",
+            1: "JC JS AC AH TD",
+            2: "B1 KC QC 9H TS",
+            3: "KH QH AS KS 9D",
+        },
+        up_card="9C",
+    )
+    act(game, "order", "discard 9S", "call D", "play AH", "play 9H", "play QH")
+    return game
+
+
+def test_call_ace_partner_who_knows_itself_does_not_trump_the_makers_trick(deal, act) -> None:
+    """§7: holding the called suit's ace, the partner throws off on the maker's winning
+    trick instead of trumping it."""
+    game = _call_ace_partner_last(deal, act)
+    assert decide(game) == Play(Card.parse("JD"))
+
+
+def test_call_ace_defender_trumps_the_maker_when_the_partner_is_unknown(deal, act) -> None:
+    """§7: a seat that cannot tell it is on the maker's side takes the trick as usual."""
+    game = _call_ace_partner_last(deal, act)
+    view = game.view(0)
+    # The same position, but the called suit's ace is not the viewer's: it cannot know.
+    stranger = replace(view, called_suit=Suit.SPADES)
+    assert HeuristicPlayer(seed=1).choose(stranger, view.legal_actions) == Play(Card.parse("9C"))
+
+
+def test_casual_auction_bid_slips_one_level_either_way() -> None:
+    """§7 Auction: where normal bids 4 spades, a slipping easy level bids 3 or 5 spades
+    (a timid or a bold bid, as in the other games' bidding), never anything else."""
+    game = Game("auction", seed=6)
+    game.deal()
+    view = game.view(1)
+    assert game.turn == 1 and decide(game) == Bid(4, Suit.SPADES)
+    slips = {CasualPlayer(seed=s, slip=1.0).choose(view, view.legal_actions) for s in range(20)}
+    assert slips == {Bid(3, Suit.SPADES), Bid(5, Suit.SPADES)}
 
 
 FAMILY = {
