@@ -478,7 +478,7 @@ async def test_a_secret_partner_reaches_no_other_members_view(
     async with running_bot(t) as bot:
         rec = await t.double.slash(
             t.ann, t.channel, "tuque", "challenge", opponent=t.bob,
-            variant="call_ace", players=5, target=3, level="easy",
+            variant="call_ace", players=5, target=6, level="easy",
         )  # fmt: skip
         await rec.settled()
         await click(t, t.bob, "accept")
