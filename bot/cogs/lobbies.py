@@ -459,23 +459,29 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
                     ephemeral=True,
                 ),
             )
-        channel = self.bot.get_partial_messageable(lobby.channel_id)
         mentions = " ".join(m.mention for _, m in invited)
+        content = f"{mentions}, {user.mention} invites you to play." if invited else None
+        await self._post_lobby(interaction, lobby, content, "the table is closed")
+
+    async def _post_lobby(
+        self, interaction: discord.Interaction, lobby: LobbyRow, content: str | None, off: str
+    ) -> None:
+        """Post ``lobby`` in its channel with ``content``. If Discord will not take it,
+        close the lobby (nobody can join a lobby that is not in the channel) and tell the
+        member who opened it that ``off``."""
+        channel = self.bot.get_partial_messageable(lobby.channel_id)
 
         async def post() -> None:
             kwargs: dict[str, Any] = {"embed": render.lobby_embed(lobby)}
             if (view := lobby_view(lobby)) is not None:
                 kwargs["view"] = view
-            message = await channel.send(
-                f"{mentions}, {user.mention} invites you to play." if invited else None, **kwargs
-            )
+            message = await channel.send(content, **kwargs)
             await self.bot.store.set_lobby_message(lobby.id, message.id)
 
         if not await replies.deliver(f"lobby {lobby.id}: post", post):
-            # Nobody can join a lobby that is not in the channel.
             await self.bot.store.close_lobby(lobby.id, LobbyStatus.CANCELLED)
             self._hosts.pop(lobby.id, None)
-            await _tell_not_posted(interaction, f"lobby {lobby.id}", "the table is closed")
+            await _tell_not_posted(interaction, f"lobby {lobby.id}", off)
 
     async def _show(self, lobby: LobbyRow, what: str) -> None:
         """Edit the lobby's message to show ``lobby`` (after a change whose click was not
@@ -613,20 +619,8 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
                 ),
             )
         mentions = " ".join(f"<@{u}>" for u in lobby.waiting_for)
-        channel = self.bot.get_partial_messageable(lobby.channel_id)
-
-        async def post() -> None:
-            message = await channel.send(
-                f"{mentions}, {user.mention} asks for a rematch of game #{game_id}.",
-                embed=render.lobby_embed(lobby),
-                view=lobby_view(lobby),
-            )
-            await store.set_lobby_message(lobby.id, message.id)
-
-        if not await replies.deliver(f"lobby {lobby.id}: post", post):
-            await store.close_lobby(lobby.id, LobbyStatus.CANCELLED)
-            self._hosts.pop(lobby.id, None)
-            await _tell_not_posted(interaction, f"lobby {lobby.id}", "the rematch is off")
+        content = f"{mentions}, {user.mention} asks for a rematch of game #{game_id}."
+        await self._post_lobby(interaction, lobby, content, "the rematch is off")
 
     async def _start(
         self, interaction: discord.Interaction, lobby: LobbyRow, *, clicked_lobby: bool = True
