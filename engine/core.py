@@ -89,6 +89,7 @@ __all__ = [
     "TWIN_CODE",
     "DoublePackHand",
     "HandState",
+    "TableauHand",
     "bits",
     "double_to_codes",
     "new_hand",
@@ -845,9 +846,6 @@ class HandState:
     def play(self, seat: int, c: int) -> None:
         """``seat`` plays card code ``c``; a full trick is won, a last trick scores the hand."""
         self.hand[seat] -= BIT[c]  # a card the seat holds (see BIT)
-        d = self.under[c]
-        if d:
-            self.pend[seat] |= d
         k = self.in_trick
         if not k:
             self.led = c // 13
@@ -866,12 +864,6 @@ class HandState:
         if self.pool:  # Jackpot: a trick draws a chip while the pool lasts (§7)
             self.pool -= 1
             self.points[winner] += 1
-        pend = self.pend
-        if any(pend):
-            for s in range(self.n):
-                if pend[s]:
-                    self.hand[s] |= pend[s]
-                    pend[s] = 0
         self.in_trick = 0
         self.done += 1
         if self.done == self.ntricks:
@@ -1001,9 +993,38 @@ class DoublePackHand(HandState):
         super().play(seat, c)
 
 
+class TableauHand(HandState):
+    """A hand with Tuque's tableau (RULES.md §1): the same rules, one more.
+
+    The more, in :meth:`play`: a face-up tableau card played uncovers the face-down
+    card beneath it, which is turned up when the trick ends and may be played from
+    then on (:attr:`under` and :attr:`pend`).
+    """
+
+    __slots__ = ()
+
+    def play(self, seat: int, c: int) -> None:
+        """``seat`` plays card code ``c`` (see :meth:`HandState.play`); a card it
+        uncovers joins the seat's playable cards once the trick is over."""
+        d = self.under[c]
+        if d:
+            self.pend[seat] |= d
+        super().play(seat, c)
+        if not self.in_trick:
+            pend = self.pend
+            hands = self.hand
+            for s in range(self.n):
+                if pend[s]:
+                    hands[s] |= pend[s]
+                    pend[s] = 0
+
+
 def new_hand(variant: Variant, options: Options, dealer: int) -> HandState:
-    """A hand of ``variant`` before the deal: a :class:`DoublePackHand` for the double pack."""
-    return (DoublePackHand if variant.twins else HandState)(variant, options, dealer)
+    """A hand of ``variant`` before the deal: a :class:`DoublePackHand` for the double
+    pack, a :class:`TableauHand` for Tuque's tableau, else a :class:`HandState`."""
+    if variant.twins:
+        return DoublePackHand(variant, options, dealer)
+    return (TableauHand if variant.tableau_piles else HandState)(variant, options, dealer)
 
 
 _PACK_MASKS: dict[str, int] = {}

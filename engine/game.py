@@ -53,7 +53,7 @@ from engine.actions import (
     parse_action,
 )
 from engine.cards import CARDS, SECOND, SUITS, Card, Suit, cards_in, parse_cards
-from engine.core import BIT, BLOCK_SUIT, CARD_OF, SUIT_BLOCK, TRUMP, HandState
+from engine.core import BLOCK_SUIT, CARD_OF, SUIT_BLOCK, TRUMP, HandState
 from engine.errors import (
     CardNotPlayable,
     EngineError,
@@ -171,6 +171,8 @@ def _card_index(action: Action) -> int:
 _ACTIONS_OF: dict[tuple[int, ...], tuple[Action, ...]] = {}
 """Action tuples of the core's id tuples, so a bidding menu is built once."""
 _HAND_DONE = core.DONE
+_IN_PLAY = core.PLAY
+_DISCARDING = core.DISCARD
 _ROUND_2 = core.BID2
 _PHASE_OF = {
     core.BID1: _BID1,
@@ -214,8 +216,8 @@ class Game:
         "_follows",
         "_hand",
         "_hand_no",
+        "_legal",
         "_log",
-        "_menu",
         "_pack",
         "_phase",
         "_plays",
@@ -264,7 +266,7 @@ class Game:
         self._scores = [0] * (max(self.variant.sides) + 1)
         # A finished hand's HandResult is built when first read (a frozen dataclass of 15
         # fields costs more than the rest of the hand's end): until then, its fields.
-        self._results: list[HandResult | tuple[Any, ...]] = []
+        self._results: list[HandResult | tuple[int, list[int], HandState]] = []
         self._winner: int | None = None
         self._pool = 0
         self._pack = [c.index for c in self.variant.pack]
@@ -278,10 +280,10 @@ class Game:
 
     def _start_hand(self) -> None:
         self._discards: list[tuple[int, int]] = []
-        self._menu: tuple[Action, ...] | None = None
+        self._legal: tuple[Action, ...] = ()
         self._turned_down = False
         self._bids: list[tuple[int, Action]] = []
-        self._plays: list[tuple[int, int]] = []
+        self._plays: list[int] = []  # the seat of each card played this hand
 
     # --- public state ---------------------------------------------------------------
 
@@ -399,6 +401,7 @@ class Game:
             self._set_trump(hand.trump)
         self._phase = _PHASE_OF[hand.phase]
         self._turn = hand.turn
+        self._legal = self._list_legal()
         deal = Deal(itemgetter(*order)(CARDS))
         self._log.append(deal)
         return deal
@@ -407,42 +410,43 @@ class Game:
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Exactly the actions ``seat`` may take now (empty when it is not their turn)."""
-        if seat != self._turn:
-            return ()
-        phase = self._phase
+        # Listed by _list_legal after every deal and action, so asking is one look-up.
+        return self._legal if seat == self._turn else ()
+
+    def _list_legal(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to act, in card index order for cards."""
         hand = self._hand
         assert hand is not None
-        if phase is _PLAY:
-            uncode = self._uncode
-            if not uncode:  # the double pack: its codes are too wide for the tables
-                return _by_card(hand.legal())
-            m = hand.hand[seat]
-            if hand.in_trick:
-                follow = m & SUIT_BLOCK[hand.led]
-                if follow:
-                    return self._follows[follow]
-            u0, u1, u2, u3 = uncode  # disjoint masks: + is | (see core.BIT)
-            m = u0[m & 0x1FFF] + u1[(m >> 13) & 0x1FFF] + u2[(m >> 26) & 0x1FFF] + u3[m >> 39]
-            return _PLAY_T0[m & 0x1FFF] + _PLAY_T1[(m >> 13) & 0x1FFF] + _PLAY_T2[m >> 26]
-        # A decision's menu is asked for by the player and again by apply: built once.
-        menu = self._menu
+        if hand.phase == _IN_PLAY:
+            return self._cards_to_play(hand)
+        if hand.phase == _DISCARDING:
+            m = hand.hand[hand.turn]
+            if not m >> SECOND:
+                return _DISC_T0[m & 0x1FFF] + _DISC_T1[(m >> 13) & 0x1FFF] + _DISC_T2[m >> 26]
+            return _by_card(hand.legal())  # a second copy of the double pack: past the tables
+        ids = hand.legal()
+        if type(ids) is not tuple:
+            ids = tuple(ids)
+        menu = _ACTIONS_OF.get(ids)
         if menu is None:
-            if phase is _DISCARD and not hand.hand[seat] >> SECOND:
-                m = hand.hand[seat]
-                menu = _DISC_T0[m & 0x1FFF] + _DISC_T1[(m >> 13) & 0x1FFF] + _DISC_T2[m >> 26]
-            elif phase is _DISCARD:  # a second copy of the double pack: past these tables
-                menu = _by_card(hand.legal())
-            else:
-                ids = hand.legal()
-                if type(ids) is not tuple:
-                    ids = tuple(ids)
-                menu = _ACTIONS_OF.get(ids)
-                if menu is None:
-                    menu = tuple(map(ACTIONS.__getitem__, ids))
-                    if len(_ACTIONS_OF) < 4096:  # bidding menus repeat; card lists are bounded
-                        _ACTIONS_OF[ids] = menu
-            self._menu = menu
+            menu = tuple(map(ACTIONS.__getitem__, ids))
+            if len(_ACTIONS_OF) < 4096:  # bidding menus repeat; card lists are bounded
+                _ACTIONS_OF[ids] = menu
         return menu
+
+    def _cards_to_play(self, hand: HandState) -> tuple[Action, ...]:
+        """The Play actions of the seat to act (``hand`` in play)."""
+        uncode = self._uncode
+        if not uncode:  # the double pack: its codes are too wide for the tables
+            return _by_card(hand.legal())
+        m = hand.hand[hand.turn]
+        if hand.in_trick:
+            follow = m & SUIT_BLOCK[hand.led]
+            if follow:
+                return self._follows[follow]
+        u0, u1, u2, u3 = uncode  # disjoint masks: + is | (see core.BIT)
+        m = u0[m & 0x1FFF] + u1[(m >> 13) & 0x1FFF] + u2[(m >> 26) & 0x1FFF] + u3[m >> 39]
+        return _PLAY_T0[m & 0x1FFF] + _PLAY_T1[(m >> 13) & 0x1FFF] + _PLAY_T2[m >> 26]
 
     def is_legal(self, seat: int, action: Action) -> bool:
         """Whether :meth:`apply` would accept ``action`` from ``seat``."""
@@ -471,31 +475,7 @@ class Game:
         """
         if seat != self._turn:
             raise self._explain(seat, action)
-        phase = self._phase
-        hand = self._hand
-        assert hand is not None
-        if phase is _PLAY and type(action) is Play:
-            # The hot path (a card), checked inline; _explain words any refusal.
-            card = action.card.index
-            code = self._code[card]
-            playable = hand.hand[seat]
-            if hand.in_trick:
-                follow = playable & SUIT_BLOCK[hand.led]
-                if follow:
-                    playable = follow
-            if not playable & BIT[code]:
-                raise self._explain(seat, action)
-            self._plays.append((seat, card))
-            hand.play(seat, code)
-            self._log.append(action)
-            if hand.phase == _HAND_DONE:
-                self._end_hand()
-            else:
-                self._turn = hand.turn
-            return
-        legal = self._menu
-        if legal is None:  # not asked for yet (or a play phase, whose lists are not kept)
-            legal = self.legal_actions(seat)
+        legal = self._legal
         # Listed actions are interned: an identity scan is much cheaper than ``in``,
         # which calls the dataclass ``__eq__`` on every other action before a match.
         for known in legal:
@@ -504,12 +484,28 @@ class Game:
         else:
             if action not in legal:
                 raise self._explain(seat, action)
+        hand = self._hand
+        assert hand is not None
+        if action.__class__ is Play:  # the hot path: a card in play
+            self._plays.append(seat)
+            hand.play(seat, self._code[action.card.index])
+            self._log.append(action)
+            if hand.phase == _HAND_DONE:
+                self._end_hand()
+                return
+            turn = self._turn = hand.turn
+            if hand.in_trick and self._uncode:
+                follow = hand.hand[turn] & SUIT_BLOCK[hand.led]
+                if follow:  # _cards_to_play's commonest case, inline
+                    self._legal = self._follows[follow]
+                    return
+            self._legal = self._cards_to_play(hand)
+            return
         if type(action) is Discard:
             self._discards.append((seat, action.card.index))
         elif type(action) is not Give:  # a gift is seen by the giver and the loner only
             self._bids.append((seat, action))
         hand.apply(action.id)
-        self._menu = None
         # Trump is made once, except in an Auction, where each higher bid names it anew.
         if hand.trump >= 0 and self._code is not hand.code_of[hand.trump]:
             self._set_trump(hand.trump)
@@ -517,10 +513,11 @@ class Game:
         if hand.phase == _HAND_DONE:
             self._end_hand()
             return
-        if phase is _BID1 and hand.phase == _ROUND_2:
+        if self._phase is _BID1 and hand.phase == _ROUND_2:
             self._turned_down = True
         self._phase = _PHASE_OF[hand.phase]
         self._turn = hand.turn
+        self._legal = self._list_legal()
 
     def _set_trump(self, trump: int) -> None:
         hand = self._hand
@@ -552,42 +549,17 @@ class Game:
         assert hand is not None
         scores = self._scores = list(map(add, self._scores, hand.points))
         self._pool = hand.pool
-        maker = hand.maker
-        tricks = hand.ntricks
-        if maker >= 0:
-            made = hand.maker_tricks()
-            march = made == tricks
-            euchred = made < (min(hand.bid, tricks) if hand.bid else v.contract)
-        else:
-            march = euchred = False
-        # HandResult's fields in order, built by _built_results.
-        self._results.append(
-            (
-                self._hand_no,
-                self._dealer,
-                CARDS[hand.up] if hand.up >= 0 else None,
-                SUITS[hand.trump] if hand.trump >= 0 else None,
-                maker if maker >= 0 else None,
-                hand.alone if hand.alone >= 0 else None,
-                tuple(hand.won),
-                tuple(hand.points),
-                tuple(scores),
-                march,
-                euchred,
-                hand.lone_def if hand.lone_def >= 0 else None,
-                hand.partner if hand.partner >= 0 else None,
-                hand.bid,
-                hand.pool,
-            )
-        )
+        # The finished hand is never changed again (the next deal makes a new one): its
+        # HandResult is built from it when first read (_built_results).
+        self._results.append((self._hand_no, scores, hand))
         self._turn = None
+        self._legal = ()
         if v.chips:
             # RULES.md §7 Jackpot ruling: a march or the last deal ends the game.
-            marched = max(hand.won) == tricks
-            over = marched or self._hand_no >= self.options.hands
-            self._winner = _game_winner(self._scores, min(self._scores)) if over else None
+            over = max(hand.won) == hand.ntricks or self._hand_no >= self.options.hands
+            self._winner = _game_winner(scores, min(scores)) if over else None
         else:
-            self._winner = _game_winner(self._scores, self.options.target)
+            self._winner = _game_winner(scores, self.options.target)
         self._phase = _END if self._winner is not None else _OVER
 
     def _built_results(self) -> list[HandResult]:
@@ -597,8 +569,36 @@ class Game:
         while i and type(results[i - 1]) is tuple:
             i -= 1
         for j in range(i, len(results)):
-            results[j] = HandResult(*results[j])
+            results[j] = self._result(*results[j])  # type: ignore[misc]
         return results  # type: ignore[return-value]
+
+    def _result(self, hand_no: int, scores: list[int], hand: HandState) -> HandResult:
+        """The :class:`HandResult` of finished hand ``hand``, number ``hand_no``."""
+        maker = hand.maker
+        tricks = hand.ntricks
+        if maker >= 0:
+            made = hand.maker_tricks()
+            march = made == tricks
+            euchred = made < (min(hand.bid, tricks) if hand.bid else self.variant.contract)
+        else:
+            march = euchred = False
+        return HandResult(
+            hand_no=hand_no,
+            dealer=hand.dealer,
+            up_card=CARDS[hand.up] if hand.up >= 0 else None,
+            trump=SUITS[hand.trump] if hand.trump >= 0 else None,
+            maker=maker if maker >= 0 else None,
+            alone=hand.alone if hand.alone >= 0 else None,
+            tricks=tuple(hand.won),
+            points=tuple(hand.points),
+            scores=tuple(scores),
+            march=march,
+            euchred=euchred,
+            lone_defender=hand.lone_def if hand.lone_def >= 0 else None,
+            partner=hand.partner if hand.partner >= 0 else None,
+            bid=hand.bid,
+            pool=hand.pool,
+        )
 
     # --- explanations ---------------------------------------------------------------------
 
@@ -783,19 +783,23 @@ class Game:
         """This hand's completed tricks, and the ``(seat, card)`` plays of the trick in progress.
 
         Read off the plays: every trick has one card from each seat in play, and its
-        winner leads the next one (the last one's winner is the hand's).
+        winner leads the next one (the last one's winner is the hand's). The cards are
+        the log's last entries, since play is a hand's last phase.
         """
         hand = self._hand
-        plays = self._plays
-        if hand is None or not plays:
+        seats = self._plays
+        if hand is None or not seats:
             return (), []
+        log = self._log
+        cards = [action.card.index for action in log[len(log) - len(seats) :]]  # type: ignore[union-attr]
+        plays = list(zip(seats, cards, strict=True))
         size = hand.active
         done = len(plays) - hand.in_trick
         tricks = []
         for start in range(0, done, size):
             winner = plays[start + size][0] if start + size < len(plays) else hand.last_winner
-            cards = tuple((s, CARDS[c]) for s, c in plays[start : start + size])
-            tricks.append(Trick(plays[start][0], cards, winner))
+            trick = tuple((s, CARDS[c]) for s, c in plays[start : start + size])
+            tricks.append(Trick(plays[start][0], trick, winner))
         return tuple(tricks), plays[done:]
 
     def view(self, seat: int | None) -> PlayerView:
