@@ -216,11 +216,11 @@ class Game:
         "_follows",
         "_hand",
         "_hand_no",
+        "_leads",
         "_legal",
         "_log",
         "_pack",
         "_phase",
-        "_plays",
         "_pool",
         "_results",
         "_scores",
@@ -283,7 +283,7 @@ class Game:
         self._legal: tuple[Action, ...] = ()
         self._turned_down = False
         self._bids: list[tuple[int, Action]] = []
-        self._plays: list[int] = []  # the seat of each card played this hand
+        self._leads: list[int] = []  # the seat that led each trick of this hand so far
 
     # --- public state ---------------------------------------------------------------
 
@@ -399,6 +399,8 @@ class Game:
         )
         if hand.trump >= 0:
             self._set_trump(hand.trump)
+        if hand.phase == _IN_PLAY:  # Jackpot: no bidding
+            self._leads.append(hand.turn)
         self._phase = _PHASE_OF[hand.phase]
         self._turn = hand.turn
         self._legal = self._list_legal()
@@ -487,14 +489,15 @@ class Game:
         hand = self._hand
         assert hand is not None
         if action.__class__ is Play:  # the hot path: a card in play
-            self._plays.append(seat)
             hand.play(seat, self._code[action.card.index])
             self._log.append(action)
             if hand.phase == _HAND_DONE:
                 self._end_hand()
                 return
             turn = self._turn = hand.turn
-            if hand.in_trick and self._uncode:
+            if not hand.in_trick:
+                self._leads.append(turn)
+            elif self._uncode:
                 follow = hand.hand[turn] & SUIT_BLOCK[hand.led]
                 if follow:  # _cards_to_play's commonest case, inline
                     self._legal = self._follows[follow]
@@ -515,6 +518,8 @@ class Game:
             return
         if self._phase is _BID1 and hand.phase == _ROUND_2:
             self._turned_down = True
+        if hand.phase == _IN_PLAY:
+            self._leads.append(hand.turn)
         self._phase = _PHASE_OF[hand.phase]
         self._turn = hand.turn
         self._legal = self._list_legal()
@@ -782,25 +787,34 @@ class Game:
     def _tricks(self) -> tuple[tuple[Trick, ...], list[tuple[int, int]]]:
         """This hand's completed tricks, and the ``(seat, card)`` plays of the trick in progress.
 
-        Read off the plays: every trick has one card from each seat in play, and its
-        winner leads the next one (the last one's winner is the hand's). The cards are
-        the log's last entries, since play is a hand's last phase.
+        Read off the leads: each trick is led by the winner of the one before, and the
+        seats follow clockwise among those in play (``nxt``); the last winner is the
+        hand's. The cards are the log's last entries, since play is a hand's last phase.
         """
         hand = self._hand
-        seats = self._plays
-        if hand is None or not seats:
+        leads = self._leads
+        if hand is None or not leads:
             return (), []
-        log = self._log
-        cards = [action.card.index for action in log[len(log) - len(seats) :]]  # type: ignore[union-attr]
-        plays = list(zip(seats, cards, strict=True))
         size = hand.active
-        done = len(plays) - hand.in_trick
-        tricks = []
-        for start in range(0, done, size):
-            winner = plays[start + size][0] if start + size < len(plays) else hand.last_winner
-            trick = tuple((s, CARDS[c]) for s, c in plays[start : start + size])
-            tricks.append(Trick(plays[start][0], trick, winner))
-        return tuple(tricks), plays[done:]
+        count = hand.done * size + hand.in_trick
+        log = self._log
+        cards = [action.card.index for action in log[len(log) - count :]]  # type: ignore[union-attr]
+        nxt = hand.nxt
+        plays = []
+        for number, lead in enumerate(leads):
+            seat = lead
+            for card in cards[number * size : (number + 1) * size]:
+                plays.append((seat, card))
+                seat = nxt[seat]
+        tricks = tuple(
+            Trick(
+                leads[number],
+                tuple((s, CARDS[c]) for s, c in plays[number * size : (number + 1) * size]),
+                leads[number + 1] if number + 1 < len(leads) else hand.last_winner,
+            )
+            for number in range(hand.done)
+        )
+        return tricks, plays[hand.done * size :]
 
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may see now; ``None`` gives the public view (no hand at all).
@@ -903,7 +917,7 @@ class Game:
         other = Game.__new__(Game)
         for name in Game.__slots__:
             setattr(other, name, getattr(self, name))
-        for name in ("_scores", "_results", "_log", "_bids", "_plays", "_discards"):
+        for name in ("_scores", "_results", "_log", "_bids", "_leads", "_discards"):
             setattr(other, name, list(getattr(self, name)))
         if self._hand is not None:
             other._hand = self._hand.copy()
