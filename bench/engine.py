@@ -14,6 +14,14 @@ OpenSpiel (``pyspiel``) is importable, its C++ ``euchre`` game is driven the sam
 way from Python (random chance outcomes and legal actions, ``stick_the_dealer=true``)
 for comparison. Prints the best and the median run, and the load average, since the
 figures move with whatever else the machine is doing.
+
+``--base DIR`` compares this engine with another checkout's (the code before a change)
+on four-hand Euchre: rounds of ``--hands`` hands alternate between the two, each in a
+fresh process that plays 500 untimed hands first (the per-trump tables are built on
+first use), and OpenSpiel in this process; the ratios are paired by round, so a
+change in the machine's load between rounds cancels out::
+
+    python bench/engine.py --base ../before --hands 2000 --runs 20
 """
 
 from __future__ import annotations
@@ -22,12 +30,16 @@ import argparse
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# A round of --base imports another checkout's engine (see checkout_hands).
+sys.path.insert(
+    0, os.environ.get("TUQUE_BENCH_ROOT") or str(Path(__file__).resolve().parent.parent)
+)
 
 from engine.game import Game
 from engine.variants import VARIANTS
@@ -39,6 +51,8 @@ TABLES: dict[str, tuple[str, dict[str, object]]] = {
     "six_hand_double_pack": ("six_hand", {"double_pack": True}),
 }
 """Each table measured, by name: its variant and options."""
+_ROOT = str(Path(__file__).resolve().parent.parent)
+"""This checkout, whose engine the rounds of ``--base`` compare with another's."""
 _LABELS = {"euchre": "euchre (stick the dealer)", "six_hand_double_pack": "six_hand (double pack)"}
 
 
@@ -81,6 +95,47 @@ def open_spiel_hands(hands: int, seed: int) -> float:
     return time.perf_counter() - start
 
 
+def checkout_hands(root: str, hands: int, seed: int) -> float:
+    """Seconds for the engine of the checkout at ``root`` to play ``hands`` Euchre hands.
+
+    Runs this script's ``--time-hands`` in a new process that imports the engine from
+    ``root``, after 500 untimed hands.
+    """
+    env = {**os.environ, "TUQUE_BENCH_ROOT": str(Path(root).resolve())}
+    out = subprocess.run(
+        [sys.executable, __file__, "--time-hands", str(hands), "--seed", str(seed)],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return float(out.stdout)
+
+
+def compare(base: str, hands: int, runs: int) -> None:
+    """Print this engine's Euchre hands/s against the checkout at ``base`` and OpenSpiel."""
+    times: dict[str, list[float]] = {"base": [], "this": [], "open_spiel": []}
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        del times["open_spiel"]
+    for run in range(runs):
+        names = list(times) if run % 2 == 0 else list(reversed(times))
+        for name in names:
+            if name == "open_spiel":
+                times[name].append(open_spiel_hands(hands, run))
+            else:
+                times[name].append(checkout_hands(base if name == "base" else _ROOT, hands, run))
+    print(f"{runs} rounds of {hands:,} Euchre hands, alternated; best hands/s:")
+    for name, spent in times.items():
+        print(f"  {name:10s} {hands / min(spent):9,.0f}")
+    for a, b in (("this", "base"), ("this", "open_spiel"), ("base", "open_spiel")):
+        if b in times:
+            paired = statistics.median(y / x for x, y in zip(times[a], times[b], strict=True))
+            best = min(times[b]) / min(times[a])
+            print(f"  {a}/{b}: {paired:.3f} (median of paired rounds), {best:.3f} (best runs)")
+
+
 def report(name: str, measure: Callable[[int, int], float], hands: int, runs: int) -> None:
     """Run ``measure`` ``runs`` times and print hands per second, best and median."""
     rates = [hands / measure(hands, run) for run in range(runs)]
@@ -96,7 +151,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=10_000, help="hands per run")
     parser.add_argument("--runs", type=int, default=3, help="runs per game (best and median)")
     parser.add_argument("--variant", choices=("all", *TABLES), default="all")
+    parser.add_argument("--base", metavar="DIR", help="compare with the checkout at DIR")
+    parser.add_argument("--time-hands", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.time_hands:  # a round of --base, in its own process
+        engine_hands("euchre", 500, seed=args.seed + 10_000)
+        print(engine_hands("euchre", args.time_hands, seed=args.seed))
+        return
+    if args.base:
+        compare(args.base, args.hands, args.runs)
+        return
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"load average {load} on {os.cpu_count()} CPUs; one process")
     for table in TABLES:
