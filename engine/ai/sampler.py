@@ -207,7 +207,19 @@ class Sampler:
                 for s in self.slots
             ]
             places.append((slot.size, slot.seat, rest))
-        return [p for p in places if p[0]] or places[:1]
+        # A place can leave the other cards no fit (a seat's room needed for cards only it
+        # may hold); the real deal fits one of them: out of play if nowhere else.
+        pool = self.pool & ~bit
+        fits = [p for p in places if self._fits(p[2], pool)]
+        return [p for p in fits if p[0]] or fits[:1]
+
+    def _fits(self, slots: list[_Slot], pool: int) -> bool:
+        """Whether some deal of ``pool`` fills ``slots`` (the backtracking fill is complete)."""
+        try:
+            self._careful(random.Random(0), slots, pool)
+        except ValueError:
+            return False
+        return True
 
     def _bid_events(self) -> list[tuple[int, tuple[int, ...], bool, bool]]:
         """The other seats' bids as ``(seat, suits, accepted, with_up_card)``.
