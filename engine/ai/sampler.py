@@ -187,7 +187,7 @@ class Sampler:
         prior: nor is it among the maker's own discards (a maker calls a card to find a
         partner), so an unseen called card is in another hand or, with the 32-card pack,
         out of play, each place weighted by its cards. Filled uniformly, the maker held it
-        in about one deal in five (the maker partnering itself) and the discards in one in six.
+        in about one deal in five (the maker partnering itself) and the discards in one in eight.
         """
         view = self.view
         card = view.called_card

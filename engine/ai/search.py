@@ -22,9 +22,9 @@
   to block: the search bid 5 nearly every hand, was euchred in most and drove every
   score below zero. With normal's bids and the win table's reward, the searched play
   won 22% of 100 games against normal (even 20%) but ranked 3.40 (even 3.0), score
-  share 16.4%: that table races two sides, and in a five-seat game its value of a
-  point swings with the leader's score, so late in a game the search played long
-  shots. For points: 29% (95% CI 21-39), rank 2.69, share 23.3%, on the same games.
+  share 16.4% (that table races two sides; in a five-seat game its value of a point
+  swings with the leader's score). For points: 29% (95% CI 21-39), rank 2.69, share
+  23.3% on the same games; 29.0% (23.2-35.6), rank 2.71 over 200.
 * **Three-hand and two-hand** (RULES.md §5): the normal level bids and discards,
   the search plays the cards (:data:`NORMAL_BIDS`): its searched bids lost to normal's.
 * **Reward** — not the hand's points but the side's chance of winning the game
