@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Pass
-from engine.ai.sampler import Sampler
+from engine.ai.sampler import Sampler, voids
 from engine.cards import Card, effective_suit
 from engine.core import BID1, BID2, PASS, PLAY, HandState
 from engine.game import Game
+from engine.players import make_player
 from engine.variants import get_variant
 from engine.view import Phase, PlayerView
 
@@ -199,3 +201,50 @@ def test_samples_follow_the_games_stick_the_dealer_option(
     while sim.phase in (BID1, BID2) and not (sim.phase == BID2 and sim.turn == sim.dealer):
         sim.apply(PASS)
     assert (PASS in sim.legal()) is not stick
+
+
+@pytest.mark.parametrize("level", ["normal", "random"])
+@pytest.mark.parametrize("pack", [28, 32])
+def test_the_called_card_is_never_the_makers(pack: int, level: str) -> None:
+    """Auction (RULES.md §7): the maker names a card not in their hand, so no sample makes
+    the maker its own partner; with the 28-card pack (nothing out of play) an unseen called
+    card is in another seat's hand, never among the maker's discards, wherever a seat may
+    hold it and the other cards still fit. With 32 cards it is sometimes out of play (2
+    cards of the 17 unseen). Players who bid as normal and then discard, call and play at
+    random call discarded cards and show many voids."""
+    checked = out = 0
+    for seed in range(80):  # seed 74, 28 cards: a place that leaves no fit (a void)
+        game = Game("auction", seed=seed, pack=pack)
+        players = [make_player("normal", seed=seed * 8 + s) for s in range(5)]
+        rng = random.Random(seed)
+        game.deal()
+        while game.turn is not None:
+            view = game.view(game.turn)
+            if view.phase is Phase.PLAY and view.called_card is not None:
+                called = view.called_card.index
+                seen = sum(1 << c.index for c in (*view.hand, *view.discards))
+                seen |= sum(1 << c.index for t in (*view.tricks, view.trick) for _, c in t.plays)
+                void = voids(view)
+                holders = [
+                    s
+                    for s in range(5)
+                    if s not in (view.seat, view.maker)
+                    and view.hand_sizes[s]
+                    and not void[s] >> called & 1
+                ]
+                sampler = Sampler(view)
+                for _ in range(10):
+                    sim = sampler.sample(rng)
+                    _check(view, sim)
+                    assert sim.partner != view.maker
+                    if not seen >> called & 1 and holders:
+                        assert sim.partner in holders or pack == 32 or level == "random"
+                        out += sim.partner < 0
+                    checked += 1
+            action = players[game.turn].choose(view, view.legal_actions)
+            if level == "random" and view.phase is not Phase.AUCTION:
+                action = rng.choice(view.legal_actions)
+            game.apply(game.turn, action)
+    assert checked > 300
+    if level == "normal":
+        assert (out > 0) == (pack == 32)

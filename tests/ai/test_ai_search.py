@@ -206,10 +206,84 @@ def test_reward_near_the_end_of_a_game() -> None:
     assert late.of(points(1, 0)) > 0.0
 
 
-@pytest.mark.parametrize("variant", ["three_hand", "two_hand"])
+def test_auction_reward_counts_points_against_the_others_mean() -> None:
+    """RULES.md §7 Auction: the searched play is rewarded by the seat's points less the
+    others' mean, whatever the scores: a defender gains when the makers fail, a maker's
+    partner when they make, and the same hand is worth the same late in a game."""
+    from dataclasses import replace
+
+    from engine.ai.search import _Reward
+
+    game = Game("auction", seed=1)
+    game.deal()
+    view = game.view(game.turn)  # type: ignore[arg-type]
+    me = view.seat
+    assert me is not None
+    maker, partner, *_ = [s for s in range(5) if s != me]
+    variant = get_variant("auction")
+    table = win_table(variant, 50)
+
+    def points(**by_seat: int) -> list[int]:
+        out = [0] * 5
+        for name, n in by_seat.items():
+            out[{"me": me, "maker": maker, "partner": partner}[name]] = n
+        return out
+
+    early = _Reward(view, variant, table)
+    assert (
+        early.of(points(maker=-4, partner=-4))
+        > early.of(points())
+        > early.of(points(maker=4, partner=4))
+    )
+    assert early.of(points(me=4, maker=4)) > early.of(points(me=-4, maker=-4))
+    late = _Reward(replace(view, scores=tuple(points(maker=46, me=10))), variant, table)
+    for hand in (points(maker=4, partner=4), points(me=5, maker=5), points(me=-3, maker=-3)):
+        assert late.of(hand) == early.of(hand)
+
+
+def test_jackpot_reward_is_the_chance_to_win_the_game() -> None:
+    """RULES.md §7 Jackpot: the reward of a hand is the seat's chance to win the game after
+    it: more chips are better, a chip taken from the game's leader counts more than one
+    from the last, and a march or the last deal ends the game (1 on top, 0 below)."""
+    from dataclasses import replace
+
+    from engine.ai.search import _ChipReward
+
+    game = Game("jackpot", seed=1)
+    game.deal()
+    view = game.view(game.turn)  # type: ignore[arg-type]
+    me = view.seat
+    assert me is not None
+    leader, last, third = [s for s in range(4) if s != me]
+    variant = get_variant("jackpot")
+
+    def chips(**by_seat: int) -> list[int]:
+        out = [0] * 4
+        for name, n in by_seat.items():
+            out[{"me": me, "leader": leader, "last": last, "third": third}[name]] = n
+        return out
+
+    scores = tuple(chips(leader=4, last=-3))
+    mid = _ChipReward(replace(view, hand_no=6, scores=scores), variant)
+    assert 0 < mid.of(chips()) < mid.of(chips(me=1)) < mid.of(chips(me=2)) < 1
+    assert mid.of(chips(leader=-1, last=1)) > mid.of(chips(leader=1, last=-1))
+    # The leader marches and stays on top: the game is over and lost; my march wins it.
+    assert mid.of(chips(leader=7, me=-1, last=-1, third=-1), [0, 0, 0, 0]) > 0
+    marched = [5 if s == leader else 0 for s in range(4)]
+    assert mid.of(chips(leader=7, me=-1, last=-1, third=-1), marched) == 0.0
+    mine = [5 if s == me else 0 for s in range(4)]
+    assert mid.of(chips(me=7, leader=-1, last=-1, third=-1), mine) == 1.0
+    final = _ChipReward(replace(view, hand_no=12, scores=scores), variant)
+    assert final.of(chips(me=5)) == 1.0
+    assert final.of(chips(me=4)) == 0.5  # tied at the top: another deal decides
+    assert final.of(chips(me=3)) == 0.0
+
+
+@pytest.mark.parametrize("variant", ["three_hand", "two_hand", "auction"])
 def test_solo_tables_bid_as_normal_and_search_the_play(variant: str) -> None:
-    """Three- and two-hand (RULES.md §5): the normal level decides the bidding and the
-    discard (its bids beat the search's, see ``NORMAL_BIDS``); the cards are searched."""
+    """Three- and two-hand (RULES.md §5) and Auction (§7): the normal level decides the
+    bidding, the discard and the called card (its bids beat the search's, see
+    ``NORMAL_BIDS``); the cards are searched."""
     from engine.players.heuristic import HeuristicPlayer
 
     hard = SearchPlayer(seed=3, iterations=20)
@@ -221,7 +295,13 @@ def test_solo_tables_bid_as_normal_and_search_the_play(variant: str) -> None:
             seat = game.turn
             view = game.view(seat)
             action = hard.choose(view, view.legal_actions)
-            bidding = view.phase in (Phase.BIDDING_1, Phase.BIDDING_2, Phase.DISCARD)
+            bidding = view.phase in (
+                Phase.BIDDING_1,
+                Phase.BIDDING_2,
+                Phase.DISCARD,
+                Phase.AUCTION,
+                Phase.CALLING,
+            )
             if len(view.legal_actions) > 1 and bidding:
                 assert action == HeuristicPlayer(hard._stream(view)).choose(
                     view, view.legal_actions
