@@ -82,7 +82,8 @@ HINT_SECONDS = 1.0
 
 def advise(seed: int, view: PlayerView) -> tuple[int, float | None]:
     """A hint for ``view``'s seat: the hard computer's action id and its share of the
-    search (None where the hard level plays by the normal level's rule, as in Auction).
+    search (None where the hard level plays by the normal level's rule, as in the bidding
+    of Auction, two- and three-hand).
 
     Runs in a worker, like ``choose_action``; takes only the seat's view.
     """
