@@ -243,8 +243,7 @@ class _ChipReward:
         self._cache: dict[tuple[tuple[int, ...], bool], float] = {}
         nobody = [0] * len(self.totals)
         one = [int(s == self.side) for s in range(len(self.totals))]
-        self.point = self.of(one) - self.of(nobody)
-        """The reward of one chip now."""
+        self.point = self.of(one) - self.of(nobody)  # one chip's reward now (the maker edge's unit)
 
     def of(self, points: Sequence[int], won: Sequence[int] = ()) -> float:
         """Reward of a hand that moved ``points`` chips per seat, ``won`` tricks per seat."""
