@@ -28,6 +28,7 @@ tables and paths above.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from engine.actions import (
     ACTION_CARD,
@@ -338,16 +339,14 @@ class HandState:
             in); in Jackpot, each seat's chips won or paid this hand, ante included.
     """
 
-    twins = False
+    twins: ClassVar[bool] = False
     """Whether the pack has identical cards (the double pack's :class:`DoublePackHand`)."""
-    code_of = CODE
+    code_of: ClassVar[list[list[int]]] = CODE
     """The card-code table: ``code_of[trump][card]`` (:data:`CODE`)."""
-    card_of = CARD_OF
+    card_of: ClassVar[list[list[int]]] = CARD_OF
     """``card_of[trump][code]``: the engine card of a code (:data:`CARD_OF`)."""
-    play_id = PLAY_ID
+    play_id: ClassVar[list[list[int]]] = PLAY_ID
     """``play_id[trump][code]``: the action id of playing a code (:data:`PLAY_ID`)."""
-    recode = staticmethod(to_codes)
-    """Re-numbers an engine card mask into codes (:func:`to_codes`)."""
 
     __slots__ = (
         "active",
@@ -400,7 +399,12 @@ class HandState:
         "won",
     )
 
-    def __init__(self, variant: Variant, options: Options, dealer: int) -> None:
+    def __init__(
+        self, variant: Variant | None = None, options: Options | None = None, dealer: int = 0
+    ) -> None:
+        if variant is None or options is None:
+            # A blank for copy(): compiled (mypyc), cls.__new__ runs __init__ with no arguments.
+            return
         # Built for every deal (and every sampler template): defaults are chained.
         n = variant.players
         self.v = variant
@@ -548,6 +552,10 @@ class HandState:
         o.widow = self.widow
         o.won = self.won[:]
         return o
+
+    def recode(self, trump: int, mask: int) -> int:
+        """Re-number an engine card mask into codes under ``trump`` (:func:`to_codes`)."""
+        return to_codes(trump, mask)
 
     # --- rules ------------------------------------------------------------------
 
@@ -830,11 +838,11 @@ class HandState:
                 hands[s] = recode(t, hands[s])
         else:
             # to_codes inlined: four calls at every first lead were a fifth of its cost.
-            c, d, h, s, b = _RECODE[t]
+            c, d, h, spades, b = _RECODE[t]
             for seat in range(self.n):
                 m = hands[seat]
                 low = c[m & 511] + d[(m >> 9) & 511] + h[(m >> 18) & 511]
-                hands[seat] = low + s[(m >> 27) & 511] + b[m >> 36]
+                hands[seat] = low + spades[(m >> 27) & 511] + b[m >> 36]
         self.phase = PLAY
         # The loner's left leads; with two loners, the defender (RULES.md §3, §4 Lead).
         if self.lone_def >= 0:
@@ -952,15 +960,20 @@ class DoublePackHand(HandState):
     """
 
     __slots__ = ()
-    twins = True
-    code_of = DOUBLE_CODE
-    card_of = DOUBLE_CARD_OF
-    play_id = DOUBLE_PLAY_ID
-    recode = staticmethod(double_to_codes)
+    twins: ClassVar[bool] = True
+    code_of: ClassVar[list[list[int]]] = DOUBLE_CODE
+    card_of: ClassVar[list[list[int]]] = DOUBLE_CARD_OF
+    play_id: ClassVar[list[list[int]]] = DOUBLE_PLAY_ID
 
-    def __init__(self, variant: Variant, options: Options, dealer: int) -> None:
+    def __init__(
+        self, variant: Variant | None = None, options: Options | None = None, dealer: int = 0
+    ) -> None:
         super().__init__(variant, options, dealer)
         self.under = [0] * len(TWIN_CODE)  # indexed by code in play: up to 54 here
+
+    def recode(self, trump: int, mask: int) -> int:
+        """:meth:`HandState.recode` with the double pack's codes (:func:`double_to_codes`)."""
+        return double_to_codes(trump, mask)
 
     def legal(self) -> Sequence[int]:
         """:meth:`HandState.legal`, the cards read from the double pack's codes."""

@@ -29,7 +29,7 @@ import reprlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from operator import add, attrgetter, itemgetter
-from typing import Any
+from typing import Any, ClassVar
 
 from engine import core
 from engine.actions import (
@@ -289,8 +289,10 @@ class Game:
 
     # A driver reads these two after every action: read-only properties whose getter is
     # C (operator.attrgetter) rather than a Python function cost a fraction of a call.
-    phase = property(attrgetter("_phase"), doc="The current phase (a :class:`Phase`).")
-    turn = property(
+    phase: ClassVar[property] = property(
+        attrgetter("_phase"), doc="The current phase (a :class:`Phase`)."
+    )
+    turn: ClassVar[property] = property(
         attrgetter("_turn"),
         doc="The seat to act (an int); ``None`` when a deal is due or the game is over.",
     )
@@ -915,12 +917,29 @@ class Game:
         """An independent copy of the whole game."""
         self._built_results()  # the copy and the original share each hand's result
         other = Game.__new__(Game)
-        for name in Game.__slots__:
-            setattr(other, name, getattr(self, name))
-        for name in ("_scores", "_results", "_log", "_bids", "_leads", "_discards"):
-            setattr(other, name, list(getattr(self, name)))
-        if self._hand is not None:
-            other._hand = self._hand.copy()
+        other._code = self._code
+        other._dealer = self._dealer
+        other._follows = self._follows
+        other._hand = self._hand.copy() if self._hand is not None else None
+        other._hand_no = self._hand_no
+        other._legal = self._legal
+        other._pack = self._pack
+        other._phase = self._phase
+        other._pool = self._pool
+        other._turn = self._turn
+        other._turned_down = self._turned_down
+        other._uncode = self._uncode
+        other._winner = self._winner
+        other.first_dealer = self.first_dealer
+        other.options = self.options
+        other.seed = self.seed
+        other.variant = self.variant
+        other._bids = self._bids[:]
+        other._discards = self._discards[:]
+        other._leads = self._leads[:]
+        other._log = self._log[:]
+        other._results = self._results[:]
+        other._scores = self._scores[:]
         return other
 
     def to_record(self) -> dict[str, Any]:
@@ -975,7 +994,7 @@ class Game:
             # would clash with Game's own arguments in a TypeError that names no option.
             variant.options(**options)
             game = cls(variant, seed=record["seed"], first_dealer=record["first_dealer"], **options)
-        except ValueError as err:
+        except (TypeError, ValueError) as err:  # compiled (mypyc), a wrong type is a TypeError
             raise RecordError(f"bad record header: {err}") from err
         actions = record["actions"]
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
