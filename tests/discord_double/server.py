@@ -123,6 +123,7 @@ class ScriptError(AssertionError):
 
 
 _FAULT_MESSAGES = {
+    400: "400: Bad Request",
     500: "500: Internal Server Error",
     502: "502: Bad Gateway",
     503: "503: Service Unavailable",
@@ -130,11 +131,20 @@ _FAULT_MESSAGES = {
 }
 
 
+NONCE_WINDOW = 300.0
+"""Seconds a message's nonce is remembered for `enforce_nonce` (Discord: "the past few
+minutes")."""
+
+
 @dataclasses.dataclass
 class Fault:
-    """Upcoming requests to `route` that fail with `status` instead of being served.
+    """Upcoming requests to `route` that fail with `status` instead of being served,
+    or (`performed`) that are served and then answered with `status`: the work is
+    done and its answer is lost, as when Discord fails after the write.
 
-    `times` counts down as requests fail; `hits` counts them. Made by `DiscordDouble.fail`.
+    `times` counts down as requests fail; `hits` counts them; `hold` is how many
+    seconds the failed answer waits before it is sent (longer than the client's
+    timeout: a timeout). Made by `DiscordDouble.fail`.
     """
 
     route: str
@@ -143,6 +153,8 @@ class Fault:
     retry_after: float
     global_: bool
     match: Callable[[str, Any], bool] | None
+    performed: bool = False
+    hold: float = 0.0
     hits: int = 0
 
     def response(self) -> web.Response:
@@ -233,6 +245,9 @@ class DiscordDouble:
         self.gateway_connections: list[dict[str, str]] = []
         self.port = 0
         self._messages: dict[int, StoredMessage] = {}
+        # (channel id, nonce) -> (message id, time.monotonic() of its creation), for
+        # enforce_nonce; the author is always the bot on this route.
+        self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self._attachment_data: dict[str, bytes] = {}
         self._ephemerals: dict[int, list[StoredMessage]] = collections.defaultdict(list)
         self._commands: dict[int | None, dict[tuple[int, str], dict[str, Any]]] = {}
@@ -600,8 +615,14 @@ class DiscordDouble:
         retry_after: float = 0.05,
         global_: bool = False,
         match: Callable[[str, Any], bool] | None = None,
+        performed: bool = False,
+        hold: float = 0.0,
     ) -> Fault:
-        """Make the next `times` requests to `route` fail with `status`, unserved.
+        """Make the next `times` requests to `route` fail with `status`, unserved; or,
+        with `performed`, served (a message is posted, an emoji created) and then
+        answered with `status` instead: the answer is lost, and a retry meets the
+        work done. `hold` delays the failed answer by that many seconds: longer than
+        the client waits, it is a timeout.
 
         `route` is "METHOD /template" as counted in `rest_calls`, e.g.
         "POST /channels/{channel_id}/messages"; `match(path, json_body)`, if given,
@@ -617,7 +638,7 @@ class DiscordDouble:
         known = {f"{method} {path}" for method, path, _ in self._routes()}
         if route not in known:
             raise ScriptError(f"unknown route {route!r}; known: {sorted(known)}")
-        fault = Fault(route, status, times, retry_after, global_, match)
+        fault = Fault(route, status, times, retry_after, global_, match, performed, hold)
         self.faults.append(fault)
         return fault
 
@@ -1332,13 +1353,17 @@ class DiscordDouble:
                 token_route = route.startswith(("/interactions/", "/webhooks/"))
                 authorized = request.headers.get("Authorization") == f"Bot {self.token}"
                 fault = self._fault_for(f"{request.method} {route}", request.path, body)
-                if fault is not None:
+                if fault is not None and not fault.performed:
                     response = fault.response()
                 elif not token_route and not authorized:
                     response = _error(401, 0, "401: Unauthorized")
                 else:
                     response = await handler(request)
                     response.headers.update(self._ratelimit_headers(route))
+                    if fault is not None:
+                        response = fault.response()  # performed, and the answer lost
+                if fault is not None and fault.hold:
+                    await asyncio.sleep(fault.hold)
             status = response.status
             return response
         except Exception:
@@ -1658,10 +1683,29 @@ class DiscordDouble:
         errors = self._create_errors(body, files, flags)
         if errors:
             return self._reject_message(request, errors)
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):
+            earlier = self._nonce_message(channel, str(nonce))
+            if earlier is not None:
+                # Discord's enforce_nonce: the message made with this nonce a moment ago,
+                # and nothing new (no second MESSAGE_CREATE either).
+                return _json(earlier.payload(self.application_id))
         message = self._new_message(channel, body, files, flags)
+        if nonce is not None:
+            message.extra["nonce"] = str(nonce)
+            self._nonces[channel.id, str(nonce)] = (message.id, time.monotonic())
         payload = message.payload(self.application_id)
         await self._broadcast(channel.guild.id, "MESSAGE_CREATE", payload, GUILD_MESSAGES)
         return _json(payload)
+
+    def _nonce_message(self, channel: Channel, nonce: str) -> StoredMessage | None:
+        """The bot's message in `channel` created with `nonce` within `NONCE_WINDOW`
+        seconds, unless it was deleted since."""
+        found = self._nonces.get((channel.id, nonce))
+        if found is None or time.monotonic() - found[1] > NONCE_WINDOW:
+            return None
+        message = self._messages[found[0]]
+        return None if message.deleted else message
 
     def _apply_edit(
         self, message: StoredMessage, body: dict[str, Any], files: list[dict[str, Any]]
