@@ -3,8 +3,10 @@ and their expiry. A game starts here and runs in the session manager."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -31,19 +33,23 @@ from bot.store import (
     ChallengeClosed,
     ChallengeNotFound,
     ChallengeStatus,
+    LobbyChanged,
     LobbyClosed,
     LobbyNotFound,
+    LobbyNotReady,
     LobbyRow,
     LobbyStatus,
     SeatKind,
     SeatRow,
     SeatUnavailable,
+    lobby_seating,
 )
 from engine.variants import VARIANTS
 from engine.variants import Variant as VariantRules
 
 if TYPE_CHECKING:
     from bot.client import TuqueBot
+    from bot.sessions import Session
 
 __all__ = [
     "CHALLENGE_LIFETIME",
@@ -60,6 +66,9 @@ CHALLENGE_LIFETIME = 600.0
 """Seconds a challenge stays open (10 minutes)."""
 LOBBY_LIFETIME = 900.0
 """Seconds a lobby or an invitation of several members stays open (15 minutes)."""
+_START_ATTEMPTS = 5
+"""Reads of a lobby a Start tries before it asks the host to press again: each retry
+follows a change another member made in between, so more than two is rare."""
 
 
 def _already_playing(name: str, game_id: int) -> str:
@@ -156,6 +165,8 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         # hand when the game starts.
         self._challengers: dict[int, discord.Interaction] = {}
         self._hosts: dict[int, discord.Interaction] = {}
+        # Striped by lobby id: edits of one lobby's message run one at a time (``_showing``).
+        self._edit_locks = tuple(asyncio.Lock() for _ in range(64))
 
     async def sweep(self) -> None:
         await self.expire()
@@ -284,11 +295,16 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         goal = VARIANTS[variant].options(**options).target
         channel = self.bot.get_partial_messageable(interaction.channel_id)
 
+        # Every try sends one nonce: Discord answers a repeat of a post it made but whose
+        # answer was lost with that message, so the challenge has one message.
+        nonce = replies.nonce("challenge", challenge.id, challenge.created_at)
+
         async def post() -> None:
             message = await channel.send(
                 f"{opponent.mention}, {user.mention} challenges you to **{title}** (to {goal}). "
                 f"This challenge expires <t:{int(challenge.expires_at)}:R>.",
                 view=challenge_view(challenge.id),
+                nonce=nonce,
             )
             await self.bot.store.set_challenge_message(challenge.id, message.id)
 
@@ -471,8 +487,13 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         member who opened it that ``off``."""
         channel = self.bot.get_partial_messageable(lobby.channel_id)
 
+        # Every try sends one nonce: Discord answers a repeat of a post it made but whose
+        # answer was lost with that message, so the lobby has one message, one set of
+        # live buttons.
+        nonce = replies.nonce("lobby", lobby.id, lobby.created_at)
+
         async def post() -> None:
-            kwargs: dict[str, Any] = {"embed": render.lobby_embed(lobby)}
+            kwargs: dict[str, Any] = {"embed": render.lobby_embed(lobby), "nonce": nonce}
             if (view := lobby_view(lobby)) is not None:
                 kwargs["view"] = view
             message = await channel.send(content, **kwargs)
@@ -491,10 +512,25 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         message = self.bot.get_partial_messageable(lobby.channel_id).get_partial_message(
             lobby.message_id
         )
-        await replies.deliver(
-            f"lobby {lobby.id}: {what}",
-            partial(message.edit, embed=render.lobby_embed(lobby), view=lobby_view(lobby)),
-        )
+
+        async def edit(latest: LobbyRow) -> None:
+            await message.edit(embed=render.lobby_embed(latest), view=lobby_view(latest))
+
+        await replies.deliver(f"lobby {lobby.id}: {what}", self._showing(lobby.id, edit))
+
+    def _showing(
+        self, lobby_id: int, edit: Callable[[LobbyRow], Awaitable[object]]
+    ) -> Callable[[], Awaitable[None]]:
+        """A Discord call that shows lobby ``lobby_id`` as the store has it when the call
+        runs: concurrent clicks edit its message one at a time, each with the lobby read
+        under the lock, so a slow answer to a Join never paints an open table over the
+        game its Start began."""
+
+        async def call() -> None:
+            async with self._edit_locks[lobby_id % len(self._edit_locks)]:
+                await edit(await self.bot.store.load_lobby(lobby_id))
+
+        return call
 
     async def on_lobby(
         self, interaction: discord.Interaction, lobby_id: int, what: str, value: str | None
@@ -556,10 +592,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
             if lobby.status is not LobbyStatus.OPEN:
                 self._hosts.pop(lobby_id, None)
             await replies.deliver(
-                f"lobby {lobby_id}: {what}",
-                lambda: replies.edit_clicked(
-                    interaction, embed=render.lobby_embed(lobby), view=lobby_view(lobby)
-                ),
+                f"lobby {lobby_id}: {what}", self._showing(lobby_id, partial(_answer, interaction))
             )
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -622,29 +655,46 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         content = f"{mentions}, {user.mention} asks for a rematch of game #{game_id}."
         await self._post_lobby(interaction, lobby, content, "the rematch is off")
 
+    async def _create_game(self, lobby: LobbyRow) -> Session:
+        """Store and run the lobby's game with the seats the store finds in the
+        transaction that creates it (a lobby read earlier is read again when another
+        member changed it meanwhile). Raises ``LobbyClosed``, ``AlreadyPlaying`` and
+        ``SeatUnavailable`` (an invited member has not accepted: a forged Start)."""
+        v = VARIANTS[lobby.variant].configured(VARIANTS[lobby.variant].options(**lobby.options))
+        for _ in range(_START_ATTEMPTS):
+            names = {s.user_id: s.display_name for s in lobby.taken}
+            seats = [
+                SeatRow.human(seat, user_id, names.get(user_id), side=v.sides[seat])
+                if user_id is not None
+                else SeatRow.computer(seat, level, side=v.sides[seat])
+                for seat, (_, user_id, level) in sorted(lobby_seating(lobby).items())
+            ]
+            try:
+                return await self.sessions.start(
+                    lobby.guild_id, lobby.channel_id, lobby.variant, lobby.options, seats,
+                    lobby=lobby.id,
+                )  # fmt: skip
+            except LobbyChanged:
+                # A Join, Leave or seat change committed after the lobby was read: it
+                # stands, and the game seats the lobby as it is now.
+                lobby = await self.bot.store.load_lobby(lobby.id)
+            except LobbyNotReady as waiting:
+                who = ", ".join(f"<@{u}>" for u in waiting.waiting_for)
+                raise SeatUnavailable(
+                    f"Waiting for {who} to accept: the game starts by itself when everyone has."
+                ) from None
+        raise SeatUnavailable("The table kept changing as you started: press **Start** again.")
+
     async def _start(
         self, interaction: discord.Interaction, lobby: LobbyRow, *, clicked_lobby: bool = True
     ) -> None:
         """Start the lobby's game: its members and computers where they sit, computers of
-        the lobby's level in the empty seats. ``clicked_lobby``: ``interaction`` is a click
-        on the lobby's own message (else a Rematch on a game's). Raises ``LobbyClosed``."""
-        v = VARIANTS[lobby.variant].configured(VARIANTS[lobby.variant].options(**lobby.options))
-        held = {s.seat: s for s in lobby.taken}
-        seats = [
-            SeatRow.human(seat, s.user_id, s.display_name, side=v.sides[seat])
-            if (s := held.get(seat)) is not None and s.user_id is not None
-            else SeatRow.computer(seat, s.level if s else lobby.level, side=v.sides[seat])
-            for seat in range(lobby.seats)
-        ]
+        the lobby's level in the empty seats, as the store finds them in the transaction
+        that creates the game. ``clicked_lobby``: ``interaction`` is a click on the
+        lobby's own message (else a Rematch on a game's). Raises ``LobbyClosed`` and
+        ``SeatUnavailable`` (an invited member has not accepted: a forged Start)."""
         try:
-            session = await self.sessions.start(
-                lobby.guild_id,
-                lobby.channel_id,
-                lobby.variant,
-                lobby.options,
-                seats,
-                lobby=lobby.id,
-            )
+            session = await self._create_game(lobby)
         except AlreadyPlaying as err:
             a, b = err.user_ids
             await replies.deny(
@@ -654,16 +704,12 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
             )
             await self._show(lobby, "start refused")
             return
-        started = await self.bot.store.load_lobby(lobby.id)
         if clicked_lobby:
             await replies.deliver(
-                f"lobby {lobby.id}: start",
-                lambda: replies.edit_clicked(
-                    interaction, embed=render.lobby_embed(started), view=lobby_view(started)
-                ),
+                f"lobby {lobby.id}: start", self._showing(lobby.id, partial(_answer, interaction))
             )
         else:
-            await self._show(started, "start")
+            await self._show(lobby, "start")
         note = f"Game #{session.id} is on."
         greetings = []
         clicker = session.seat_of(interaction.user.id)
@@ -679,6 +725,11 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
 async def setup(bot: TuqueBot) -> None:
     """The extension's entry point (``Bot.load_extension``)."""
     await bot.add_cog(LobbiesCog(bot))
+
+
+async def _answer(interaction: discord.Interaction, lobby: LobbyRow) -> None:
+    """Answer a click on the lobby's message by showing ``lobby`` in it."""
+    await replies.edit_clicked(interaction, embed=render.lobby_embed(lobby), view=lobby_view(lobby))
 
 
 def _closed_text(status: LobbyStatus) -> str:

@@ -43,13 +43,16 @@ from bot.store.games import (
     TurnTimer,
 )
 from bot.store.lobbies import (
+    LobbyChanged,
     LobbyClosed,
     LobbyNotFound,
+    LobbyNotReady,
     LobbyQueries,
     LobbyRow,
     LobbySeat,
     LobbyStatus,
     SeatUnavailable,
+    lobby_seating,
 )
 from bot.store.members import DEFAULT_AUTOPLAY, Autoplay, MemberQueries
 from bot.store.records import LeaderboardRow, PlayerStats, RatingChange, RecordQueries
@@ -74,8 +77,10 @@ __all__ = [
     "GuildSettings",
     "HandRecord",
     "LeaderboardRow",
+    "LobbyChanged",
     "LobbyClosed",
     "LobbyNotFound",
+    "LobbyNotReady",
     "LobbyRow",
     "LobbySeat",
     "LobbyStatus",
@@ -90,6 +95,7 @@ __all__ = [
     "StoreError",
     "TimerDue",
     "TurnTimer",
+    "lobby_seating",
 ]
 
 

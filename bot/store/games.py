@@ -49,7 +49,7 @@ import aiosqlite
 
 from bot.store.base import SEAT_COUNTS, SeatKind, StoreBase, StoreError, _dump_options, _now
 from bot.store.challenges import ChallengeClosed, ChallengeStatus, _resolve
-from bot.store.lobbies import _open_lobby, _start_lobby
+from bot.store.lobbies import _ready_lobby, _start_lobby
 from bot.store.records import RatingChange, _rate, _upsert_player
 
 if TYPE_CHECKING:
@@ -343,11 +343,16 @@ class GameQueries(StoreBase):
         the same transaction, compare-and-set like ``resolve_challenge``: a crash never
         leaves an accepted challenge without its game, and of two concurrent accepts one
         creates the game. With ``lobby`` (a lobby id) the open lobby is started by the game
-        in the same transaction, so of two Start clicks one creates the game. Raises
+        in the same transaction, so of two Start clicks one creates the game, and only
+        when every invited member has accepted and ``seats`` are exactly the lobby's
+        (``lobby_seating``) at that moment: a Join or Leave that committed first is
+        never lost, nor a member seated who left. Raises
         ``ValueError`` for seats, sides or arguments that break these rules;
         ``AlreadyPlaying`` if two of the members already share an active game in the
         guild; with ``accepting``, ``ChallengeClosed`` or ``ChallengeNotFound``; with
-        ``lobby``, ``LobbyClosed`` or ``LobbyNotFound``. Nothing is written on error.
+        ``lobby``, ``LobbyClosed``, ``LobbyNotFound``, ``LobbyNotReady`` or
+        ``LobbyChanged`` (read the lobby again and rebuild the seats). Nothing is
+        written on error.
         """
         ordered = sorted(seats, key=lambda s: s.seat)
         if len(ordered) not in SEAT_COUNTS or [s.seat for s in ordered] != list(
@@ -378,7 +383,8 @@ class GameQueries(StoreBase):
             ):
                 raise ChallengeClosed(accepting)
             if lobby is not None:
-                await _open_lobby(db, lobby, now)
+                seating = {s.seat: (s.kind, s.user_id, s.level) for s in ordered}
+                await _ready_lobby(db, lobby, seating, now)
             # After the accept, so a closed challenge says so; a refusal rolls it back.
             await self._require_no_shared_game(db, guild_id, humans)
             cursor = await db.execute(

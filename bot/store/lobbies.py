@@ -53,6 +53,24 @@ class SeatUnavailable(StoreError):
     """The seat change cannot be made; the message says why, in a member's words."""
 
 
+class LobbyNotReady(StoreError):
+    """An invitation cannot start: ``waiting_for`` (user ids) have not accepted."""
+
+    def __init__(self, lobby_id: int, waiting_for: Sequence[int]) -> None:
+        super().__init__(f"lobby {lobby_id} waits for {len(waiting_for)} member(s) to accept")
+        self.lobby_id = lobby_id
+        self.waiting_for = tuple(waiting_for)
+
+
+class LobbyChanged(StoreError):
+    """The seats a start was built from are no longer the lobby's: a member joined,
+    left or moved, or a computer was added, after the lobby was read. Read it again."""
+
+    def __init__(self, lobby_id: int) -> None:
+        super().__init__(f"lobby {lobby_id} changed since it was read")
+        self.lobby_id = lobby_id
+
+
 @dataclass(frozen=True)
 class LobbySeat:
     """A taken seat of a lobby: a member (``accepted`` False while an invitation is
@@ -163,9 +181,39 @@ async def _open_lobby(db: aiosqlite.Connection, lobby_id: int, now: float) -> Lo
     return lobby
 
 
+def lobby_seating(lobby: LobbyRow) -> dict[int, tuple[SeatKind, int | None, str | None]]:
+    """What sits in each seat when ``lobby`` starts: ``seat -> (kind, user_id, level)``,
+    its members and computers where they sit and computers of the lobby's level in
+    the empty seats."""
+    held = {s.seat: s for s in lobby.taken}
+    return {
+        seat: (s.kind, s.user_id, s.level)
+        if (s := held.get(seat)) is not None and s.kind is SeatKind.HUMAN
+        else (SeatKind.COMPUTER, None, s.level if s is not None else lobby.level)
+        for seat in range(lobby.seats)
+    }
+
+
+async def _ready_lobby(
+    db: aiosqlite.Connection,
+    lobby_id: int,
+    seating: Mapping[int, tuple[SeatKind, int | None, str | None]],
+    now: float,
+) -> None:
+    """Check, in the transaction that starts it, that the lobby may start with
+    ``seating`` (as ``lobby_seating`` gives it). Raises ``LobbyNotFound``,
+    ``LobbyClosed``, ``LobbyNotReady`` (an invited member has not accepted) and
+    ``LobbyChanged`` (the lobby's seats are no longer ``seating``)."""
+    lobby = await _open_lobby(db, lobby_id, now)
+    if lobby.waiting_for:
+        raise LobbyNotReady(lobby_id, lobby.waiting_for)
+    if lobby_seating(lobby) != dict(seating):
+        raise LobbyChanged(lobby_id)
+
+
 async def _start_lobby(db: aiosqlite.Connection, lobby_id: int, game_id: int, now: float) -> None:
     """Close the open lobby as started by ``game_id`` inside the caller's transaction
-    (which checked it open with ``_open_lobby``)."""
+    (which checked it with ``_ready_lobby``)."""
     await db.execute(
         """
         UPDATE lobbies SET status = 'started', game_id = ?, resolved_at = ?

@@ -12,13 +12,18 @@ from pathlib import Path
 import pytest
 
 from bot.store import (
+    LobbyChanged,
     LobbyClosed,
     LobbyNotFound,
+    LobbyNotReady,
+    LobbyRow,
+    LobbySeat,
     LobbyStatus,
     SeatKind,
     SeatRow,
     SeatUnavailable,
     Store,
+    lobby_seating,
 )
 
 HOST, BOB, CAT, DAN = (100, "Ann"), (200, "Bob"), (300, "Cat"), (400, "Dan")
@@ -149,6 +154,100 @@ async def test_an_invitation_waits_for_every_member(store: Store) -> None:
         await store.accept_seat(lobby_id, 300, now=T0)
     lobby = await store.accept_seat(lobby_id, 200, now=T0)
     assert lobby.waiting_for == []
+
+
+def seats_of_lobby(seating: dict[int, tuple[SeatKind, int | None, str | None]]) -> list[SeatRow]:
+    """The game's seats as a Start builds them from ``lobby_seating``."""
+    return [
+        SeatRow.human(seat, user, side=seat % 2)
+        if user is not None
+        else SeatRow.computer(seat, level, side=seat % 2)
+        for seat, (_, user, level) in sorted(seating.items())
+    ]
+
+
+def game_rows(path: Path) -> tuple[object, ...]:
+    with sqlite3.connect(path) as db:
+        return tuple(
+            tuple(db.execute(f"SELECT * FROM {name}").fetchall())
+            for name in ("games", "seats", "game_actions", "lobbies", "lobby_seats")
+        )
+
+
+async def test_an_invitation_starts_only_when_everyone_has_accepted(
+    store: Store, tmp_path: Path
+) -> None:
+    """A forged Start of an invitation: refused in the game's transaction, nothing written."""
+    lobby_id = await euchre_lobby(store, invited=[(1, 200, "Bob"), (2, 300, "Cat")])
+    await store.accept_seat(lobby_id, 300, now=T0)
+    lobby = await store.load_lobby(lobby_id)
+    before = game_rows(tmp_path / "tuque.db")
+    with pytest.raises(LobbyNotReady) as refused:
+        await store.create_game(
+            1, 2, "euchre", {}, 7, 0, seats_of_lobby(lobby_seating(lobby)), ["deal"],
+            lobby=lobby_id, now=T0,
+        )  # fmt: skip
+    assert refused.value.waiting_for == (200,)
+    assert game_rows(tmp_path / "tuque.db") == before
+    lobby = await store.accept_seat(lobby_id, 200, now=T0)
+    game_id = await store.create_game(
+        1, 2, "euchre", {}, 7, 0, seats_of_lobby(lobby_seating(lobby)), ["deal"],
+        lobby=lobby_id, now=T0,
+    )  # fmt: skip
+    game = await store.load_game(game_id)
+    assert [s.user_id for s in game.seats] == [100, 200, 300, None]
+
+
+@pytest.mark.parametrize("change", ["join", "leave", "move", "computer"])
+async def test_a_start_built_from_an_old_read_of_the_lobby_is_refused(
+    store: Store, tmp_path: Path, change: str
+) -> None:
+    """A Join, Leave, seat change or computer committed after the Start read the lobby
+    stands: the Start's seats no longer match and nothing is written."""
+    lobby_id = await euchre_lobby(store)
+    await store.take_seat(lobby_id, BOB, now=T0)
+    stale = await store.load_lobby(lobby_id)
+    match change:
+        case "join":
+            await store.take_seat(lobby_id, CAT, now=T0)
+        case "leave":
+            await store.leave_seat(lobby_id, 200, now=T0)
+        case "move":
+            await store.take_seat(lobby_id, BOB, 3, now=T0)
+        case "computer":
+            await store.add_computer(lobby_id, "hard", now=T0)
+    before = game_rows(tmp_path / "tuque.db")
+    with pytest.raises(LobbyChanged):
+        await store.create_game(
+            1, 2, "euchre", {}, 7, 0, seats_of_lobby(lobby_seating(stale)), ["deal"],
+            lobby=lobby_id, now=T0,
+        )  # fmt: skip
+    assert game_rows(tmp_path / "tuque.db") == before
+    fresh = await store.load_lobby(lobby_id)
+    game_id = await store.create_game(
+        1, 2, "euchre", {}, 7, 0, seats_of_lobby(lobby_seating(fresh)), ["deal"],
+        lobby=lobby_id, now=T0,
+    )  # fmt: skip
+    seated = {s.user_id for s in (await store.load_game(game_id)).seats} - {None}
+    assert seated == {s.user_id for s in fresh.taken} - {None}
+
+
+def test_empty_seats_start_as_computers_of_the_lobbys_level() -> None:
+    """``lobby_seating``: members and computers where they sit, the level elsewhere."""
+    taken = (
+        LobbySeat(0, SeatKind.HUMAN, 100, None, True, "Ann"),
+        LobbySeat(2, SeatKind.COMPUTER, None, "hard", True, None),
+    )
+    lobby = LobbyRow(
+        1, 1, 2, None, 100, "euchre", {}, 4, "easy", False, LobbyStatus.OPEN, None, T0,
+        T0 + 900, None, taken,
+    )  # fmt: skip
+    assert lobby_seating(lobby) == {
+        0: (SeatKind.HUMAN, 100, None),
+        1: (SeatKind.COMPUTER, None, "easy"),
+        2: (SeatKind.COMPUTER, None, "hard"),
+        3: (SeatKind.COMPUTER, None, "easy"),
+    }
 
 
 async def test_closing_and_expiry(store: Store) -> None:
