@@ -845,10 +845,13 @@ class HandState:
                 hands[seat] = low + spades[(m >> 27) & 511] + b[m >> 36]
         self.phase = PLAY
         # The loner's left leads; with two loners, the defender (RULES.md §3, §4 Lead).
+        # An Auction bid of 8 or 15 plays alone, yet eldest leads (RULES.md §7 Auction).
         if self.lone_def >= 0:
             first = self.lone_def if self.alone >= 0 else self.nxt[self.lone_def]
+        elif self.alone >= 0 and not self.bid:
+            first = self.nxt[self.alone]
         else:
-            first = self.nxt[self.alone if self.alone >= 0 else self.dealer]
+            first = self.nxt[self.dealer]
         self.turn = self.leader = first
 
     def play(self, seat: int, c: int) -> None:

@@ -477,7 +477,13 @@ def _auction(v: Variant, c: Cards) -> list[RulesSection]:
             "The call is said aloud, so the holder knows; the others learn it when the card "
             "is played. Alone, or if nobody holds the card, the maker has no partner.",
         ),
-        RulesSection("Playing", _play(_EUCHRE_LEAD)),
+        RulesSection(
+            "Playing",
+            _play(
+                "The player on the dealer's left leads the first trick, even when the maker "
+                "plays alone."
+            ),
+        ),
         RulesSection(
             "Scoring",
             "- The makers take at least the tricks bid (8 and 15 need all five): each scores "

@@ -526,6 +526,32 @@ def test_auction_bid_8_is_alone_after_the_exchange(deal_game, act) -> None:
     assert (game.phase, game.alone) == (Phase.PLAY, 1)
 
 
+def test_auction_bid_15_eldest_leads_not_the_makers_left(deal_game, act) -> None:
+    """§7: eldest leads, even when the maker plays alone with a bid of 15."""
+    game = deal_game("auction", dealer=0)
+    act(game, "pass", "bid 15 S", "pass", "pass", "pass")  # seat 2 alone: seat 3 on its left
+    assert (game.phase, game.alone, game.turn) == (Phase.PLAY, 2, 1)
+
+
+def test_auction_bid_8_eldest_leads_not_the_makers_left(deal_game, act) -> None:
+    """§7: eldest leads after a bid of 8 and its exchange, not the player on the maker's left."""
+    game = deal_game("auction", dealer=0)
+    act(game, "pass", "pass", "bid 8 H", "pass", "pass")  # seat 3 alone: seat 4 on its left
+    for card in game.hand_of(3)[:3]:
+        act(game, f"discard {card}")
+    assert (game.phase, game.alone, game.turn) == (Phase.PLAY, 3, 1)
+
+
+def test_auction_bid_15_seeded_deal_eldest_leads() -> None:
+    """§7: the reported deal (seed 1022365706949, seat 2 dealing): seat 4 bids 15 and
+    eldest, seat 3, leads (the maker's left, seat 0, led before the fix)."""
+    game = Game("auction", seed=1022365706949, first_dealer=2)
+    game.deal()
+    for text in ("pass", "bid 15 D", "pass", "pass", "pass"):
+        game.replay(text)
+    assert (game.phase, game.maker, game.alone, game.turn) == (Phase.PLAY, 4, 4, 3)
+
+
 @pytest.mark.parametrize(
     ("bid", "made", "points"), [(3, 3, 3), (4, 3, -4), (5, 5, 5), (8, 4, -8), (15, 5, 15)]
 )

@@ -274,3 +274,13 @@ def test_almontes_blind_naming_is_the_suit_to_bid_on() -> None:
     assert almonte.narrate(0, hearts, Phase.BLIND_NAMING) == "P0 names ♥ hearts to bid on"
     assert british.narrate(0, hearts, Phase.BLIND_NAMING) == "P0 names ♥ hearts as trump"
     assert almonte.narrate(0, hearts, None, past=True) == "P0 named ♥ hearts"
+
+
+def test_auctions_rules_give_the_lead_to_eldest_even_alone() -> None:
+    """RULES.md §7 Auction: eldest leads; a bid of 8 or 15 plays alone without moving
+    the lead to the maker's left, as four-hand Euchre's loner does."""
+    playing = next(s.text for s in rules_text("auction") if s.heading == "Playing")
+    assert "loner's left" not in playing
+    assert playing.startswith(
+        "The player on the dealer's left leads the first trick, even when the maker plays alone."
+    )
