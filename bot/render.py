@@ -79,17 +79,20 @@ class Seating:
 
 def seating_of(seats: Sequence[SeatRow]) -> Seating:
     """The names of a game's seats: members' display names, computers by level (and by
-    seat where there are several, so a trick line says which one played)."""
+    seat where there are several, so a trick line says which one played), and the
+    computer in a resigned member's seat by whose seat it is, never mentioned."""
     computers = sum(s.kind is SeatKind.COMPUTER for s in seats)
     names = tuple(
-        (s.display_name or "Player")
+        f"Computer for {s.display_name or 'Player'}"
+        if s.resigned
+        else (s.display_name or "Player")
         if s.kind is not SeatKind.COMPUTER
         else f"Computer ({s.level})"
         if computers == 1
         else f"Computer {s.seat + 1} ({s.level})"
         for s in seats
     )
-    return Seating(names, tuple(s.user_id for s in seats))
+    return Seating(names, tuple(None if s.resigned else s.user_id for s in seats))
 
 
 def _cards(cards: Sequence[Card], trump: Suit | None, twins: bool) -> str:
@@ -139,7 +142,9 @@ def _tableau(view: PlayerView, seat: int, faces: CardFaces) -> str:
     return f"{shown}  ({down} face-down)"
 
 
-def _status(view: PlayerView, seating: Seating) -> str:
+def _status(view: PlayerView, seating: Seating, ended: str | None = None) -> str:
+    if ended is not None:
+        return f"🏁 Game over: {ended}"
     if view.phase is Phase.GAME_OVER:
         assert view.winner is not None
         return f"🏆 {seating.side_names(view.winner, view.sides)} won the game."
@@ -208,12 +213,22 @@ def _score_line(view: PlayerView, seating: Seating) -> str:
     )
     if _variant(view).chips:
         hands = view.options.hands if view.options is not None else 0
-        return f"{score} chips · pool {view.pool} (deal {view.hand_no} of {hands})"
+        if not view.tie_break:
+            deal = f"deal {view.hand_no} of {hands}"
+        elif view.phase is Phase.HAND_OVER:
+            deal = "a tie for the most chips: one more deal"
+        else:
+            deal = f"deal {view.hand_no}, to break a tie for the most chips"
+        return f"{score} chips · pool {view.pool} ({deal})"
     return f"{score} (to {view.target})"
 
 
 def table_embed(
-    view: PlayerView, seating: Seating, game_id: int, faces: CardFaces = TEXT_FACES
+    view: PlayerView,
+    seating: Seating,
+    game_id: int,
+    faces: CardFaces = TEXT_FACES,
+    ended: str | None = None,
 ) -> discord.Embed:
     """The public table: players, dealer, up-card, trump, tableaus, trick, tricks, score.
 
@@ -222,6 +237,8 @@ def table_embed(
         seating: names per seat.
         game_id: shown in the footer so players can tell tables apart.
         faces: how cards show (their emojis, or text).
+        ended: why the game ended before its last hand (a resignation, a forfeit):
+            shown instead of whose turn it was.
 
     Raises:
         ValueError: ``view`` is a seat's view, not the public one.
@@ -230,7 +247,9 @@ def table_embed(
         raise ValueError("the table is rendered from the public view only")
     variant = _variant(view)
     embed = discord.Embed(
-        title=_title(view, seating), description=_status(view, seating), colour=TABLE_COLOUR
+        title=_title(view, seating),
+        description=_status(view, seating, ended),
+        colour=TABLE_COLOUR,
     )
     if view.hand_no:
         embed.add_field(name="Dealer", value=seating.who(view.dealer))
@@ -274,9 +293,10 @@ def table_embed(
     return embed
 
 
-def table_content(view: PlayerView, seating: Seating) -> str | None:
-    """The table message's text: a mention of the person to act, so they see it's their turn."""
-    if view.turn is None or view.phase is Phase.GAME_OVER:
+def table_content(view: PlayerView, seating: Seating, ended: bool = False) -> str | None:
+    """The table message's text: a mention of the person to act, so they see it's their
+    turn; nothing once the game is over (``ended``: it ended before its last hand)."""
+    if ended or view.turn is None or view.phase is Phase.GAME_OVER:
         return None
     user = seating.user_ids[view.turn]
     return f"<@{user}>, it's your turn." if user is not None else None
@@ -288,6 +308,7 @@ def hand_embed(
     game_id: int,
     note: str | None = None,
     faces: CardFaces = TEXT_FACES,
+    ended: str | None = None,
 ) -> discord.Embed:
     """One player's private view, enough to play from without scrolling to the table.
 
@@ -303,6 +324,7 @@ def hand_embed(
         game_id: shown in the footer with the hand number.
         note: an extra line shown first (e.g. the result of the last click).
         faces: how cards show (their emojis, or text).
+        ended: why the game ended before its last hand: shown instead of whose turn.
 
     Raises:
         ValueError: ``view`` is the public view.
@@ -310,9 +332,9 @@ def hand_embed(
     if view.seat is None:
         raise ValueError("a hand is rendered from a seat's view")
     variant = _variant(view)
-    lines = [note] if note else []
-    if view.phase is Phase.GAME_OVER:
-        lines.append(_status(view, seating))
+    lines = [note] if note and note != ended else []
+    if ended is not None or view.phase is Phase.GAME_OVER:
+        lines.append(_status(view, seating, ended))
     # A partner sitting out still gives the loner a card when asked (RULES.md §6).
     elif view.seat in view.out and view.turn != view.seat:
         lines.append("You sit out this hand: your partner plays alone.")

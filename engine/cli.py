@@ -233,7 +233,7 @@ class Table:
             for line in r.turned_up(before, after):
                 say(line)
         if after.last_hand is not before.last_hand and after.last_hand is not None:
-            say(r.hand_result(after.last_hand, after.target))
+            say(r.hand_result(after.last_hand, after.target, after.tie_break))
         if after.phase is Phase.GAME_OVER:
             say(r.game_result(after))
         if said and self.pause is not None and after.phase is not Phase.GAME_OVER:

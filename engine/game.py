@@ -212,6 +212,7 @@ class Game:
         "_bids",
         "_code",
         "_dealer",
+        "_deciding",
         "_discards",
         "_follows",
         "_hand",
@@ -269,6 +270,9 @@ class Game:
         self._results: list[HandResult | tuple[int, list[int], HandState]] = []
         self._winner: int | None = None
         self._pool = 0
+        # Jackpot: a deal that should have ended the game left a tie for the most chips,
+        # so the next deal ends it (RULES.md §7 ruling; docs/rulings.md).
+        self._deciding = False
         self._pack = [c.index for c in self.variant.pack]
         self._hand: HandState | None = None
         # The tables of the trump last made (set by _set_trump, read in play only): a
@@ -562,9 +566,15 @@ class Game:
         self._turn = None
         self._legal = ()
         if v.chips:
-            # RULES.md §7 Jackpot ruling: a march or the last deal ends the game.
-            over = max(hand.won) == hand.ntricks or self._hand_no >= self.options.hands
+            # RULES.md §7 Jackpot ruling: a march or the last deal ends the game, the
+            # highest net chips win; a tie plays one more deal, which ends it in turn.
+            over = (
+                self._deciding
+                or max(hand.won) == hand.ntricks
+                or self._hand_no >= self.options.hands
+            )
             self._winner = _game_winner(scores, min(scores)) if over else None
+            self._deciding = over and self._winner is None
         else:
             self._winner = _game_winner(scores, self.options.target)
         self._phase = _END if self._winner is not None else _OVER
@@ -881,6 +891,7 @@ class Game:
             blind=blind,
             options=self.options,
             discards=tuple(CARDS[c] for c in own),
+            tie_break=self._deciding,
         )
 
     def zones(self) -> dict[str, int]:
@@ -919,6 +930,7 @@ class Game:
         other = Game.__new__(Game)
         other._code = self._code
         other._dealer = self._dealer
+        other._deciding = self._deciding
         other._follows = self._follows
         other._hand = self._hand.copy() if self._hand is not None else None
         other._hand_no = self._hand_no

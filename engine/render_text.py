@@ -396,14 +396,19 @@ class TextRenderer:
                     lines.append(f"{owner} face-down card turned up: {self.card(now.up)}.")
         return lines
 
-    def hand_result(self, result: HandResult, target: int) -> str:
-        """A finished hand: who made what, the tricks, the points and the score."""
+    def hand_result(self, result: HandResult, target: int, tie_break: bool = False) -> str:
+        """A finished hand: who made what, the tricks, the points and the score.
+
+        ``tie_break``: Jackpot: the hand should have ended the game but left a tie for
+        the most chips, so one more deal is played (RULES.md §7 ruling).
+        """
         if self.variant.chips:
             swept = " A march sweeps the pool!" if max(result.tricks) == self.variant.tricks else ""
+            tie = " A tie for the most chips: one more deal." if tie_break else ""
             return (
                 f"Hand {result.hand_no}: {self.suit(result.trump)} trump. Tricks: "
                 f"{self._tricks(result.tricks)}.{swept} Chips: {self._scores(result.scores)}; "
-                f"pool {result.pool}."
+                f"pool {result.pool}.{tie}"
             )
         if result.maker is None or result.trump is None:
             return f"Hand {result.hand_no}: everyone passed; the hand is thrown in."

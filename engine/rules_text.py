@@ -447,8 +447,9 @@ def _jackpot(v: Variant, c: Cards) -> list[RulesSection]:
             "- Each trick won draws a chip from the pool, while it lasts.\n"
             "- At the end of the hand, a player who won no trick pays a chip into the pool.\n"
             "- Whoever takes all five tricks then sweeps the pool and ends the game.\n"
-            "Scores are chips won less chips paid, and can go below zero. After the last "
-            "deal the most chips win; a tie plays one more deal.",
+            "Scores are chips won less chips paid, and can go below zero. When the game "
+            "ends (a sweep, or the last deal) the most chips win; a tie for the most plays "
+            "one more deal, and another while the tie lasts.",
         ),
     ]
 

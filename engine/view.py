@@ -147,6 +147,9 @@ class PlayerView:
             the dealer naming trump for a turned-up Ben); ``hand`` is empty then.
         options: the game's options (every rule switch, not only target and stick).
         discards: the viewer's own discards this hand, in order.
+        tie_break: Jackpot: a deal that ended the game (a march, or the last of its
+            deals) left a tie for the most chips, so this deal, or the next one between
+            hands, is played to break it and ends the game in turn (RULES.md §7 ruling).
     """
 
     variant: str
@@ -186,6 +189,7 @@ class PlayerView:
     blind: bool = False
     options: Options | None = None
     discards: tuple[Card, ...] = ()
+    tie_break: bool = False
 
     @property
     def players(self) -> int:

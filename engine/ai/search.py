@@ -222,11 +222,12 @@ _STEPS = [
 class _ChipReward:
     """Jackpot (RULES.md §7): a finished hand's reward is the seat's chance to win the game.
 
-    The game ends after the hand if a seat marched or the last deal is played: then the
-    reward is 1 for the sole top score, a share of it for a tie at the top (another deal
-    decides) and 0 otherwise. Else each seat's net chips over the deals left are taken
-    as independent normal laws (``_CHIP_SPREAD`` a deal), and the reward is the chance
-    that the seat's total ends above every other's. Chips in the hand against the best
+    The game ends after the hand if a seat marched or the last deal (or a deal breaking
+    a tie for the most chips) is played: then the reward is 1 for the sole top score, a
+    share of it for a tie at the top (another deal decides) and 0 otherwise. Else each
+    seat's net chips over the deals left are taken as independent normal laws
+    (``_CHIP_SPREAD`` a deal), and the reward is the chance that the seat's total ends
+    above every other's. Chips in the hand against the best
     of the others (the reward before this one) ignored both the game's end by a march
     and who leads the game. Measured against three normal players (600 games, seed 1,
     200 iterations): 32.0% wins (95% CI 28.4-35.8), rank 2.38, against 30.5% (26.9-34.3),
@@ -238,7 +239,8 @@ class _ChipReward:
         self.totals = list(view.scores)
         self.tricks = variant.tricks
         options = view.options or variant.defaults
-        self.left = max(options.hands - view.hand_no, 0)
+        # A deal that breaks a tie for the most chips is the last (RULES.md §7 ruling).
+        self.left = 0 if view.tie_break else max(options.hands - view.hand_no, 0)
         self.spread = _CHIP_SPREAD * math.sqrt(self.left)
         self._cache: dict[tuple[tuple[int, ...], bool], float] = {}
         nobody = [0] * len(self.totals)

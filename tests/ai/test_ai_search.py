@@ -277,6 +277,10 @@ def test_jackpot_reward_is_the_chance_to_win_the_game() -> None:
     assert final.of(chips(me=5)) == 1.0
     assert final.of(chips(me=4)) == 0.5  # tied at the top: another deal decides
     assert final.of(chips(me=3)) == 0.0
+    # A deal breaking a tie for the most chips ends the game too, deals left or not.
+    tie_break = _ChipReward(replace(view, hand_no=6, scores=scores, tie_break=True), variant)
+    assert tie_break.of(chips(me=5)) == 1.0
+    assert tie_break.of(chips(me=3)) == 0.0
 
 
 @pytest.mark.parametrize("variant", ["three_hand", "two_hand", "auction"])

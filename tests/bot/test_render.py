@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from dataclasses import replace
 
 import discord
 import pytest
@@ -18,7 +19,7 @@ from engine.cards import CARDS, Card, Suit
 from engine.game import Game
 from engine.render_text import TextRenderer
 from engine.variants import VARIANTS
-from engine.view import Phase
+from engine.view import Phase, PlayerView
 from engine.wording import prompt
 
 SEATING = render.Seating(("Ann", "Bob"), (101, None))
@@ -442,3 +443,21 @@ def test_the_hint_button_joins_exactly_the_legal_actions(variant: str, options: 
         assert sum(i.startswith("tuque:hint:") for i in ids) == 1
         rows = ui.to_components()
         assert len(rows) <= 5 and all(len(row["components"]) <= 5 for row in rows)
+
+
+def test_jackpot_score_tells_a_deal_that_breaks_a_tie() -> None:
+    """RULES.md §7 ruling: a tied end plays one more deal; the score line says so
+    rather than "deal 13 of 12"."""
+    game = Game("jackpot", seed=1, hands=12)
+    game.deal()
+    seating = render.Seating(("Ann", "Bob", "Cy", "Di"), (101, None, None, None))
+
+    def score(view: PlayerView) -> str:
+        return str(render.table_embed(view, seating, 1).fields[-1].value)
+
+    view = game.view(None)
+    assert "(deal 1 of 12)" in score(view)
+    tied = replace(view, hand_no=13, tie_break=True)
+    assert "(deal 13, to break a tie for the most chips)" in score(tied)
+    over = replace(tied, phase=Phase.HAND_OVER, turn=None)
+    assert "(a tie for the most chips: one more deal)" in score(over)

@@ -244,6 +244,7 @@ VIEW_FIELDS = {
     "blind",
     "options",
     "discards",
+    "tie_break",
 }
 
 

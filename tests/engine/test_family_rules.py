@@ -464,6 +464,95 @@ def test_jackpot_ends_after_its_deals() -> None:
     assert game.scores[game.winner] == max(game.scores)  # type: ignore[index]
 
 
+# Jackpot deals where seat 0 takes four tricks with its trumps (spades) and seat
+# ``x`` the fifth with the A♥ (seats ``y`` and ``z`` take none): the plays follow
+# suit as they must, from the leader of each trick.
+def _four_and_the_ace(x: int, y: int, z: int) -> dict[str, object]:
+    return {
+        "up_card": "9S",
+        "kitty": "TH JH QH KH",
+        "hands": {
+            0: "B1 JS JC AS 9H",
+            x: "AH 9C TC QC KC",
+            y: "KS QS TS AC 9D",
+            z: "TD JD QD KD AD",
+        },
+    }
+
+
+_FOUR_AND_THE_ACE = {
+    # (eldest, x): the cards of the five tricks, each in play order from its leader
+    (1, 1): ("9C AC TD JS", "B1 TC KS JD", "JC QC QS QD", "AS KC TS KD", "9H AH 9D AD"),
+    (2, 1): ("9D TD JS 9C", "B1 TC KS JD", "JC QC QS QD", "AS KC TS KD", "9H AH AC AD"),
+    (3, 2): ("TD JS 9D 9C", "B1 KS TC JD", "JC QS QC QD", "AS TS KC KD", "9H AC AH AD"),
+    (1, 2): ("9D 9C TD JS", "B1 KS TC JD", "JC QS QC QD", "AS TS KC KD", "9H AC AH AD"),
+}
+
+
+def _play_tricks(act, game: Game, tricks: tuple[str, ...]) -> None:
+    for trick in tricks:
+        act(game, *(f"play {card}" for card in trick.split()))
+
+
+def test_jackpot_a_march_that_leaves_a_tie_plays_one_more_deal(deal_game, build_deal, act) -> None:
+    """§7 ruling: a march ends the game; if it leaves a tie for the most chips, one more
+    deal is played, after which the highest wins (not the rest of the ``hands`` deals)."""
+    game = deal_game("jackpot", dealer=0, **_four_and_the_ace(1, 2, 3))
+    _play_tricks(act, game, _FOUR_AND_THE_ACE[1, 1])
+    game.deal(build_deal("jackpot", **_four_and_the_ace(1, 2, 3)))
+    _play_tricks(act, game, _FOUR_AND_THE_ACE[2, 1])
+    game.deal(build_deal("jackpot", **_four_and_the_ace(2, 1, 3)))
+    _play_tricks(act, game, _FOUR_AND_THE_ACE[3, 2])
+    assert (game.scores, game.view(None).pool) == ((9, -3, -4, -6), 4)
+    # Seat 1 marches with the five best trumps: 5 draws and the pool, the others pay.
+    game.deal(build_deal("jackpot", up_card="9S", kitty="QS TS", hands={1: "B1 JS JC AS KS"}))
+    play_first_legal(game)
+    assert game.hand_results[-1].tricks == (0, 5, 0, 0)
+    assert (game.scores, game.phase, game.winner) == ((7, 7, -6, -8), Phase.HAND_OVER, None)
+    assert game.view(None).tie_break
+    game.deal(build_deal("jackpot", **_four_and_the_ace(2, 1, 3)))  # seat 1 is eldest
+    _play_tricks(act, game, _FOUR_AND_THE_ACE[1, 2])
+    assert (game.hand_no, game.phase, game.winner) == (5, Phase.GAME_OVER, 0)
+    assert game.scores[0] > max(game.scores[1:])
+
+
+# Jackpot deals where seat 0 takes the first two tricks, seat 1 the next two and seat 2
+# the last (seat 3 none): seats 0 and 1 gain alike, so a tie at the top stays a tie.
+_TWO_TWO_ONE = {
+    "up_card": "9S",
+    "kitty": "QS TS KD AD",
+    "hands": {
+        0: "B1 JS 9C TC QC",
+        1: "JC AS KS 9H 9D",
+        2: "TD AH KH QH JH",
+        3: "TH KC AC JD QD",
+    },
+}
+_TWO_TWO_ONE_PLAYS = {
+    # eldest: the plays of the five tricks, each from its leader
+    1: ("9D TD JD JS", "B1 KS KH QD", "9C JC QH KC", "AS JH AC TC", "9H AH TH QC"),
+    2: ("TD QD JS 9D", "B1 KS KH JD", "9C JC QH KC", "AS JH AC TC", "9H AH TH QC"),
+}
+
+
+def test_jackpot_a_tie_after_the_deciding_deal_plays_another(deal_game, build_deal, act) -> None:
+    """Ruling R22: a deal that should end the game but leaves a tie for the most chips is
+    followed by one more; still a tie, by another, until one player has the most."""
+    game = deal_game("jackpot", dealer=0, options={"hands": 1}, **_TWO_TWO_ONE)
+    _play_tricks(act, game, _TWO_TWO_ONE_PLAYS[1])
+    assert (game.scores, game.phase, game.view(None).tie_break) == (
+        (1, 1, -1, -2),
+        Phase.HAND_OVER,
+        True,
+    )
+    game.deal(build_deal("jackpot", **_TWO_TWO_ONE))
+    _play_tricks(act, game, _TWO_TWO_ONE_PLAYS[2])
+    assert (game.scores, game.phase) == ((2, 2, -1, -4), Phase.HAND_OVER)
+    game.deal(build_deal("jackpot", **_four_and_the_ace(2, 1, 3)))  # seat 3 is eldest
+    _play_tricks(act, game, _FOUR_AND_THE_ACE[3, 2])
+    assert (game.phase, game.winner, game.view(None).tie_break) == (Phase.GAME_OVER, 0, False)
+
+
 # --- §7 Auction -------------------------------------------------------------------------------
 
 
