@@ -415,7 +415,9 @@ class TextRenderer:
         alone = " alone" if result.alone is not None else ""
         if result.bid:
             alone = f" (bid {result.bid}){alone}"
-        if result.partner is not None:
+        if result.partner == result.maker:  # RULES.md §7 Call-Ace: the maker held the call
+            alone += f", {'your' if result.maker == self.you else 'their'} own partner"
+        elif result.partner is not None:
             alone += f", partnered by {self.names[result.partner]}"
         if result.lone_defender is not None:
             alone += f"; {self.names[result.lone_defender]} defended alone"

@@ -405,8 +405,9 @@ def _call_ace(v: Variant, c: Cards) -> list[RulesSection]:
             "The maker then calls a suit, trump included: whoever holds that suit's best card "
             "among the hands (ranked as in play) is the maker's secret partner, known only "
             "when they play it. The maker may hold it and be their own partner; if nobody "
-            "holds a card of that suit, the maker has no partner. Instead of calling, the "
-            "maker may go alone.",
+            "holds a card of that suit, the maker has no partner. Either way the maker plays "
+            "against all the others, without the bonus of going alone. Instead of calling, "
+            "the maker may go alone.",
         ),
         RulesSection("Playing", _play(_EUCHRE_LEAD, joker="The Benny")),
         RulesSection(

@@ -320,6 +320,17 @@ def test_almonte_without_the_option_the_dealer_may_pass(deal_game, act) -> None:
     assert game.legal_actions(0) == (Pass(), TakeUp())
 
 
+def test_almonte_round_2_after_a_named_joker_the_named_suit_is_out(deal_game, act) -> None:
+    """Ruling R24: when all pass the suit the dealer named for a turned-up joker, round 2
+    names another suit, as when the up-card's own suit was turned down."""
+    game = deal_game("almonte", up_card="B1")
+    act(game, "name C", *["pass"] * 6)
+    assert game.phase is Phase.BIDDING_2
+    assert game.legal_actions(1) == (Pass(), *(NameTrump(s) for s in Suit if s is not Suit.CLUBS))
+    with pytest.raises(IllegalAction, match="Clubs were turned down"):
+        game.apply(1, NameTrump(Suit.CLUBS))
+
+
 # --- §7 Call-Ace ------------------------------------------------------------------------------
 
 
@@ -361,14 +372,39 @@ def test_call_ace_the_partner_is_named_in_no_view_before_the_end(deal_game, act)
         assert "partner" not in {f for f in view.__dataclass_fields__ if getattr(view, f) == 2}
 
 
-def test_call_ace_maker_may_be_their_own_partner(deal_game, act) -> None:
-    """§7: the maker may hold the called suit's best card and so be their own partner."""
-    game = _call_ace_hand(deal_game, act, "call S")  # JS is the Left Bower: a club; AS at 3
+def test_call_ace_the_called_suits_best_card_ranks_as_in_play(deal_game, act) -> None:
+    """Ruling R15: the called suit's best card is ranked under the trump just made: the
+    J♠ is the Left Bower (a club), so calling spades finds the A♠."""
+    game = _call_ace_hand(deal_game, act, "call S")  # JS at the maker, seat 1; AS at 3
     play_first_legal(game)
     assert game.hand_results[-1].partner == 3
     game = _call_ace_hand(deal_game, act, "call D")  # AD at seat 0
     play_first_legal(game)
     assert game.hand_results[-1].partner == 0
+
+
+def test_call_ace_maker_may_be_their_own_partner(deal_game, act) -> None:
+    """§7, ruling R25: a maker who holds the called suit's best card is their own partner:
+    alone against the others, but not going alone, so a march scores 2, not 4."""
+    game = deal_game(
+        "call_ace",
+        up_card="9C",
+        hands={1: "B1 JC JS AD AC", 2: "KD QD KC QC 9D", 3: "AH KH QH AS KS", 0: "TD JD JH TC TH"},
+    )
+    act(game, "order", "discard 9C", "call D")  # the A♦ is the best diamond: seat 1's own
+    assert game.alone is None
+    play_first_legal(game)
+    result = game.hand_results[-1]
+    assert (result.partner, result.alone, result.tricks[1]) == (1, None, 5)
+    assert result.points == (0, 2, 0, 0)
+
+
+def test_call_ace_alone_the_loners_left_leads(deal_game, act) -> None:
+    """Ruling R23: a Call-Ace maker who goes alone has the player on their left lead, as a
+    loner in four-hand Euchre (§3), not eldest; nobody sits out."""
+    game = deal_game("call_ace", up_card="9C", dealer=0)
+    act(game, "pass", "pass", "order", "discard 9C", "alone")  # seat 3 alone
+    assert (game.alone, game.view(None).out, game.phase, game.turn) == (3, (), Phase.PLAY, 0)
 
 
 def test_call_ace_each_member_scores_the_sides_points(deal_game, act) -> None:
