@@ -13,11 +13,20 @@ error id and the user is told that the game is safe.
 ``deliver`` runs a Discord call that follows a stored change (a post, an edit, a
 hand view): retried on rate limits, server errors and timeouts, and its final
 failure is logged, never raised, so nothing after the commit can lose the game.
+
+A retried call may have been performed already: Discord can do the work and lose
+its answer (a 5xx after the write, a timeout). An edit done twice is harmless; a
+channel post done twice is a second message. So every channel post carries a
+``nonce`` from ``nonce`` and sends it in each of its tries: discord.py sends it
+with ``enforce_nonce``, and Discord answers a repeat with the message it created
+the first time, within a few minutes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -31,12 +40,14 @@ from discord import app_commands
 __all__ = [
     "CALL_TIMEOUT",
     "DEFER_AFTER",
+    "NONCE_LENGTH",
     "RETRY_DELAYS",
     "UserError",
     "deadline",
     "deliver",
     "deny",
     "edit_clicked",
+    "nonce",
     "report_failure",
     "send",
 ]
@@ -50,6 +61,9 @@ RETRY_DELAYS = (0.5, 2.0, 5.0)
 """Seconds between the attempts of a Discord call that follows a stored action."""
 CALL_TIMEOUT = 20.0
 """Seconds one attempt may take, discord.py's own rate-limit waits and 5xx retries included."""
+
+NONCE_LENGTH = 24
+"""Characters of a post's nonce: 15 bytes in base32 (Discord takes at most 25)."""
 
 _TRANSIENT = (discord.DiscordServerError, discord.RateLimited, aiohttp.ClientError, OSError)
 _LOCK = "tuque.reply-lock"
@@ -163,6 +177,28 @@ async def report_failure(interaction: discord.Interaction, error: BaseException)
         await deny(interaction, text)
     except discord.HTTPException as err:
         log.warning("could not tell the user about a failure (%s)", err.status)
+
+
+def nonce(*key: object) -> str:
+    """The nonce of one channel post: every try of that post sends the same one, so
+    Discord creates the message once (``channel.send(..., nonce=nonce(...))``).
+
+    ``key`` names the post for all time, e.g. ``("hand result", game_id, seed, n)``:
+    a post that fails for good and is made again later (the table, at the next move)
+    is still made once, if Discord remembers the nonce. A key must not recur with
+    another database, so it holds something random of its row (a game's seed, a
+    lobby's creation time) besides the ids. No key: a random nonce, for a post with
+    no name to give (its retries share it as long as it is made once, before them).
+
+    Returns:
+        ``NONCE_LENGTH`` characters of ``[a-z2-7]`` (a hash of ``key``, base32).
+    """
+    raw = (
+        hashlib.blake2s(repr(key).encode(), digest_size=15).digest()
+        if key
+        else secrets.token_bytes(15)
+    )
+    return base64.b32encode(raw).decode().lower()
 
 
 async def deliver(what: str, call: Callable[[], Awaitable[object]]) -> bool:

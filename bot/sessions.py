@@ -125,6 +125,9 @@ class Session:
     game: Game
     seating: render.Seating
     table_message_id: int | None = None
+    # The table message found deleted that the next table post replaces (0: none): part
+    # of that post's nonce, so the replacement is a new message however often it is tried.
+    table_replaces: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     hands: dict[int, HandMessage] = field(default_factory=dict)
     computer: asyncio.Task[None] | None = None
@@ -222,6 +225,12 @@ def _forced_note(action: Action, before: Game, after: Game, session: Session) ->
         return "Your last card was played for you."
     label = render.action_label(action, before.view(before.turn), session.seating)
     return f"Played for you, your only choice: {label}."
+
+
+def _post_nonce(session: Session, what: str, *n: int) -> str:
+    """The nonce of the game's post ``what`` (its ``n``-th, for hand results): the
+    same for every try and every announcement of that post (``replies.nonce``)."""
+    return replies.nonce(what, session.id, session.game.seed, *n)
 
 
 def _already_playing(name: str, game_id: int) -> str:
@@ -465,6 +474,7 @@ class GameSessions:
                 )
             except discord.NotFound:
                 # Deleted by a moderator: the players still need a table.
+                session.table_replaces = session.table_message_id
                 session.table_message_id = None
 
         if session.table_message_id is not None:
@@ -476,10 +486,14 @@ class GameSessions:
     async def _post_table(self, session: Session) -> None:
         public = session.game.view(None)
         channel = self.client.get_partial_messageable(session.channel_id)
+        # One nonce per table of the game, not per try: a post whose answer was lost
+        # in every try is found again by the next move's post instead of made twice.
+        key = ("table", session.id, session.game.seed, session.table_replaces)
         message = await channel.send(
             content=render.table_content(public, session.seating),
             embed=render.table_embed(public, session.seating, session.id, self.faces()),
             view=table_view(session.id, session.finished),
+            nonce=replies.nonce(*key),
         )
         session.table_message_id = message.id
         await self.store.set_table_message(session.id, message.id)
@@ -570,7 +584,8 @@ class GameSessions:
             session.away.discard(seat)
             channel = self.client.get_partial_messageable(session.channel_id)
             back = f"{session.seating.names[seat]} is back and plays their own cards again."
-            self._post(session, "back notice", partial(channel.send, back))
+            post = partial(channel.send, back, nonce=replies.nonce())
+            self._post(session, "back notice", post)
         return session, seat
 
     async def _why_not_running(self, game_id: int) -> str:
@@ -745,24 +760,30 @@ class GameSessions:
         """
         game = session.game
         channel = self.client.get_partial_messageable(session.channel_id)
-        posts: list[tuple[str, Callable[[], discord.Embed]]] = [
-            ("hand result", partial(render.hand_summary_embed, r, game.variant, session.seating))
-            for r in game.hand_results[len(before.hand_results) :]
+        done = len(before.hand_results)
+        # Each post's nonce names it (the game's nth hand result, its game over), so
+        # its retries, and any second announcement of it, are one message.
+        posts: list[tuple[str, str, Callable[[], discord.Embed]]] = [
+            (
+                "hand result",
+                _post_nonce(session, "hand result", done + n),
+                partial(render.hand_summary_embed, r, game.variant, session.seating),
+            )
+            for n, r in enumerate(game.hand_results[done:])
         ]
         if session.finished:
             over = partial(render.game_over_embed, game.view(None), session.seating)
-            posts.append(("game over", partial(over, session.end_reason)))
-        for what, draw in posts:
+            posts.append(
+                ("game over", _post_nonce(session, "game over"), partial(over, session.end_reason))
+            )
+        for what, nonce, draw in posts:
             try:
                 embed = draw()
             except Exception:
                 log.exception("game %d: the %s could not be drawn", session.id, what)
                 continue
-            if what == "game over":
-                send = partial(channel.send, embed=embed, view=game_over_view(session.id))
-            else:
-                send = partial(channel.send, embed=embed)
-            self._post(session, what, send)
+            view = game_over_view(session.id) if what == "game over" else None
+            self._post(session, what, partial(channel.send, embed=embed, view=view, nonce=nonce))
 
     # --- computer players -----------------------------------------------------------------------
 
@@ -879,7 +900,8 @@ class GameSessions:
     def _announce_end(self, session: Session, reason: str) -> None:
         channel = self.client.get_partial_messageable(session.channel_id)
         embed = render.game_over_embed(session.game.view(None), session.seating, reason)
-        post = partial(channel.send, embed=embed, view=game_over_view(session.id))
+        nonce = _post_nonce(session, "game over")
+        post = partial(channel.send, embed=embed, view=game_over_view(session.id), nonce=nonce)
         self._post(session, "game over", post)
         self._schedule_table_edit(session)
         for seat in range(len(session.seats)):
@@ -922,6 +944,7 @@ class GameSessions:
                             f"<@{user}> is away: the computer plays their cards for the rest "
                             f"of this hand. If they are not back by its end, {then}; "
                             "**Show my hand** brings them back.",
+                            nonce=replies.nonce(),
                         ),
                     )
                     self._schedule_computer(session)
@@ -935,6 +958,7 @@ class GameSessions:
                         f"<@{user}>, it's your turn in game #{session.id}. "
                         f"Play within {minutes} minute{'' if minutes == 1 else 's'} "
                         "or the computer plays for you.",
+                        nonce=replies.nonce(),
                     ),
                 )
         self.rescue_computers()

@@ -13,6 +13,7 @@ import logging
 import random
 import re
 import sqlite3
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -26,7 +27,7 @@ from e2e import (
     running_bot,
 )
 
-from bot import render
+from bot import render, replies
 from bot.client import TuqueBot
 from bot.store import Autoplay
 from engine.game import Game
@@ -99,7 +100,9 @@ def dealt_with_a_discard(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every game here is dealt from one seed, whose games have a dealer's discard for
     the hidden-card check to look for: with a seed drawn at random, a short game
     whose trump was always named in the second round has none."""
-    monkeypatch.setattr("bot.sessions.secrets.randbits", lambda bits: 20261123)
+    # The sessions module's own: patched in ``secrets`` itself, it would give every
+    # message discord.py sends one nonce, and Discord would take only the first.
+    monkeypatch.setattr("bot.sessions.secrets", SimpleNamespace(randbits=lambda bits: 20261123))
 
 
 async def play_against_the_computer(t: Table, bot: TuqueBot, rng: random.Random) -> int:
@@ -254,3 +257,141 @@ def assert_game_whole_but_results(t: Table, game_id: int) -> None:
         )
     assert not any(re.search(r"Hand \d+ result", m.text) for m in public(t))
     assert sum("Game over" in m.text for m in public(t)) == 1
+
+
+# --- Discord did the post and lost its answer ------------------------------------------
+
+
+@pytest.fixture
+def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``deliver``'s four tries within a fraction of a second."""
+    monkeypatch.setattr(replies, "RETRY_DELAYS", (0.05, 0.05, 0.05))
+
+
+def posted_as(t: Table, text: str) -> list[Any]:
+    """The channel's messages whose first version (as posted, before any edit) holds
+    ``text`` in its content, embeds or components."""
+    found = []
+    for message in public(t):
+        first = message.history[0] if message.history else message.snapshot()
+        if text in json.dumps([first.content, first.embeds, first.components]):
+            found.append(message)
+    return found
+
+
+@pytest.mark.parametrize("lost", [1, 3, 4])
+async def test_a_hand_result_whose_answers_were_lost_is_posted_once(
+    table: Table, quick_retries: None, lost: int
+) -> None:
+    """Discord posts "Hand 1 result" and its answer is lost ``lost`` times (a 503 after
+    the write): every try sends the post's one nonce, so Discord returns the message it
+    made, and the channel shows it once (it showed four after three lost answers)."""
+    t = table
+    fault = t.double.fail(
+        CHANNEL_POST,
+        503,
+        times=lost,
+        performed=True,
+        match=lambda path, body: "Hand 1 result" in json.dumps(body),
+    )
+    async with running_bot(t) as bot:
+        await clicks_only(bot, t)
+        game_id = await play_against_the_computer(t, bot, random.Random(14))
+    assert fault.hits == lost
+    assert sum("Hand 1 result" in m.text for m in public(t)) == 1
+    assert_game_whole(t, game_id, {0}, applied(t.double.interactions))
+
+
+async def test_a_hand_result_post_that_timed_out_after_the_write_is_posted_once(
+    table: Table, quick_retries: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same when the answer comes too late: the bot stops waiting, tries again with
+    the same nonce, and the game goes on."""
+    t = table
+    monkeypatch.setattr(replies, "CALL_TIMEOUT", 0.3)
+    fault = t.double.fail(
+        CHANNEL_POST,
+        503,
+        times=2,
+        performed=True,
+        hold=1.0,
+        match=lambda path, body: "Hand 1 result" in json.dumps(body),
+    )
+    async with running_bot(t) as bot:
+        await clicks_only(bot, t)
+        game_id = await play_against_the_computer(t, bot, random.Random(14))
+    assert fault.hits == 2
+    assert sum("Hand 1 result" in m.text for m in public(t)) == 1
+    assert_game_whole(t, game_id, {0}, applied(t.double.interactions))
+
+
+async def test_a_table_post_whose_answers_were_all_lost_is_found_by_the_next_one(
+    table: Table, quick_retries: None
+) -> None:
+    """Every try of the first table post loses its answer, so the bot does not know the
+    message; the next move's post carries the table's nonce again and gets that message
+    back: one table for the whole game, edited to its end."""
+    t = table
+    fault = t.double.fail(
+        CHANNEL_POST,
+        503,
+        times=4,
+        performed=True,
+        match=lambda path, body: "tuque:hand:" in json.dumps(body),
+    )
+    async with running_bot(t) as bot:
+        await clicks_only(bot, t)
+        game_id = await play_against_the_computer(t, bot, random.Random(11))
+    assert fault.hits == 4
+    (table_message,) = posted_as(t, "tuque:hand:")
+    assert table_message.edit_count > 0
+    assert_game_whole(t, game_id, {0}, applied(t.double.interactions))
+
+
+async def test_a_lobby_post_whose_answer_was_lost_leaves_one_lobby(
+    table: Table, quick_retries: None
+) -> None:
+    """The lobby's post is made and its answer lost twice: one lobby message, with one
+    set of live buttons, and its Join and Start work."""
+    t = table
+    fault = t.double.fail(
+        CHANNEL_POST,
+        503,
+        times=2,
+        performed=True,
+        match=lambda path, body: "table #" in json.dumps(body),
+    )
+    async with running_bot(t) as bot:
+        rec = await t.double.slash(t.ann, t.channel, "tuque", "table", variant="two_hand")
+        await rec.settled()
+        await t.double.idle()
+        (lobby,) = posted_as(t, "table #")
+        join = next(b.custom_id for b in lobby.buttons if b.label == "Join")
+        await (await t.double.click(t.bob, lobby, join or "")).settled()
+        start = next(b.custom_id for b in lobby.buttons if b.label == "Start")
+        await (await t.double.click(t.ann, lobby, start or "")).settled()
+        await t.double.idle()
+        assert "is on" in t.double.message(lobby.id).text
+        assert len(bot.sessions.games_of(t.guild.id, t.channel.id, t.bob.id)) == 1
+    assert fault.hits == 2
+    assert len(posted_as(t, "table #")) == 1
+
+
+async def test_a_challenge_post_whose_answer_was_lost_is_one_challenge(
+    table: Table, quick_retries: None
+) -> None:
+    """The same for a challenge of one member: one message to accept, and the game starts."""
+    t = table
+    fault = t.double.fail(
+        CHANNEL_POST,
+        503,
+        times=3,
+        performed=True,
+        match=lambda path, body: "challenges you" in json.dumps(body),
+    )
+    async with running_bot(t) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        await t.double.idle()
+        assert bot.sessions.session(game_id) is not None
+    assert fault.hits == 3
+    assert len(posted_as(t, "challenges you")) == 1
