@@ -39,7 +39,7 @@ unexpected failure gets ``replies.report_failure``.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from functools import wraps
 from typing import Any, Protocol, cast
 
@@ -70,6 +70,7 @@ __all__ = [
     "ShowHandButton",
     "UnknownButton",
     "game_over_view",
+    "games_view",
     "hand_buttons",
     "resign_view",
     "table_view",
@@ -225,12 +226,13 @@ class ActionSelect(
 class ShowHandButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tuque:hand:(?P<game>\d+)"
 ):
-    """The public "Show my hand" button: a fresh ephemeral hand view for the clicker."""
+    """The public "Show my hand" button: a fresh ephemeral hand view for the clicker
+    (``label``: another text, such as the game it is for)."""
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, label: str = "Show my hand") -> None:
         super().__init__(
             discord.ui.Button(
-                label="Show my hand",
+                label=label,
                 emoji="🃏",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"tuque:hand:{game_id}",
@@ -318,12 +320,12 @@ class RematchButton(
 class ResignButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tuque:resign:(?P<game>\d+)"
 ):
-    """Confirms ``/tuque resign``."""
+    """Confirms ``/tuque resign`` (``label``: another text, such as the game it is for)."""
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, label: str = "Yes, resign") -> None:
         super().__init__(
             discord.ui.Button(
-                label="Yes, resign",
+                label=label,
                 style=discord.ButtonStyle.danger,
                 custom_id=f"tuque:resign:{game_id}",
             )
@@ -622,3 +624,22 @@ def resign_view(game_id: int) -> discord.ui.View:
     ui = discord.ui.View(timeout=None)
     ui.add_item(ResignButton(game_id))
     return ui
+
+
+CHOICES_SHOWN = 25
+"""Games a choice of games offers at most: Discord's 5 rows of 5 buttons."""
+
+
+def games_view(games: Sequence[tuple[int, str]], resign: bool) -> discord.ui.View:
+    """One button per ``(game id, label)`` of a member's games (the first
+    ``CHOICES_SHOWN``): "Show my hand" for that game, or with ``resign`` its confirm
+    button. Labels are cut to Discord's 80 characters."""
+    ui = discord.ui.View(timeout=None)
+    for game_id, label in games[:CHOICES_SHOWN]:
+        text = _fit(f"Resign {label}" if resign else label, 80)
+        ui.add_item(ResignButton(game_id, text) if resign else ShowHandButton(game_id, text))
+    return ui
+
+
+def _fit(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -20,11 +20,14 @@ __all__ = [
     "AUTOPLAY_TOLD",
     "DISCORD_LEVELS",
     "DISCORD_VARIANTS",
+    "GAME_CHOICE_HELP",
+    "GAME_NUMBER_MAX",
     "TABLE_OPTION_HELP",
     "VARIANT_HELP",
     "AutoplayChoice",
     "Between",
     "Deals",
+    "GameNumber",
     "Level",
     "OneOf",
     "Pack",
@@ -103,6 +106,38 @@ class Points(app_commands.Transformer):
         return value
 
 
+GAME_NUMBER_MAX = 2**53 - 1
+"""The largest game number an option takes: Discord's integer options hold ±2^53
+(its specification's ``Int53Type``), far above any game id the store gives."""
+
+
+class GameNumberTransformer(app_commands.Transformer):
+    """A game's number (``#12``), from 1 to ``GAME_NUMBER_MAX``; a forged value outside
+    is refused with an ephemeral explanation, never sent on to the database."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.integer
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    @property
+    def max_value(self) -> int:
+        return GAME_NUMBER_MAX
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> Any:
+        """Return ``value`` if it can be a game's number. Raises ``replies.UserError``."""
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not 1 <= value <= GAME_NUMBER_MAX
+        ):
+            raise replies.UserError("That is not a game number: games are numbered #1, #2, …")
+        return value
+
+
 class Between(app_commands.Transformer):
     """A number option from ``low`` to ``high``, whole when both bounds are ints;
     anything else is refused with an ephemeral explanation.
@@ -167,6 +202,8 @@ class YesNo(app_commands.Transformer):
 
 
 Variant = app_commands.Transform[str, OneOf("variant", *DISCORD_VARIANTS)]
+GameNumber = app_commands.Transform[int, GameNumberTransformer]
+GAME_CHOICE_HELP = "Which of your games (when you play several here)"
 Target = app_commands.Transform[int, Points("target")]
 Level = app_commands.Transform[str, OneOf("level", *DISCORD_LEVELS)]
 Players = app_commands.Transform[int, OneOf("number of players", 4, 5, 6)]

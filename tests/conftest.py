@@ -7,13 +7,42 @@ do not pay for importing discord.py.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 if TYPE_CHECKING:
     from discord_double import DiscordDouble, LogGuard
+
+
+def _spec_report(config: pytest.Config) -> Path | None:
+    """DISCORD_SPEC_REPORT's file, in the controlling process only (not an xdist worker)."""
+    path = os.environ.get("DISCORD_SPEC_REPORT")
+    return Path(path) if path and not hasattr(config, "workerinput") else None
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """With DISCORD_SPEC_REPORT=<path>, start the run's report afresh (every double
+    appends its validated requests per operation to it when it closes)."""
+    path = _spec_report(session.config)
+    if path is not None:
+        path.write_text("", encoding="utf-8")
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """With DISCORD_SPEC_REPORT=<path>, print the run's requests validated against
+    Discord's API specification, per operation."""
+    path = _spec_report(config)
+    if path is None or not path.exists():
+        return
+    from discord_double.spec import report_totals
+
+    terminalreporter.section("Discord API specification")
+    for line in report_totals(path.read_text(encoding="utf-8").splitlines()):
+        terminalreporter.write_line(line)
 
 
 @pytest.fixture

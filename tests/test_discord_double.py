@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import re
 import socket
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 import aiohttp
@@ -20,7 +22,8 @@ import pytest
 from discord import app_commands
 from discord_double import DiscordDouble, LogGuard, ScriptError, StoredMessage, User
 from discord_double.models import Channel, Guild
-from discord_double.validation import message_errors
+from discord_double.spec import report_totals, spec
+from discord_double.validation import command_errors, message_errors
 
 
 class JoinButton(
@@ -457,7 +460,7 @@ async def test_double_ack_bad_token_and_oversized_message_are_caught(
     assert "Cannot send an empty message" in problems[2]
     assert "content: Must be 2000 or fewer in length." in problems[3]
     assert "never acknowledged" in problems[4]
-    assert "In content: Must be 2000 or fewer in length." in log_guard.take()[0]
+    assert "In data.content: Must be 2000 or fewer in length." in log_guard.take()[0]
 
 
 async def test_late_acknowledgement_is_rejected(
@@ -709,3 +712,179 @@ async def test_a_button_may_show_only_the_applications_own_emojis(
     assert [m.content for m in double.channel_messages(world.table)] == ["mine", "unicode"]
     assert double.channel_messages(world.table)[0].buttons[0].emoji == own.markdown
     assert len(double.take_problems()) == 1
+
+
+# ---------------------------------------------------------------------- Discord's specification
+
+
+def test_the_specification_knows_each_route_and_method() -> None:
+    """A path the specification does not list is a 404, a method it does not list a 405;
+    the most literal template wins (@original before {message_id})."""
+    assert spec().check("GET", "/users/@me", {}, None, None).status == 0
+    unknown = spec().check("GET", "/guilds/1/tuque", {}, None, None)
+    assert (unknown.operation, unknown.status) == (None, 404)
+    assert spec().check("PUT", "/users/@me", {}, None, None).status == 405
+    original = spec().check("GET", "/webhooks/1/token/messages/@original", {}, None, None)
+    assert original.operation == "get_original_webhook_message"
+
+
+def test_the_specification_checks_query_parameters() -> None:
+    """Query values arrive as text: integers and booleans are read as such; unknown
+    parameters and values out of range are refused."""
+    assert spec().check("GET", "/channels/1/messages", {"limit": "100"}, None, None).errors == []
+    verdict = spec().check("GET", "/channels/1/messages", {"limit": "101", "page": "2"}, None, None)
+    assert [(e.path, e.code) for e in verdict.errors] == [
+        ("query.limit", "NUMBER_TYPE_MAX"),
+        ("query.page", "UNKNOWN_FIELD"),
+    ]
+    callback = "/interactions/1/token/callback"
+    body = {"type": 6}
+    verdict = spec().check("POST", callback, {"with_response": "true"}, "application/json", body)
+    assert (verdict.status, verdict.errors) == (0, [])
+
+
+def test_the_specification_allows_discord_py_differences_by_name_only() -> None:
+    """discord.py's embed `flags`, `tts` on edits and numeric emoji and attachment ids pass,
+    integer strings fit integer fields; any other field a schema does not list is refused."""
+    button = {
+        "type": 2,
+        "style": 1,
+        "label": "A",
+        "custom_id": "a",
+        "emoji": {"id": 7, "name": "x"},
+    }
+    edit = {
+        "content": "x",
+        "embeds": [{"title": "t", "flags": 0}],
+        "components": [{"type": 1, "components": [button]}],
+        "attachments": [{"id": 0, "filename": "a.txt"}],
+        "tts": False,
+    }
+    path = "/channels/1/messages/2"
+    assert spec().check("PATCH", path, {}, "application/json", edit).errors == []
+    command = {"name": "x", "description": "d", "default_member_permissions": "8"}
+    verdict = spec().check("PUT", "/applications/1/commands", {}, "application/json", [command])
+    assert (verdict.status, verdict.errors) == (0, [])
+    stray = {**edit, "embeds": [{"title": "t", "colour": 1}]}
+    errors = spec().check("PATCH", path, {}, "application/json", stray).errors
+    assert [(e.path, e.code) for e in errors] == [("embeds.0.colour", "UNKNOWN_FIELD")]
+
+
+async def test_a_request_against_the_specification_is_refused_and_fails_the_test(
+    double: DiscordDouble, world: World
+) -> None:
+    """A wrong type and an unknown field: 400 Invalid Form Body with the errors object,
+    nothing stored, and a problem that fails the test; a valid request passes and counts."""
+    async with double.running(world.bot), aiohttp.ClientSession() as session:
+        url = f"{double.api_url}/channels/{world.table.id}/messages"
+        auth = {"Authorization": f"Bot {double.token}"}
+        async with session.post(url, json={"content": 5}, headers=auth) as resp:
+            assert resp.status == 400
+            body = await resp.json()
+        assert body["code"] == 50035 and body["message"] == "Invalid Form Body"
+        assert body["errors"]["content"]["_errors"][0]["code"] == "SPEC_TYPE"
+        async with session.post(url, json={"content": "hi", "colour": 1}, headers=auth) as resp:
+            assert resp.status == 400
+            body = await resp.json()
+        assert body["errors"]["colour"]["_errors"][0]["code"] == "UNKNOWN_FIELD"
+        async with session.post(url, json={"content": "hi"}, headers=auth) as resp:
+            assert resp.status == 200
+    assert [m.content for m in double.channel_messages(world.table)] == ["hi"]
+    with pytest.raises(AssertionError, match="colour: Unknown field 'colour'"):
+        double.check()
+    problems = double.take_problems()
+    assert len(problems) == 2 and "content: 5 is not of type 'string', 'null'" in problems[0]
+    assert "create_message" in problems[0]
+    assert double.spec_counts["create_message"] == 3
+    assert double.spec_counts["bulk_set_guild_application_commands"] == 1
+
+
+async def test_a_command_sync_with_a_too_large_integer_bound_is_refused(
+    double: DiscordDouble, world: World
+) -> None:
+    """An integer option's max_value beyond ±2^53 (the specification's Int53Type and the
+    documented limit): the whole sync fails, as the bot's start-up would on Discord."""
+
+    @app_commands.command(description="Look a game up")
+    async def replay(
+        interaction: discord.Interaction, game: app_commands.Range[int, 1, 2**62]
+    ) -> None:
+        raise AssertionError("never synced, never called")
+
+    async with double.running(world.bot):
+        world.bot.tree.add_command(replay, guild=world.bot.dev_guild)
+        with pytest.raises(app_commands.CommandSyncFailure, match="max_value") as raised:
+            await world.bot.tree.sync(guild=world.bot.dev_guild)
+    assert raised.value.code == 50035
+    assert "replay" not in {c["name"] for c in double.synced_commands(world.guild)}
+    problems = double.take_problems()
+    assert len(problems) == 1 and "options.0.max_value: Must be less than" in problems[0]
+
+
+def test_documented_command_limits_beyond_the_specification() -> None:
+    """Bounds within ±2^53 for number options too, a minimum above its maximum, choices
+    with autocomplete, and 8,000 characters per command."""
+    option = {"type": 10, "name": "x", "description": "d", "min_value": -(2.0**60)}
+    ranged = {"type": 4, "name": "y", "description": "d", "min_value": 5, "max_value": 1}
+    choices = [{"name": "a", "value": "a"}]
+    both = {"type": 3, "name": "z", "description": "d", "choices": choices, "autocomplete": True}
+    command = {"name": "c", "description": "d", "options": [option, ranged, both]}
+    assert [(e.path, e.code) for e in command_errors([command])] == [
+        ("0.options.0.min_value", "NUMBER_TYPE_MIN"),
+        ("0.options.1.max_value", "APPLICATION_COMMAND_OPTION_RANGE_INVALID"),
+        ("0.options.2.autocomplete", "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_WITH_CHOICES"),
+    ]
+    wordy = [{"name": f"o{i}", "description": "d" * 100} for i in range(25)]
+    subcommands = [{"type": 1, "name": f"s{i}", "description": "d" * 100} for i in range(4)]
+    big = {"name": "c", "description": "d", "options": [*subcommands]}
+    for sub in big["options"]:
+        sub["options"] = [dict(o, type=3) for o in wordy]
+    assert [e.code for e in command_errors([big])] == ["APPLICATION_COMMAND_TOO_LARGE"]
+
+
+async def test_a_multipart_payload_json_is_checked_like_a_json_body(
+    double: DiscordDouble, world: World
+) -> None:
+    """A file upload's payload_json against the operation's schema (an embed title over
+    256 characters), and its file parts against the form's own fields."""
+    async with double.running(world.bot):
+        channel = world.bot.get_channel(world.table.id)
+        assert isinstance(channel, discord.TextChannel)
+        notes = discord.File(io.BytesIO(b"notes"), filename="notes.txt")
+        long_title = discord.Embed(title="t" * 257)
+        with pytest.raises(discord.HTTPException, match=r"embeds\.0\.title"):
+            await channel.send("x", file=notes, embed=long_title)
+        good = await channel.send("y", file=discord.File(io.BytesIO(b"ok"), filename="ok.txt"))
+        form = aiohttp.FormData()
+        form.add_field("payload_json", '{"content": "z"}', content_type="application/json")
+        form.add_field("upload", b"data", filename="z.txt")
+        url = f"{double.api_url}/channels/{world.table.id}/messages"
+        auth = {"Authorization": f"Bot {double.token}"}
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(url, data=form, headers=auth) as resp,
+        ):
+            assert resp.status == 400
+    assert [m.id for m in double.channel_messages(world.table)] == [good.id]
+    problems = double.take_problems()
+    assert len(problems) == 2
+    assert "embeds.0.title: Must be 256 or fewer in length." in problems[0]
+    assert "upload: Unknown form field 'upload'" in problems[1]
+
+
+async def test_spec_counts_are_reported_when_asked(
+    double: DiscordDouble, world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With DISCORD_SPEC_REPORT each double appends its counts on close; report_totals
+    adds them up per operation, most used first."""
+    report = tmp_path / "spec.jsonl"
+    monkeypatch.setenv("DISCORD_SPEC_REPORT", str(report))
+    async with double.running(world.bot):
+        pass
+    await double.close()
+    lines = report.read_text().splitlines()
+    assert len(lines) == 1
+    assert json.loads(lines[0])["counts"]["bulk_set_guild_application_commands"] == 1
+    totals = report_totals([*lines, *lines])
+    assert totals[0].startswith("6 requests of 2 doubles validated")
+    assert any(line.split() == ["2", "bulk_set_guild_application_commands"] for line in totals)

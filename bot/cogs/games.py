@@ -10,14 +10,16 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot import render, replies
+from bot import components, render, replies
 from bot.cogs import TuqueCog
 from bot.options import (
     AUTOPLAY_TOLD,
+    GAME_CHOICE_HELP,
     TABLE_OPTION_HELP,
     VARIANT_HELP,
     AutoplayChoice,
     Deals,
+    GameNumber,
     Level,
     Pack,
     Players,
@@ -31,6 +33,7 @@ from engine.variants import VARIANTS
 
 if TYPE_CHECKING:
     from bot.client import TuqueBot
+    from bot.sessions import Session
 
 __all__ = ["GamesCog", "setup"]
 
@@ -122,21 +125,78 @@ class GamesCog(TuqueCog, name="Games"):
             )
 
     @app_commands.command(description="See your hand and tableau in your game here (only you).")
-    async def hand(self, interaction: discord.Interaction) -> None:
-        assert interaction.guild_id is not None  # TuqueTree.interaction_check
-        games = self.sessions.games_of(
-            interaction.guild_id, interaction.channel_id, interaction.user.id
-        )
-        if not games:
-            await replies.deny(interaction, "You have no game in progress in this channel.")
-            return
-        await self.sessions.show_hand(interaction, games[0].id)
+    @app_commands.describe(game=GAME_CHOICE_HELP)
+    async def hand(self, interaction: discord.Interaction, game: GameNumber | None = None) -> None:
+        session = await self._chosen(interaction, game, resign=False)
+        if session is not None:
+            await self.sessions.show_hand(interaction, session.id)
 
     @app_commands.command(
         name="resign", description="Concede your game here (it counts as a loss)."
     )
-    async def resign_command(self, interaction: discord.Interaction) -> None:
-        await self.sessions.ask_resign(interaction)
+    @app_commands.describe(game=GAME_CHOICE_HELP)
+    async def resign_command(
+        self, interaction: discord.Interaction, game: GameNumber | None = None
+    ) -> None:
+        session = await self._chosen(interaction, game, resign=True)
+        if session is not None:
+            await self.sessions.ask_resign(interaction, session)
+
+    @hand.autocomplete("game")
+    @resign_command.autocomplete("game")
+    async def _your_games(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        """The member's games in this server, this channel's first, matching what they
+        typed (a number or a word of the label)."""
+        typed = current.strip().lstrip("#").lower()
+        return [
+            app_commands.Choice(name=label[:100], value=game_id)
+            for game_id, label in self._labels(interaction)
+            if typed in label.lower()
+        ][: components.CHOICES_SHOWN]
+
+    def _labels(self, interaction: discord.Interaction) -> list[tuple[int, str]]:
+        """``(game id, "#12 · Euchre vs Bob & Cat")`` of the member's games in this
+        server, this channel's first, newest first."""
+        assert interaction.guild_id is not None
+        user_id = interaction.user.id
+        games = self.sessions.games_of(interaction.guild_id, None, user_id)
+        games.sort(key=lambda s: s.channel_id != interaction.channel_id)
+        return [
+            (s.id, f"#{s.id} · {s.game.variant.title} vs {s.opponents_of(user_id)}") for s in games
+        ]
+
+    async def _chosen(
+        self, interaction: discord.Interaction, game: int | None, *, resign: bool
+    ) -> Session | None:
+        """The member's game that ``/tuque hand`` or ``resign`` is about: ``game`` if
+        given (any of theirs in this server), else their one game in this channel. With
+        several here and none named, or none at all, answer and return None."""
+        assert interaction.guild_id is not None  # TuqueTree.interaction_check
+        user_id = interaction.user.id
+        if game is not None:
+            found = self.sessions.games_of(interaction.guild_id, None, user_id)
+            session = next((s for s in found if s.id == game), None)
+            if session is None:
+                await replies.deny(interaction, f"You're not playing a game #{game} here.")
+            return session
+        here = self.sessions.games_of(interaction.guild_id, interaction.channel_id, user_id)
+        if len(here) == 1:
+            return here[0]
+        if not here:
+            await replies.deny(interaction, "You have no game in progress in this channel.")
+            return None
+        ids = {s.id for s in here}
+        labels = [(i, label) for i, label in self._labels(interaction) if i in ids]
+        what = "resign" if resign else "see"
+        await replies.send(
+            interaction,
+            content=f"You play {len(here)} games in this channel: which do you want to {what}?",
+            view=components.games_view(labels, resign),
+            ephemeral=True,
+        )
+        return None
 
     @app_commands.command(description="When your forced moves are played for you.")
     @app_commands.describe(

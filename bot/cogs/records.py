@@ -14,7 +14,7 @@ from discord import app_commands
 from bot import render, replies
 from bot.cogs import TuqueCog
 from bot.components import LeaderboardButton
-from bot.options import Variant
+from bot.options import GameNumber, Variant
 from bot.sessions import record_of
 from bot.store import GameNotFound, GameStatus, Store
 
@@ -97,9 +97,7 @@ class RecordsCog(TuqueCog, name="Records"):
 
     @app_commands.command(description="Replay a finished game: its record and every hand.")
     @app_commands.describe(game="The game's number (#12 on its table)")
-    async def replay(
-        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 2**62]
-    ) -> None:
+    async def replay(self, interaction: discord.Interaction, game: GameNumber) -> None:
         """Post a finished game of this server in the channel: a summary, the record as
         a JSON file (``tuque replay FILE`` rebuilds it) and the hand-by-hand story with
         every card. A game still being played shows nothing beyond its public table."""

@@ -133,8 +133,9 @@ class SeatRow:
     read back it comes from ``players`` (None if unknown). ``side`` is the seat's
     scoring side (``Variant.sides[seat]``); left out (None) it becomes ``seat % 2``,
     the two sides of Tuque and four-hand Euchre, so ``side`` is always an int on a
-    constructed row. Raises ``ValueError`` for a human without a user id, a computer
-    with one, or a human with a level."""
+    constructed row. ``resigned``: the member resigned and a computer plays the seat
+    for the rest of the game (``resign_seat``). Raises ``ValueError`` for a human
+    without a user id, a computer with one, or a human with a level."""
 
     seat: int
     kind: SeatKind
@@ -142,6 +143,7 @@ class SeatRow:
     level: str | None = None
     display_name: str | None = None
     side: int | None = None
+    resigned: bool = False
 
     def __post_init__(self) -> None:
         if self.side is None:
@@ -302,6 +304,15 @@ def _places(side_scores: Mapping[int, int], winner: int) -> dict[int, int]:
     for side, score in others.items():
         places[side] = 2 + sum(other > score for other in others.values())
     return places
+
+
+def _sides_out(seats: Sequence[SeatRow]) -> set[int]:
+    """The sides whose members all resigned: they can no longer win, and place last."""
+    members: dict[int, list[bool]] = {}
+    for s in seats:
+        if s.kind is SeatKind.HUMAN:
+            members.setdefault(s.side or 0, []).append(s.resigned)
+    return {side for side, resigned in members.items() if all(resigned)}
 
 
 def _check_hand(hand: HandRecord, sides: Mapping[int, int]) -> None:
@@ -621,7 +632,8 @@ class GameQueries(StoreBase):
         seats: dict[int, list[SeatRow]] = {}
         for row in await db.execute_fetchall(
             f"""
-            SELECT s.game_id, s.seat, s.side, s.kind, s.user_id, s.level, p.display_name
+            SELECT s.game_id, s.seat, s.side, s.kind, s.user_id, s.level, p.display_name,
+                   s.resigned_at IS NOT NULL AS resigned
             FROM seats AS s
             JOIN games AS g ON g.id = s.game_id
             LEFT JOIN players AS p ON p.guild_id = g.guild_id AND p.user_id = s.user_id
@@ -638,6 +650,7 @@ class GameQueries(StoreBase):
                     level=row["level"],
                     display_name=row["display_name"],
                     side=row["side"],
+                    resigned=bool(row["resigned"]),
                 )
             )
         actions: dict[int, list[str]] = {}
@@ -676,6 +689,30 @@ class GameQueries(StoreBase):
         ]
 
     # Turn timer
+
+    async def resign_seat(self, game_id: int, seat: int, *, now: float | None = None) -> None:
+        """The member in ``seat`` resigns and a computer plays the seat from now on, while
+        the game goes on for the others (docs/rulings.md R22); ``finish_game`` counts it.
+
+        Raises:
+            GameNotActive: the game is over (of a resignation and an end racing, one wins).
+            GameNotFound: no such game.
+            ValueError: ``seat`` is not a member's seat of the game, or they resigned
+                already. Nothing is written on error.
+        """
+        now = _now(now)
+        async with self._transaction(write=True) as db:
+            await self._require_active(db, game_id)
+            cursor = await db.execute(
+                """
+                UPDATE seats SET resigned_at = ?
+                WHERE game_id = ? AND seat = ? AND kind = 'human' AND resigned_at IS NULL
+                """,
+                (now, game_id, seat),
+            )
+            if cursor.rowcount != 1:
+                raise ValueError(f"seat {seat} of game {game_id} has no member still playing")
+            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
 
     async def record_hint(self, game_id: int, seat: int) -> int:
         """Count a hint the member in ``seat`` asked for; return their hints in the game.
@@ -799,7 +836,10 @@ class GameQueries(StoreBase):
         place (1, 2, 2, 4). ``outcome`` is ``win`` for the winning side's seats and
         ``loss`` for all others. If every seat is human, the players' ratings are
         updated with the sides as OpenSkill teams ranked by place (``bot.ratings.rate``)
-        and each player's rated wins (place 1) or losses counted.
+        and each player's rated wins (place 1) or losses counted. A member who resigned
+        (``resign_seat``) loses whatever their side's result, placed last and rated as a
+        team of their own; a side whose members all resigned cannot win and places last
+        (docs/rulings.md R22).
         For ``ABANDONED``: no winner and no scores; nothing else is written.
         Status, results and ratings are one transaction.
 
@@ -817,10 +857,17 @@ class GameQueries(StoreBase):
         async with self._transaction(write=True) as db:
             game = await self._require_active(db, game_id)
             seats = [
-                SeatRow(r["seat"], SeatKind(r["kind"]), r["user_id"], r["level"], side=r["side"])
+                SeatRow(
+                    r["seat"],
+                    SeatKind(r["kind"]),
+                    r["user_id"],
+                    r["level"],
+                    side=r["side"],
+                    resigned=r["resigned_at"] is not None,
+                )
                 for r in await db.execute_fetchall(
                     """
-                    SELECT seat, side, kind, user_id, level FROM seats
+                    SELECT seat, side, kind, user_id, level, resigned_at FROM seats
                     WHERE game_id = ? ORDER BY seat
                     """,
                     (game_id,),
@@ -847,7 +894,12 @@ class GameQueries(StoreBase):
             if winner_seat is None:
                 return []
             winning_side = seats[winner_seat].side
-            place = _places(side_score, winning_side)
+            out = _sides_out(seats)
+            if winning_side in out:
+                raise ValueError(f"side {winning_side}'s members all resigned: it cannot win")
+            place = _places({k: v for k, v in side_score.items() if k not in out}, winning_side)
+            last = len(place) + 1
+            place |= dict.fromkeys(out, last)
             vs_computer = any(s.kind is SeatKind.COMPUTER for s in seats)
             await db.executemany(
                 """
@@ -860,21 +912,25 @@ class GameQueries(StoreBase):
                         game_id,
                         s.seat,
                         s.user_id,
-                        Outcome.WIN if s.side == winning_side else Outcome.LOSS,
+                        Outcome.WIN if s.side == winning_side and not s.resigned else Outcome.LOSS,
                         scores[s.seat],
                         int(vs_computer),
                         s.side,
-                        place[s.side],
+                        last if s.resigned else place[s.side],
                     )
                     for s in seats
                 ],
             )
             if vs_computer:
                 return []
-            order = sorted(place, key=lambda side: (place[side], side))
-            teams = [
-                [s.user_id for s in seats if s.side == side and s.user_id is not None]
-                for side in order
-            ]
+            # Each side rated with the members who played it to the end; each member who
+            # resigned as a team of one in the last place (docs/rulings.md R22).
+            order = sorted(set(place) - out, key=lambda side: (place[side], side))
+            playing = [s for s in seats if s.user_id is not None and not s.resigned]
+            teams = [[s.user_id for s in playing if s.side == side] for side in order]
             ranks = [place[side] for side in order]
+            for s in seats:
+                if s.resigned and s.user_id is not None:
+                    teams.append([s.user_id])
+                    ranks.append(last)
             return await _rate(db, game["guild_id"], game["variant"], teams, ranks, now)

@@ -224,4 +224,4 @@ async def test_table_rebuilds_keep_child_rows_under_enforced_foreign_keys(
     assert await scalar(conn, "SELECT COUNT(*) FROM hand_points") == 1
     assert list(await conn.execute_fetchall("PRAGMA foreign_key_check")) == []
     with pytest.raises(sqlite3.IntegrityError):
-        await conn.execute("INSERT INTO seats VALUES (99, 0, 0, 'computer', NULL, 'easy', 0)")
+        await conn.execute("INSERT INTO seats VALUES (99, 0, 0, 'computer', NULL, 'easy', 0, NULL)")

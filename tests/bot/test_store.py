@@ -1466,3 +1466,57 @@ async def test_any_variant_round_trips_with_its_hands(
     with raw(db_path) as db:
         winners = db.execute("SELECT side FROM results WHERE rank = 1").fetchall()
     assert {side for (side,) in winners} == {game.winner}
+
+
+async def test_a_member_who_resigned_loses_and_places_last_while_the_others_play_on(
+    store: Store, db_path: Path
+) -> None:
+    """docs/rulings.md R22, three-hand: Ann resigns and a computer plays her seat; her
+    computer scores best, yet Bob wins, Cat is second, and Ann is last, rated last."""
+    seats = [SeatRow.human(s, u, side=s) for s, u in enumerate((ANN, BOB, CAT))]
+    game_id = await store.create_game(GUILD, CHANNEL, "three_hand", {}, 4, 0, seats, now=T0)
+    await store.resign_seat(game_id, 0, now=T0 + 1)
+    assert [s.resigned for s in (await store.load_game(game_id)).seats] == [True, False, False]
+    with pytest.raises(ValueError, match="no member still playing"):
+        await store.resign_seat(game_id, 0, now=T0 + 2)
+    with pytest.raises(ValueError, match="cannot win"):
+        await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 7, 2: 3})
+    changes = await store.finish_game(game_id, GameStatus.FINISHED, 1, {0: 10, 1: 7, 2: 3})
+    assert [c.user_id for c in changes] == [BOB, CAT, ANN]
+    assert [c.after for c in changes] == [t[0] for t in rate([[DEFAULT_RATING]] * 3, [1, 2, 3])]
+    with raw(db_path) as db:
+        assert db.execute(
+            "SELECT seat, rank, outcome FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
+        ).fetchall() == [(0, 3, "loss"), (1, 1, "win"), (2, 2, "loss")]
+
+
+async def test_a_partner_who_plays_on_after_a_resignation_keeps_the_sides_result(
+    store: Store, db_path: Path
+) -> None:
+    """docs/rulings.md R22, Euchre: Ann resigns, Cat (her partner) plays on with a
+    computer and their side wins: Cat wins, Ann loses, rated as a team of her own."""
+    game_id = await new_game(store, ANN, BOB, CAT, DAN, variant="euchre")
+    await store.resign_seat(game_id, 0)
+    changes = await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 8, 2: 10, 3: 8})
+    assert [c.user_id for c in changes] == [CAT, BOB, DAN, ANN]
+    assert changes[0].delta > 0 > changes[-1].delta
+    with raw(db_path) as db:
+        assert db.execute(
+            "SELECT user_id, rank, outcome FROM results WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        ).fetchall() == [(ANN, 3, "loss"), (BOB, 2, "loss"), (CAT, 1, "win"), (DAN, 2, "loss")]
+    ann = await store.player_stats(GUILD, ANN)
+    assert (ann.games, ann.wins, ann.losses) == (1, 0, 1)
+
+
+async def test_only_a_member_still_playing_an_active_game_can_resign_a_seat(
+    store: Store,
+) -> None:
+    game_id = await new_game(store, ANN, None, BOB, None, variant="euchre")
+    with pytest.raises(ValueError):
+        await store.resign_seat(game_id, 1)  # a computer's seat
+    with pytest.raises(GameNotFound):
+        await store.resign_seat(game_id + 1, 0)
+    await store.finish_game(game_id, GameStatus.RESIGNED, 1, {0: 2, 1: 5, 2: 2, 3: 5})
+    with pytest.raises(GameNotActive):
+        await store.resign_seat(game_id, 0)

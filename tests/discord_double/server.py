@@ -15,6 +15,7 @@ import contextlib
 import dataclasses
 import hashlib
 import json
+import os
 import secrets
 import socket
 import time
@@ -74,6 +75,7 @@ from .models import (
     number_components,
     walk_components,
 )
+from .spec import spec as discord_spec
 from .validation import (
     FieldError,
     command_errors,
@@ -217,12 +219,19 @@ class DiscordDouble:
         bot_name: str = "TuqueBot",
         ack_deadline: float | None = 3.0,
         privileged_intents: int = PRIVILEGED_INTENTS,
+        check_spec: bool = True,
     ) -> None:
         """`ack_deadline` is Discord's 3-second rule (None disables it); `privileged_intents`
-        are the ones "enabled in the developer portal" (others close the gateway with 4014)."""
+        are the ones "enabled in the developer portal" (others close the gateway with 4014);
+        `check_spec` validates every request against Discord's API specification (`spec`)."""
         self.token = token
         self.ack_deadline = ack_deadline
         self.privileged_intents = privileged_intents
+        self.check_spec = check_spec
+        self.spec_counts: collections.Counter[str] = collections.Counter()
+        """Requests validated against the specification, by operationId."""
+        self.spec_seconds = 0.0
+        """Time spent validating them."""
         self._snowflake = SnowflakeFactory()
         self.bot_user = User(id=self._snowflake(), name=bot_name, bot=True)
         self.owner = User(id=self._snowflake(), name="app-owner")
@@ -315,6 +324,18 @@ class DiscordDouble:
             self._saved = None
         if _active is self:
             _active = None
+        self._report_spec_counts()
+
+    def _report_spec_counts(self) -> None:
+        """With DISCORD_SPEC_REPORT=<path>, append this double's validated requests per
+        operation to that file as one JSON line (tests/conftest.py prints the totals)."""
+        path = os.environ.get("DISCORD_SPEC_REPORT")
+        if path and self.spec_counts:
+            line = json.dumps({"counts": self.spec_counts, "seconds": self.spec_seconds})
+            with open(path, "a", encoding="utf-8") as file:
+                file.write(line + "\n")
+            self.spec_counts.clear()
+            self.spec_seconds = 0.0
 
     async def __aenter__(self) -> DiscordDouble:
         await self.start()
@@ -1352,8 +1373,15 @@ class DiscordDouble:
                 request[BODY], request[FILES] = body, files
                 token_route = route.startswith(("/interactions/", "/webhooks/"))
                 authorized = request.headers.get("Authorization") == f"Bot {self.token}"
-                fault = self._fault_for(f"{request.method} {route}", request.path, body)
-                if fault is not None and not fault.performed:
+                rejected = self._against_spec(request, body, files)
+                fault = (
+                    None
+                    if rejected is not None
+                    else self._fault_for(f"{request.method} {route}", request.path, body)
+                )
+                if rejected is not None:
+                    response = rejected
+                elif fault is not None and not fault.performed:
                     response = fault.response()
                 elif not token_route and not authorized:
                     response = _error(401, 0, "401: Unauthorized")
@@ -1379,6 +1407,37 @@ class DiscordDouble:
                 RequestRecord(request.method, route, request.path, status, body, time.monotonic())
             )
             self._touch()
+
+    def _against_spec(
+        self, request: web.Request, body: Any, files: list[dict[str, Any]]
+    ) -> web.Response | None:
+        """Validate the request against Discord's API specification; the rejection (recorded
+        as a failure) if it does not conform, else None."""
+        if not self.check_spec:
+            return None
+        started = time.perf_counter()
+        verdict = discord_spec().check(
+            request.method,
+            request.path.removeprefix(API_PREFIX),
+            request.query,
+            request.content_type if request.body_exists else None,
+            body,
+            [file["field"] for file in files],
+        )
+        self.spec_seconds += time.perf_counter() - started
+        if verdict.operation is not None:
+            self.spec_counts[verdict.operation] += 1
+        if not verdict.status:
+            return None
+        rec = self._interactions_by_token.get(request.match_info.get("token", ""))
+        detail = f"against Discord's API specification ({verdict.operation or 'no operation'})"
+        if verdict.status in (404, 405):
+            message = "404: Not Found" if verdict.status == 404 else "405: Method Not Allowed"
+            detail = verdict.errors[0].message
+            return self._fail(request, verdict.status, 0, message, rec=rec, detail=detail)
+        return self._fail(
+            request, 400, 50035, "Invalid Form Body", rec=rec, detail=detail, errors=verdict.errors
+        )
 
     def _fail(
         self,

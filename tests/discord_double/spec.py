@@ -78,6 +78,11 @@ DISCORD_PY_FIELDS: dict[tuple[str, ...], Callable[[dict[str, Any]], None]] = {
     ("IncomingWebhookUpdateForInteractionCallbackRequestPartial", "tts"): (
         lambda properties: properties.setdefault("tts", {"type": ["boolean", "null"]})
     ),
+    # Discord's documentation lists `nsfw` (age-restricted) among a command's fields, and
+    # discord.py sends it with every command; the specification's schema lacks it.
+    ("ApplicationCommandUpdateRequest", "nsfw"): lambda properties: properties.setdefault(
+        "nsfw", {"type": ["boolean", "null"]}
+    ),
     # PartialEmoji.to_dict() sends a custom emoji's id as a JSON number.
     ("ComponentEmojiForRequest", "id"): lambda properties: _allow_integer_snowflake(
         properties, "id"
@@ -250,9 +255,37 @@ def _pointer(*parts: str) -> str:
     return "".join("/" + part.replace("~", "~0").replace("/", "~1") for part in parts)
 
 
-def _message(error: ValidationError) -> str:
-    text = error.message
-    return text if len(text) <= 300 else text[:297] + "..."
+_MESSAGES: dict[str, Callable[[Any], str]] = {
+    "maxLength": "Must be {} or fewer in length.".format,
+    "maxItems": "Must be {} or fewer in length.".format,
+    "minLength": "Must be {} or more in length.".format,
+    "minItems": "Must be {} or more in length.".format,
+    "maximum": "Must be less than or equal to {}.".format,
+    "minimum": "Must be greater than or equal to {}.".format,
+    "required": lambda _: "This field is required",
+}
+
+
+_RANGES = {
+    "minLength": ("minLength", "maxLength"),
+    "maxLength": ("minLength", "maxLength"),
+    "minItems": ("minItems", "maxItems"),
+    "maxItems": ("minItems", "maxItems"),
+}
+
+
+def _code_and_message(error: ValidationError) -> tuple[str, str]:
+    """Discord's code and wording where they are known, else jsonschema's message (cut to
+    300 characters). A length with both bounds reads as Discord says it: "between"."""
+    keyword = str(error.validator)
+    low, high = _RANGES.get(keyword, ("", ""))
+    if low in error.schema and high in error.schema:
+        bounds = error.schema[low], error.schema[high]
+        return "BASE_TYPE_BAD_LENGTH", "Must be between {} and {} in length.".format(*bounds)
+    wording = _MESSAGES.get(keyword)
+    text = wording(error.validator_value) if wording else error.message
+    code = _CODES.get(keyword, f"SPEC_{keyword.upper()}")
+    return code, text if len(text) <= 300 else text[:297] + "..."
 
 
 def _wrong_shape(error: ValidationError) -> bool:
@@ -283,11 +316,11 @@ def field_errors(errors: Iterable[ValidationError]) -> list[FieldError]:
     out: list[FieldError] = []
     for error in (cause for top in errors for cause in causes(top)):
         path = [str(part) for part in error.absolute_path]
-        code = _CODES.get(str(error.validator), f"SPEC_{str(error.validator).upper()}")
+        code, message = _code_and_message(error)
         instance = error.instance
         if error.validator == "required" and isinstance(instance, dict):
             missing = [name for name in error.validator_value if name not in instance]
-            out += [FieldError(".".join([*path, name]), code, _message(error)) for name in missing]
+            out += [FieldError(".".join([*path, name]), code, message) for name in missing]
         elif error.validator == "additionalProperties" and isinstance(instance, dict):
             known = set(error.schema.get("properties") or {})
             for name in sorted(set(instance) - known):
@@ -295,7 +328,7 @@ def field_errors(errors: Iterable[ValidationError]) -> list[FieldError]:
                     FieldError(".".join([*path, name]), "UNKNOWN_FIELD", f"Unknown field {name!r}")
                 )
         else:
-            out.append(FieldError(".".join(path) or "_root", code, _message(error)))
+            out.append(FieldError(".".join(path) or "_root", code, message))
     return out
 
 
@@ -439,3 +472,28 @@ def spec() -> Spec:
     """The specification, loaded and prepared once per process."""
     with SPEC_FILE.open(encoding="utf-8") as file:
         return Spec(json.load(file))
+
+
+def report_totals(lines: Iterable[str]) -> list[str]:
+    """The closing note of a run with DISCORD_SPEC_REPORT: each double appended one JSON
+    line (`{"counts": {operationId: n}, "seconds": s}`); these are the totals."""
+    totals: dict[str, int] = {}
+    seconds = 0.0
+    doubles = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        entry = json.loads(line)
+        doubles += 1
+        seconds += entry["seconds"]
+        for operation, count in entry["counts"].items():
+            totals[operation] = totals.get(operation, 0) + count
+    out = [
+        f"{sum(totals.values())} requests of {doubles} doubles validated against Discord's "
+        f"API specification ({seconds:.2f} s of validation)"
+    ]
+    out += [
+        f"{count:>8}  {operation}"
+        for operation, count in sorted(totals.items(), key=lambda item: (-item[1], item[0]))
+    ]
+    return out

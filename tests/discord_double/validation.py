@@ -297,7 +297,67 @@ def _option_errors(options: list[dict[str, Any]], path: str) -> list[FieldError]
         for k, choice in enumerate(choices):
             _check_length(errors, f"{base}.choices.{k}.name", choice.get("name"), 100)
             _check_length(errors, f"{base}.choices.{k}.value", choice.get("value"), 100)
+        if choices and option.get("autocomplete"):
+            errors.append(
+                FieldError(
+                    f"{base}.autocomplete",
+                    "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_WITH_CHOICES",
+                    "Autocomplete cannot be set on an option that has choices",
+                )
+            )
+        errors.extend(_bound_errors(option, base))
     return errors
+
+
+OPTION_VALUE_LIMIT = 2**53
+"""An integer or number option's min_value and max_value lie within ±2^53."""
+
+
+def _bound_errors(option: dict[str, Any], path: str) -> list[FieldError]:
+    """An option's bounds: values within ±2^53 (integer and number options), lengths
+    within 0..6000 (string options), and each minimum at most its maximum."""
+    errors: list[FieldError] = []
+    for low_key, high_key, floor, ceiling in (
+        ("min_value", "max_value", -OPTION_VALUE_LIMIT, OPTION_VALUE_LIMIT),
+        ("min_length", "max_length", 0, 6000),
+    ):
+        low, high = option.get(low_key), option.get(high_key)
+        for key, value in ((low_key, low), (high_key, high)):
+            numeric = isinstance(value, int | float) and not isinstance(value, bool)
+            if numeric and not floor <= value <= ceiling:
+                errors.append(
+                    FieldError(
+                        f"{path}.{key}",
+                        "NUMBER_TYPE_MAX" if value > ceiling else "NUMBER_TYPE_MIN",
+                        f"Must be between {floor} and {ceiling}.",
+                    )
+                )
+        numbers = [v for v in (low, high) if isinstance(v, int | float) and not isinstance(v, bool)]
+        if len(numbers) == 2 and numbers[0] > numbers[1]:
+            errors.append(
+                FieldError(
+                    f"{path}.{high_key}",
+                    "APPLICATION_COMMAND_OPTION_RANGE_INVALID",
+                    f"{high_key} must be greater than or equal to {low_key}",
+                )
+            )
+    return errors
+
+
+COMMAND_TEXT_LIMIT = 8000
+"""Characters a command may spend on the names, descriptions and choice values of
+itself, its options and their choices (localizations count too)."""
+
+
+def _command_text(item: dict[str, Any]) -> int:
+    total = len(str(item.get("name") or "")) + len(str(item.get("description") or ""))
+    if "value" in item:
+        total += len(str(item["value"]))
+    for key in ("name_localizations", "description_localizations"):
+        total += sum(len(str(text)) for text in (item.get(key) or {}).values())
+    for child in [*(item.get("options") or []), *(item.get("choices") or [])]:
+        total += _command_text(child)
+    return total
 
 
 def _name_and_description(item: dict[str, Any], path: str) -> list[FieldError]:
@@ -345,6 +405,14 @@ def command_errors(commands: list[dict[str, Any]]) -> list[FieldError]:
         if kind == 1:
             errors.extend(_name_and_description(command, str(i)))
             errors.extend(_option_errors(command.get("options") or [], f"{i}.options"))
+        if _command_text(command) > COMMAND_TEXT_LIMIT:
+            errors.append(
+                FieldError(
+                    str(i),
+                    "APPLICATION_COMMAND_TOO_LARGE",
+                    f"Command exceeds maximum size ({COMMAND_TEXT_LIMIT})",
+                )
+            )
     return errors
 
 
