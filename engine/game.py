@@ -853,6 +853,9 @@ class Game:
         blind = self._phase is Phase.BLIND_NAMING and seat == self._turn
         called = hand.called if hand is not None else -1
         suit_call = v.makers == "call_suit"
+        # RULES.md §7 Auction: each bid names trump, but trump and its maker are made only
+        # when the bidding closes; until then the bids say who bid what.
+        auction = self._phase is Phase.AUCTION
         return PlayerView(
             variant=v.name,
             seat=seat,
@@ -866,8 +869,8 @@ class Game:
             tableaus=tableaus,
             up_card=self.up_card,
             up_card_turned_down=self._turned_down,
-            trump=self.trump,
-            maker=self.maker,
+            trump=None if auction else self.trump,
+            maker=None if auction else self.maker,
             alone=self.alone,
             bids=tuple(self._bids),
             trick=trick,

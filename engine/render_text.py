@@ -18,7 +18,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable, Sequence
 
-from engine.actions import Action, Discard, Give, GoAlone, OrderUp, Play, TakeUp, TurnDown
+from engine.actions import Action, Bid, Discard, Give, GoAlone, OrderUp, Play, TakeUp, TurnDown
 from engine.cards import Card, Suit
 from engine.rules_text import rules_text
 from engine.variants import Variant
@@ -216,8 +216,11 @@ class TextRenderer:
         named = view.bid_suit is not None and view.up_card is not None and view.up_card.is_ben
         if named and view.trump is None:
             lines.append(f"The dealer named {self.suit(view.bid_suit)} for the Ben.")  # type: ignore[arg-type]
-        if view.bid and view.maker is not None:
-            lines.append(f"Bid: {view.bid} by {self.names[view.maker]}.")
+        bids = [(seat, a) for seat, a in view.bids if isinstance(a, Bid)]
+        if bids:  # RULES.md §7 Auction: trump is made only when the bidding closes
+            seat, bid = bids[-1]
+            standing = "Bid standing" if view.phase is Phase.AUCTION else "Bid"
+            lines.append(f"{standing}: {bid.level} in {self.suit(bid.suit)} by {self.names[seat]}.")
         if view.called_suit is not None:
             lines.append(
                 f"Called: {self.suit(view.called_suit)} (the best card's holder is the "

@@ -119,8 +119,9 @@ class PlayerView:
         tableaus: each seat's tableau piles (empty tuples in variants without one).
         up_card: the card turned up this hand.
         up_card_turned_down: whether both passed it in round 1.
-        trump: the trump suit once made.
-        maker: the seat that made trump.
+        trump: the trump suit once made (in an Auction, once the bidding closes:
+            the standing bid is in ``bids`` and ``bid``).
+        maker: the seat that made trump (in an Auction, once the bidding closes).
         alone: the maker (or maker's partner) going alone, if any.
         bids: each bidding action of this hand in order, as ``(seat, action)``.
         trick: the trick in progress.

@@ -402,7 +402,11 @@ def prompt(view: PlayerView, variant: Variant) -> str:
             return "call a suit: whoever holds its best card is your secret partner; or go alone."
         return "call a card you don't hold: its holder is your partner."
     if phase is Phase.AUCTION:
-        return "bid higher than the bid standing, or pass." if view.bid else "bid, or pass."
+        standing = next((a for _, a in reversed(view.bids) if isinstance(a, Bid)), None)
+        if standing is None:
+            return "bid, or pass."
+        what = f"{standing.level} in {standing.suit.noun}"
+        return f"bid higher than the {what} standing, or pass."
     return ""
 
 

@@ -33,7 +33,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.actions import Ask, NameTrump, OrderUp, Pass, TakeUp, TurnDown
+from engine.actions import Ask, Bid, NameTrump, OrderUp, Pass, TakeUp, TurnDown
 from engine.ai.sim import hand_value
 from engine.cards import EFFECTIVE_SUIT, POWER, SUIT_MASK
 from engine.core import (
@@ -539,6 +539,11 @@ class Sampler:
         sim.turn = view.turn  # type: ignore[assignment]
         sim.trump = view.trump.index if view.trump is not None else -1
         sim.maker = view.maker if view.maker is not None else -1
+        if phase == AUCTION and view.bid:
+            # RULES.md §7: the standing bid's bidder and suit, which views show as a bid
+            # only until the bidding closes.
+            sim.maker, bid = next((s, a) for s, a in reversed(view.bids) if isinstance(a, Bid))
+            sim.trump = bid.suit.index
         sim.pick_up = self._picked_up()
         sim.up_suit = view.bid_suit.index if view.bid_suit is not None else -1
         sim.bid = view.bid

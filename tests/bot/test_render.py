@@ -461,3 +461,21 @@ def test_jackpot_score_tells_a_deal_that_breaks_a_tie() -> None:
     assert "(deal 13, to break a tie for the most chips)" in score(tied)
     over = replace(tied, phase=Phase.HAND_OVER, turn=None)
     assert "(a tie for the most chips: one more deal)" in score(over)
+
+
+def test_auction_shows_no_trump_before_the_bidding_closes() -> None:
+    """RULES.md §7: while bids are open, neither the table nor a hand says "Trump: ♥
+    hearts, made by …", and the hand is not regrouped around the bid's suit."""
+    game = Game("auction", seed=5, first_dealer=0)
+    game.deal()
+    game.replay("bid 4 H")
+    seating = render.Seating(tuple("ABCDE"), (1, 2, 3, 4, 5))
+    table = _embed_text(render.table_embed(game.view(None), seating, 1))
+    hand = _embed_text(render.hand_embed(game.view(2), seating, 1))
+    assert "made by" not in table + hand and "**Trump" not in hand
+    assert "not yet made" in table and '"name": "Trump"' not in hand
+    assert "bid higher than the 4 in hearts standing" in hand
+    for text in ("pass",) * 4:
+        game.replay(text)
+    table = _embed_text(render.table_embed(game.view(None), seating, 1))
+    assert "♥ hearts, made by B (bid 4)" in table

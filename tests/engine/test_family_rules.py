@@ -608,6 +608,18 @@ def test_auction_each_bid_must_beat_the_last(deal_game, act) -> None:
         game.apply(2, Bid(3, Suit.CLUBS))
 
 
+def test_auction_no_view_shows_trump_or_a_maker_while_the_bidding_is_open(deal_game, act) -> None:
+    """§7: a bid names its trump, but trump and the maker are made when the bidding
+    closes; until then views show the bids only."""
+    game = deal_game("auction", dealer=0)
+    act(game, "bid 4 H", "pass")
+    for seat in (None, 0, 1, 2):
+        view = game.view(seat)
+        assert (view.trump, view.maker, view.bid) == (None, None, 4)
+    act(game, "pass", "pass", "pass")
+    assert (game.view(None).trump, game.view(None).maker) == (Suit.HEARTS, 1)
+
+
 def test_auction_all_pass_throws_in(deal_game, act) -> None:
     """§7 ruling: if all five pass, the hand is thrown in."""
     game = deal_game("auction")

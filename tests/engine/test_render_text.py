@@ -30,3 +30,19 @@ def test_a_call_ace_maker_who_is_their_own_partner_is_not_partnered_by_themself(
     assert "You made ♣ clubs, your own partner." in mine
     assert "West made ♣ clubs, their own partner." in theirs
     assert "partnered by" not in mine + theirs
+
+
+def test_auction_shows_no_trump_before_the_bidding_closes(deal_game, act) -> None:
+    """RULES.md §7: during the auction the screen shows the standing bid, not "Trump:
+    ♥ hearts (made by …)", and the hand is not regrouped around the bid's suit."""
+    game = deal_game("auction", dealer=0, hands={2: "JH JD AH 8C 9S"})
+    act(game, "bid 4 H")
+    screen = TextRenderer(game.variant, you=2).screen(game.view(2))
+    assert "Trump: not made yet" in screen
+    assert "made by" not in screen and "(trump)" not in screen
+    assert "Bid standing: 4 in ♥ hearts by Seat 2." in screen
+    assert "bid higher than the 4 in hearts standing, or pass." in screen
+    act(game, *["pass"] * 4)
+    screen = TextRenderer(game.variant, you=2).screen(game.view(2))
+    assert "Trump: ♥ hearts (made by Seat 2)" in screen
+    assert "Bid: 4 in ♥ hearts by Seat 2." in screen
