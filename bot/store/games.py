@@ -692,7 +692,7 @@ class GameQueries(StoreBase):
 
     async def resign_seat(self, game_id: int, seat: int, *, now: float | None = None) -> None:
         """The member in ``seat`` resigns and a computer plays the seat from now on, while
-        the game goes on for the others (docs/rulings.md R22); ``finish_game`` counts it.
+        the game goes on for the others (docs/rulings.md R26); ``finish_game`` counts it.
 
         Raises:
             GameNotActive: the game is over (of a resignation and an end racing, one wins).
@@ -839,7 +839,7 @@ class GameQueries(StoreBase):
         and each player's rated wins (place 1) or losses counted. A member who resigned
         (``resign_seat``) loses whatever their side's result, placed last and rated as a
         team of their own; a side whose members all resigned cannot win and places last
-        (docs/rulings.md R22).
+        (docs/rulings.md R26).
         For ``ABANDONED``: no winner and no scores; nothing else is written.
         Status, results and ratings are one transaction.
 
@@ -924,7 +924,7 @@ class GameQueries(StoreBase):
             if vs_computer:
                 return []
             # Each side rated with the members who played it to the end; each member who
-            # resigned as a team of one in the last place (docs/rulings.md R22).
+            # resigned as a team of one in the last place (docs/rulings.md R26).
             order = sorted(set(place) - out, key=lambda side: (place[side], side))
             playing = [s for s in seats if s.user_id is not None and not s.resigned]
             teams = [[s.user_id for s in playing if s.side == side] for side in order]

@@ -1,4 +1,4 @@
-"""Resigning, end to end (docs/rulings.md R22): at a table where two or more other
+"""Resigning, end to end (docs/rulings.md R26): at a table where two or more other
 members play on, a computer takes the seat; otherwise the side loses at once and the
 table pings nobody. A member with several games here chooses which one."""
 

@@ -1471,7 +1471,7 @@ async def test_any_variant_round_trips_with_its_hands(
 async def test_a_member_who_resigned_loses_and_places_last_while_the_others_play_on(
     store: Store, db_path: Path
 ) -> None:
-    """docs/rulings.md R22, three-hand: Ann resigns and a computer plays her seat; her
+    """docs/rulings.md R26, three-hand: Ann resigns and a computer plays her seat; her
     computer scores best, yet Bob wins, Cat is second, and Ann is last, rated last."""
     seats = [SeatRow.human(s, u, side=s) for s, u in enumerate((ANN, BOB, CAT))]
     game_id = await store.create_game(GUILD, CHANNEL, "three_hand", {}, 4, 0, seats, now=T0)
@@ -1493,7 +1493,7 @@ async def test_a_member_who_resigned_loses_and_places_last_while_the_others_play
 async def test_a_partner_who_plays_on_after_a_resignation_keeps_the_sides_result(
     store: Store, db_path: Path
 ) -> None:
-    """docs/rulings.md R22, Euchre: Ann resigns, Cat (her partner) plays on with a
+    """docs/rulings.md R26, Euchre: Ann resigns, Cat (her partner) plays on with a
     computer and their side wins: Cat wins, Ann loses, rated as a team of her own."""
     game_id = await new_game(store, ANN, BOB, CAT, DAN, variant="euchre")
     await store.resign_seat(game_id, 0)
