@@ -10,6 +10,7 @@ import logging
 from concurrent.futures import Executor
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -144,13 +145,29 @@ class TuqueBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sessions.restore()
+        await self.sync_commands()
+        await asyncio.wait({self._faces_sync}, timeout=FACES_WAIT_SECONDS)
+
+    async def sync_commands(self) -> bool:
+        """Send the slash commands to Discord (to the dev guild's, if set), in one request.
+
+        Returns whether Discord took them. A refusal (a 400 Invalid Form Body, a missing
+        scope) or a failure (5xx, no network) is one error line with Discord's answer,
+        never raised: the bot serves on, its buttons and the commands Discord already
+        had work, and the next start syncs again.
+        """
+        guild = None
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
+        try:
             await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
-        await asyncio.wait({self._faces_sync}, timeout=FACES_WAIT_SECONDS)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
+            # discord.py puts each field's error on a line of its own: one line here.
+            answer = "; ".join(str(error).splitlines()) or type(error).__name__
+            log.error("slash commands not synced (Discord keeps the ones it had): %s", answer)
+            return False
+        return True
 
     async def close(self) -> None:
         if self._faces_sync is not None and not self._faces_sync.done():
