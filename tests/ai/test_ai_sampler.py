@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from engine.actions import Pass
 from engine.ai.sampler import Sampler, voids
 from engine.cards import Card, effective_suit
-from engine.core import BID1, BID2, PASS, PLAY, HandState
+from engine.core import BID1, BID2, DISCARD, PASS, PLAY, HandState
 from engine.game import Game
 from engine.players import make_player
 from engine.variants import get_variant
@@ -248,3 +248,19 @@ def test_the_called_card_is_never_the_makers(pack: int, level: str) -> None:
     assert checked > 300
     if level == "normal":
         assert (out > 0) == (pack == 32)
+
+
+def test_an_open_auction_samples_the_standing_bid_as_maker_and_trump() -> None:
+    """RULES.md §7: views show no trump or maker while the auction is open; a sample
+    still has the standing bid's bidder and suit, so the bidding can close in it."""
+    game = Game("auction", seed=4, first_dealer=0)
+    game.deal()
+    for text in ("pass", "bid 4 H", "pass"):
+        game.replay(text)
+    view = game.view(game.turn)
+    assert (view.trump, view.maker) == (None, None)
+    sim = Sampler(view).sample(random.Random(4))
+    assert (sim.maker, sim.trump, sim.bid) == (2, 2, 4)  # seat 2, hearts (suit index 2)
+    sim.apply(PASS)
+    sim.apply(PASS)  # the dealer passes: the bidding closes and seat 2 takes the widow
+    assert (sim.phase, sim.turn, sim.maker, sim.trump) == (DISCARD, 2, 2, 2)
