@@ -23,11 +23,12 @@ table's "Show my hand" button.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from functools import partial
@@ -150,13 +151,16 @@ class Session:
     finished: bool = False
 
     def seat_of(self, user_id: int) -> int | None:
-        """The seat of ``user_id``, or None for a stranger."""
+        """The seat of ``user_id`` (resigned or not), or None for a stranger."""
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
     def is_computer(self, seat: int | None) -> bool:
-        """Whether a computer plays ``seat``: a computer's seat, or an away member's."""
+        """Whether a computer plays ``seat``: a computer's seat, an away member's, or a
+        resigned member's."""
         return seat is not None and (
-            self.seats[seat].kind is SeatKind.COMPUTER or seat in self.away
+            self.seats[seat].kind is SeatKind.COMPUTER
+            or seat in self.away
+            or self.seats[seat].resigned
         )
 
     def forced(self, seat: int | None) -> Action | None:
@@ -199,21 +203,47 @@ class Session:
         others = [
             s.seat
             for s in self.seats
-            if s.user_id is not None and s.seat != seat and s.seat not in self.away
+            if s.user_id is not None
+            and s.seat != seat
+            and s.seat not in self.away
+            and not s.resigned
         ]
         return len(others) >= 2 or any(sides[o] == sides[seat] for o in others)
 
+    def sides_out(self) -> set[int]:
+        """The sides whose members all resigned: they can no longer win (R26)."""
+        sides = self.game.variant.sides
+        members = [s for s in self.seats if s.user_id is not None]
+        return {sides[s.seat] for s in members} - {sides[s.seat] for s in members if not s.resigned}
+
     def winner_without(self, seat: int) -> int:
         """The side that wins when ``seat``'s side concedes: the other side in a game of
-        two sides; in a game of more, the best score among the others (the earliest side
-        on a tie), as the game stands."""
+        two sides; in a game of more, the best score among the others still in it (the
+        earliest side on a tie), as the game stands."""
         sides = self.game.variant.sides
+        return self.best_side(exclude={sides[seat], *self.sides_out()})
+
+    def best_side(self, exclude: Collection[int] = ()) -> int:
+        """The side with the best score now, not in ``exclude`` (the earliest on a tie)."""
         scores = self.game.scores
-        others = [side for side in range(len(scores)) if side != sides[seat]]
+        others = [side for side in range(len(scores)) if side not in exclude]
         return max(others, key=lambda side: (scores[side], -side))
 
+    def winner(self) -> int | None:
+        """The side that won the finished game: the engine's winner, unless its members
+        all resigned (then the best of the sides still in it, R26)."""
+        winner = self.game.winner
+        if winner is None or winner not in self.sides_out():
+            return winner
+        return self.best_side(exclude=self.sides_out())
+
     def opponents_of(self, user_id: int) -> str:
-        return " and ".join(self.seating.names[s.seat] for s in self.seats if s.user_id != user_id)
+        """The names of the seats on other sides than ``user_id``'s, joined with "and"."""
+        sides = self.game.variant.sides
+        mine = {sides[s.seat] for s in self.seats if s.user_id == user_id}
+        return " and ".join(
+            self.seating.names[s] for s in range(len(sides)) if sides[s] not in mine
+        )
 
 
 def _forced_note(action: Action, before: Game, after: Game, session: Session) -> str:
@@ -231,6 +261,13 @@ def _post_nonce(session: Session, what: str, *n: int) -> str:
     """The nonce of the game's post ``what`` (its ``n``-th, for hand results): the
     same for every try and every announcement of that post (``replies.nonce``)."""
     return replies.nonce(what, session.id, session.game.seed, *n)
+
+
+def _ended(session: Session) -> str | None:
+    """Why the session's game ended before its last hand (resigned, forfeited), if so."""
+    if not session.finished or session.game.phase is Phase.GAME_OVER:
+        return None
+    return session.end_reason or "the game was stopped."
 
 
 def _already_playing(name: str, game_id: int) -> str:
@@ -345,13 +382,15 @@ class GameSessions:
         return self._sessions.get(game_id)
 
     def games_of(self, guild_id: int, channel_id: int | None, user_id: int) -> list[Session]:
-        """The user's running games in the guild (in ``channel_id`` unless None), newest first."""
+        """The games the user still plays in the guild (in ``channel_id`` unless None),
+        newest first: not those they resigned."""
         found = [
             s
             for s in self._sessions.values()
             if s.guild_id == guild_id
             and (channel_id is None or s.channel_id == channel_id)
-            and s.seat_of(user_id) is not None
+            and (seat := s.seat_of(user_id)) is not None
+            and not s.seats[seat].resigned
         ]
         return sorted(found, key=lambda s: -s.id)
 
@@ -396,7 +435,9 @@ class GameSessions:
             buttons = hand_buttons(
                 session.id, len(session.game.log), view, labels, faces, hint=hint
             )
-        return render.hand_embed(view, session.seating, session.id, note, faces), buttons
+        ended = _ended(session)
+        embed = render.hand_embed(view, session.seating, session.id, note, faces, ended)
+        return embed, buttons
 
     async def _send_hand(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str | None = None
@@ -468,8 +509,10 @@ class GameSessions:
             channel = self.client.get_partial_messageable(session.channel_id)
             try:
                 await channel.get_partial_message(session.table_message_id).edit(
-                    content=render.table_content(public, session.seating),
-                    embed=render.table_embed(public, session.seating, session.id, self.faces()),
+                    content=render.table_content(public, session.seating, session.finished),
+                    embed=render.table_embed(
+                        public, session.seating, session.id, self.faces(), _ended(session)
+                    ),
                     view=table_view(session.id, session.finished),
                 )
             except discord.NotFound:
@@ -490,8 +533,10 @@ class GameSessions:
         # in every try is found again by the next move's post instead of made twice.
         key = ("table", session.id, session.game.seed, session.table_replaces)
         message = await channel.send(
-            content=render.table_content(public, session.seating),
-            embed=render.table_embed(public, session.seating, session.id, self.faces()),
+            content=render.table_content(public, session.seating, session.finished),
+            embed=render.table_embed(
+                public, session.seating, session.id, self.faces(), _ended(session)
+            ),
             view=table_view(session.id, session.finished),
             nonce=replies.nonce(*key),
         )
@@ -579,6 +624,11 @@ class GameSessions:
         if seat is None:
             names = " and ".join(session.seating.names)
             await replies.deny(interaction, f"{stranger} Game #{game_id} is between {names}.")
+            return None
+        if session.seats[seat].resigned:
+            await replies.deny(
+                interaction, f"You resigned game #{game_id}: a computer plays your seat now."
+            )
             return None
         if seat in session.away:
             session.away.discard(seat)
@@ -700,7 +750,7 @@ class GameSessions:
         )
         session.game = new
         if new.phase is Phase.GAME_OVER:
-            await self._finish(session, GameStatus.FINISHED, winner_side=new.winner)
+            await self._finish(session, GameStatus.FINISHED, winner_side=session.winner())
         elif finished:
             for seat in sorted(session.away):
                 if not session.goes_on_without(seat):
@@ -716,7 +766,7 @@ class GameSessions:
     async def _settle(self, session: Session) -> None:
         game = session.game
         if game.phase is Phase.GAME_OVER:
-            await self._finish(session, GameStatus.FINISHED, winner_side=game.winner)
+            await self._finish(session, GameStatus.FINISHED, winner_side=session.winner())
         elif game.phase in (Phase.DEAL, Phase.HAND_OVER):
             await self._commit(session, game.copy())
 
@@ -858,24 +908,31 @@ class GameSessions:
 
     # --- resigning ---------------------------------------------------------------------------
 
-    async def ask_resign(self, interaction: discord.Interaction) -> None:
-        """``/tuque resign``: an ephemeral confirm button for the player's game here."""
-        assert interaction.guild_id is not None
-        games = self.games_of(interaction.guild_id, interaction.channel_id, interaction.user.id)
-        if not games:
-            await replies.deny(interaction, "You have no game in progress in this channel.")
-            return
-        session = games[0]
+    async def ask_resign(self, interaction: discord.Interaction, session: Session) -> None:
+        """``/tuque resign``: an ephemeral confirm button for the member's game ``session``,
+        saying what resigning does there (docs/rulings.md R26)."""
+        user_id = interaction.user.id
+        if self.resign_goes_on(session):
+            then = "a computer takes your seat and the others play on"
+        else:
+            then = f"your side loses against {session.opponents_of(user_id)}"
         await replies.send(
             interaction,
-            content=f"Resign game #{session.id} against "
-            f"{session.opponents_of(interaction.user.id)}? It counts as a loss.",
+            content=f"Resign game #{session.id}? It counts as a loss for you: {then}.",
             view=resign_view(session.id),
             ephemeral=True,
         )
 
+    @staticmethod
+    def resign_goes_on(session: Session) -> bool:
+        """Whether the game goes on after a member resigns: while two or more other
+        members still play it (docs/rulings.md R26); else their side loses, now."""
+        return sum(s.user_id is not None and not s.resigned for s in session.seats) >= 3
+
     async def resign(self, interaction: discord.Interaction, game_id: int) -> None:
-        """The resign confirmation: the player's side loses the game."""
+        """The resign confirmation (docs/rulings.md R26): at a table where two or more
+        other members still play, a computer takes the member's seat and the game goes
+        on; otherwise the member's side loses the game."""
         found = await self._player_seat(
             interaction, game_id, "You can only resign a game you're playing."
         )
@@ -886,16 +943,49 @@ class GameSessions:
             if session.finished:
                 await replies.deny(interaction, f"Game #{game_id} is already over.")
                 return
-            await self._finish(
-                session, GameStatus.RESIGNED, winner_side=session.winner_without(seat)
-            )
+            if session.seats[seat].resigned:
+                await replies.deny(interaction, f"You resigned game #{game_id} already.")
+                return
+            name = session.seating.names[seat]
+            if self.resign_goes_on(session):
+                await self._leave(session, seat)
+                answer = f"You resigned game #{game_id}: a computer plays your seat now."
+            else:
+                session.end_reason = f"{name} resigned."
+                await self._finish(
+                    session, GameStatus.RESIGNED, winner_side=session.winner_without(seat)
+                )
+                answer = f"You resigned game #{game_id}."
             await replies.deliver(
                 f"game {game_id}: answer to the resignation",
-                lambda: replies.edit_clicked(
-                    interaction, content=f"You resigned game #{game_id}.", view=None
-                ),
+                lambda: replies.edit_clicked(interaction, content=answer, view=None),
             )
-            self._announce_end(session, f"{interaction.user.display_name} resigned.")
+            if session.finished:
+                self._announce_end(session, session.end_reason or f"{name} resigned.")
+
+    async def _leave(self, session: Session, seat: int) -> None:
+        """The member in ``seat`` resigned and the game goes on: store it, give the seat
+        to a computer, and tell the table and the other members."""
+        await self.store.resign_seat(session.id, seat)
+        name = session.seating.names[seat]
+        seats = list(session.seats)
+        seats[seat] = dataclasses.replace(seats[seat], resigned=True)
+        session.seats = tuple(seats)
+        session.seating = render.seating_of(session.seats)
+        session.away.discard(seat)
+        session.hands.pop(seat, None)
+        note = f"{name} resigned: a computer plays their seat from now on."
+        channel = self.client.get_partial_messageable(session.channel_id)
+        post = partial(
+            channel.send, note, nonce=replies.nonce("resigned", session.id, session.game.seed, seat)
+        )
+        self._post(session, "resignation", post)
+        self._schedule_table_edit(session)
+        for other in range(len(session.seats)):
+            if not session.is_computer(other):
+                session.notes[other] = note
+                self._queue_refresh(session, other)
+        self._schedule_computer(session)
 
     def _announce_end(self, session: Session, reason: str) -> None:
         channel = self.client.get_partial_messageable(session.channel_id)

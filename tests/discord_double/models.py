@@ -23,6 +23,7 @@ COMPONENTS_V2 = 1 << 15
 # Interaction types (Discord's numbering).
 APPLICATION_COMMAND = 2
 MESSAGE_COMPONENT = 3
+APPLICATION_COMMAND_AUTOCOMPLETE = 4
 MODAL_SUBMIT = 5
 
 # Message types.
@@ -574,6 +575,8 @@ class InteractionRecord:
     original: StoredMessage | None = None
     followups: list[StoredMessage] = field(default_factory=list)
     modal: dict[str, Any] | None = None
+    choices: list[dict[str, Any]] | None = None
+    """An autocomplete interaction's answer: the choices offered (``name``, ``value``)."""
     problems: list[str] = field(default_factory=list)
     unanswered_ok: bool = False
     _acked: asyncio.Event = field(default_factory=asyncio.Event, repr=False)

@@ -49,6 +49,7 @@ from .gateway import (
 from .models import (
     ADMINISTRATOR,
     APPLICATION_COMMAND,
+    APPLICATION_COMMAND_AUTOCOMPLETE,
     CHAT_INPUT_COMMAND_MESSAGE,
     COMPONENTS_V2,
     DEFAULT_MESSAGE,
@@ -78,6 +79,7 @@ from .models import (
 from .spec import spec as discord_spec
 from .validation import (
     FieldError,
+    autocomplete_errors,
     command_errors,
     component_emoji_errors,
     emoji_errors,
@@ -96,6 +98,7 @@ _SENDABLE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2
 # Callback types Discord accepts for each interaction type.
 _CALLBACK_TYPES = {
     APPLICATION_COMMAND: frozenset({4, 5, 9}),
+    APPLICATION_COMMAND_AUTOCOMPLETE: frozenset({8}),
     MESSAGE_COMPONENT: frozenset({4, 5, 6, 7, 9}),
     MODAL_SUBMIT: frozenset({4, 5, 6, 7}),
 }
@@ -798,6 +801,27 @@ class DiscordDouble:
         """
         return await self._slash(user, channel, name, path, options, forged=True, dm=dm)
 
+    async def autocomplete(
+        self,
+        user: User,
+        channel: Channel,
+        name: str,
+        /,
+        *path: str,
+        focused: str,
+        typed: str = "",
+        **options: Any,
+    ) -> list[dict[str, Any]]:
+        """Have `user` type `typed` into the option `focused` of `/name path...` (the
+        other options as given): the choices the bot offers, as the client shows them.
+        Discord sends the typed text as a string whatever the option's type."""
+        rec = await self._slash(
+            user, channel, name, path, options, forged=False, dm=False, focused=(focused, typed)
+        )
+        await rec.response()
+        assert rec.choices is not None
+        return rec.choices
+
     async def _slash(
         self,
         user: User,
@@ -808,6 +832,7 @@ class DiscordDouble:
         *,
         forged: bool,
         dm: bool,
+        focused: tuple[str, str] | None = None,
     ) -> InteractionRecord:
         guild = channel.guild
         command = self._find_command(guild, name)
@@ -835,15 +860,23 @@ class DiscordDouble:
         target.extend(
             self._build_options(node.get("options", []), options, guild, resolved, not forged)
         )
+        kind = APPLICATION_COMMAND
+        if focused is not None:
+            option, typed = focused
+            spec = next((o for o in node.get("options", []) if o["name"] == option), None)
+            if spec is None or not spec.get("autocomplete"):
+                raise ScriptError(f"option {option!r} of /{name} has no autocomplete")
+            target.append({"name": option, "type": spec["type"], "value": typed, "focused": True})
+            kind = APPLICATION_COMMAND_AUTOCOMPLETE
         data: dict[str, Any] = {"id": command["id"], "name": name, "type": 1, "options": top}
         if command.get("guild_id"):
             data["guild_id"] = command["guild_id"]
         if resolved:
             data["resolved"] = resolved
         label = ("forged " if forged else "") + "/" + " ".join((name, *path))
-        return await self._dispatch_interaction(
-            APPLICATION_COMMAND, user, channel, data, None, label, dm=dm
-        )
+        if focused is not None:
+            label += f" (autocomplete {focused[0]})"
+        return await self._dispatch_interaction(kind, user, channel, data, None, label, dm=dm)
 
     def _visible_component(
         self, user: User, message: StoredMessage | int, custom_id: str, kinds: tuple[int, ...]
@@ -1969,7 +2002,12 @@ class DiscordDouble:
                     )
                 ],
             )
-        if kind == 4:
+        if kind == 8:
+            errors = autocomplete_errors(data)
+            if errors:
+                return self._fail(request, 400, 50035, "Invalid Form Body", rec=rec, errors=errors)
+            rec.choices = list(data.get("choices") or [])
+        elif kind == 4:
             flags = int(data.get("flags") or 0) & (_SENDABLE_FLAGS | EPHEMERAL)
             errors = self._create_errors(data, files, flags)
             if errors:

@@ -485,3 +485,35 @@ def component_emoji_errors(
             if emoji_id is not None and int(emoji_id) not in known:
                 errors.append(FieldError(f"{path}.id", "COMPONENT_INVALID_EMOJI", "Invalid emoji"))
     return errors
+
+
+def autocomplete_errors(data: dict[str, Any]) -> list[FieldError]:
+    """An autocomplete answer's documented limits: at most 25 choices, each name 1–100
+    characters, each value a string of at most 100 characters or a number."""
+    choices = data.get("choices")
+    if not isinstance(choices, list):
+        return [FieldError("data.choices", "BASE_TYPE_REQUIRED", "This field is required")]
+    errors: list[FieldError] = []
+    if len(choices) > 25:
+        errors.append(_too_long("data.choices", 25))
+    for i, choice in enumerate(choices):
+        name, value = choice.get("name"), choice.get("value")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            errors.append(
+                FieldError(
+                    f"data.choices.{i}.name",
+                    "BASE_TYPE_BAD_LENGTH",
+                    "Must be between 1 and 100 in length.",
+                )
+            )
+        if isinstance(value, str):
+            _check_length(errors, f"data.choices.{i}.value", value, 100)
+        elif isinstance(value, bool) or not isinstance(value, int | float):
+            errors.append(
+                FieldError(
+                    f"data.choices.{i}.value",
+                    "BASE_TYPE_CHOICES",
+                    "Value must be a string or a number.",
+                )
+            )
+    return errors
