@@ -11,6 +11,7 @@ followed by their text (``<:tq_10h:…> 10♥``), which screen readers read; wit
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -725,8 +726,13 @@ def _rules_in_words(lobby: LobbyRow) -> str:
         sides = "the maker's partner is found each hand"
     else:
         sides = "each for themself"
-    summary = rules_text(v)[0].text
+    # The summary's own target is the variant's default: the table's is said below.
+    summary = _DEFAULT_TARGET.sub("", rules_text(v)[0].text)
     return f"{summary}\n\n**This table**: {', '.join(words)}; {sides}."
+
+
+_DEFAULT_TARGET = re.compile(r" ?First to \d+ points wins[^.]*\.")
+"""The sentence of a rules summary that gives the variant's default target."""
 
 
 def lobby_embed(lobby: LobbyRow) -> discord.Embed:
@@ -744,7 +750,9 @@ def lobby_embed(lobby: LobbyRow) -> discord.Embed:
     lines = []
     for seat in range(lobby.seats):
         s = held.get(seat)
-        if s is None:
+        if s is None and lobby.status is LobbyStatus.STARTED:
+            who = f"Computer ({lobby.level})"
+        elif s is None:
             who = f"*empty: a computer ({lobby.level}) if nobody sits*"
         elif s.kind is SeatKind.COMPUTER:
             who = f"Computer ({s.level})"

@@ -14,6 +14,7 @@ from bot import render
 from bot.components import hand_buttons
 from bot.emojis import CardFaces
 from bot.faces import EMOJI_NAMES
+from bot.store import LobbyRow, LobbySeat, LobbyStatus, SeatKind
 from engine.actions import Play
 from engine.cards import CARDS, Card, Suit
 from engine.game import Game
@@ -479,3 +480,33 @@ def test_auction_shows_no_trump_before_the_bidding_closes() -> None:
         game.replay(text)
     table = _embed_text(render.table_embed(game.view(None), seating, 1))
     assert "♥ hearts, made by B (bid 4)" in table
+
+
+def _lobby(variant: str, options: dict[str, object], status: str = "open") -> LobbyRow:
+    seats = VARIANTS[variant].configured(VARIANTS[variant].options(**options)).players
+    host = LobbySeat(0, SeatKind.HUMAN, 100, None, True, "Ann")
+    return LobbyRow(
+        1, 1, 2, None, 100, variant, options, seats, "normal", False, LobbyStatus(status),
+        7 if status == "started" else None, 0.0, 900.0, None, (host,),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if "target" in VARIANTS[v].adjustable])
+def test_a_lobby_states_the_tables_target_only(variant: str) -> None:
+    """The rules summary's default target never stands beside the table's own."""
+    allowed = VARIANTS[variant].choices.get("target") or (3, 4, 50)
+    target = next(t for t in reversed(allowed) if t != VARIANTS[variant].defaults.target)
+    if variant == "tuque":
+        target = 5
+    text = render.lobby_embed(_lobby(variant, {"target": target})).description or ""
+    assert f"first to {target} points" in text
+    assert re.findall(r"(?i)first to (\d+)", text) == [str(target)], text
+
+
+def test_a_started_lobby_shows_computers_where_seats_were_empty() -> None:
+    embed = render.lobby_embed(_lobby("euchre", {}, "started"))
+    seats = next(f.value for f in embed.fields if f.name == "Seats")
+    assert "empty" not in seats and seats.count("Computer (normal)") == 3
+    embed = render.lobby_embed(_lobby("euchre", {}))
+    seats = next(f.value for f in embed.fields if f.name == "Seats")
+    assert seats.count("empty: a computer (normal) if nobody sits") == 3
