@@ -32,9 +32,10 @@ GC_YOUNG_THRESHOLD = 50_000
 """Allocations between young-generation collections (CPython's default is 700)."""
 
 FACES_WAIT_SECONDS = 10.0
-"""How long start-up waits for the card faces' emojis (a first start uploads 40, and
-Discord may rate-limit that) before going on; the uploads go on meanwhile, and a card
-shows as text until its face is there."""
+"""How long start-up waits for the first round of the card faces' emojis (a first start
+uploads 40, and Discord may rate-limit that) before going on; the uploads, and the
+retries of any that failed, go on meanwhile, and a card shows as text until its face
+is there."""
 
 
 def tune_gc() -> None:
@@ -146,7 +147,15 @@ class TuqueBot(commands.Bot):
             await self.load_extension(extension)
         await self.sessions.restore()
         await self.sync_commands()
-        await asyncio.wait({self._faces_sync}, timeout=FACES_WAIT_SECONDS)
+        # The first round only: a face that failed is retried in the background, minutes
+        # later, and the bot does not wait for that.
+        first_round = asyncio.create_task(self.card_emojis.first_round.wait())
+        await asyncio.wait(
+            {self._faces_sync, first_round},
+            timeout=FACES_WAIT_SECONDS,
+            return_when=asyncio.FIRST_COMPLETED,
+        )
+        first_round.cancel()
 
     async def sync_commands(self) -> bool:
         """Send the slash commands to Discord (to the dev guild's, if set), in one request.

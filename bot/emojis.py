@@ -1,9 +1,10 @@
 """Card faces as the application's emojis: uploaded once, found by name after every restart.
 
 :class:`CardFaces` says how a card looks in a message: its face's emoji, or its text
-where the face has no emoji. :class:`FaceEmojis` keeps one current at start-up: it
+where the face has no emoji. :class:`FaceEmojis` keeps one current from start-up on: it
 lists the application's emojis (application emojis work in every guild and need no
-permission there), then uploads the faces missing from them.
+permission there), then uploads the faces missing from them; a face whose upload
+failed is tried again later, with a growing pause, until every face is there.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import discord
 from bot.faces import BACK_NAME, EMOJI_NAMES, emoji_name, face_pngs
 from engine.cards import Card
 
-__all__ = ["BACK_TEXT", "TEXT_FACES", "CardFaces", "FaceEmojis"]
+__all__ = ["BACK_TEXT", "RETRY_FIRST", "RETRY_MOST", "TEXT_FACES", "CardFaces", "FaceEmojis"]
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,14 @@ BACK_TEXT = "▮"
 _FAILURES = (discord.DiscordException, aiohttp.ClientError, OSError)
 """What a REST call to Discord may raise: an HTTP error status, a refused request (no
 application id), a connection lost or timed out (``TimeoutError`` is an ``OSError``)."""
+
+RETRY_FIRST = 30.0
+"""Seconds after a round of uploads that left faces missing before the next round."""
+RETRY_MOST = 3600.0
+"""The longest pause between two rounds, in seconds: each pause doubles up to it."""
+_EMOJI_LIMIT_REACHED = 30018
+"""Discord's error code for "Maximum number of emojis reached": the next upload of the
+round would meet it too."""
 
 
 class CardFaces:
@@ -106,42 +115,91 @@ class FaceEmojis:
         images: Callable[[], Mapping[str, bytes]] = face_pngs,
     ) -> None:
         self.faces = TEXT_FACES
+        self.first_round = asyncio.Event()
+        """Set when the first round is over (every face found or tried once): start-up
+        waits for it, not for the retries."""
         self._client = client
         self._images = images
+        self._pngs: Mapping[str, bytes] | None = None
 
     async def sync(self) -> None:
-        """List the application's emojis, then upload every missing face, one at a time.
+        """Find or upload every face's emoji, in rounds, until none is missing.
 
-        Never raises but on cancellation: a failure (an HTTP error, the 2000-emoji limit,
-        no network) logs one warning and leaves the remaining cards as text until the
-        next start. Discord's rate limits are waited out by discord.py.
+        A round lists the application's emojis, then uploads each missing face, one at
+        a time: a failed upload (an HTTP error, no network) does not stop the others,
+        except at Discord's emoji limit, which ends the round. A round that leaves
+        faces missing logs one warning, and the next comes ``RETRY_FIRST`` seconds
+        later, each pause twice the last, at most ``RETRY_MOST``; meanwhile those
+        cards show as text. Listing first finds an upload whose answer was lost, so no
+        face is uploaded twice. Discord's rate limits are waited out by discord.py.
+        Never raises but on cancellation.
+        """
+        pause = RETRY_FIRST
+        while True:
+            try:
+                missing, why = await self._round()
+            finally:
+                self.first_round.set()
+            if not missing:
+                return
+            log.warning(
+                "card faces: %d of %d show as text (%s); trying again in %.0f s: %s",
+                len(missing),
+                len(EMOJI_NAMES),
+                _names(missing),
+                pause,
+                why,
+            )
+            await asyncio.sleep(pause)
+            pause = min(2 * pause, RETRY_MOST)
+
+    async def _round(self) -> tuple[list[str], str]:
+        """List the emojis, then upload the missing faces.
+
+        Returns:
+            the names of the faces still missing (all of them if the list failed), and
+            the first failure in words ("" if none is missing).
         """
         try:
             present = await self._client.fetch_application_emojis()
         except _FAILURES as error:
-            log.warning(
-                "card faces: cannot list the application's emojis, cards show as text: %s", error
-            )
-            return
+            # Nothing is uploaded blind: a face already there would be refused as a
+            # duplicate name.
+            return self.faces.missing, f"cannot list the application's emojis: {_said(error)}"
         ids = {e.name: e.id for e in present if e.name in EMOJI_NAMES}
         self.faces = CardFaces(ids)
         missing = self.faces.missing
         if not missing:
-            return
-        images = await asyncio.to_thread(self._images)
+            return [], ""
+        if self._pngs is None:
+            self._pngs = await asyncio.to_thread(self._images)
+        failed: list[str] = []
+        why = ""
         for done, name in enumerate(missing):
             try:
-                emoji = await self._client.create_application_emoji(name=name, image=images[name])
-            except _FAILURES as error:
-                log.warning(
-                    "card faces: uploaded %d of %d missing; the other %d show as text "
-                    "until the next start: %s",
-                    done,
-                    len(missing),
-                    len(missing) - done,
-                    error,
+                emoji = await self._client.create_application_emoji(
+                    name=name, image=self._pngs[name]
                 )
-                return
+            except _FAILURES as error:
+                failed.append(name)
+                why = why or _said(error)
+                if getattr(error, "code", None) == _EMOJI_LIMIT_REACHED:
+                    failed += missing[done + 1 :]
+                    break
+                continue
             ids[name] = emoji.id
             self.faces = CardFaces(ids)
-        log.info("card faces: uploaded %d emojis", len(missing))
+        uploaded = len(missing) - len(failed)
+        log.info("card faces: uploaded %d of %d missing emojis", uploaded, len(missing))
+        return failed, why
+
+
+def _said(error: BaseException) -> str:
+    """``error`` on one line: discord.py puts each field's error on a line of its own."""
+    return "; ".join(str(error).splitlines()) or type(error).__name__
+
+
+def _names(names: list[str], most: int = 5) -> str:
+    """``names`` for a log line, the first ``most`` of them and how many more."""
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown} and {len(names) - most} more"

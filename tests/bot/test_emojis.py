@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 
 import pytest
 from e2e import (
@@ -98,11 +99,11 @@ async def test_only_the_missing_faces_are_uploaded(table: Table) -> None:
     assert double.emoji_uploads[-1] == "tq_ah"
 
 
-async def test_a_failed_upload_leaves_text_and_the_bot_starts(
+async def test_a_failed_upload_leaves_its_card_as_text_and_the_others_go_on(
     table: Table, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A refused upload: one warning, the faces not uploaded show as text, the bot runs;
-    the next start uploads the rest."""
+    """A refused upload: one warning naming it, its card shows as text, every other face
+    is uploaded, the bot runs; the next start uploads the one left."""
     double = table.double
     double.fail(UPLOAD, 503, match=lambda path, body: body["name"] == "tq_9d")
     with caplog.at_level(logging.WARNING, logger="bot.emojis"):
@@ -110,13 +111,62 @@ async def test_a_failed_upload_leaves_text_and_the_bot_starts(
             faces = bot.faces
             assert bot.is_ready()
     (warning,) = _face_warnings(caplog)
-    assert "show as text" in warning
-    done = EMOJI_NAMES.index("tq_9d")
-    assert double.emoji_uploads == list(EMOJI_NAMES[:done])
-    assert faces.show(Card.parse("9D")) == "9♦" and faces.back() == BACK_TEXT
+    assert "1 of 40 show as text (tq_9d)" in warning and "503" in warning
+    assert double.emoji_uploads == [name for name in EMOJI_NAMES if name != "tq_9d"]
+    assert faces.missing == ["tq_9d"]
+    assert faces.show(Card.parse("9D")) == "9♦" and faces.back().startswith("<:tq_back:")
     assert faces.show(Card.parse("6C")).startswith("<:tq_6c:")
     async with running_bot(table) as bot:
         assert bot.faces.missing == []
+    assert double.emoji_uploads[-1] == "tq_9d"
+
+
+async def test_a_failed_first_upload_is_retried_without_a_restart(
+    table: Table, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 503 on the very first upload (twice): the other 39 go on, the card shows as text
+    meanwhile, and later rounds, with a growing pause, upload it while the bot runs."""
+    double = table.double
+    monkeypatch.setattr("bot.emojis.RETRY_FIRST", 0.3)
+    first = EMOJI_NAMES[0]
+    fault = double.fail(UPLOAD, 503, times=2, match=lambda path, body: body["name"] == first)
+    with caplog.at_level(logging.WARNING, logger="bot.emojis"):
+        async with running_bot(table) as bot:
+            assert bot.faces.missing == [first]
+            assert bot.faces.show(Card.parse("6C")) == "6♣"
+            await double.wait_until(lambda: not bot.faces.missing, timeout=5)
+            assert bot.faces.show(Card.parse("6C")).startswith(f"<:{first}:")
+    assert fault.hits == 2
+    assert sorted(double.emoji_uploads) == sorted(EMOJI_NAMES)
+    pauses = [re.search(r"again in (\d+) s", w)[1] for w in _face_warnings(caplog)]  # type: ignore[index]
+    assert pauses == ["0", "1"]
+
+
+async def test_an_upload_whose_answer_was_lost_is_found_not_uploaded_again(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord creates the emoji and the answer is lost: the next round lists it, so the
+    face is not uploaded twice (Discord would refuse the name as taken)."""
+    double = table.double
+    monkeypatch.setattr("bot.emojis.RETRY_FIRST", 0.05)
+    double.fail(UPLOAD, 503, performed=True, match=lambda path, body: body["name"] == "tq_ah")
+    async with running_bot(table) as bot:
+        await double.wait_until(lambda: not bot.faces.missing, timeout=5)
+        emoji = double.application_emoji("tq_ah")
+        assert emoji is not None and bot.faces.ids["tq_ah"] == emoji.id
+    assert sorted(double.emoji_uploads) == sorted(EMOJI_NAMES)
+
+
+async def test_an_emoji_list_that_failed_is_tried_again(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The list fails once: nothing is uploaded blind, and the next round does it all."""
+    double = table.double
+    monkeypatch.setattr("bot.emojis.RETRY_FIRST", 0.05)
+    double.fail("GET /applications/{application_id}/emojis", 503)
+    async with running_bot(table) as bot:
+        await double.wait_until(lambda: not bot.faces.missing, timeout=5)
+    assert sorted(double.emoji_uploads) == sorted(EMOJI_NAMES)
 
 
 async def test_the_emoji_limit_leaves_text(table: Table, caplog: pytest.LogCaptureFixture) -> None:
