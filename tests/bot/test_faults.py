@@ -279,6 +279,16 @@ def posted_as(t: Table, text: str) -> list[Any]:
     return found
 
 
+def assert_posts_carry_the_bots_nonces(t: Table) -> None:
+    """Every channel post sent a nonce of ``replies.nonce`` with ``enforce_nonce``: not
+    discord.py's default, a fresh random number in each try."""
+    bodies = [r.body for r in t.double.requests if f"{r.method} {r.route}" == CHANNEL_POST]
+    assert bodies
+    for body in bodies:
+        assert re.fullmatch(r"[a-z2-7]{24}", str(body.get("nonce"))), body.get("nonce")
+        assert body.get("enforce_nonce") is True
+
+
 @pytest.mark.parametrize("lost", [1, 3, 4])
 async def test_a_hand_result_whose_answers_were_lost_is_posted_once(
     table: Table, quick_retries: None, lost: int
@@ -300,6 +310,7 @@ async def test_a_hand_result_whose_answers_were_lost_is_posted_once(
     assert fault.hits == lost
     assert sum("Hand 1 result" in m.text for m in public(t)) == 1
     assert_game_whole(t, game_id, {0}, applied(t.double.interactions))
+    assert_posts_carry_the_bots_nonces(t)
 
 
 async def test_a_hand_result_post_that_timed_out_after_the_write_is_posted_once(
@@ -375,6 +386,7 @@ async def test_a_lobby_post_whose_answer_was_lost_leaves_one_lobby(
         assert len(bot.sessions.games_of(t.guild.id, t.channel.id, t.bob.id)) == 1
     assert fault.hits == 2
     assert len(posted_as(t, "table #")) == 1
+    assert_posts_carry_the_bots_nonces(t)
 
 
 async def test_a_challenge_post_whose_answer_was_lost_is_one_challenge(
