@@ -888,3 +888,50 @@ async def test_spec_counts_are_reported_when_asked(
     totals = report_totals([*lines, *lines])
     assert totals[0].startswith("6 requests of 2 doubles validated")
     assert any(line.split() == ["2", "bulk_set_guild_application_commands"] for line in totals)
+
+
+async def test_a_message_carries_discords_full_attachment_objects(
+    double: DiscordDouble, world: World
+) -> None:
+    """Each upload comes back as Discord describes it: id, filename, size, url, proxy_url,
+    the content type Discord guesses from the name, an image's size, the description."""
+    from PIL import Image
+
+    image = io.BytesIO()
+    Image.new("RGB", (3, 2)).save(image, format="PNG")
+    async with double.running(world.bot):
+        channel = world.bot.get_channel(world.table.id)
+        assert isinstance(channel, discord.TextChannel)
+        files = [
+            discord.File(io.BytesIO(b'{"a": 1}'), filename="game-1.json"),
+            discord.File(io.BytesIO(image.getvalue()), filename="face.png", description="A♥"),
+        ]
+        sent = await channel.send("files", files=files)
+    record, face = double.channel_messages(world.table)[0].attachments
+    assert set(record) == {"id", "filename", "size", "url", "proxy_url", "content_type"}
+    assert (record["filename"], record["size"]) == ("game-1.json", 8)
+    assert record["content_type"] == "application/json; charset=utf-8"
+    assert record["url"].endswith(f"/{record['id']}/game-1.json")
+    assert (face["content_type"], face["width"], face["height"]) == ("image/png", 3, 2)
+    assert face["description"] == "A♥"
+    parsed = sent.attachments[1]
+    assert (parsed.filename, parsed.width, parsed.height, parsed.description) == (
+        "face.png",
+        3,
+        2,
+        "A♥",
+    )
+    assert double.attachment_bytes(record) == b'{"a": 1}'
+
+
+def test_documented_file_uploads_pass_where_the_specification_lists_no_file_part() -> None:
+    """An interaction response and a follow-up may carry files[n] (Discord's documentation),
+    though their multipart schemas in the specification list none; other names may not."""
+    body = {"type": 4, "data": {"content": "x", "attachments": [{"id": 0, "filename": "a.txt"}]}}
+    callback = "/interactions/1/token/callback"
+    form = "multipart/form-data"
+    assert spec().check("POST", callback, {}, form, body, ["files[0]"]).errors == []
+    followup = {"content": "x", "attachments": [{"id": 0, "filename": "a.txt"}]}
+    assert spec().check("POST", "/webhooks/1/token", {}, form, followup, ["files[0]"]).status == 0
+    verdict = spec().check("POST", callback, {}, form, body, ["files[10]"])
+    assert [e.path for e in verdict.errors] == ["files[10]"]

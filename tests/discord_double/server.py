@@ -14,7 +14,9 @@ import collections
 import contextlib
 import dataclasses
 import hashlib
+import io
 import json
+import mimetypes
 import os
 import secrets
 import socket
@@ -187,6 +189,18 @@ class Fault:
         if self.global_:
             response.headers["X-RateLimit-Global"] = "true"
         return response
+
+
+def _image_size(data: bytes) -> dict[str, int]:
+    """An image's `width` and `height` as Discord reports them (none if unreadable)."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            width, height = image.size
+    except (UnidentifiedImageError, OSError, ValueError):
+        return {}
+    return {"width": width, "height": height}
 
 
 def _snowflake_param(request: web.Request, name: str) -> int | None:
@@ -1712,7 +1726,7 @@ class DiscordDouble:
             embeds=[{"type": "rich", **embed} for embed in body.get("embeds") or []],
             components=body.get("components") or [],
             flags=flags,
-            attachments=self._attachments(body, files),
+            attachments=self._attachments(body, files, ephemeral=ephemeral_for is not None),
             ephemeral_for=ephemeral_for,
             interaction=interaction,
             via_webhook=interaction is not None,
@@ -1728,22 +1742,41 @@ class DiscordDouble:
         return message
 
     def _attachments(
-        self, body: dict[str, Any], files: list[dict[str, Any]]
+        self, body: dict[str, Any], files: list[dict[str, Any]], *, ephemeral: bool
     ) -> list[dict[str, Any]]:
+        """Discord's attachment objects for the uploaded `files`: each part `files[n]` takes
+        the filename, description and spoiler flag of the payload's attachment `n` if
+        given, its content type from the filename (as Discord guesses it, not the part's
+        `application/octet-stream`), an image's width and height, and `ephemeral` on an
+        ephemeral message."""
+        described = {str(a.get("id")): a for a in body.get("attachments") or []}
         out = []
         for file in files:
+            index = str(file["field"]).removeprefix("files[").removesuffix("]")
+            entry = described.get(index, {})
+            filename = str(entry.get("filename") or file["filename"] or "unknown")
             attachment_id = self._snowflake()
             self._attachment_data[str(attachment_id)] = file["data"]
-            out.append(
-                {
-                    "id": str(attachment_id),
-                    "filename": file["filename"],
-                    "size": file["size"],
-                    "content_type": file["content_type"],
-                    "url": f"https://cdn.discordapp.com/attachments/{attachment_id}/{file['filename']}",
-                    "proxy_url": f"https://media.discordapp.net/attachments/{attachment_id}/{file['filename']}",
-                }
-            )
+            attachment: dict[str, Any] = {
+                "id": str(attachment_id),
+                "filename": filename,
+                "size": file["size"],
+                "url": f"https://cdn.discordapp.com/attachments/{attachment_id}/{filename}",
+                "proxy_url": f"https://media.discordapp.net/attachments/{attachment_id}/{filename}",
+            }
+            content_type = mimetypes.guess_type(filename)[0]
+            if content_type is not None:
+                text = content_type.startswith("text/") or content_type == "application/json"
+                attachment["content_type"] = content_type + ("; charset=utf-8" if text else "")
+                if content_type.startswith("image/"):
+                    attachment.update(_image_size(file["data"]))
+            if entry.get("description"):
+                attachment["description"] = entry["description"]
+            if filename.startswith("SPOILER_") or entry.get("is_spoiler"):
+                attachment["flags"] = 1 << 3  # IS_SPOILER
+            if ephemeral:
+                attachment["ephemeral"] = True
+            out.append(attachment)
         return out
 
     @staticmethod
@@ -1816,7 +1849,7 @@ class DiscordDouble:
             attachments = [a for a in message.attachments if a["id"] in kept]
         else:
             attachments = list(message.attachments)
-        attachments += self._attachments(body, files)
+        attachments += self._attachments(body, files, ephemeral=message.ephemeral)
         merged = {"content": content, "embeds": embeds, "components": components}
         errors = message_errors(merged, flags)
         errors += component_emoji_errors(components, self.application_emojis)

@@ -95,6 +95,15 @@ DISCORD_PY_FIELDS: dict[tuple[str, ...], Callable[[dict[str, Any]], None]] = {
 """Harmless differences between discord.py 2.7's requests and the schemas: (schema name,
 field) -> the change to that schema's `properties` that allows it."""
 
+DOCUMENTED_FILE_PARTS = frozenset(
+    {"create_interaction_response", "execute_webhook", "create_thread"}
+)
+"""Operations that take file parts `files[0]`..`files[9]` beside `payload_json`, as
+Discord's documentation says ("Uploading Files"; an interaction response "supports file
+attachments similar to the webhook endpoints"), though the specification's multipart
+schemas of these operations list no file part."""
+_FILE_PARTS = frozenset(f"files[{n}]" for n in range(10))
+
 _CODES = {
     "maxLength": "BASE_TYPE_MAX_LENGTH",
     "maxItems": "BASE_TYPE_MAX_LENGTH",
@@ -379,7 +388,8 @@ class Spec:
             pointer=_pointer("paths", template, method),
             content_types=frozenset(content),
             body_required=bool(body.get("required")),
-            file_fields=frozenset(files),
+            file_fields=frozenset(files)
+            | (_FILE_PARTS if operation["operationId"] in DOCUMENTED_FILE_PARTS else frozenset()),
         )
 
     def validator(self, pointer: str) -> Any:
