@@ -177,6 +177,7 @@ class Table:
         self.review = review
         self.pause = pause
         self._from_tableau: set[Card] = set()
+        self._hidden_discards = 0  # another seat's discards so far in a run not yet told
 
     def run(self, choose: Callable[[int], Action]) -> None:
         """Deal and play until the game is over; ``choose(seat)`` gives each seat's action."""
@@ -222,7 +223,14 @@ class Table:
 
         if isinstance(action, Play) and action.card in before.face_up(seat):
             self._from_tableau.add(action.card)
-        if not (self.review and isinstance(action, Play)):
+        if isinstance(action, Discard) and r.hides(seat, action, after, reveal=self.review):
+            # An Auction maker discards 3 or 5 hidden cards: one line, once they all are.
+            self._hidden_discards += 1
+            if after.phase is Phase.DISCARD and after.turn == seat:
+                return
+            count, self._hidden_discards = self._hidden_discards, 0
+            say(r.action_line(before, seat, action, after, reveal=False, discards=count))
+        elif not (self.review and isinstance(action, Play)):
             say(r.action_line(before, seat, action, after, reveal=self.review))
         if len(after.tricks) > len(before.tricks):
             if self.review:
@@ -238,6 +246,23 @@ class Table:
             say(r.game_result(after))
         if said and self.pause is not None and after.phase is not Phase.GAME_OVER:
             self.pause()
+
+
+def _opponents(variant: Variant) -> str:
+    """Who plays with whom, for a table of three or more without fixed partners: each
+    for themself, or a partner the maker calls each hand (RULES.md §5, §7)."""
+    others = f"{variant.players - 1} computers"
+    if variant.makers == "call_suit":
+        return (
+            f"You play against {others}, each scoring for themself: each hand the maker "
+            "calls a suit, and whoever holds its best card is the maker's secret partner."
+        )
+    if variant.makers == "call_card":
+        return (
+            f"You play against {others}, each scoring for themself: each hand the highest "
+            "bidder calls a card, and whoever holds it is the bidder's partner."
+        )
+    return f"You play each for yourself against {others}."
 
 
 def _tableaus(variant: Variant, deal: Deal) -> list[list[FullPile]]:
@@ -454,7 +479,7 @@ def _play(args: argparse.Namespace, console: Console, err: TextIO) -> int:
                 "are computers too."
             )
         elif variant.players > 2:
-            console.say(f"You play each for yourself against {variant.players - 1} computers.")
+            console.say(_opponents(variant))
         console.say(renderer.legend())
         console.say("Type the number of a choice or the action itself; 'help' explains more.")
         table = Table(game, renderer, console, reader=0, review=False)

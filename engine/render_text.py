@@ -350,18 +350,34 @@ class TextRenderer:
                 lines.append(f"{''.ljust(width)}  tableau  {piles}")
         return "\n".join(lines)
 
+    def hides(self, seat: int, action: Action, after: PlayerView, *, reveal: bool) -> bool:
+        """Whether the card of ``action`` is hidden from the reader: another seat's
+        discard, or a gift between two other seats, unless ``reveal`` (watching)."""
+        return not reveal and (
+            (isinstance(action, Discard) and seat != self.you)
+            or (isinstance(action, Give) and self.you not in (seat, after.turn))
+        )
+
     def action_line(
-        self, before: PlayerView, seat: int, action: Action, after: PlayerView, *, reveal: bool
+        self,
+        before: PlayerView,
+        seat: int,
+        action: Action,
+        after: PlayerView,
+        *,
+        reveal: bool,
+        discards: int = 1,
     ) -> str:
         """One action as it happens: ``Computer plays A♠.``.
 
         ``before`` and ``after`` are views from just before and after the action;
         a discard is named only when ``reveal`` is set or the reader made it.
+        ``discards``: a hidden discard that ends a run of this many (an Auction
+        maker's 3 or 5, RULES.md §7), told once: ``Seat 5 discards 3 cards.``.
         """
-        hidden = not reveal and (
-            (isinstance(action, Discard) and seat != self.you)
-            or (isinstance(action, Give) and self.you not in (seat, after.turn))
-        )
+        hidden = self.hides(seat, action, after, reveal=reveal)
+        if hidden and isinstance(action, Discard) and discards > 1:
+            return f"{self._does(seat, 'discards', 'discard')} {discards} cards."
         line = self.words.narrate(seat, action, before.phase, hidden=hidden)
         match action:
             case OrderUp(suit=None) | TakeUp(suit=None) | TurnDown() if after.trump is not None:

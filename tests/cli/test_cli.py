@@ -486,6 +486,40 @@ def test_every_variant_plays_from_the_terminal_without_showing_a_hidden_card(
     assert asked == len(screens) > 0
 
 
+def until(seen: str, policy: Policy, most: int = 300) -> Policy:
+    """``policy`` until the output shows ``seen`` (a regular expression) or after
+    ``most`` answers; then end of input, which stops the game."""
+    answers = 0
+
+    def answer(text: str) -> str | None:
+        nonlocal answers
+        answers += 1
+        return None if answers > most or re.search(seen, text, re.MULTILINE) else policy(text)
+
+    return answer
+
+
+def test_auction_tells_the_called_partner_and_each_run_of_discards_once() -> None:
+    """RULES.md §7 Auction: the opening line says the bidder calls a partner (not "each
+    for yourself"), and a computer maker's hidden discards are one line, "Seat 3
+    discards 3 cards.", not "Seat 3 discards a card." three times."""
+    argv = ["play", "--variant", "auction", "--seed", "5", "--ascii"]
+    code, out, err = run(argv, until(r"^Seat \d discards 3 cards\.$", numbers(5)))
+    assert (code, err) == (0, "")
+    assert "each for yourself" not in out
+    assert "each hand the highest bidder calls a card, and whoever holds it" in out
+    assert re.search(r"^Seat \d discards 3 cards\.$", out, re.MULTILINE)
+    assert "discards a card" not in out
+
+
+def test_call_ace_tells_the_secret_partner() -> None:
+    """RULES.md §7 Call-Ace: the opening line tells the partner the maker calls."""
+    code, out, err = run(["play", "--variant", "call_ace", "--seed", "5"], lambda _: None)
+    assert (code, err) == (0, "")
+    assert "each for yourself" not in out
+    assert "whoever holds its best card is the maker's secret partner" in out
+
+
 # --- rules, forced moves, stepping, colour ----------------------------------------------
 
 
