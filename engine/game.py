@@ -67,6 +67,7 @@ from engine.errors import (
 )
 from engine.variants import Options, Variant, get_variant
 from engine.view import HandResult, Phase, PlayerView, TableauPile, Trick
+from engine.wording import joker_name, jokers_word
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "SEED_LIMIT", "Deal", "Game"]
 
@@ -626,13 +627,21 @@ class Game:
         trump = SUITS[hand.trump]
         msg = f"You must follow suit: {led.noun} were led and you can play one."
         played = CARDS[card]
-        if self._code[card] >= TRUMP and led is not trump:
-            what = "a Ben" if played.is_ben else "the Left Bower"
-            msg += f" The {played.pretty()} is {what}, a trump while {trump.noun} are trumps."
+        # RULES.md "Left Bower", "Effective suit": a joker, or the jack of trump's colour
+        # that is not trump's own, is a trump whatever it shows; a card of trump's own
+        # suit needs no word.
+        if played.is_ben:
+            name = joker_name(self.variant, played)
+            msg += f" The {played.pretty()} is {name}, a trump while {trump.noun} are trumps."
+        elif self._code[card] >= TRUMP and played.suit is not trump:
+            msg += (
+                f" The {played.pretty()} is the Left Bower, a trump while {trump.noun} are trumps."
+            )
         elif led is trump:
             left = Card.parse("J" + trump.partner.value).pretty()
-            bens = "The Bens and the" if any(c.is_ben for c in self.variant.pack) else "The"
-            msg += f" {bens} Left Bower ({left}) count as {trump.noun}."
+            jokers = jokers_word(self.variant)
+            also = f"{jokers[0].upper()}{jokers[1:]} and the" if jokers else "The"
+            msg += f" {also} Left Bower ({left}) count as {trump.noun}."
         return MustFollowSuit(msg)
 
     def _explain(self, seat: int, action: Action) -> IllegalAction:
@@ -674,8 +683,17 @@ class Game:
                     "As the dealer's partner you can't order it up: pass, or turn it down "
                     "and play alone in its suit."
                 )
+            if CARDS[hand.up].is_ben and self.variant.ben_up == "dealer_names":
+                return IllegalAction(  # RULES.md §6 Almonte: round 1 bids on the named suit
+                    f"The dealer named {SUITS[hand.up_suit].noun} for the Ben: accept it as "
+                    "it is, or pass."
+                )
             if CARDS[hand.up].is_ben:
-                return IllegalAction("A Ben is the up-card: name the trump suit as you accept it.")
+                ben = joker_name(self.variant, CARDS[hand.up])
+                return IllegalAction(
+                    f"{ben[0].upper()}{ben[1:]} is the up-card: name the trump suit as you "
+                    "accept it."
+                )
             return IllegalAction(
                 "The up-card's suit becomes trump: no other suit can be named now."
             )
@@ -706,9 +724,11 @@ class Game:
         assert hand is not None
         v = self.variant
         if phase is Phase.BLIND_NAMING:
+            ben = joker_name(v, CARDS[hand.up])
+            aim = "the suit to bid on" if v.ben_up == "dealer_names" else "trump"
             return IllegalAction(
-                "A Ben was turned up: as the dealer you name trump before looking at your "
-                "hand. Choose a suit."
+                f"{ben[0].upper()}{ben[1:]} was turned up: as the dealer you name {aim} "
+                "before looking at your hand. Choose a suit."
             )
         if phase is Phase.CARD_REQUEST and not isinstance(action, Pass | Ask):
             return IllegalAction("Ask one of your partners for a card, or pass.")

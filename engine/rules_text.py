@@ -338,9 +338,9 @@ def _six_hand(v: Variant, c: Cards) -> list[RulesSection]:
         ),
         RulesSection(
             "The double pack (option)",
-            "50 cards: two of each card from 9 to A and two jokers, "
+            "50 cards: two of each card from 9 to A and two jokers, the Bennies: "
             f"{c('B1')} black and {c('B2')} red; still 5 cards each and one up-card. The "
-            "joker of trump's colour is the highest trump, the other the next. Both copies "
+            "Benny of trump's colour is the highest trump, the other the next. Both copies "
             "of trump's jack are Right Bowers, both of the other jack of its colour Left "
             "Bowers. A card played on its identical twin, while the twin is winning, takes "
             f"the trick ({c('KS')} then {c('KS')}': the second wins; {c('KS')}, "

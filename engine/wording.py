@@ -40,7 +40,10 @@ from engine.view import Phase, PlayerView, TableauPile
 
 __all__ = [
     "Wording",
+    "a_joker",
     "card_text",
+    "joker_name",
+    "jokers_word",
     "legend",
     "pile_text",
     "prompt",
@@ -58,6 +61,41 @@ __all__ = [
 def card_text(card: Card, ascii_only: bool = False) -> str:
     """One card: ``10♥``, ``🃏3``, ``A♠'``; with ``ascii_only`` ``10H``, ``B3``, ``AS'``."""
     return card.code.replace("T", "10") if ascii_only else card.pretty()
+
+
+def joker_name(variant: Variant, card: Card) -> str:
+    """What ``variant``'s table calls the joker ``card``: the sources' word, one per game.
+
+    Three jokers (Tuque, RULES.md §1–§2, and Almonte, §6): ``Little Ben``, ``Big Ben``,
+    ``Best Ben`` (RULES.md "Card notation"). One joker (§4, §5, §6 six-hand, §7):
+    ``the Benny`` (seed 004 "Benny, or Best Bower"). The double pack's two (§6 option):
+    ``the black Benny`` and ``the red Benny`` (seed 004 "the two Bennies"). On every
+    screen the card itself is drawn ``🃏1``–``🃏3`` (``B1``–``B3``), face and text alike.
+    """
+    if variant.twins:
+        return "the red Benny" if card.ben == 2 else "the black Benny"
+    if sum(c.is_ben for c in variant.pack) == 1:
+        return "the Benny"
+    return card.name()
+
+
+def jokers_word(variant: Variant) -> str:
+    """``variant``'s word for its jokers together, as in "the Bens and the Left Bower":
+    ``the Bens``, ``the Benny``, ``the Bennies``; empty for a pack without one."""
+    count = sum(c.is_ben for c in variant.pack)
+    if not count:
+        return ""
+    if count == 1:
+        return "the Benny"
+    return "the Bennies" if variant.twins else "the Bens"
+
+
+def a_joker(variant: Variant) -> str:
+    """One of ``variant``'s jokers, whichever: ``a Ben``, ``the Benny``, ``a Benny``."""
+    word = jokers_word(variant)
+    if word == "the Benny":
+        return word
+    return "a Benny" if variant.twins else "a Ben"
 
 
 def suit_text(suit: Suit, ascii_only: bool = False) -> str:
@@ -175,8 +213,8 @@ def legend(variant: Variant, ascii_only: bool = False) -> tuple[str, ...]:
     bens = [card for card in variant.pack if card.is_ben]
     if variant.twins:
         lines.append(
-            f"{c('B1')} the black joker, {c('B2')} the red joker: always trump; the one of "
-            "trump's colour is the highest card, the other the next."
+            f"{c('B1')} the black Benny, {c('B2')} the red Benny, the jokers: always trump; "
+            "the one of trump's colour is the highest card, the other the next."
         )
         lines.append(
             f"{c('AS')}' (a prime): the second copy of {c('AS')}; of two identical cards "
@@ -185,7 +223,7 @@ def legend(variant: Variant, ascii_only: bool = False) -> tuple[str, ...]:
     elif len(bens) == 1:
         lines.append(f"{c('B1')} the Benny, the joker: always trump, the highest card.")
     elif bens:
-        names = ", ".join(f"{c(b.code)} {b.name()}" for b in bens)
+        names = ", ".join(f"{c(b.code)} {joker_name(variant, b)}" for b in bens)
         order = " > ".join(c(b.code) for b in reversed(bens))
         lines.append(f"Bens, the jokers: {names}. Always trump, above every other card: {order}.")
     if variant.tableau_piles:

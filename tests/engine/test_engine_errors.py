@@ -26,6 +26,7 @@ from engine.errors import (
     WrongPhase,
 )
 from engine.game import Game
+from engine.view import Phase
 
 
 def snapshot(game: Game) -> tuple:
@@ -281,6 +282,77 @@ def test_must_follow_trump_mentions_left_bower_and_bens(table) -> None:
     ]
 
 
+def test_must_follow_a_trump_of_trumps_own_suit_is_not_the_left_bower(table) -> None:
+    """Diamonds trump, spades led: the A♦ is a trump but not the Left Bower (only the
+    J♥ is); the message says no more than that spades must be followed."""
+    game = table.euchre(
+        "order",
+        "pass",
+        "discard 9D",
+        "play AS",
+        up_card="9D",
+        hands={1: "AS KH QH JH TH", 2: "AD KS QC JC TC"},
+    )
+    with pytest.raises(MustFollowSuit) as refused:
+        game.apply(2, Play(Card.parse("AD")))
+    assert str(refused.value) == "You must follow suit: spades were led and you can play one."
+
+
+@pytest.mark.parametrize(
+    ("variant", "actions", "name"),
+    [
+        ("british", ("order", "pass", "pass", "pass", "pass", "discard 9S"), "the Benny"),
+        ("almonte", ("order", "pass", "discard 9S"), "Little Ben"),
+        ("call_ace", ("order", "discard 9S", "call S"), "the Benny"),
+    ],
+)
+def test_must_follow_names_the_joker_as_its_game_does(
+    deal_game, act, variant: str, actions: tuple[str, ...], name: str
+) -> None:
+    """Spades trump, hearts led: the 🃏1 held back is named as its game names it."""
+    game = deal_game(variant, up_card="9S", hands={1: "AH 9C TC QC KC", 2: "B1 KH 9D TD QD"})
+    act(game, *actions, "play AH")
+    with pytest.raises(MustFollowSuit, match=rf"The 🃏1 is {name}, a trump while spades"):
+        game.apply(2, Play(Card.parse("B1")))
+
+
+def test_must_follow_trump_in_british_euchre_recalls_the_benny(deal_game, act) -> None:
+    """Spades trump led: "The Benny and the Left Bower (J♣) count as spades"."""
+    game = deal_game("british", up_card="9S", hands={1: "AS 9C TC QC KC", 2: "B1 KH 9D TD QD"})
+    act(game, "order", "pass", "pass", "pass", "pass", "discard 9S", "play AS")
+    with pytest.raises(MustFollowSuit, match=r"The Benny and the Left Bower \(J♣\) count as"):
+        game.apply(2, Play(Card.parse("KH")))
+
+
+def test_must_follow_claims_the_left_bower_for_its_jack_only() -> None:
+    """Every refused card of many random games: the message calls a card the Left Bower
+    exactly when it is the jack of trump's colour that is not trump's own."""
+    import random
+
+    checked = 0
+    for variant in ("euchre", "british", "tuque", "six_hand", "call_ace"):
+        for seed in range(15):
+            rng = random.Random(seed)
+            game = Game(variant, seed=seed)
+            while game.phase is not Phase.GAME_OVER and game.hand_no < 4:
+                if game.turn is None:
+                    game.deal()
+                    continue
+                seat = game.turn
+                legal = game.legal_actions(seat)
+                if game.phase is Phase.PLAY and game.trump is not None:
+                    left = Card.parse("J" + game.trump.partner.value)
+                    for card in game.view(seat).hand:
+                        if Play(card) in legal:
+                            continue
+                        with pytest.raises(MustFollowSuit) as refused:
+                            game.check(seat, Play(card))
+                        assert ("Left Bower, a trump" in str(refused.value)) == (card == left)
+                        checked += 1
+                game.apply(seat, rng.choice(legal))
+    assert checked > 200
+
+
 def test_must_follow_trump_in_euchre_mentions_the_left_bower(table) -> None:
     """Not following a trump lead in Euchre: the message recalls the Left Bower."""
     game = euchre_hearts_led_to_seat_2(table)
@@ -301,3 +373,30 @@ def test_view_of_a_seat_not_in_the_game_is_refused(seat: int) -> None:
     """Asking for the view of a seat the game does not have raises ValueError."""
     with pytest.raises(ValueError, match="no seat"):
         Game("tuque", seed=0).view(seat)
+
+
+@pytest.mark.parametrize(
+    ("variant", "up", "message"),
+    [
+        ("british", "B1", "The Benny was turned up: as the dealer you name trump before"),
+        ("almonte", "B2", "Big Ben was turned up: as the dealer you name the suit to bid on"),
+    ],
+)
+def test_a_joker_turned_up_is_named_as_its_game_does(
+    deal_game, variant: str, up: str, message: str
+) -> None:
+    """The dealer naming unseen for a turned-up joker (RULES.md §4, §6) is told which
+    joker, by its game's name, and what the naming makes."""
+    game = deal_game(variant, up_card=up)
+    with pytest.raises(IllegalAction, match=message):
+        game.apply(0, Pass())
+
+
+def test_almontes_named_suit_is_accepted_as_it_is(deal_game, act) -> None:
+    """RULES.md §6 Almonte: round 1 bids on the suit the dealer named for the joker, so
+    ordering it up naming another suit is refused with that reason, not "name the
+    trump suit as you accept it"."""
+    game = deal_game("almonte", up_card="B1")
+    act(game, "name D")
+    with pytest.raises(IllegalAction, match="The dealer named diamonds for the Ben: accept it"):
+        game.apply(1, OrderUp(Suit.HEARTS))
