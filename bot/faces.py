@@ -6,10 +6,11 @@ drawing is the project's own: shapes for the suits (no font needs ♥♦♣♠ g
 Pillow's built-in scalable font for the ranks.
 
 A face is sized for a Discord emoji (128×128, far below the 256 KiB limit) and meant to
-be read at 22 px inline: a big rank over a big suit, red or black; a Ben (joker) has a
-gold ground, its number and as many stars as its number (B1 black, B2 red, as the
-double pack's black and red jokers, B3 purple). The double pack's second copy of a card
-shows its first copy's face (:func:`face_card`).
+be read at 22 px inline: a big rank over a big suit, red or black; a joker has a gold
+ground, a jester's cap and its number, as the text writes it (``🃏1``), and as many
+stars as its number (B1 black, B2 red, as the double pack's black and red jokers, B3
+purple). The double pack's second copy of a card shows its first copy's face
+(:func:`face_card`).
 """
 
 from __future__ import annotations
@@ -73,14 +74,14 @@ def face_card(card: Card) -> Card:
 
 
 def emoji_name(card: Card) -> str:
-    """The emoji name of ``card``'s face: ``tq_10h``, ``tq_as``, ``tq_ben2``.
+    """The emoji name of ``card``'s face: ``tq_10h``, ``tq_as``, ``tq_joker2``.
 
     Discord's rule holds: 2–32 characters of ``[A-Za-z0-9_]``. Both copies of a
     double-pack card share one name.
     """
     card = face_card(card)
     if card.is_ben:
-        return f"{PREFIX}ben{card.ben}"
+        return f"{PREFIX}joker{card.ben}"  # redrawn as 🃏1 (was tq_ben1, drawn B1)
     assert card.rank is not None and card.suit is not None
     return f"{PREFIX}{_rank_text(card.rank).lower()}{card.suit.value.lower()}"
 
@@ -97,8 +98,13 @@ def face_png(card: Card) -> bytes:
     top: Box = (0.09 * _S, 0.07 * _S, 0.91 * _S, 0.50 * _S)
     bottom: Box = (0.09 * _S, 0.52 * _S, 0.91 * _S, 0.94 * _S)
     if card.is_ben:
+        # Drawn as the text writes it, 🃏1: a jester's cap and the joker's number (the
+        # name, Little Ben or the Benny, is the game's: engine.wording.joker_name).
         ink = _BEN_INK[card.ben]
-        _text(draw, f"B{card.ben}", top, ink)
+        left, up, right, down = top
+        split = left + (right - left) * 0.52
+        _cap(draw, _square((left, up, split, down)), ink)
+        _text(draw, str(card.ben), (split, up, right, down), ink)
         _stars(draw, card.ben, bottom, ink)
     else:
         assert card.rank is not None and card.suit is not None
@@ -253,6 +259,29 @@ _SUIT_SHAPES = {
     Suit.HEARTS: _heart,
     Suit.SPADES: _spade,
 }
+
+
+def _cap(draw: ImageDraw.ImageDraw, box: Box, ink: Ink) -> None:
+    """A jester's cap, the joker's mark: a band and three floppy points, a bell on each."""
+    left, top, right, _ = box
+    w = right - left
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return left + w * x, top + w * y
+
+    band = (*at(0.14, 0.74), *at(0.86, 0.94))
+    draw.rounded_rectangle(band, radius=w * 0.06, fill=ink)
+    # Each point rises from the band and bends outwards, its tip drooping (x, y in 0..1).
+    horns = (
+        [at(0.16, 0.78), at(0.46, 0.78), at(0.34, 0.30), at(0.07, 0.60), at(0.22, 0.40)],
+        [at(0.38, 0.78), at(0.62, 0.78), at(0.58, 0.34), at(0.50, 0.10), at(0.42, 0.34)],
+        [at(0.54, 0.78), at(0.84, 0.78), at(0.78, 0.40), at(0.93, 0.60), at(0.66, 0.30)],
+    )
+    bell = w * 0.09
+    for points in horns:
+        draw.polygon(points, fill=ink)
+        x, y = points[3]
+        draw.ellipse((x - bell, y - bell, x + bell, y + bell), fill=ink)
 
 
 def _stars(draw: ImageDraw.ImageDraw, count: int, box: Box, ink: Ink) -> None:

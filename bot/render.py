@@ -36,7 +36,7 @@ from engine.game import Game
 from engine.rules_text import rules_text
 from engine.variants import VARIANTS, Variant
 from engine.view import HandResult, Phase, PlayerView
-from engine.wording import Wording, prompt, sort_cards, suit_groups, tableau_text
+from engine.wording import Wording, jokers_word, prompt, sort_cards, suit_groups, tableau_text
 
 __all__ = [
     "Seating",
@@ -349,7 +349,7 @@ def hand_embed(
     if view.blind:
         hand = "(unseen: you name trump before you look at it)"
     else:
-        hand = _grouped(view.hand, view.trump, variant.twins, faces)
+        hand = _grouped(view.hand, view.trump, variant, faces)
     embed.add_field(name=f"Hand ({len(view.hand)})", value=hand, inline=False)
     if view.tableaus:
         for seat in _from(view.seat, view.players):
@@ -388,15 +388,17 @@ def _from(seat: int, players: int) -> list[int]:
 
 
 def _grouped(
-    cards: Sequence[Card], trump: Suit | None, twins: bool, faces: CardFaces = TEXT_FACES
+    cards: Sequence[Card], trump: Suit | None, variant: Variant, faces: CardFaces = TEXT_FACES
 ) -> str:
-    """``cards`` one suit a line, trump first once made (the Bowers and Bens with it)."""
+    """``cards`` one suit a line, trump first once made (the Bowers and Bens with it);
+    before, the jokers last, headed by their game's word (the Bens, the Benny)."""
     if not cards:
         return "—"
     lines = []
-    for suit, group in suit_groups(cards, trump, twins):
+    for suit, group in suit_groups(cards, trump, variant.twins):
         if suit is None:
-            head = "Jokers"
+            word = jokers_word(variant).removeprefix("the ")
+            head = word[:1].upper() + word[1:]
         elif suit is trump:
             head = f"**Trump {suit.symbol}**"
         else:

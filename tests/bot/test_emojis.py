@@ -47,15 +47,15 @@ def test_text_faces_show_every_card_as_text() -> None:
 
 def test_faces_show_emoji_markdown_and_text_for_the_missing() -> None:
     """A face with an emoji is its markdown (both copies of a card alike); others stay text."""
-    faces = CardFaces({"tq_10h": 11, "tq_ben3": 12, BACK_NAME: 13})
+    faces = CardFaces({"tq_10h": 11, "tq_joker3": 12, BACK_NAME: 13})
     assert faces.show(Card.parse("TH")) == "<:tq_10h:11>"
-    assert faces.show(Card.parse("B3")) == "<:tq_ben3:12>"
+    assert faces.show(Card.parse("B3")) == "<:tq_joker3:12>"
     assert faces.back() == "<:tq_back:13>"
     assert faces.show(Card.parse("AS")) == "A♠"
     emoji = faces.emoji(Card.parse("TH"))
     assert emoji is not None and (emoji.name, emoji.id) == ("tq_10h", 11)
     assert "tq_10h" not in faces.missing and "tq_as" in faces.missing
-    assert CardFaces({"tq_10h": 11, "tq_ben3": 12, BACK_NAME: 13}) == faces
+    assert CardFaces({"tq_10h": 11, "tq_joker3": 12, BACK_NAME: 13}) == faces
 
 
 def test_a_second_copy_shows_its_first_copys_face() -> None:

@@ -82,7 +82,7 @@ def test_emoji_names_follow_discords_rule() -> None:
     assert all(re.fullmatch(r"[A-Za-z0-9_]{2,32}", n) for n in [*names, BACK_NAME])
     assert len(set(names)) == len(FACE_CARDS) and BACK_NAME not in names
     assert emoji_name(Card.parse("TH")) == "tq_10h"
-    assert [emoji_name(b) for b in CARDS[36:39]] == ["tq_ben1", "tq_ben2", "tq_ben3"]
+    assert [emoji_name(b) for b in CARDS[36:39]] == ["tq_joker1", "tq_joker2", "tq_joker3"]
 
 
 def test_distinct_cards_have_distinct_faces() -> None:

@@ -332,10 +332,21 @@ def test_the_hand_is_grouped_with_the_bowers_and_bens_in_trump() -> None:
     """RULES.md §1 Trump order: once trump is made the Left Bower and the Bens are trump,
     so the hand view shows them in the trump line, not in their printed suit."""
     jh, jd, ben, nine_d, ace_s = (Card.parse(c) for c in ("JH", "JD", "B2", "9D", "AS"))
-    line = render._grouped([nine_d, ace_s, jd, ben, jh], Suit.HEARTS, twins=False)
+    line = render._grouped([nine_d, ace_s, jd, ben, jh], Suit.HEARTS, VARIANTS["tuque"])
     trump, *others = line.split("\n")
     assert trump == f"**Trump ♥**  {ben.pretty()} {jh.pretty()} {jd.pretty()}"
     assert others == [f"♦  {nine_d.pretty()}", f"♠  {ace_s.pretty()}"]
+
+
+@pytest.mark.parametrize(("variant", "head"), [("tuque", "Bens"), ("british", "Benny")])
+def test_before_trump_the_jokers_line_is_headed_by_their_games_word(
+    variant: str, head: str
+) -> None:
+    """Before trump is made the jokers form the last line, headed as their game calls
+    them: "Bens" in Tuque, "Benny" in British Euchre (not "Jokers" everywhere)."""
+    ben, ace_s = Card.parse("B1"), Card.parse("AS")
+    line = render._grouped([ben, ace_s], None, VARIANTS[variant])
+    assert line.split("\n") == [f"♠  {ace_s.pretty()}", f"{head}  {ben.pretty()}"]
 
 
 @pytest.mark.parametrize(

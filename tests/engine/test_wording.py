@@ -16,6 +16,7 @@ from engine.variants import VARIANTS
 from engine.view import Phase, TableauPile
 from engine.wording import (
     Wording,
+    joker_name,
     legend,
     pile_text,
     prompt,
@@ -284,3 +285,27 @@ def test_auctions_rules_give_the_lead_to_eldest_even_alone() -> None:
     assert playing.startswith(
         "The player on the dealer's left leads the first trick, even when the maker plays alone."
     )
+
+
+@pytest.mark.parametrize(("variant", "options"), TABLES)
+def test_a_joker_has_one_name_per_game(variant: str, options: dict) -> None:
+    """Each game calls its jokers by one word, the sources' (joker_name): Little Ben,
+    Big Ben, Best Ben with three; the Benny with one; the black and red Bennies in the
+    double pack. Its rules and legend never use another game's word."""
+    v = Game(variant, seed=1, **options).variant
+    base = VARIANTS[variant]
+    text = "\n".join(s.text for s in rules_text(base)) if not v.twins else ""
+    text += "\n" + "\n".join(legend(v))
+    names = {joker_name(v, c) for c in v.pack if c.is_ben}
+    jokers = sum(c.is_ben for c in v.pack)
+    if jokers == 3:
+        assert names == {"Little Ben", "Big Ben", "Best Ben"}
+        assert "Benny" not in text and "Bennies" not in text
+    elif jokers == 1:
+        assert names == {"the Benny"}
+        assert not re.search(r"\bBens?\b|Little|Best Ben|Big Ben", text)
+    elif jokers == 2:
+        assert names == {"the black Benny", "the red Benny"}
+        assert "the black Benny" in text and not re.search(r"\bBens?\b|joker,", text)
+    for card in (c for c in v.pack if c.is_ben):
+        assert f"{card.pretty()} {joker_name(v, card)}" in text  # the legend: 🃏1 Little Ben
