@@ -582,7 +582,7 @@ def hand_buttons(
         if hint:
             ui.add_item(HintButton(game_id, seq, row=parts))
         return ui
-    tableau = set(view.face_up(view.seat)) if view.seat is not None and view.tableaus else set()
+    tableau = set(view.face_up(view.seat)) if view.seat is not None and view.has_tableaus else set()
     ordered = sorted(
         zip(view.legal_actions, labels, strict=True),
         key=lambda pair: isinstance(pair[0], Play) and pair[0].card in tableau,

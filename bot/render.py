@@ -351,7 +351,7 @@ def hand_embed(
     else:
         hand = _grouped(view.hand, view.trump, variant, faces)
     embed.add_field(name=f"Hand ({len(view.hand)})", value=hand, inline=False)
-    if view.tableaus:
+    if view.has_tableaus:
         for seat in _from(view.seat, view.players):
             if not view.tableaus[seat]:
                 continue
@@ -374,7 +374,7 @@ def hand_embed(
     if view.hand_no and view.phase is not Phase.GAME_OVER:
         embed.add_field(name="Tricks", value=_tricks_line(view, seating), inline=False)
     embed.add_field(name="Score", value=_score_line(view, seating), inline=False)
-    key = " · [card/▮]: a face-up card on a face-down one" if view.tableaus else ""
+    key = " · [card/▮]: a face-up card on a face-down one" if view.has_tableaus else ""
     embed.set_footer(
         text=f"Game #{game_id} · hand {view.hand_no}{key} · "
         f"/tuque rules {view.variant} explains every symbol"

@@ -198,6 +198,15 @@ class PlayerView:
         return len(self.sides)
 
     @property
+    def has_tableaus(self) -> bool:
+        """Whether the hand is played with tableaus (RULES.md §1 Tuque).
+
+        Ask this rather than ``view.tableaus``, which holds one empty tuple per seat
+        in a game without tableaus, and so is never empty.
+        """
+        return any(self.tableaus)
+
+    @property
     def sitting_out(self) -> int | None:
         """The first seat sitting out, if any (see :attr:`out` for all of them)."""
         return self.out[0] if self.out else None

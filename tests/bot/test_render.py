@@ -521,3 +521,17 @@ def test_a_started_lobby_shows_computers_where_seats_were_empty() -> None:
     embed = render.lobby_embed(_lobby("euchre", {}))
     seats = next(f.value for f in embed.fields if f.name == "Seats")
     assert seats.count("empty: a computer (normal) if nobody sits") == 3
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_only_a_game_with_tableaus_explains_their_notation(variant: str) -> None:
+    """The hand's footer explains ``[card/▮]`` in Tuque only; a view's ``tableaus`` holds
+    an empty tuple per seat elsewhere, which is not "no tableaus" to a truth test."""
+    game = Game(variant, seed=2)
+    game.deal()
+    view = game.view(game.turn)
+    assert view.has_tableaus == bool(game.variant.tableau_piles)
+    assert bool(view.tableaus)  # the trap: one empty tuple a seat is still truthy
+    seating = render.Seating(tuple("ABCDEF"[: view.players]), (None,) * view.players)
+    footer = str(render.hand_embed(view, seating, 1).footer.text)
+    assert ("[card/▮]" in footer) == bool(game.variant.tableau_piles)
