@@ -461,7 +461,8 @@ def hand_summary_embed(
     embed = discord.Embed(title=f"Hand {result.hand_no} result", colour=RESULT_COLOUR)
 
     def signed(points: int) -> str:
-        return f"+{points}" if points > 0 else f"−{-points}"
+        # The hyphen-minus every score shows (-5), not U+2212: one sign everywhere.
+        return f"{points:+d}"
 
     if v.chips:
         assert result.trump is not None

@@ -535,3 +535,28 @@ def test_only_a_game_with_tableaus_explains_their_notation(variant: str) -> None
     seating = render.Seating(tuple("ABCDEF"[: view.players]), (None,) * view.players)
     footer = str(render.hand_embed(view, seating, 1).footer.text)
     assert ("[card/▮]" in footer) == bool(game.variant.tableau_piles)
+
+
+@pytest.mark.parametrize("variant", ["jackpot", "three_hand", "auction"])
+def test_points_and_scores_write_a_minus_alike(variant: str) -> None:
+    """A hand's points ("-2") and the scores ("-2") use one minus sign, the hyphen-minus,
+    never U+2212 beside it."""
+    rng = random.Random(3)
+    game = Game(variant, seed=3)
+    n = game.variant.players
+    seating = render.Seating(tuple("ABCDE"[:n]), (None,) * n)
+    negative = 0
+    while game.phase is not Phase.GAME_OVER and game.hand_no < 8:
+        if game.turn is None:
+            game.deal()
+            continue
+        game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+        if game.turn is None and game.hand_results:
+            result = game.hand_results[-1]
+            text = _embed_text(render.hand_summary_embed(result, variant, seating))
+            assert "−" not in text
+            for p in (*result.points, *result.scores):
+                negative += p < 0
+                if p < 0:
+                    assert str(p) in text
+    assert negative
