@@ -488,7 +488,9 @@ def hand_summary_embed(
         )
         if result.alone is not None:
             line += f" (alone: {seating.who(result.alone)})"
-        if result.partner is not None and result.partner != result.maker:
+        if result.partner == result.maker:  # RULES.md §7 Call-Ace: the maker held the call
+            line += ", their own partner"
+        elif result.partner is not None:
             line += f", partnered by {seating.who(result.partner)}"
         if result.lone_defender is not None:
             line += f"; {seating.who(result.lone_defender)} defended alone"

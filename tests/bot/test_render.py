@@ -20,7 +20,7 @@ from engine.cards import CARDS, Card, Suit
 from engine.game import Game
 from engine.render_text import TextRenderer
 from engine.variants import VARIANTS
-from engine.view import Phase, PlayerView
+from engine.view import HandResult, Phase, PlayerView
 from engine.wording import prompt
 
 SEATING = render.Seating(("Ann", "Bob"), (101, None))
@@ -560,3 +560,24 @@ def test_points_and_scores_write_a_minus_alike(variant: str) -> None:
                 if p < 0:
                     assert str(p) in text
     assert negative
+
+
+def test_a_call_ace_maker_who_is_their_own_partner_is_said_so() -> None:
+    """RULES.md §7 (ruling R25): the hand's result tells that the maker held the called
+    suit's best card, as the terminal does, rather than leaving the partner unsaid."""
+    result = HandResult(
+        hand_no=1,
+        dealer=0,
+        up_card=Card.parse("9C"),
+        trump=Suit.CLUBS,
+        maker=1,
+        alone=None,
+        tricks=(0, 5, 0, 0),
+        points=(0, 2, 0, 0),
+        scores=(0, 2, 0, 0),
+        march=True,
+        partner=1,
+    )
+    seating = render.Seating(("Ann", "Bob", "Cy", "Di"), (None,) * 4)
+    text = str(render.hand_summary_embed(result, "call_ace", seating).description)
+    assert text == "Bob made ♣ clubs and took 5 of 5, their own partner — a march!"
