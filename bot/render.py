@@ -36,7 +36,15 @@ from engine.game import Game
 from engine.rules_text import rules_text
 from engine.variants import VARIANTS, Variant
 from engine.view import HandResult, Phase, PlayerView
-from engine.wording import Wording, jokers_word, prompt, sort_cards, suit_groups, tableau_text
+from engine.wording import (
+    Wording,
+    deals_left,
+    jokers_word,
+    prompt,
+    sort_cards,
+    suit_groups,
+    tableau_text,
+)
 
 __all__ = [
     "Seating",
@@ -213,14 +221,7 @@ def _score_line(view: PlayerView, seating: Seating) -> str:
         for side, points in enumerate(view.scores)
     )
     if _variant(view).chips:
-        hands = view.options.hands if view.options is not None else 0
-        if not view.tie_break:
-            deal = f"deal {view.hand_no} of {hands}"
-        elif view.phase is Phase.HAND_OVER:
-            deal = "a tie for the most chips: one more deal"
-        else:
-            deal = f"deal {view.hand_no}, to break a tie for the most chips"
-        return f"{score} chips · pool {view.pool} ({deal})"
+        return f"{score} chips · pool {view.pool} ({deals_left(view)})"
     return f"{score} (to {view.target})"
 
 

@@ -248,6 +248,14 @@ class Table:
             self.pause()
 
 
+def _goal(game: Game) -> str:
+    """What ends ``game``: ``game to 10``, or Jackpot's ``12 deals or a march`` (its
+    target is a bound no score reaches, RULES.md §7 ruling)."""
+    if game.variant.chips:
+        return f"{game.options.hands} deals or a march"
+    return f"game to {game.options.target}"
+
+
 def _opponents(variant: Variant) -> str:
     """Who plays with whom, for a table of three or more without fixed partners: each
     for themself, or a partner the maker calls each hand (RULES.md §5, §7)."""
@@ -443,7 +451,6 @@ def _play(args: argparse.Namespace, console: Console, err: TextIO) -> int:
         err.write(f"tuque play: error: {error}\n")
         return EXIT_USAGE
     variant = game.variant
-    target = game.options.target
     if args.watch:
         renderer = TextRenderer(variant, ascii_only=args.ascii)
         levels = [
@@ -455,7 +462,7 @@ def _play(args: argparse.Namespace, console: Console, err: TextIO) -> int:
             f"{name} ({levels[variant.sides.index(side)]})"
             for side, name in enumerate(renderer.side_names)
         )
-        console.say(f"{variant.title}: {sides}. Game to {target}, seed {game.seed}.")
+        console.say(f"{variant.title}: {sides}. {_goal(game).capitalize()}, seed {game.seed}.")
         console.say(renderer.legend())
         pause = _pause(console) if args.step else None
         table = Table(game, renderer, console, reader=None, review=True, pause=pause)
@@ -466,9 +473,9 @@ def _play(args: argparse.Namespace, console: Console, err: TextIO) -> int:
             s: make_player(args.level, _seat_seed(game, s)) for s in range(1, variant.players)
         }
         person = Person(game, 0, renderer, console)
-        goal = f"{game.options.hands} deals or a march" if variant.chips else f"Game to {target}"
         console.say(
-            f"{variant.title} against the computer ({args.level}). {goal}, seed {game.seed}."
+            f"{variant.title} against the computer ({args.level}). "
+            f"{_goal(game).capitalize()}, seed {game.seed}."
         )
         if variant.teams:
             partners = [
@@ -532,7 +539,7 @@ def _replay(args: argparse.Namespace, console: Console, err: TextIO) -> int:
     renderer = TextRenderer(game.variant, ascii_only=args.ascii)
     first = renderer.names[game.first_dealer]
     console.say(
-        f"Replay of {path}: {game.variant.title}, game to {game.options.target}, "
+        f"Replay of {path}: {game.variant.title}, {_goal(game)}, "
         f"seed {game.seed}, {first} dealt first."
     )
     console.say(renderer.legend())

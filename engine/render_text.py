@@ -25,6 +25,7 @@ from engine.variants import Variant
 from engine.view import HandResult, Phase, PlayerView, Trick
 from engine.wording import (
     Wording,
+    deals_left,
     legend,
     pile_text,
     prompt,
@@ -175,7 +176,7 @@ class TextRenderer:
         lines = [
             f"--- Hand {view.hand_no} of {self.variant.title}: "
             f"{self._does(view.dealer, 'deals', 'deal')} ---",
-            f"Score: {self._scores(view.scores)} (game to {view.target})",
+            f"Score: {self._scores(view.scores)} ({self._goal(view)})",
             f"{self._up_card(view)}   Trump: {self._trump(view)}",
         ]
         if view.phase is Phase.PLAY:
@@ -231,6 +232,11 @@ class TextRenderer:
         if self.variant.chips:
             lines.append(f"Pool: {view.pool} chips.")
         return lines
+
+    def _goal(self, view: PlayerView) -> str:
+        """What ends the game, after the score: ``game to 10``, or Jackpot's deals
+        (``deal 3 of 12``), since it ends on deals, not points (RULES.md §7 ruling)."""
+        return deals_left(view) if self.variant.chips else f"game to {view.target}"
 
     def _up_card(self, view: PlayerView) -> str:
         if view.up_card is None:
@@ -465,7 +471,7 @@ class TextRenderer:
         """The end of a record of a game that was stopped before its end."""
         return (
             f"\nThe record stops during hand {view.hand_no}, before the game's end. "
-            f"Score: {self._scores(view.scores)} (game to {view.target})."
+            f"Score: {self._scores(view.scores)} ({self._goal(view)})."
         )
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "Wording",
     "a_joker",
     "card_text",
+    "deals_left",
     "joker_name",
     "jokers_word",
     "legend",
@@ -392,6 +393,19 @@ class Wording:
                 what = f" {self.card(card)}"
                 return "play" + what, "plays" + what, "played" + what
         raise ValueError(f"{action!r} is not an action")
+
+
+def deals_left(view: PlayerView) -> str:
+    """Jackpot's progress, which ends on deals rather than points (RULES.md §7 ruling):
+    ``deal 3 of 12``; ``deal 13, to break a tie for the most chips`` once a deal that
+    should have ended the game left a tie; between that deal and the next, ``a tie for
+    the most chips: one more deal``."""
+    hands = view.options.hands if view.options is not None else 0
+    if not view.tie_break:
+        return f"deal {view.hand_no} of {hands}"
+    if view.phase is Phase.HAND_OVER:
+        return "a tie for the most chips: one more deal"
+    return f"deal {view.hand_no}, to break a tie for the most chips"
 
 
 def prompt(view: PlayerView, variant: Variant) -> str:

@@ -512,6 +512,22 @@ def test_auction_tells_the_called_partner_and_each_run_of_discards_once() -> Non
     assert "discards a card" not in out
 
 
+def test_jackpot_never_says_game_to_100(tmp_path: Path) -> None:
+    """RULES.md §7 Jackpot ruling: the game ends on deals (or a march), not on a target;
+    its target is a bound no score reaches. Playing, watching and replaying say the
+    deals ("2 deals or a march", "deal 1 of 2"), never "game to 100"."""
+    path = tmp_path / "jackpot.json"
+    argv = ["play", "--variant", "jackpot", "--seed", "5", "--hands", "2", "--save", str(path)]
+    code, out, err = run(argv, numbers(5))
+    assert (code, err) == (0, "")
+    assert "2 deals or a march, seed 5." in out and "(deal 1 of 2)" in out
+    code, watched, _ = run(["play", "--variant", "jackpot", "--seed", "5", "--watch"])
+    assert code == 0 and "12 deals or a march, seed 5." in watched
+    code, replayed, _ = run(["replay", str(path)])
+    assert code == 0 and "Jackpot Euchre, 2 deals or a march, seed 5" in replayed
+    assert "to 100" not in out + watched + replayed
+
+
 def test_call_ace_tells_the_secret_partner() -> None:
     """RULES.md §7 Call-Ace: the opening line tells the partner the maker calls."""
     code, out, err = run(["play", "--variant", "call_ace", "--seed", "5"], lambda _: None)
