@@ -51,6 +51,8 @@ from .validation import FieldError
 
 SPEC_FILE = Path(__file__).parent / "discord-api-spec" / "openapi.json"
 _BASE_URI = "https://discord.com/api/v10/openapi.json"
+_SCHEMA_URI = "https://discord.com/api/v10/schemas/"
+_LOCAL_SCHEMA = "#/components/schemas/"
 _METHODS = ("get", "put", "post", "patch", "delete")
 _INTEGER_STRING = re.compile(r"^-?[0-9]+$")
 _TRUE, _FALSE = frozenset({"true", "True", "1"}), frozenset({"false", "False", "0"})
@@ -138,11 +140,39 @@ def _bound(keyword: str) -> Callable[..., Iterator[ValidationError]]:
     return check
 
 
+_ANY_OF = Draft202012Validator.VALIDATORS["anyOf"]
+
+
+def _any_of(
+    validator: Any, branches: list[Any], instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    """`anyOf`, trying only the branches whose `type` tag admits the value's `type` where
+    `prepare` found a tagged union (`x-double-tags`): the others cannot match, and trying
+    each of seven component or callback shapes in full is most of the time spent."""
+    tags = schema.get("x-double-tags")
+    picked = tags.get(str(instance.get("type"))) if tags and isinstance(instance, dict) else None
+    if picked is None:
+        yield from _ANY_OF(validator, branches, instance, schema)
+        return
+    errors: list[ValidationError] = []
+    for index in picked:
+        found = list(validator.descend(instance, branches[index], schema_path=index))
+        if not found:
+            return
+        errors.extend(found)
+    yield ValidationError(
+        f"{instance!r} is not valid under any of the given schemas", context=errors
+    )
+
+
 SpecValidator = jsonschema.validators.extend(
     Draft202012Validator,
     validators={
-        keyword: _bound(keyword)
-        for keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+        "anyOf": _any_of,
+        **{
+            keyword: _bound(keyword)
+            for keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+        },
     },
     type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
 )
@@ -164,7 +194,7 @@ def _subschemas(schema: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 def _close(schema: Any) -> None:
     """Close every object schema under `schema` that lists its properties, and read every
-    `oneOf` as `anyOf` (see `prepare`)."""
+    `oneOf` as `anyOf` (see `prepare`), its `null` branch last."""
     if not isinstance(schema, dict):
         return
     if "oneOf" in schema:
@@ -173,6 +203,9 @@ def _close(schema: Any) -> None:
             schema.setdefault("allOf", []).append({"anyOf": union})
         else:
             schema["anyOf"] = union
+    if "anyOf" in schema:
+        # `null` last: most values are not null, and a failed branch costs an error.
+        schema["anyOf"].sort(key=lambda branch: branch == {"type": "null"})
     if (
         isinstance(schema.get("properties"), dict)
         and "additionalProperties" not in schema
@@ -182,6 +215,46 @@ def _close(schema: Any) -> None:
         schema["additionalProperties"] = False
     for sub in _subschemas(schema):
         _close(sub)
+
+
+def _tag_unions(schema: Any, schemas: dict[str, Any]) -> None:
+    """Mark every `anyOf` under `schema` whose branches are all objects tagged by the
+    values their `type` field may take: `x-double-tags` maps each tag to its branches."""
+    if not isinstance(schema, dict):
+        return
+    branches = schema.get("anyOf")
+    if branches and "x-double-tags" not in schema:
+        tags: dict[str, list[int]] = {}
+        for index, branch in enumerate(branches):
+            target = branch
+            while isinstance(target, dict) and set(target) == {"$ref"}:
+                target = schemas[target["$ref"].removeprefix(_LOCAL_SCHEMA)]
+            tag = ((target or {}).get("properties") or {}).get("type") or {}
+            values = tag.get("enum", [tag["const"]] if "const" in tag else [])
+            if not values or "type" not in target.get("required", ()):
+                tags = {}
+                break
+            for value in values:
+                tags.setdefault(str(value), []).append(index)
+        if tags:
+            schema["x-double-tags"] = tags
+    for sub in _subschemas(schema):
+        _tag_unions(sub, schemas)
+
+
+def _address_schemas(node: Any) -> None:
+    """Point every `$ref` to a component schema at that schema's own resource
+    (`_SCHEMA_URI` + name): a registry hit instead of a JSON pointer walked through the
+    whole document on every use."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith(_LOCAL_SCHEMA):
+            node["$ref"] = _SCHEMA_URI + ref.removeprefix(_LOCAL_SCHEMA)
+        for value in node.values():
+            _address_schemas(value)
+    elif isinstance(node, list):
+        for value in node:
+            _address_schemas(value)
 
 
 def _operations(document: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
@@ -209,7 +282,8 @@ def _parameters_schema(shared: list[dict[str, Any]], own: list[dict[str, Any]]) 
 def prepare(document: dict[str, Any]) -> dict[str, Any]:
     """Make `document` (changed in place) say what `Spec` checks (see the module's
     docstring): discord.py's named fields allowed, each operation's parameters as one
-    schema (`x-double-parameters`), objects closed, `oneOf` read as `anyOf`."""
+    schema (`x-double-parameters`), objects closed, `oneOf` read as `anyOf`; then mark the
+    tagged unions and give each component schema its own address (both for speed)."""
     schemas = document["components"]["schemas"]
     for (name, field), change in DISCORD_PY_FIELDS.items():
         properties = schemas[name]["properties"]
@@ -226,6 +300,10 @@ def prepare(document: dict[str, Any]) -> dict[str, Any]:
         _close(operation["x-double-parameters"])
         for media in (operation.get("requestBody") or {}).get("content", {}).values():
             _close(media["schema"])
+            _tag_unions(media["schema"], schemas)
+    for schema in schemas.values():
+        _tag_unions(schema, schemas)
+    _address_schemas(document)
     return document
 
 
@@ -346,8 +424,12 @@ class Spec:
 
     def __init__(self, document: dict[str, Any]) -> None:
         self.document = prepare(document)
-        self._registry: Registry[Any] = Registry().with_resource(
-            _BASE_URI, DRAFT202012.create_resource(self.document)
+        self._registry: Registry[Any] = Registry().with_resources(
+            [(_BASE_URI, DRAFT202012.create_resource(self.document))]
+            + [
+                (_SCHEMA_URI + name, DRAFT202012.create_resource(schema))
+                for name, schema in self.document["components"]["schemas"].items()
+            ]
         )
         self._validators: dict[str, Any] = {}
         self._routes: list[tuple[re.Pattern[str], dict[str, Operation]]] = []
