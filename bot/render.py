@@ -195,10 +195,13 @@ def _trump_line(view: PlayerView, seating: Seating) -> str:
     if view.maker is None:
         return f"{_suit(view.trump)} (the turned suit)"  # Jackpot: nobody bids
     line = f"{_suit(view.trump)}, made by {seating.who(view.maker)}"
-    if view.bid:
-        line += f" (bid {view.bid})"
-    if view.alone is not None:
-        line += f" (alone: {seating.who(view.alone)})"
+    notes = [f"bid {view.bid}"] if view.bid else []
+    if view.alone == view.maker:
+        notes.append("alone")
+    elif view.alone is not None:
+        notes.append(f"alone: {seating.who(view.alone)}")
+    if notes:
+        line += f" ({', '.join(notes)})"
     if view.lone_defender is not None:
         line += f"; {seating.who(view.lone_defender)} defends alone"
     return line

@@ -581,3 +581,22 @@ def test_a_call_ace_maker_who_is_their_own_partner_is_said_so() -> None:
     seating = render.Seating(("Ann", "Bob", "Cy", "Di"), (None,) * 4)
     text = str(render.hand_summary_embed(result, "call_ace", seating).description)
     assert text == "Bob made ♣ clubs and took 5 of 5, their own partner — a march!"
+
+
+def test_the_trump_line_says_bid_and_alone_in_one_aside() -> None:
+    """ "♥ hearts, made by E (bid 15, alone)", not "(bid 15) (alone: E)"."""
+    game = Game("auction", seed=1, first_dealer=2)
+    game.deal()
+    for text in ("pass", "bid 15 H", "pass", "pass", "pass"):
+        game.replay(text)
+    seating = render.Seating(tuple("ABCDE"), (None,) * 5)
+    assert "♥ hearts, made by E (bid 15, alone)" in _embed_text(
+        render.table_embed(game.view(None), seating, 1)
+    )
+    game = Game("euchre", seed=1, first_dealer=0)
+    game.deal()
+    game.replay("order")
+    game.replay("alone")
+    seating = render.Seating(tuple("ABCD"), (None,) * 4)
+    table = _embed_text(render.table_embed(game.view(None), seating, 1))
+    assert re.search(r"made by B \(alone\)", table)
