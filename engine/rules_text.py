@@ -365,7 +365,7 @@ def _almonte(v: Variant, c: Cards) -> list[RulesSection]:
             + " If everyone passes again, the hand is thrown in.\n"
             "A Ben turned up: the dealer names a suit before looking at their hand, and "
             "round 1 bids on that suit (option: if everyone else passes, the dealer must "
-            "take it).",
+            "take it); if everyone passes it, round 2 names one of the other suits.",
         ),
         RulesSection(
             "Going alone",

@@ -309,3 +309,17 @@ def test_a_joker_has_one_name_per_game(variant: str, options: dict) -> None:
         assert "the black Benny" in text and not re.search(r"\bBens?\b|joker,", text)
     for card in (c for c in v.pack if c.is_ben):
         assert f"{card.pretty()} {joker_name(v, card)}" in text  # the legend: 🃏1 Little Ben
+
+
+def test_the_rules_tell_the_rulings_that_change_play() -> None:
+    """Rulings R22–R25 (docs/rulings.md) are in the players' rules too: Jackpot's tie
+    plays on, Call-Ace's loner's left leads, Almonte's named suit is out in round 2, a
+    Call-Ace maker may be their own partner."""
+
+    def text(variant: str) -> str:
+        return " ".join(s.text for s in rules_text(variant)).replace("\n", " ")
+
+    assert "one more deal, and another while the tie lasts" in text("jackpot")
+    assert "if someone plays alone, the player on the loner's left" in text("call_ace")
+    assert "round 2 names one of the other suits" in text("almonte")
+    assert "be their own partner" in text("call_ace")
