@@ -584,7 +584,8 @@ def test_a_call_ace_maker_who_is_their_own_partner_is_said_so() -> None:
 
 
 def test_the_trump_line_says_bid_and_alone_in_one_aside() -> None:
-    """ "♥ hearts, made by E (bid 15, alone)", not "(bid 15) (alone: E)"."""
+    """The bid and going alone share one aside: "♥ hearts, made by E (bid 15, alone)",
+    not "(bid 15) (alone: E)"."""
     game = Game("auction", seed=1, first_dealer=2)
     game.deal()
     for text in ("pass", "bid 15 H", "pass", "pass", "pass"):
