@@ -21,8 +21,9 @@ import discord
 import pytest
 from discord import app_commands
 from discord_double import DiscordDouble, LogGuard, ScriptError, StoredMessage, User
+from discord_double import server as double_server
 from discord_double.models import Channel, Guild
-from discord_double.spec import report_totals, spec
+from discord_double.spec import SPEC_FILE, Spec, report_totals, spec
 from discord_double.validation import command_errors, message_errors
 
 
@@ -726,6 +727,30 @@ def test_the_specification_knows_each_route_and_method() -> None:
     assert spec().check("PUT", "/users/@me", {}, None, None).status == 405
     original = spec().check("GET", "/webhooks/1/token/messages/@original", {}, None, None)
     assert original.operation == "get_original_webhook_message"
+
+
+async def test_a_route_the_specification_lacks_is_refused_and_fails_the_test(
+    double: DiscordDouble, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Against a specification without GET /users/{user_id} and without the typing route's
+    POST, the double answers those as Discord would (404, 405) and records both."""
+    document = json.loads(SPEC_FILE.read_text(encoding="utf-8"))
+    del document["paths"]["/users/{user_id}"]
+    del document["paths"]["/channels/{channel_id}/typing"]["post"]
+    narrower = Spec(document)
+    monkeypatch.setattr(double_server, "discord_spec", lambda: narrower)
+    async with double.running(world.bot):
+        with pytest.raises(discord.NotFound):
+            await world.bot.fetch_user(world.bob.id)
+        channel = world.bot.get_channel(world.table.id)
+        assert isinstance(channel, discord.TextChannel)
+        with pytest.raises(discord.HTTPException) as raised:
+            await channel.typing()
+    assert raised.value.status == 405
+    problems = double.take_problems()
+    assert len(problems) == 2
+    assert f"GET /users/{world.bob.id}: no such path in Discord's API specification" in problems[0]
+    assert "no such method in Discord's API specification" in problems[1]
 
 
 def test_the_specification_checks_query_parameters() -> None:
