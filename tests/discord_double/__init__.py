@@ -3,7 +3,10 @@
 It serves the REST routes and the gateway websocket discord.py 2.7 uses, on 127.0.0.1,
 and while it runs it points discord.py at itself and blocks any other network access.
 Users are scripted from the test; everything the bot sends is stored and checked against
-Discord's limits. Anything Discord would reject, or the double does not know, fails the test.
+Discord's own OpenAPI description of its API (`spec`) and the documented limits that
+description lacks (`validation`). Anything Discord would reject, or the double does not
+know, fails the test. With DISCORD_SPEC_REPORT=<file> a pytest run closes with the number
+of requests checked per operation.
 
 Typical test (fixtures `double` and `log_guard` come from tests/conftest.py)::
 
@@ -23,7 +26,8 @@ Typical test (fixtures `double` and `log_guard` come from tests/conftest.py)::
             assert "accepted" in double.latest_ephemeral(bob).text
 
 Pieces: `server.DiscordDouble` (the server and the scripting API), `models` (users, guilds,
-channels, application emojis, `StoredMessage`, `InteractionRecord`), `validation` (Discord's
+channels, application emojis, `StoredMessage`, `InteractionRecord`), `spec` (every request
+against `discord-api-spec/openapi.json`, with jsonschema), `validation` (Discord's documented
 payload limits), `gateway` (one websocket session) and `logguard.LogGuard`; the fixtures live
 in tests/conftest.py.
 Import it as `discord_double` (pytest puts tests/ on sys.path).
