@@ -7,13 +7,14 @@ here refuses other values with an ephemeral explanation (``replies.UserError``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot import replies
-from bot.store import Autoplay
+from bot.store import DEFAULT_VARIANT, Autoplay, GuildSettings
 from engine.variants import MAX_TARGET, VARIANTS
 
 __all__ = [
@@ -32,7 +33,7 @@ __all__ = [
     "OneOf",
     "Pack",
     "Players",
-    "Points",
+    "TableNumber",
     "Target",
     "Variant",
     "YesNo",
@@ -76,33 +77,6 @@ class OneOf(app_commands.Transformer):
         if value not in self.values:
             listed = ", ".join(f"`{v}`" for v in self.values)
             raise replies.UserError(f"That is not a {self.what} here: choose {listed}.")
-        return value
-
-
-class Points(app_commands.Transformer):
-    """A whole number option from 1 to ``MAX_TARGET``; anything else is refused."""
-
-    def __init__(self, what: str) -> None:
-        self.what = what
-
-    @property
-    def type(self) -> discord.AppCommandOptionType:
-        return discord.AppCommandOptionType.integer
-
-    @property
-    def min_value(self) -> int:
-        return 1
-
-    @property
-    def max_value(self) -> int:
-        return MAX_TARGET
-
-    async def transform(self, interaction: discord.Interaction, value: Any, /) -> Any:
-        """Return ``value`` if it is a whole number in range. Raises ``replies.UserError``."""
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TARGET:
-            raise replies.UserError(
-                f"That is not a {self.what} here: choose a number from 1 to {MAX_TARGET}."
-            )
         return value
 
 
@@ -201,12 +175,113 @@ class YesNo(app_commands.Transformer):
         return value
 
 
+class TableNumber(app_commands.Transformer):
+    """A game option that is a number (``target``, ``players``, ``pack``, ``hands``),
+    offered by autocomplete with only the values the chosen variant takes (the
+    ``variant`` option, else the server's default game): a variant that does not let a
+    game change it offers nothing. A typed or forged value the variant refuses is
+    refused with an ephemeral explanation.
+
+    Args:
+        option: the engine's name of the option (``Variant.adjustable``).
+        what: the option in a member's words, e.g. "number of deals".
+        unit: what the number counts, e.g. "points".
+    """
+
+    def __init__(self, option: str, what: str, unit: str) -> None:
+        self.option = option
+        self.what = what
+        self.unit = unit
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.integer
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    @property
+    def max_value(self) -> int:
+        return MAX_TARGET
+
+    def allowed(self, variant: str) -> Sequence[int]:
+        """Every value ``variant`` takes for this option (RULES.md §1–§7, as the engine
+        checks them); empty when a game of it cannot change the option."""
+        v = VARIANTS[variant]
+        if self.option not in v.adjustable:
+            return ()
+        if self.option == "target" and variant in _DISCORD_TARGETS:
+            return _DISCORD_TARGETS[variant]
+        return v.choices.get(self.option) or range(1, MAX_TARGET + 1)
+
+    def offers(self, variant: str) -> list[int]:
+        """What autocomplete offers for ``variant``: its default first, then the values
+        it takes (the family's usual targets where it takes any)."""
+        allowed = self.allowed(variant)
+        if not allowed:
+            return []
+        v = VARIANTS[variant]
+        default = getattr(v.defaults, self.option) or len(v.pack)
+        usual = [n for n in _COMMON_TARGETS if n in allowed] if len(allowed) > 40 else allowed
+        return [default, *(n for n in usual if n != default)]
+
+    async def autocomplete(
+        self, interaction: discord.Interaction, value: int | float | str, /
+    ) -> list[app_commands.Choice[int | float | str]]:
+        """The values the command's variant takes that start with what was typed."""
+        variant = await chosen_variant(interaction)
+        typed = str(value).strip()
+        offered = self.offers(variant)
+        return [
+            app_commands.Choice(
+                name=f"{n} {self.unit}" + (" (default)" if n == offered[0] else ""), value=n
+            )
+            for n in offered
+            if str(n).startswith(typed)
+        ][:25]
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> Any:
+        """Return ``value`` if the command's variant takes it. Raises ``replies.UserError``."""
+        variant = await chosen_variant(interaction)
+        allowed = self.allowed(variant)
+        if not allowed:
+            title = VARIANTS[variant].title
+            raise replies.UserError(f"{title} has no {self.what} to choose: leave it out.")
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if not whole or value not in allowed:
+            low, high = min(allowed), max(allowed)
+            if len(allowed) > 5 and list(allowed) == list(range(low, high + 1)):
+                listed = f"a number from {low} to {high}"
+            else:
+                listed = ", ".join(f"`{n}`" for n in allowed)
+            raise replies.UserError(f"That is not a {self.what} here: choose {listed}.")
+        return value
+
+
+async def chosen_variant(interaction: discord.Interaction) -> str:
+    """The variant a command being typed is for: its ``variant`` option when valid,
+    else the server's default game (``/tuque settings``)."""
+    named = getattr(interaction.namespace, "variant", None)
+    if named in VARIANTS:
+        return str(named)
+    client: Any = interaction.client  # the TuqueBot (its module imports this one)
+    if interaction.guild_id is None:
+        return DEFAULT_VARIANT
+    defaults = GuildSettings.defaults(client.settings)
+    return (await client.store.guild_settings(interaction.guild_id, defaults)).default_variant
+
+
+_COMMON_TARGETS = (5, 7, 10, 11, 15, 21, 25, 50)
+"""Targets offered where a variant takes any from 1 to ``MAX_TARGET``: the family's
+usual ones (RULES.md §1–§7 play to 5, 7, 10, 11, 21, 25 or 50)."""
+
 Variant = app_commands.Transform[str, OneOf("variant", *DISCORD_VARIANTS)]
 GameNumber = app_commands.Transform[int, GameNumberTransformer]
 GAME_CHOICE_HELP = "Which of your games (when you play several here)"
-Target = app_commands.Transform[int, Points("target")]
+Target = app_commands.Transform[int, TableNumber("target", "target", "points")]
 Level = app_commands.Transform[str, OneOf("level", *DISCORD_LEVELS)]
-Players = app_commands.Transform[int, OneOf("number of players", 4, 5, 6)]
+Players = app_commands.Transform[int, TableNumber("players", "number of players", "players")]
 AutoplayChoice = app_commands.Transform[str, OneOf("choice", *(a.value for a in Autoplay))]
 AUTOPLAY_TOLD = {
     Autoplay.LAST: "Your last card of each hand is played for you after a short pause.",
@@ -215,27 +290,25 @@ AUTOPLAY_TOLD = {
     Autoplay.OFF: "Nothing is played for you: you click every move yourself.",
 }
 """What ``/tuque autoplay`` answers for each choice."""
-Pack = app_commands.Transform[int, OneOf("pack", 24, 25, 28, 32)]
-Deals = app_commands.Transform[int, Points("number of deals")]
+Pack = app_commands.Transform[int, TableNumber("pack", "pack", "cards")]
+Deals = app_commands.Transform[int, TableNumber("hands", "number of deals", "deals")]
 
-_TUQUE_TARGETS = (5, 10)
-"""The targets offered for Tuque on Discord: the short and the full game."""
+_DISCORD_TARGETS = {"tuque": (5, 10), "tuque61": ()}
+"""Targets on Discord where the bot narrows the engine's: Tuque's short and full game,
+and Tuque to 61 always to 61 (RULES.md §1–§2)."""
 
 
 def game_options(variant: str, **given: object) -> dict[str, object]:
     """The options a command gave for ``variant`` (unset ones left out), checked as the
-    engine checks them (RULES.md §1–§7). Raises ``replies.UserError`` with the reason."""
+    engine checks them (RULES.md §1–§7; the numbers were checked for the variant by
+    ``TableNumber`` already). Raises ``replies.UserError`` with the reason."""
     options = {name: value for name, value in given.items() if value is not None}
-    target = options.get("target")
-    if target is not None and variant == "tuque61":
-        raise replies.UserError("Tuque to 61 is always played to 61: leave out `target`.")
-    if target is not None and variant == "tuque" and target not in _TUQUE_TARGETS:
-        listed = ", ".join(f"`{t}`" for t in _TUQUE_TARGETS)
-        raise replies.UserError(f"That is not a target here: choose {listed}.")
     try:
         VARIANTS[variant].options(**options)
     except ValueError as error:
-        raise replies.UserError(f"{str(error)[:1].upper()}{str(error)[1:]}.") from None
+        # The engine names options as the code does (stick_the_dealer): say them in words.
+        said = str(error).replace("_", " ")
+        raise replies.UserError(f"{said[:1].upper()}{said[1:]}.") from None
     return options
 
 

@@ -715,7 +715,7 @@ def _rules_in_words(lobby: LobbyRow) -> str:
     v = _configured(lobby.variant, lobby.options)
     o = v.options(**lobby.options)
     words = [
-        f"{o.hands} deals or a sweep" if v.name == "jackpot" else f"first to {o.target} points"
+        f"{o.hands} deals or a march" if v.name == "jackpot" else f"first to {o.target} points"
     ]
     if o.stick_the_dealer and v.name == "euchre":
         words.append("stick the dealer")

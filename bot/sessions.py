@@ -54,7 +54,7 @@ from bot.store import (
 )
 from engine.actions import ACTIONS, Action
 from engine.ai.search import SearchPlayer
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, RecordError
 from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
 from engine.players import make_player
 from engine.view import Phase, PlayerView
@@ -338,12 +338,17 @@ class GameSessions:
         """
         rows = await self.store.active_games()
         for row in rows:
+            try:
+                game = Game.from_record(record_of(row))
+            except RecordError as error:
+                await self._abandon(row, error)
+                continue
             session = Session(
                 id=row.id,
                 guild_id=row.guild_id,
                 channel_id=row.channel_id,
                 seats=row.seats,
-                game=Game.from_record(record_of(row)),
+                game=game,
                 seating=render.seating_of(row.seats),
                 table_message_id=row.table_message_id,
             )
@@ -354,6 +359,23 @@ class GameSessions:
             self._schedule_computer(session)
         log.info("restored %d unfinished games", len(rows))
         return len(rows)
+
+    async def _abandon(self, row: GameRow, error: RecordError) -> None:
+        """A stored game the engine no longer replays (its log breaks a rule fixed since
+        it was played): end it without a result, so one game cannot keep the bot from
+        starting, and say so in its channel. The log line names the game, not a card."""
+        # The error's text can name an action of the log, and so a card: only its type.
+        log.error("game %d no longer replays (%s): ended without a result", row.id, type(error).__name__)
+        await self.store.finish_game(row.id, GameStatus.ABANDONED, None)
+        channel = self.client.get_partial_messageable(row.channel_id)
+        text = (
+            f"Game #{row.id} cannot go on after an update to the rules of the game: it ends "
+            "without a result and counts for nobody. Sorry! Start a new one with /tuque."
+        )
+        nonce = replies.nonce("abandoned", row.id, row.seed)
+        await replies.deliver(
+            f"game {row.id}: abandoned notice", partial(channel.send, text, nonce=nonce)
+        )
 
     async def _load_aids(self, session: Session) -> None:
         """The members' auto-play choices."""

@@ -254,6 +254,39 @@ async def test_restart_mid_game_and_finish_with_the_old_buttons(table: Table) ->
         )
 
 
+async def test_a_stored_game_that_no_longer_replays_ends_and_the_others_are_restored(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A game whose log a rules fix made illegal (here, a move appended by hand) cannot
+    stop the bot from starting: it ends without a result, its channel is told, and the
+    other games come back."""
+    t = table
+    async with running_bot(t) as bot:
+        for _ in range(2):
+            await (await t.double.slash(t.ann, t.channel, "tuque", "bot")).settled()
+        broken, kept = sorted(s.id for s in bot.sessions.games_of(t.guild.id, None, t.ann.id))
+    with sqlite3.connect(t.db) as db:
+        (last,) = db.execute("SELECT MAX(seq) FROM game_actions WHERE game_id = ?", (broken,))
+        db.execute(
+            "INSERT INTO game_actions (game_id, seq, action) VALUES (?, ?, 'deal')",
+            (broken, last[0] + 1),
+        )
+    caplog.set_level(logging.ERROR, logger="bot")
+    async with running_bot(t) as bot:
+        assert bot.sessions.session(broken) is None and bot.sessions.session(kept) is not None
+        await t.double.idle()
+        notice = t.double.latest_message(t.channel)
+        assert f"Game #{broken} cannot go on" in notice.text
+    with sqlite3.connect(t.db) as db:
+        status = db.execute("SELECT id, status FROM games ORDER BY id").fetchall()
+        assert status == [(broken, "abandoned"), (kept, "active")]
+        assert db.execute("SELECT COUNT(*) FROM results").fetchone() == (0,)
+    assert [r.getMessage() for r in caplog.records if "no longer replays" in r.getMessage()] == [
+        f"game {broken} no longer replays (RecordError): ended without a result"
+    ]
+    t.double.check()
+
+
 async def test_nothing_public_shows_a_hidden_card(
     table: Table, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -219,7 +219,7 @@ async def refused(t: Table, send: Callable[[], Awaitable[InteractionRecord]]) ->
         ("bot", {"level": "godlike"}, "not a level here"),
         ("bot", {"target": 7}, "not a target here"),
         ("bot", {"target": 10**30}, "not a target here"),
-        ("bot", {"variant": "tuque61", "target": 5}, "always played to 61"),
+        ("bot", {"variant": "tuque61", "target": 5}, "Tuque to 61 has no target to choose"),
         ("challenge", {"variant": "pepper"}, "not a variant here"),
         ("challenge", {"target": -1}, "not a target here"),
         ("leaderboard", {"variant": "xyz"}, "not a variant here"),

@@ -170,11 +170,20 @@ def bot_names(game: Game) -> list[str]:
 @pytest.mark.parametrize(
     ("options", "expected"),
     [
-        ({"variant": "euchre", "players": 5}, "no adjustable option"),
+        ({"variant": "euchre", "players": 5}, "has no number of players to choose"),
         ({"variant": "call_ace", "players": 3}, "not a number of players here"),
-        ({"variant": "three_hand", "target": 6}, "must be 5, 7 or 10"),
-        ({"variant": "auction", "pack": 25}, "must be 28 or 32"),
-        ({"variant": "jackpot", "deals": 0}, "not a number of deals here"),
+        ({"variant": "three_hand", "target": 6}, "choose `5`, `7`, `10`"),
+        ({"variant": "auction", "pack": 25}, "choose `28`, `32`"),
+        (
+            {"variant": "jackpot", "deals": 0},
+            "not a number of deals here: choose a number from 1 to 40",
+        ),
+        ({"variant": "tuque", "target": 7}, "not a target here: choose `5`, `10`"),
+        ({"variant": "tuque61", "target": 61}, "has no target to choose"),
+        (
+            {"variant": "euchre", "stick_the_dealer": "yes"},
+            "Stick the dealer must be true or false",
+        ),
     ],
 )
 async def test_options_that_do_not_fit_the_variant_are_refused(
@@ -190,3 +199,42 @@ async def test_options_that_do_not_fit_the_variant_are_refused(
         assert rec.original is not None and rec.original.ephemeral
         assert expected in rec.original.text, rec.original.text
         assert db_snapshot(t) == before
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "focused", "offered"),
+    [
+        ("bot", {"variant": "tuque"}, "target", [10, 5]),
+        ("bot", {"variant": "tuque61"}, "target", []),
+        ("table", {"variant": "three_hand"}, "target", [10, 5, 7]),
+        ("table", {"variant": "british"}, "target", [10, 11, 21]),
+        ("bot", {"variant": "euchre"}, "target", [10, 5, 7, 11, 15, 21, 25, 50]),
+        ("bot", {"variant": "three_hand"}, "pack", [25, 24]),
+        ("bot", {"variant": "auction"}, "pack", [28, 32]),
+        ("bot", {"variant": "euchre"}, "pack", []),
+        ("bot", {"variant": "call_ace"}, "players", [4, 5, 6]),
+        ("bot", {"variant": "tuque"}, "players", []),
+        ("bot", {}, "target", [10, 5]),  # the server's default game: Tuque
+    ],
+)
+async def test_a_number_option_offers_only_what_the_variant_takes(
+    table: Table, command: str, options: dict[str, Any], focused: str, offered: list[int]
+) -> None:
+    """Discord shows, as the member types, only the values the chosen game takes."""
+    t = table
+    async with running_bot(t):
+        choices = await t.double.autocomplete(
+            t.ann, t.channel, "tuque", command, focused=focused, **options
+        )
+    assert [c["value"] for c in choices] == offered
+    assert all(str(c["value"]) in c["name"] for c in choices)
+    t.double.check()
+
+
+async def test_deals_are_offered_as_typed(table: Table) -> None:
+    t = table
+    async with running_bot(t):
+        choices = await t.double.autocomplete(
+            t.ann, t.channel, "tuque", "bot", focused="deals", typed="2", variant="jackpot"
+        )
+    assert [c["value"] for c in choices] == [2, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29]
