@@ -85,9 +85,11 @@ GAME_NUMBER_MAX = 2**53 - 1
 (its specification's ``Int53Type``), far above any game id the store gives."""
 
 
-class GameNumberTransformer(app_commands.Transformer):
-    """A game's number (``#12``), from 1 to ``GAME_NUMBER_MAX``; a forged value outside
-    is refused with an ephemeral explanation, never sent on to the database."""
+class WholeNumber(app_commands.Transformer):
+    """An integer option from 1 to ``high``, as Discord's client offers it; what a
+    subclass's ``transform`` accepts of it is that subclass's."""
+
+    high: int
 
     @property
     def type(self) -> discord.AppCommandOptionType:
@@ -99,7 +101,14 @@ class GameNumberTransformer(app_commands.Transformer):
 
     @property
     def max_value(self) -> int:
-        return GAME_NUMBER_MAX
+        return self.high
+
+
+class GameNumberTransformer(WholeNumber):
+    """A game's number (``#12``), from 1 to ``GAME_NUMBER_MAX``; a forged value outside
+    is refused with an ephemeral explanation, never sent on to the database."""
+
+    high = GAME_NUMBER_MAX
 
     async def transform(self, interaction: discord.Interaction, value: Any, /) -> Any:
         """Return ``value`` if it can be a game's number. Raises ``replies.UserError``."""
@@ -175,7 +184,7 @@ class YesNo(app_commands.Transformer):
         return value
 
 
-class TableNumber(app_commands.Transformer):
+class TableNumber(WholeNumber):
     """A game option that is a number (``target``, ``players``, ``pack``, ``hands``),
     offered by autocomplete with only the values the chosen variant takes (the
     ``variant`` option, else the server's default game): a variant that does not let a
@@ -188,22 +197,12 @@ class TableNumber(app_commands.Transformer):
         unit: what the number counts, e.g. "points".
     """
 
+    high = MAX_TARGET
+
     def __init__(self, option: str, what: str, unit: str) -> None:
         self.option = option
         self.what = what
         self.unit = unit
-
-    @property
-    def type(self) -> discord.AppCommandOptionType:
-        return discord.AppCommandOptionType.integer
-
-    @property
-    def min_value(self) -> int:
-        return 1
-
-    @property
-    def max_value(self) -> int:
-        return MAX_TARGET
 
     def allowed(self, variant: str) -> Sequence[int]:
         """Every value ``variant`` takes for this option (RULES.md §1–§7, as the engine

@@ -66,38 +66,44 @@ async def forged_refusal(t: Table, user: User, what: str, value: str | None = No
     return rec.original.text
 
 
-async def test_start_racing_join_seats_exactly_who_was_told_they_joined(table: Table) -> None:
-    """Start and Join at once, many times: a Join answered with the table is in the game;
-    a Join that lost is told the game started and is not."""
+@pytest.mark.parametrize(("what", "variant"), [("join", "two_hand"), ("leave", "three_hand")])
+async def test_start_racing_a_seat_change_seats_exactly_what_the_members_were_told(
+    table: Table, what: str, variant: str
+) -> None:
+    """Start and a member's Join (or Leave) at once, many times: a change answered with
+    the table stands in the game; one that lost is told the game started, and the
+    game seats the member as they were before it."""
     t = table
-    outcomes: list[bool] = []
+    won = 0
     async with running_bot(t):
         for i in range(RACES):
-            joiner = t.double.add_user(f"joiner{i}", guild=t.guild)
+            member = t.double.add_user(f"{what}{i}", guild=t.guild)
             await (
-                await t.double.slash(t.ann, t.channel, "tuque", "table", variant="two_hand")
+                await t.double.slash(t.ann, t.channel, "tuque", "table", variant=variant)
             ).settled()
+            if what == "leave":
+                await click(t, member, "join")
             message = lobby_message(t)
             lobby_id = lobby_id_of(component(message, "join"))
-            start, join = await asyncio.gather(
+            start, change = await asyncio.gather(
                 jittered(t.double.click(t.ann, message, component(message, "start"))),
-                jittered(t.double.click(joiner, message, component(message, "join"))),
+                jittered(t.double.click(member, message, component(message, what))),
             )
             await start.settled()
-            await join.settled()
+            await change.settled()
             await t.double.idle()
             status, game_id = lobby_game(t, lobby_id)
             assert status == "started" and game_id is not None and answered_ok(start)
-            joined = answered_ok(join)
-            assert (joiner.id in seated(t, game_id)) == joined
-            if not joined:
-                assert "started already" in join.original.text  # type: ignore[union-attr]
-            outcomes.append(joined)
+            changed = answered_ok(change)
+            assert (member.id in seated(t, game_id)) == (changed == (what == "join"))
+            if not changed:
+                assert "started already" in change.original.text  # type: ignore[union-attr]
+            won += changed
             shown = t.double.message(message.id)
             assert f"Game #{game_id} is on" in str(shown.embeds)
             assert [b.label for b in shown.buttons] == ["Show my hand"]
     t.double.check()
-    print(f"Join won {sum(outcomes)} of {len(outcomes)} races")
+    print(f"{what} won {won} of {RACES} races against Start")
 
 
 async def test_a_join_committed_while_a_start_is_under_way_is_in_the_game(
@@ -132,34 +138,6 @@ async def test_a_join_committed_while_a_start_is_under_way_is_in_the_game(
         assert status == "started" and game_id is not None
         assert seated(t, game_id) == {t.ann.id, t.bob.id}
         assert len(attempts) == 2  # the stale start, then the one the store took
-    t.double.check()
-
-
-async def test_start_racing_leave_never_seats_a_member_told_they_left(table: Table) -> None:
-    t = table
-    async with running_bot(t):
-        for i in range(RACES):
-            leaver = t.double.add_user(f"leaver{i}", guild=t.guild)
-            await (
-                await t.double.slash(t.ann, t.channel, "tuque", "table", variant="three_hand")
-            ).settled()
-            await click(t, leaver, "join")
-            message = lobby_message(t)
-            lobby_id = lobby_id_of(component(message, "join"))
-            start, leave = await asyncio.gather(
-                jittered(t.double.click(t.ann, message, component(message, "start"))),
-                jittered(t.double.click(leaver, message, component(message, "leave"))),
-            )
-            await start.settled()
-            await leave.settled()
-            await t.double.idle()
-            status, game_id = lobby_game(t, lobby_id)
-            assert status == "started" and game_id is not None
-            left = answered_ok(leave)
-            assert (leaver.id in seated(t, game_id)) != left
-            if not left:
-                assert "started already" in leave.original.text  # type: ignore[union-attr]
-            assert "Game #" in str(t.double.message(message.id).embeds)
     t.double.check()
 
 
