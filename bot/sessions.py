@@ -365,7 +365,8 @@ class GameSessions:
         it was played): end it without a result, so one game cannot keep the bot from
         starting, and say so in its channel. The log line names the game, not a card."""
         # The error's text can name an action of the log, and so a card: only its type.
-        log.error("game %d no longer replays (%s): ended without a result", row.id, type(error).__name__)
+        reason = type(error).__name__
+        log.error("game %d no longer replays (%s): ended without a result", row.id, reason)
         await self.store.finish_game(row.id, GameStatus.ABANDONED, None)
         channel = self.client.get_partial_messageable(row.channel_id)
         text = (
