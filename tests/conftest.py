@@ -24,12 +24,17 @@ def _spec_report(config: pytest.Config) -> Path | None:
     return Path(path) if path and not hasattr(config, "workerinput") else None
 
 
+_SPEC_REPORT_START = pytest.StashKey[int]()
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """With DISCORD_SPEC_REPORT=<path>, start the run's report afresh (every double
-    appends its validated requests per operation to it when it closes)."""
+    """With DISCORD_SPEC_REPORT=<path>, note where this run's part of the report starts:
+    every double appends its validated requests per operation to it when it closes. (Not
+    truncated: a pytest run inside a test, as tests/test_compiled.py makes, would erase
+    what its parent's doubles wrote before.)"""
     path = _spec_report(session.config)
     if path is not None:
-        path.write_text("", encoding="utf-8")
+        session.config.stash[_SPEC_REPORT_START] = path.stat().st_size if path.exists() else 0
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
@@ -40,8 +45,11 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         return
     from discord_double.spec import report_totals
 
+    with path.open("rb") as file:
+        file.seek(config.stash.get(_SPEC_REPORT_START, 0))
+        lines = file.read().decode("utf-8").splitlines()
     terminalreporter.section("Discord API specification")
-    for line in report_totals(path.read_text(encoding="utf-8").splitlines()):
+    for line in report_totals(lines):
         terminalreporter.write_line(line)
 
 

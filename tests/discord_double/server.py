@@ -351,7 +351,10 @@ class DiscordDouble:
         operation to that file as one JSON line (tests/conftest.py prints the totals)."""
         path = os.environ.get("DISCORD_SPEC_REPORT")
         if path and self.spec_counts:
-            line = json.dumps({"counts": self.spec_counts, "seconds": self.spec_seconds})
+            test = os.environ.get("PYTEST_CURRENT_TEST", "").removesuffix(" (teardown)")
+            line = json.dumps(
+                {"test": test, "counts": self.spec_counts, "seconds": self.spec_seconds}
+            )
             with open(path, "a", encoding="utf-8") as file:
                 file.write(line + "\n")
             self.spec_counts.clear()
