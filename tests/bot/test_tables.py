@@ -22,6 +22,7 @@ from e2e import (
 )
 
 from bot.client import TuqueBot
+from engine.actions import ACTIONS, Bid, Pass
 from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
 
 
@@ -44,7 +45,7 @@ async def member_acts(t: Table, bot: TuqueBot, game_id: int, rng: random.Random)
         message = t.double.ephemerals_for(t.ann)[-1]
         choices = offered(message, game_id, seq)
         assert choices, "the fresh hand view offers no action"
-    custom_id, value = rng.choice(choices)
+    custom_id, value = rng.choice(_modest(choices, rng))
     if value is None:
         rec = await t.double.click(t.ann, message, custom_id)
     else:
@@ -52,6 +53,22 @@ async def member_acts(t: Table, bot: TuqueBot, game_id: int, rng: random.Random)
     await rec.settled()
     # A click the bot refused would leave the same turn: fail here rather than loop.
     await t.double.wait_until(lambda: session.finished or len(session.game.log) > seq, timeout=20)
+
+
+def _modest(
+    choices: list[tuple[str, str | None]], rng: random.Random
+) -> list[tuple[str, str | None]]:
+    """The choices Ann picks from: all of them, but in Auction's bidding mostly a pass
+    and otherwise the lowest bid. A member bidding at random (15, with a partner called
+    blind) sets herself and her partner so often that nobody reaches the target in
+    hundreds of deals."""
+    actions = [ACTIONS[int(v if v is not None else c.rsplit(":", 1)[1])] for c, v in choices]
+    bids = [(choice, a) for choice, a in zip(choices, actions, strict=True) if isinstance(a, Bid)]
+    if not bids:
+        return choices
+    passes = [choice for choice, a in zip(choices, actions, strict=True) if isinstance(a, Pass)]
+    lowest = min(bids, key=lambda pair: pair[1].level)[0]
+    return passes if passes and rng.random() < 0.75 else [lowest]
 
 
 async def play_with_computers(t: Table, bot: TuqueBot, rng: random.Random, **options: Any) -> int:
