@@ -207,7 +207,13 @@ async def test_a_forged_start_of_a_rematch_nobody_accepted_changes_nothing(
         await t.double.idle()
         assert "Waiting for" in await forged_refusal(t, t.ann, "start")
         assert "Only the host" in await forged_refusal(t, t.bob, "start")
+        assert "Only the host" in await forged_refusal(t, t.bob, "cancel")
+        assert "when everyone accepts" in await forged_refusal(t, t.ann, "computer", "easy")
         assert "not for you" in await forged_refusal(t, t.eve, "accept")
+        assert "not for you" in await forged_refusal(t, t.eve, "decline")
+        assert "invited" in await forged_refusal(t, t.eve, "join")
+        assert "invited" in await forged_refusal(t, t.eve, "seat", "1")
+        assert "Decline" in await forged_refusal(t, t.bob, "leave")
         with sqlite3.connect(t.db) as db:
             assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (1,)
         await (await t.double.click(t.bob, over, rematch)).settled()
