@@ -24,12 +24,25 @@ from bot.settings import Settings
 from bot.store import Store
 from bot.workers import computer_pool
 
-__all__ = ["FACES_WAIT_SECONDS", "GC_YOUNG_THRESHOLD", "TuqueBot", "TuqueTree", "tune_gc"]
+__all__ = [
+    "FACES_WAIT_SECONDS",
+    "GC_YOUNG_THRESHOLD",
+    "SYNC_RETRY_FIRST",
+    "SYNC_RETRY_MOST",
+    "TuqueBot",
+    "TuqueTree",
+    "tune_gc",
+]
 
 log = logging.getLogger(__name__)
 
 GC_YOUNG_THRESHOLD = 50_000
 """Allocations between young-generation collections (CPython's default is 700)."""
+
+SYNC_RETRY_FIRST = 60.0
+"""Seconds before a command sync that failed (5xx, no answer) is tried again."""
+SYNC_RETRY_MOST = 3600.0
+"""The longest pause between two tries of a failed command sync (each pause doubles)."""
 
 FACES_WAIT_SECONDS = 10.0
 """How long start-up waits for the first round of the card faces' emojis (a first start
@@ -121,6 +134,8 @@ class TuqueBot(commands.Bot):
         self.card_emojis = FaceEmojis(self)
         """Finds and uploads the card faces' emojis (see :mod:`bot.emojis`)."""
         self._faces_sync: asyncio.Task[None] | None = None
+        self._sync_retry: asyncio.Task[None] | None = None
+        self._transient_sync_failure = False
 
     @property
     def faces(self) -> CardFaces:
@@ -163,8 +178,17 @@ class TuqueBot(commands.Bot):
         Returns whether Discord took them. A refusal (a 400 Invalid Form Body, a missing
         scope) or a failure (5xx, no network) is one error line with Discord's answer,
         never raised: the bot serves on, its buttons and the commands Discord already
-        had work, and the next start syncs again.
+        had work. A failure is tried again in the background (``SYNC_RETRY_FIRST``
+        seconds later, each pause twice the last, at most ``SYNC_RETRY_MOST``); a
+        refusal would be refused again, so it waits for the next start.
         """
+        if await self._sync_once():
+            return True
+        if self._transient_sync_failure and (self._sync_retry is None or self._sync_retry.done()):
+            self._sync_retry = asyncio.create_task(self._retry_sync(), name="command-sync")
+        return False
+
+    async def _sync_once(self) -> bool:
         guild = None
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(self.settings.dev_guild_id)
@@ -172,17 +196,33 @@ class TuqueBot(commands.Bot):
         try:
             await self.tree.sync(guild=guild)
         except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
+            # A 5xx or no answer may pass; a 4xx is Discord's verdict on the commands.
+            self._transient_sync_failure = not isinstance(error, discord.HTTPException) or (
+                error.status >= 500
+            )
             # discord.py puts each field's error on a line of its own: one line here.
             answer = "; ".join(str(error).splitlines()) or type(error).__name__
             log.error("slash commands not synced (Discord keeps the ones it had): %s", answer)
             return False
         return True
 
+    async def _retry_sync(self) -> None:
+        pause = SYNC_RETRY_FIRST
+        while True:
+            await asyncio.sleep(pause)
+            if await self._sync_once():
+                log.info("slash commands synced on a later try")
+                return
+            if not self._transient_sync_failure:
+                return
+            pause = min(2 * pause, SYNC_RETRY_MOST)
+
     async def close(self) -> None:
-        if self._faces_sync is not None and not self._faces_sync.done():
-            self._faces_sync.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._faces_sync
+        for task in (self._faces_sync, self._sync_retry):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         if hasattr(self, "sessions"):
             await self.sessions.close()
         if hasattr(self, "store"):

@@ -3,11 +3,14 @@ serves on with the commands Discord already had."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 
 import pytest
 from e2e import Table, running_bot
+
+from bot import client
 
 GUILD_SYNC = "PUT /applications/{application_id}/guilds/{guild_id}/commands"
 
@@ -55,3 +58,21 @@ async def test_a_first_start_whose_sync_fails_still_runs(
     assert t.double.synced_commands(t.guild) == []
     (line,) = _client_lines(caplog)
     assert "503" in line.getMessage() and line.exc_info is None
+
+
+async def test_a_sync_that_failed_is_tried_again_and_a_refused_one_is_not(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 503 (twice) on the sync: the bot tries again in the background, pauses doubling,
+    until Discord takes the commands. A 400 is Discord's verdict: not tried again."""
+    t = table
+    monkeypatch.setattr(client, "SYNC_RETRY_FIRST", 0.05)
+    fault = t.double.fail(GUILD_SYNC, 503, times=3)
+    async with running_bot(t):
+        await t.double.wait_until(lambda: t.double.synced_commands(t.guild), timeout=5)
+    assert fault.hits == 3
+    refused = t.double.fail(GUILD_SYNC, 400, times=2)
+    async with running_bot(t):
+        await asyncio.sleep(0.3)
+    assert refused.hits == 1
+    t.double.take_problems()
