@@ -8,6 +8,10 @@ Every custom_id starts with ``tuque:`` and carries only ids and public numbers:
 ``tuque:pick:<game>:<seq>:<part>``              a select of actions, where more than 25
                                                 are legal (an Auction call of a card); the
                                                 option values are action ids
+``tuque:suit:<game>:<seq>``                     the suit whose bids (Auction's bidding) or
+                                                callable cards (its call of a card) a hand
+                                                view shows; the option values are ``C``,
+                                                ``D``, ``H``, ``S``
 ``tuque:hand:<game>``                           "Show my hand" on the public table
 ``tuque:hint:<game>:<seq>``                     "Hint" in a player's hand view on their turn
 ``tuque:rematch:<game>``                        "Rematch" on a finished game's message
@@ -48,12 +52,14 @@ from discord.ext import commands
 
 from bot import replies
 from bot.emojis import TEXT_FACES, CardFaces
-from engine.actions import ACTIONS, Action, CallCard, Discard, Give, Play
+from engine.actions import ACTIONS, Action, Bid, CallCard, Discard, Give, Play
+from engine.cards import SUITS, Suit
 from engine.variants import VARIANTS
 from engine.view import PlayerView
 
 __all__ = [
     "DYNAMIC_ITEMS",
+    "HINT_EMOJI",
     "LOBBY_BUTTONS",
     "ActionButton",
     "ActionSelect",
@@ -68,11 +74,16 @@ __all__ = [
     "RematchButton",
     "ResignButton",
     "ShowHandButton",
+    "SuitSelect",
     "UnknownButton",
+    "default_suit",
     "game_over_view",
     "games_view",
     "hand_buttons",
+    "hand_layout",
     "resign_view",
+    "suit_choices",
+    "suit_of",
     "table_view",
 ]
 
@@ -96,6 +107,10 @@ class GameControls(Protocol):
     async def resign(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
     async def hint(self, interaction: discord.Interaction, game_id: int, seq: int) -> None: ...
+
+    async def pick_suit(
+        self, interaction: discord.Interaction, game_id: int, seq: int, suit: Suit
+    ) -> None: ...
 
 
 class LobbyControls(Protocol):
@@ -221,6 +236,40 @@ class ActionSelect(
         action_id = int(picked)
         action = ACTIONS[action_id] if action_id < len(ACTIONS) else None
         await _games(interaction).on_action(interaction, self.game_id, self.seq, action)
+
+
+class SuitSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"tuque:suit:(?P<game>\d+):(?P<seq>\d+)",
+):
+    """The suit whose bids or callable cards a player's hand view shows (RULES.md §7
+    Auction): choosing one only redraws that message, it changes nothing in the game."""
+
+    def __init__(
+        self, game_id: int, seq: int, select: discord.ui.Select[Any] | None = None
+    ) -> None:
+        super().__init__(select or discord.ui.Select(custom_id=f"tuque:suit:{game_id}:{seq}"))
+        self.game_id = game_id
+        self.seq = seq
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+    ) -> SuitSelect:
+        return cls(int(match["game"]), int(match["seq"]))
+
+    @_guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        picked = str(values[0]) if len(values) == 1 else ""
+        # Only the four codes the options carry; Suit() would also take other spellings.
+        if not _ids_in_range(self.game_id, self.seq + 1) or picked not in _SUIT_CODES:
+            await replies.deny(interaction, _BAD_BUTTON)
+            return
+        await _games(interaction).pick_suit(interaction, self.game_id, self.seq, Suit(picked))
+
+
+_SUIT_CODES = frozenset(s.value for s in SUITS)
 
 
 class ShowHandButton(
@@ -485,6 +534,7 @@ class LeaderboardButton(
 _KNOWN = (
     ActionButton,
     ActionSelect,
+    SuitSelect,
     ShowHandButton,
     HintButton,
     RematchButton,
@@ -601,6 +651,260 @@ def hand_buttons(
         # After the last action, in its row while it has room (len(ordered) < 25 here).
         ui.add_item(HintButton(game_id, seq, row=len(ordered) // 5))
     return ui
+
+
+HINT_EMOJI = "💡"
+"""The mark of the button a hint means (and of the Hint button itself)."""
+HAND_ACCENT = discord.Colour.blurple()
+"""The hand message's container colour (the table's is green)."""
+ROW_SIZE = 5
+"""Buttons in one action row (Discord's limit)."""
+MAX_LAYOUT_COMPONENTS = 40
+"""Discord's limit of components in a Components V2 message, nested ones included."""
+
+
+def suit_of(action: Action) -> Suit | None:
+    """The suit the compact controls file ``action`` under: a bid's trump, a called
+    card's suit (RULES.md §7 Auction); None for every other action (and a joker)."""
+    if isinstance(action, Bid):
+        return action.suit
+    if isinstance(action, CallCard):
+        return action.card.suit
+    return None
+
+
+def suit_choices(view: PlayerView) -> list[Suit]:
+    """The suits a hand view's suit select offers: those with a legal bid or call, in
+    the order ♣ ♦ ♥ ♠; empty where the controls are plain buttons."""
+    found = {suit_of(a) for a in view.legal_actions} - {None}
+    return [s for s in SUITS if s in found]
+
+
+def default_suit(view: PlayerView) -> Suit | None:
+    """The suit shown before the player chooses one: trump when calling a card (a high
+    trump is the usual call), else the suit they hold most of (the first on a tie)."""
+    choices = suit_choices(view)
+    if not choices:
+        return None
+    calling = any(isinstance(a, CallCard) for a in view.legal_actions)
+    if calling and view.trump in choices:
+        return view.trump
+    return max(choices, key=lambda s: (sum(c.suit is s for c in view.hand), -s.index))
+
+
+def _marked(button: discord.ui.Button[Any], marked: bool) -> discord.ui.Button[Any]:
+    # The hint's mark: a colour and the bulb, the label as it was (so it reads the same).
+    if marked:
+        button.style = discord.ButtonStyle.success
+        button.emoji = HINT_EMOJI
+    return button
+
+
+def _action_button(
+    game_id: int,
+    seq: int,
+    action: Action,
+    label: str,
+    faces: CardFaces,
+    marked: int | None,
+) -> ActionButton:
+    button = discord.ui.Button[Any](
+        label=label,
+        emoji=_emoji(action, faces),
+        style=_style(action),
+        custom_id=f"tuque:act:{game_id}:{seq}:{action.id}",
+    )
+    return ActionButton(game_id, seq, action.id, _marked(button, action.id == marked))
+
+
+def _rows(items: Sequence[discord.ui.Item[Any]]) -> list[discord.ui.ActionRow[Any]]:
+    return [discord.ui.ActionRow(*items[i : i + ROW_SIZE]) for i in range(0, len(items), ROW_SIZE)]
+
+
+def _suit_controls(
+    game_id: int,
+    seq: int,
+    view: PlayerView,
+    pairs: Sequence[tuple[Action, str]],
+    faces: CardFaces,
+    suit: Suit | None,
+    marked: int | None,
+) -> list[discord.ui.Item[Any]]:
+    """A suit select, the chosen suit's bids or calls as buttons, then the other actions."""
+    choices = suit_choices(view)
+    hinted = next((suit_of(a) for a, _ in pairs if a.id == marked), None)
+    chosen = hinted or (suit if suit in choices else default_suit(view))
+    calling = any(isinstance(a, CallCard) for a, _ in pairs)
+    options = []
+    for option in choices:
+        count = sum(suit_of(a) is option for a, _ in pairs)
+        held = sum(c.suit is option for c in view.hand)
+        options.append(
+            discord.SelectOption(
+                label=f"{option.symbol} {option.noun}",
+                value=option.value,
+                description=f"{count} cards you may call" if calling else f"You hold {held}",
+                emoji=HINT_EMOJI if option is hinted else None,
+                default=option is chosen,
+            )
+        )
+    select = discord.ui.Select[Any](
+        custom_id=f"tuque:suit:{game_id}:{seq}",
+        placeholder="The suit of the card to call" if calling else "The suit to bid in",
+        options=options,
+    )
+    items: list[discord.ui.Item[Any]] = [discord.ui.ActionRow(SuitSelect(game_id, seq, select))]
+    shown = [
+        _action_button(game_id, seq, a, label, faces, marked)
+        for a, label in pairs
+        if suit_of(a) is chosen
+    ]
+    items += _rows(shown)
+    others = [
+        _action_button(game_id, seq, a, label, faces, marked)
+        for a, label in pairs
+        if suit_of(a) is None
+    ]
+    return [*items, *_rows(others)]
+
+
+def _card_controls(
+    game_id: int,
+    seq: int,
+    view: PlayerView,
+    pairs: Sequence[tuple[Action, str]],
+    faces: CardFaces,
+    marked: int | None,
+) -> list[discord.ui.Item[Any]]:
+    """Buttons, five a row: the hand's actions, then under their own line the face-up
+    tableau cards, labelled as such (not coloured: a colour would read as advice)."""
+    tableau = set(view.face_up(view.seat)) if view.seat is not None and view.has_tableaus else set()
+    from_tableau = [(a, label) for a, label in pairs if isinstance(a, Play) and a.card in tableau]
+    from_hand = [pair for pair in pairs if pair not in from_tableau]
+    items: list[discord.ui.Item[Any]] = list(
+        _rows([_action_button(game_id, seq, a, label, faces, marked) for a, label in from_hand])
+    )
+    if from_tableau:
+        items.append(discord.ui.TextDisplay("From your tableau:"))
+        tableau_buttons = [
+            _action_button(game_id, seq, a, f"{label} (tableau)", faces, marked)
+            for a, label in from_tableau
+        ]
+        items += _rows(tableau_buttons)
+    return items
+
+
+def _select_controls(
+    game_id: int,
+    seq: int,
+    pairs: Sequence[tuple[Action, str]],
+    faces: CardFaces,
+    marked: int | None,
+) -> list[discord.ui.Item[Any]]:
+    """Selects of at most 25 actions each, in action order, where buttons would not fit."""
+    parts = -(-len(pairs) // MAX_BUTTONS)
+    size = -(-len(pairs) // parts)
+    rows: list[discord.ui.Item[Any]] = []
+    for part in range(parts):
+        chunk = pairs[part * size : (part + 1) * size]
+        select = discord.ui.Select[Any](
+            custom_id=f"tuque:pick:{game_id}:{seq}:{part}",
+            placeholder=f"{chunk[0][1]} … {chunk[-1][1]}",
+            options=[
+                discord.SelectOption(
+                    label=label,
+                    value=str(a.id),
+                    emoji=HINT_EMOJI if a.id == marked else _emoji(a, faces),
+                )
+                for a, label in chunk
+            ],
+        )
+        rows.append(discord.ui.ActionRow(ActionSelect(game_id, seq, part, select)))
+    return rows
+
+
+def _count(items: Sequence[discord.ui.Item[Any]]) -> int:
+    """Components in ``items``, an action row's buttons included."""
+    return sum(
+        1 + len(item.children) if isinstance(item, discord.ui.ActionRow) else 1 for item in items
+    )
+
+
+def _with_hint(
+    items: list[discord.ui.Item[Any]], game_id: int, seq: int
+) -> list[discord.ui.Item[Any]]:
+    """The Hint button after the controls: in the last row of buttons while it has room
+    (and is not the tableau's, where it would read as a card), else in a row of its own."""
+    hint = HintButton(game_id, seq)
+    last = items[-1] if items else None
+    tableau_row = len(items) >= 2 and isinstance(items[-2], discord.ui.TextDisplay)
+    if (
+        isinstance(last, discord.ui.ActionRow)
+        and not tableau_row
+        and not any(
+            isinstance(c, discord.ui.Select | SuitSelect | ActionSelect) for c in last.children
+        )
+        and len(last.children) < ROW_SIZE
+    ):
+        last.add_item(hint)
+        return items
+    return [*items, discord.ui.ActionRow(hint)]
+
+
+def hand_layout(
+    game_id: int,
+    seq: int,
+    view: PlayerView,
+    labels: Sequence[str],
+    head: Sequence[str],
+    footer: str = "",
+    faces: CardFaces = TEXT_FACES,
+    *,
+    hint: bool = False,
+    suit: Suit | None = None,
+    marked: int | None = None,
+) -> discord.ui.LayoutView:
+    """A player's private hand message in Discord's component layout (Components V2).
+
+    One container: the texts of ``head`` (what to do, the cards, the table's
+    essentials; see :func:`bot.render.hand_text`), then the controls for exactly
+    ``view.legal_actions`` (``labels`` in the same order), with ``hint`` a "Hint"
+    button after them, then ``footer`` in small print.
+
+    The controls: in Auction's bidding and its call of a card (RULES.md §7) a suit
+    select, that suit's bids or cards as buttons, and Pass; elsewhere one button per
+    action, five a row, the face-up tableau cards under a line of their own and
+    labelled "(tableau)"; selects of actions where buttons would not fit.
+
+    Args:
+        suit: the suit the player chose in the select (another falls back to
+            :func:`default_suit`).
+        marked: the id of the action a hint means: its button is green with 💡, and
+            in the compact bidding its suit is the one shown.
+    """
+    layout = discord.ui.LayoutView(timeout=None)
+    container = discord.ui.Container[Any](accent_colour=HAND_ACCENT)
+    for text in head:
+        container.add_item(discord.ui.TextDisplay(text))
+    if view.legal_actions:
+        pairs = list(zip(view.legal_actions, labels, strict=True))
+        if suit_choices(view):
+            controls = _suit_controls(game_id, seq, view, pairs, faces, suit, marked)
+        else:
+            controls = _card_controls(game_id, seq, view, pairs, faces, marked)
+            # The container, the separator, the footer and a row of its own for the hint.
+            fixed = len(head) + 2 + bool(footer) + 2 * hint
+            if fixed + _count(controls) > MAX_LAYOUT_COMPONENTS:
+                controls = _select_controls(game_id, seq, pairs, faces, marked)
+        if hint:
+            controls = _with_hint(controls, game_id, seq)
+        container.add_item(discord.ui.Separator())
+        for item in controls:
+            container.add_item(item)
+    if footer:
+        container.add_item(discord.ui.TextDisplay(footer))
+    layout.add_item(container)
+    return layout
 
 
 def game_over_view(game_id: int) -> discord.ui.View:

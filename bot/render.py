@@ -43,15 +43,18 @@ from engine.wording import (
     prompt,
     sort_cards,
     suit_groups,
+    tableau_marks,
     tableau_text,
 )
 
 __all__ = [
+    "HandText",
     "Seating",
     "action_label",
     "game_over_embed",
     "hand_embed",
     "hand_summary_embed",
+    "hand_text",
     "leaderboard_embed",
     "lobby_embed",
     "lobby_seat_label",
@@ -384,6 +387,143 @@ def hand_embed(
         f"/tuque rules {view.variant} explains every symbol"
     )
     return embed
+
+
+@dataclass(frozen=True, slots=True)
+class HandText:
+    """The words of a player's private hand message, in the order it shows them.
+
+    ``status`` (what to do now, or whom the game waits for, and a hint's words),
+    ``cards`` (the hand by suit), ``table`` (what of the table the decision needs)
+    go above the controls; ``footer`` (the game and hand numbers) below them.
+    An empty part is left out of the message.
+    """
+
+    status: str
+    cards: str
+    table: str
+    footer: str
+
+    @property
+    def head(self) -> tuple[str, ...]:
+        """The parts above the controls, the empty ones left out."""
+        return tuple(part for part in (self.status, self.cards, self.table) if part)
+
+
+def hand_text(
+    view: PlayerView,
+    seating: Seating,
+    game_id: int,
+    note: str | None = None,
+    faces: CardFaces = TEXT_FACES,
+    ended: str | None = None,
+    hint: str | None = None,
+) -> HandText:
+    """One player's private view, short enough for a phone beside the table's picture.
+
+    Each card shows once: its face where the bot has its emoji, else its text.
+    The table message carries the whole table, so this shows only what the
+    player's decision needs: their own tableau and the others' face-up cards, an
+    up-card while it is bid on, trump and its maker, a call, the trick so far,
+    the tricks taken and what the makers need, and the score.
+
+    Args:
+        view: the player's own view (``game.view(seat)``).
+        seating: names per seat.
+        game_id: shown in the footer with the hand number.
+        note: an extra line shown first (e.g. the result of the last click).
+        faces: how cards show (their emojis, or text).
+        ended: why the game ended before its last hand: shown instead of whose turn.
+        hint: a hint's words, shown under the "Your turn" line.
+
+    Raises:
+        ValueError: ``view`` is the public view.
+    """
+    if view.seat is None:
+        raise ValueError("a hand is rendered from a seat's view")
+    variant = _variant(view)
+    status = [note] if note and note != ended else []
+    if ended is not None or view.phase is Phase.GAME_OVER:
+        status.append(_status(view, seating, ended))
+    # A partner sitting out still gives the loner a card when asked (RULES.md §6).
+    elif view.seat in view.out and view.turn != view.seat:
+        status.append("You sit out this hand: your partner plays alone.")
+    elif view.turn == view.seat:
+        status.append("**Your turn:** " + _prompt(view))
+        if hint:
+            status.append(hint)
+    elif view.turn is not None:
+        status.append(f"Waiting for {seating.who(view.turn)}.")
+    if view.blind:
+        cards = "Your hand: unseen (you name trump before you look at it)."
+    else:
+        cards = _grouped_once(view.hand, view.trump, variant, faces)
+    table: list[str] = []
+    if view.has_tableaus:
+        for seat in _from(view.seat, view.players):
+            if view.tableaus[seat]:
+                whose = "Your tableau" if seat == view.seat else f"{seating.who(seat)}'s tableau"
+                table.append(f"**{whose}** {_piles(view, seat, faces)}")
+    if view.discards:
+        table.append("**You discarded** " + " ".join(faces.show(c) for c in view.discards))
+    bidding = view.phase not in (Phase.PLAY, Phase.HAND_OVER, Phase.GAME_OVER)
+    if view.up_card is not None and view.hand_no and bidding:
+        turned = " (turned down)" if view.up_card_turned_down else ""
+        table.append(f"**Up-card** {faces.show(view.up_card)}{turned}")
+    if view.trump is not None:
+        table.append(f"**Trump** {_trump_line(view, seating)}")
+    called = _called_once(view, faces)
+    if called:
+        table.append(f"**Called** {called}")
+    if view.phase is Phase.PLAY:
+        plays = " · ".join(f"{seating.who(s)} {faces.show(c)}" for s, c in view.trick.plays)
+        table.append(f"**Trick** {plays or '—'}")
+    if view.phase is Phase.PLAY:  # before the play, everyone's 0 says nothing
+        table.append("**Tricks** " + _tricks_line(view, seating).replace("\n", " · "))
+    table.append(f"**Score** {_score_line(view, seating)}")
+    key = " · [card/▮]: a face-up card on a face-down one" if view.has_tableaus else ""
+    footer = (
+        f"-# Game #{game_id} · hand {view.hand_no}{key} · "
+        f"/tuque rules {view.variant} explains every symbol"
+    )
+    return HandText("\n".join(status), cards, "\n".join(table), footer)
+
+
+def _piles(view: PlayerView, seat: int, faces: CardFaces) -> str:
+    """A seat's tableau piles, ``[K♠/▮]``, each card shown once (its face, else its text)."""
+    back, gone = faces.back(), tableau_marks()[1]
+    return " ".join(
+        f"[{faces.show(p.up) if p.up is not None else gone}/{back if p.face_down else ' '}]"
+        for p in view.tableaus[seat]
+    )
+
+
+def _called_once(view: PlayerView, faces: CardFaces) -> str | None:
+    """The Call-Ace or Auction call (RULES.md §7), a called card shown once."""
+    if view.called_suit is not None:
+        return f"{_suit(view.called_suit)}: whoever holds its best card is the maker's partner"
+    if view.called_card is not None:
+        return f"{faces.show(view.called_card)}: its holder is the maker's partner"
+    return None
+
+
+def _grouped_once(
+    cards: Sequence[Card], trump: Suit | None, variant: Variant, faces: CardFaces
+) -> str:
+    """``cards`` one suit a line as :func:`_grouped` has them, each card shown once."""
+    if not cards:
+        return "Your hand is empty."
+    lines = []
+    for suit, group in suit_groups(cards, trump, variant.twins):
+        if suit is None:
+            word = jokers_word(variant).removeprefix("the ")
+            head = f"**{word[:1].upper() + word[1:]}**"
+        elif suit is trump:
+            head = f"**Trump {suit.symbol}**"
+        else:
+            head = f"**{suit.symbol}**"
+        lines.append(f"{head} {' '.join(faces.show(c) for c in group)}")
+    return "\n".join(lines)
 
 
 def _from(seat: int, players: int) -> list[int]:
