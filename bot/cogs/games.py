@@ -63,7 +63,9 @@ class GamesCog(TuqueCog, name="Games"):
         """The turn timers: remind, hand an away member's cards to the computer, forfeit
         (docs/rulings.md R9), and restart a computer that stopped."""
         settings = self.bot.settings
-        await self.sessions.tick(settings.turn_reminder_seconds, settings.turn_forfeit_seconds)
+        await self.sessions.timers.tick(
+            settings.turn_reminder_seconds, settings.turn_forfeit_seconds
+        )
 
     # --- components ---------------------------------------------------------------------
 

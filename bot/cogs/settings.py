@@ -58,7 +58,7 @@ class GuildSettingsCog(TuqueCog, name="Settings"):
         """Give the sessions what they apply to games in play: the computer's pause and
         whether rated games offer hints."""
         sessions = self.bot.sessions
-        sessions.move_delays[guild_id] = settings.computer_delay_seconds
+        sessions.computers.move_delays[guild_id] = settings.computer_delay_seconds
         if settings.hints_in_rated:
             sessions.rated_hints.add(guild_id)
         else:

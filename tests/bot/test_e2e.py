@@ -315,15 +315,15 @@ async def test_turn_timer_reminds_then_the_computer_plays_then_the_side_forfeits
         session = bot.sessions.session(game_id)
         assert session is not None
         now = time.time()
-        await bot.sessions.tick(300, 600, now=now + 301)
+        await bot.sessions.timers.tick(300, 600, now=now + 301)
         await t.double.idle()
         reminder = t.double.latest_message(t.channel)
         assert to_act.mention in reminder.content and "your turn" in reminder.content
-        await bot.sessions.tick(300, 600, now=now + 302)
+        await bot.sessions.timers.tick(300, 600, now=now + 302)
         await t.double.idle()
         assert t.double.latest_message(t.channel).id == reminder.id, "reminded once only"
         hand_no = session.game.hand_no
-        await bot.sessions.tick(300, 600, now=now + 601)
+        await bot.sessions.timers.tick(300, 600, now=now + 601)
         await t.double.idle()
         assert any("is away" in m.text for m in t.double.channel_messages(t.channel))
         away = session.seat_of(to_act.id)

@@ -102,7 +102,9 @@ def dealt_with_a_discard(monkeypatch: pytest.MonkeyPatch) -> None:
     whose trump was always named in the second round has none."""
     # The sessions module's own: patched in ``secrets`` itself, it would give every
     # message discord.py sends one nonce, and Discord would take only the first.
-    monkeypatch.setattr("bot.sessions.secrets", SimpleNamespace(randbits=lambda bits: 20261123))
+    monkeypatch.setattr(
+        "bot.sessions.manager.secrets", SimpleNamespace(randbits=lambda bits: 20261123)
+    )
 
 
 async def play_against_the_computer(t: Table, bot: TuqueBot, rng: random.Random) -> int:

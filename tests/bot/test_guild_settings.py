@@ -94,7 +94,7 @@ async def test_a_member_without_manage_server_is_refused(table: Table) -> None:
             text = await settings(t, t.bob, **options)
             assert "Manage Server" in text, options
         assert stored(t) == before
-        assert bot.sessions.move_delays[t.guild.id] == 3
+        assert bot.sessions.computers.move_delays[t.guild.id] == 3
 
 
 @pytest.mark.parametrize(
@@ -161,13 +161,17 @@ async def test_the_servers_turn_timer_reminds_and_hands_over(table: Table) -> No
         defaults = GuildSettings.defaults(bot.settings)
         now = time.time()
 
-        await bot.sessions.tick(defaults.reminder_seconds, defaults.away_seconds, now=now + 61)
+        await bot.sessions.timers.tick(
+            defaults.reminder_seconds, defaults.away_seconds, now=now + 61
+        )
         await t.double.idle()
         reminder = t.double.latest_message(t.channel)
         assert to_act.mention in reminder.content
         assert "Play within 1 minute or the computer plays for you" in reminder.content
 
-        await bot.sessions.tick(defaults.reminder_seconds, defaults.away_seconds, now=now + 121)
+        await bot.sessions.timers.tick(
+            defaults.reminder_seconds, defaults.away_seconds, now=now + 121
+        )
         await t.double.idle()
         assert "is away" in t.double.latest_message(t.channel).content
         session = bot.sessions.session(game_id)
@@ -181,10 +185,10 @@ async def test_the_computers_pace_survives_a_restart(table: Table) -> None:
     make_manager(t, t.ann)
     async with running_bot(t) as bot:
         await settings(t, t.ann, computer_delay=0.25)
-        assert bot.sessions.move_delays == {t.guild.id: 0.25}
+        assert bot.sessions.computers.move_delays == {t.guild.id: 0.25}
     async with running_bot(t) as bot:
-        assert bot.sessions.move_delays == {t.guild.id: 0.25}
-        assert bot.sessions.move_delay == 0
+        assert bot.sessions.computers.move_delays == {t.guild.id: 0.25}
+        assert bot.sessions.computers.move_delay == 0
 
 
 async def test_settings_are_not_changed_from_direct_messages(table: Table) -> None:

@@ -415,7 +415,7 @@ async def test_an_away_partner_is_played_by_the_computer_and_the_game_goes_on(
             else:
                 await t.double.wait_until(lambda: session.game.turn in (0, 2), timeout=20)
         hand_no = session.game.hand_no
-        await bot.sessions.tick(300, 600, now=time.time() + 601)
+        await bot.sessions.timers.tick(300, 600, now=time.time() + 601)
         assert session.away == {2}
         while session.game.hand_no == hand_no:
             if session.game.turn == 0:
