@@ -364,6 +364,12 @@ class Game:
         """``seat``'s discards this hand, in order (hidden: for tests and the owner only)."""
         return tuple(CARDS[c] for s, c in self._discards if s == seat)
 
+    def face_down_of(self, seat: int) -> tuple[Card | None, ...]:
+        """The face-down card of each of ``seat``'s tableau piles (in the order of
+        ``view.tableaus``), ``None`` where none is left (hidden from everyone, the owner
+        too: for tests and the replay of a finished game only)."""
+        return tuple(CARDS[d] if d >= 0 else None for _, d in self._piles(seat))
+
     # --- the deal -----------------------------------------------------------------------
 
     def deal(self, cards: Sequence[Card] | None = None) -> Deal:
