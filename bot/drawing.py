@@ -1,0 +1,1027 @@
+"""The table as a picture: one PNG of the whole table, drawn with Pillow from the public view.
+
+:func:`draw_table` takes the PUBLIC :class:`~engine.view.PlayerView` (``game.view(None)``),
+so it can never draw a card that nobody at the table may see: a seat's view is refused.
+Replays of finished games may pass :class:`Revealed` to turn every card face up.
+
+The picture is a felt table seen from above, seats in playing order around it (seat 0 at
+the bottom, play going clockwise, to the left), each seat's name plate with its hand
+size, tricks won and, in games played each for themself, its score; the dealer's ``D``
+chip; the seat to act in gold; the trick in the middle, each card in front of the seat
+that played it. A band at the top holds trump, its maker, a call and the score.
+
+It is sized for Discord, which shows an image about 360 px wide on a phone and 550 px
+on a desktop: big cards (the bot's own faces, :mod:`bot.faces`) and few, big words, on
+an opaque dark ground that reads in the light and dark themes alike. Text is drawn
+with Pillow's built-in font (no system font needed), which holds ASCII only: names
+lose the letters it cannot draw (accents are dropped, ``Zoë`` is drawn ``Zoe``), and
+suits are drawn as shapes. The :attr:`Picture.description` says everything in words,
+with names in full, for screen readers.
+
+No rule is applied here: the picture draws what the view says, nothing it infers.
+
+``python -m bot.drawing OUT_DIR`` draws example tables into ``OUT_DIR``.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import random
+import sys
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageEnhance, ImageFont
+
+from bot.faces import back_png, face_png
+from engine.actions import (
+    Action,
+    Ask,
+    Bid,
+    CallCard,
+    CallSuit,
+    GoAlone,
+    NameTrump,
+    OrderUp,
+    Pass,
+    TakeUp,
+    TurnDown,
+)
+from engine.cards import Card, Rank, Suit
+from engine.game import Deal, Game
+from engine.variants import VARIANTS, Variant
+from engine.view import Phase, PlayerView, Trick
+from engine.wording import Wording, card_text, deals_left, sort_cards
+
+__all__ = ["DESCRIPTION_LIMIT", "HEIGHT", "WIDTH", "Picture", "Revealed", "draw_table", "reveal"]
+
+WIDTH = 720
+"""Width of every picture, in pixels."""
+HEIGHT = 576
+"""Height of every picture, in pixels."""
+DESCRIPTION_LIMIT = 1024
+"""Discord's limit on a media-gallery item's description, in characters."""
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed:
+    """Every card face up, for replays of FINISHED games only.
+
+    Attributes:
+        hands: each seat's hand, by seat (any order within a hand).
+        face_down: per seat, per pile in ``view.tableaus`` order, the pile's face-down
+            card, ``None`` where a pile has none (empty tuples in games without tableaus).
+    """
+
+    hands: tuple[tuple[Card, ...], ...]
+    face_down: tuple[tuple[Card | None, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A drawn table.
+
+    Attributes:
+        png: the PNG file (RGB, :data:`WIDTH` × :data:`HEIGHT`).
+        description: the picture in words, for screen readers: at most
+            :data:`DESCRIPTION_LIMIT` characters, public information only.
+        width: the picture's width in pixels.
+        height: the picture's height in pixels.
+    """
+
+    png: bytes
+    description: str
+    width: int
+    height: int
+
+
+# --- colours and sizes ---------------------------------------------------------------------
+
+_K = 2
+"""Everything is drawn this many times larger, then reduced: smooth edges."""
+_BAND = 56
+"""Height of the top band (trump, call, score), in picture pixels."""
+Colour = tuple[int, int, int]
+_GROUND: Colour = (27, 31, 36)
+_FELT: Colour = (28, 104, 66)
+_FELT_LIGHT: Colour = (38, 128, 82)
+_RIM: Colour = (16, 64, 40)
+_PLATE: Colour = (33, 38, 45)
+_PLATE_EDGE: Colour = (86, 96, 108)
+_ACTIVE: Colour = (250, 204, 70)
+_OUT: Colour = (62, 66, 72)
+_WHITE: Colour = (255, 255, 255)
+_INK: Colour = (24, 26, 30)
+_MUTED: Colour = (170, 176, 184)
+_DIM_TEXT: Colour = (128, 134, 140)
+_GOLD_TEXT: Colour = (255, 214, 90)
+_SIDE_COLOURS: tuple[Colour, ...] = ((96, 165, 250), (248, 113, 113), (167, 139, 250))
+"""Team colours, by side, in games with partnerships."""
+
+_CARD = 84
+"""A card's side on the table (the faces are square, as the bot's card emojis)."""
+_SMALL = 44
+"""A card's side in a revealed hand and in the band."""
+_PILE_STEP = 34
+"""How far a tableau pile's face-up card lies below its face-down card."""
+_PILE_GAP = 8
+"""Room between two tableau piles."""
+_PLATE_W, _PLATE_H = 190, 78
+_REVEALED_H = 54
+"""Extra plate height for a revealed hand."""
+_NAME = 28
+"""Font size of names."""
+_TEXT = 24
+"""Font size of the other words."""
+
+
+# --- the picture ---------------------------------------------------------------------------
+
+
+def draw_table(
+    view: PlayerView,
+    names: Sequence[str],
+    *,
+    revealed: Revealed | None = None,
+    caption: str | None = None,
+) -> Picture:
+    """The whole table as one PNG picture, and its description in words.
+
+    Args:
+        view: the PUBLIC view (``game.view(None)``).
+        names: the seats' display names, by seat (any length: the picture cuts them, the
+            description keeps them whole).
+        revealed: every hidden card, for the replay of a finished game: hands and
+            face-down tableau cards are then drawn face up.
+        caption: one short line drawn on the picture (a replay's ``Hand 2 · trick 3``).
+
+    Returns:
+        a :class:`Picture` of :data:`WIDTH` × :data:`HEIGHT` pixels.
+
+    Raises:
+        ValueError: ``view`` is a seat's view (it would show a hand), ``names`` does not
+            name every seat, or ``revealed`` does not fit the table.
+    """
+    if view.seat is not None:
+        raise ValueError("the table is drawn from the public view only")
+    if len(names) != view.players:
+        raise ValueError(f"{view.players} names are needed, one a seat; got {len(names)}")
+    if revealed is not None:
+        _check_revealed(view, revealed)
+    canvas = _Canvas()
+    table = _Table(view, tuple(names), revealed, canvas)
+    table.draw(caption)
+    return Picture(canvas.png(), describe(view, names, caption), WIDTH, HEIGHT)
+
+
+def reveal(game: Game) -> Revealed:
+    """Every hidden card of ``game``'s current hand, to draw a FINISHED game's replay.
+
+    Hands are read with :meth:`Game.hand_of`; each pile's face-down card from the hand's
+    deal (:meth:`Game.deal`: seat by seat, the face-down tableau cards pile by pile
+    first), where the public view says it still lies face down.
+    """
+    view = game.view(None)
+    hands = tuple(game.hand_of(seat) for seat in range(view.players))
+    deal = next((entry for entry in reversed(game.log) if isinstance(entry, Deal)), None)
+    piles = game.variant.tableau_piles
+    per_seat = game.variant.tricks
+    face_down = tuple(
+        tuple(
+            deal.cards[seat * per_seat + i] if deal is not None and pile.face_down else None
+            for i, pile in enumerate(view.tableaus[seat][:piles])
+        )
+        for seat in range(view.players)
+    )
+    return Revealed(hands, face_down)
+
+
+def _check_revealed(view: PlayerView, revealed: Revealed) -> None:
+    if len(revealed.hands) != view.players:
+        raise ValueError("revealed hands must be given for every seat")
+    shape = tuple(len(piles) for piles in view.tableaus)
+    if tuple(len(piles) for piles in revealed.face_down) != shape:
+        raise ValueError("revealed face-down cards must be given for every tableau pile")
+
+
+# --- drawing primitives --------------------------------------------------------------------
+
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]
+
+
+class _Canvas:
+    """The picture, drawn :data:`_K` times larger; coordinates are in picture pixels."""
+
+    def __init__(self) -> None:
+        self.image = Image.new("RGB", (WIDTH * _K, HEIGHT * _K), _GROUND)
+        self.pen = ImageDraw.Draw(self.image)
+
+    def box(
+        self,
+        box: Box,
+        fill: Colour | None,
+        radius: float = 0,
+        outline: Colour | None = None,
+        width: float = 0,
+    ) -> None:
+        self.pen.rounded_rectangle(
+            _scaled(box), radius=radius * _K, fill=fill, outline=outline, width=round(width * _K)
+        )
+
+    def ellipse(self, box: Box, fill: Colour, outline: Colour | None = None, width: float = 0):
+        self.pen.ellipse(_scaled(box), fill=fill, outline=outline, width=round(width * _K))
+
+    def text(
+        self,
+        at: Point,
+        text: str,
+        size: int,
+        fill: Colour,
+        anchor: str = "mm",
+        bold: bool = True,
+    ) -> None:
+        self.pen.text(
+            (at[0] * _K, at[1] * _K),
+            text,
+            font=_font(size),
+            fill=fill,
+            anchor=anchor,
+            stroke_width=_K // 2 if bold else 0,
+            stroke_fill=fill,
+        )
+
+    def paste(self, image: Image.Image, at: Point) -> None:
+        """``image`` (drawn at :data:`_K` scale) with its top left corner at ``at``."""
+        spot = (round(at[0] * _K), round(at[1] * _K))
+        if image.mode == "RGBA":
+            self.image.paste(image, spot, image)
+        else:
+            self.image.paste(image, spot)
+
+    def png(self) -> bytes:
+        small = self.image.reduce(_K)
+        out = io.BytesIO()
+        small.save(out, format="PNG", optimize=False, compress_level=6)
+        return out.getvalue()
+
+
+def _scaled(box: Box) -> Box:
+    return (box[0] * _K, box[1] * _K, box[2] * _K, box[3] * _K)
+
+
+@cache
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size * _K)
+
+
+def _width(text: str, size: int) -> float:
+    """``text``'s width in picture pixels, at ``size``."""
+    return _font(size).getlength(text) / _K + 1
+
+
+@cache
+def _drawable(char: str) -> bool:
+    """Whether the built-in font has a glyph for ``char`` (else it draws a box)."""
+    font = _font(_TEXT)
+    missing = font.getmask("\uffff")
+    mask = font.getmask(char)
+    return mask.size != missing.size or bytes(mask) != bytes(missing)
+
+
+def _plain(name: str) -> str:
+    """``name`` in the letters the font can draw: accents dropped, the rest left out."""
+    letters = unicodedata.normalize("NFKD", name)
+    kept = "".join(c for c in letters if not unicodedata.combining(c) and _drawable(c))
+    return " ".join(kept.split())
+
+
+def _cut(text: str, size: int, room: float) -> str:
+    """``text`` cut to fit ``room`` pixels at ``size``, ending with an ellipsis if cut."""
+    if _width(text, size) <= room:
+        return text
+    while text and _width(text + "…", size) > room:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _short_names(names: Sequence[str]) -> tuple[str, ...]:
+    """The names as drawn: in the font's letters, ``Seat 3`` for a name it cannot draw."""
+    return tuple(_plain(name) or f"Seat {seat + 1}" for seat, name in enumerate(names))
+
+
+# --- cards ---------------------------------------------------------------------------------
+
+
+@cache
+def _face(card: Card, side: int) -> Image.Image:
+    """``card``'s face, ``side`` picture pixels square (the bot's emoji face, bot.faces).
+
+    Every face-up card of the picture is drawn by this one function.
+    """
+    return _decoded(face_png(card), side)
+
+
+@cache
+def _back(side: int) -> Image.Image:
+    """The card back, ``side`` picture pixels square."""
+    return _decoded(back_png(), side)
+
+
+def _decoded(png: bytes, side: int) -> Image.Image:
+    image = Image.open(io.BytesIO(png)).convert("RGBA")
+    return image.resize((side * _K, side * _K), Image.Resampling.LANCZOS)
+
+
+def _dimmed(image: Image.Image) -> Image.Image:
+    """``image`` darker, for a trick already won."""
+    rgb = ImageEnhance.Brightness(image.convert("RGB")).enhance(0.55)
+    rgb.putalpha(image.getchannel("A"))
+    return rgb
+
+
+@cache
+def _suit_chip(suit: Suit, side: int) -> Image.Image:
+    """A white rounded square with ``suit``'s shape: the lower half of its ace's face."""
+    face = Image.open(io.BytesIO(face_png(Card.parse("A" + suit.value)))).convert("RGBA")
+    size = face.width
+    # The suit fills the face's lower half (bot.faces): its largest centred square.
+    top = round(size * 0.51)
+    span = size - top - round(size * 0.05)
+    left = (size - span) // 2
+    crop = face.crop((left, top, left + span, top + span))
+    pad = round(span * 0.14)
+    chip = Image.new("RGBA", (span + 2 * pad, span + 2 * pad), (0, 0, 0, 0))
+    ImageDraw.Draw(chip).rounded_rectangle(
+        (0, 0, chip.width - 1, chip.height - 1), radius=span * 0.22, fill=(*_WHITE, 255)
+    )
+    chip.paste(crop, (pad, pad), crop)
+    return chip.resize((side * _K, side * _K), Image.Resampling.LANCZOS)
+
+
+# --- layout --------------------------------------------------------------------------------
+
+_CENTRE: Point = (WIDTH / 2, (_BAND + HEIGHT) / 2)
+
+
+@dataclass(frozen=True, slots=True)
+class _Spot:
+    """Where one seat's things go (centres, in picture pixels)."""
+
+    plate: Point
+    trick: Point
+    tableau: Point | None = None
+    facing: Point = (0, -1)
+    """Where the seat looks from its plate: its bid bubbles go that way, (1, 0) to the
+    right, (0, -1) up."""
+
+
+def _ring(players: int, plate_h: float) -> tuple[_Spot, ...]:
+    """Seats around an oval, seat 0 at the bottom and play going clockwise."""
+    cx, cy = _CENTRE
+    rx, ry = WIDTH / 2 - _PLATE_W / 2 - 6, (HEIGHT - _BAND) / 2 - plate_h / 2 - 6
+    # The trick's cards, one in front of each seat, apart from each other and the plates.
+    tx, ty = {3: (96, 78), 4: (100, 70), 5: (112, 82)}.get(players, (108, 92))
+    spots = []
+    for seat in range(players):
+        angle = math.pi / 2 + 2 * math.pi * seat / players
+        c, s = math.cos(angle), math.sin(angle)
+        # Seats at the sides look across the table, the others up or down it.
+        facing = (-math.copysign(1, c), 0.0) if abs(c) > 0.8 else (0.0, -math.copysign(1, s))
+        spots.append(_Spot((cx + rx * c, cy + ry * s), (cx + tx * c, cy + ty * s), None, facing))
+    return tuple(spots)
+
+
+def _duel(plate_h: float, piles: int) -> tuple[_Spot, ...]:
+    """Two seats face to face: seat 0 at the bottom, seat 1 at the top; with tableaus,
+    seat 0's plate at the left of its tableau and seat 1's at the right of its own."""
+    cx, cy = _CENTRE
+    low = HEIGHT - plate_h / 2 - 8
+    high = _BAND + plate_h / 2 + 8
+    trick_low, trick_high = (cx - 26, cy + 36), (cx + 26, cy - 36)
+    if not piles:
+        return _Spot((cx, low), trick_low), _Spot((cx, high), trick_high, None, (0, 1))
+    pile_h = _CARD + _PILE_STEP
+    width = piles * _CARD + (piles - 1) * _PILE_GAP
+    return (
+        _Spot(
+            (_PLATE_W / 2 + 8, low),
+            trick_low,
+            (WIDTH - width / 2 - 8, HEIGHT - pile_h / 2 - 8),
+        ),
+        _Spot(
+            (WIDTH - _PLATE_W / 2 - 8, high),
+            trick_high,
+            (width / 2 + 8, _BAND + pile_h / 2 + 8),
+            (0, 1),
+        ),
+    )
+
+
+# --- the table -----------------------------------------------------------------------------
+
+_BIDDING = frozenset(
+    {
+        Phase.BIDDING_1,
+        Phase.BIDDING_2,
+        Phase.DISCARD,
+        Phase.GOING_ALONE,
+        Phase.BLIND_NAMING,
+        Phase.CARD_REQUEST,
+        Phase.GIVING,
+        Phase.CALLING,
+        Phase.AUCTION,
+    }
+)
+
+
+class _Table:
+    """One drawing of ``view`` onto ``canvas``."""
+
+    def __init__(
+        self,
+        view: PlayerView,
+        names: tuple[str, ...],
+        revealed: Revealed | None,
+        canvas: _Canvas,
+    ) -> None:
+        self.view = view
+        self.names = _short_names(names)
+        self.revealed = revealed
+        self.canvas = canvas
+        self.variant = _variant(view)
+        self.plate_h = _PLATE_H + (_REVEALED_H if revealed is not None else 0)
+        if view.players == 2:
+            self.spots = _duel(self.plate_h, max(map(len, view.tableaus)))
+        else:
+            self.spots = _ring(view.players, self.plate_h)
+
+    def draw(self, caption: str | None) -> None:
+        self._felt()
+        self._band(caption)
+        view = self.view
+        if view.has_tableaus:
+            for seat in range(view.players):
+                self._tableau(seat)
+        self._middle()
+        for seat in range(view.players):
+            self._plate(seat)
+
+    # -- the felt and the band --
+
+    def _felt(self) -> None:
+        c = self.canvas
+        box = (14, _BAND + 30, WIDTH - 14, HEIGHT - 30)
+        radius = (box[3] - box[1]) / 2
+        c.box(box, _RIM, radius)
+        inner = (box[0] + 9, box[1] + 9, box[2] - 9, box[3] - 9)
+        c.box(inner, _FELT, radius - 9)
+        glow = (inner[0] + 60, inner[1] + 44, inner[2] - 60, inner[3] - 44)
+        c.box(glow, _FELT_LIGHT, (glow[3] - glow[1]) / 2)
+
+    def _band(self, caption: str | None) -> None:
+        """Trump and its maker, a call, at the left; the score at the right; the
+        caption between them."""
+        c, view = self.canvas, self.view
+        y = _BAND / 2
+        x = 12.0
+        if view.trump is None:
+            c.text((x, y), _cut(self.variant.title, _TEXT, 380), _TEXT, _MUTED, "lm")
+        else:
+            c.text((x, y), "Trump", _TEXT, _MUTED, "lm")
+            x += _width("Trump", _TEXT) + 8
+            c.paste(_suit_chip(view.trump, 40), (x, y - 20))
+            x += 48
+            words = []
+            if view.maker is not None:
+                words.append(self.names[view.maker])
+            if view.bid:
+                words.append(f"bid {view.bid}")
+            if view.alone is not None:
+                words.append(
+                    "alone" if view.alone == view.maker else f"{self.names[view.alone]} alone"
+                )
+            if view.lone_defender is not None:
+                words.append(f"{self.names[view.lone_defender]} defends alone")
+            if words:
+                text = _cut(" · ".join(words), _TEXT, 250)
+                c.text((x, y), text, _TEXT, _WHITE, "lm")
+                x += _width(text, _TEXT) + 14
+        if view.called_suit is not None:
+            c.text((x, y), "Call", _TEXT, _MUTED, "lm")
+            x += _width("Call", _TEXT) + 6
+            c.paste(_suit_chip(view.called_suit, 32), (x, y - 16))
+            x += 40
+        elif view.called_card is not None:
+            c.text((x, y), "Call", _TEXT, _MUTED, "lm")
+            x += _width("Call", _TEXT) + 6
+            c.paste(_face(view.called_card, _SMALL), (x, y - _SMALL / 2))
+            x += _SMALL + 8
+        right = self._score()
+        if caption:
+            text = _cut(caption, _TEXT, right - x - 24)
+            if text != "…":
+                self.canvas.text(((x + right) / 2, y), text, _TEXT, _WHITE)
+
+    def _score(self) -> float:
+        """The sides' scores (teams: a colour each, as their plates), the target or pool,
+        at the band's right; returns where they start."""
+        c, view = self.canvas, self.view
+        y = _BAND / 2
+        right = WIDTH - 12.0
+        if self.variant.chips:
+            words = [
+                ("Chips", _MUTED),
+                (f"pool {view.pool}", _WHITE),
+                (_jackpot_deals(view), _MUTED),
+            ]
+        elif self.variant.teams:
+            words = [(f"to {view.target}", _MUTED)]
+        else:  # each seat's score is on its plate
+            words = [("Points", _MUTED), (f"to {view.target}", _MUTED)]
+        for text, ink in reversed(words):
+            c.text((right, y), text, _TEXT, ink, "rm")
+            right -= _width(text, _TEXT) + 10
+        if not self.variant.teams:
+            return right
+        for side in reversed(range(len(view.scores))):
+            text = str(view.scores[side])
+            c.text((right, y), text, 30, _WHITE, "rm")
+            right -= _width(text, 30) + 6
+            c.box((right - 16, y - 8, right, y + 8), _SIDE_COLOURS[side], 4)
+            right -= 30
+        return right
+
+    # -- the seats --
+
+    def _plate(self, seat: int) -> None:
+        """A seat's name plate: its name (and score, in games each for themself), its
+        hand size and tricks, gold when it is to act, grey when it sits out."""
+        c, view = self.canvas, self.view
+        cx, cy = self.spots[seat].plate
+        box = (cx - _PLATE_W / 2, cy - self.plate_h / 2, cx + _PLATE_W / 2, cy + self.plate_h / 2)
+        out = seat in view.out
+        active = view.turn == seat and view.phase is not Phase.GAME_OVER
+        fill = _ACTIVE if active else _OUT if out else _PLATE
+        ink = _INK if active else _DIM_TEXT if out else _WHITE
+        c.box(box, fill, 14, _ACTIVE if active else _PLATE_EDGE, 2)
+        left, right, top = box[0] + 14, box[2] - 12, box[1]
+        if self.variant.teams:
+            c.box((box[0] + 6, top + 12, box[0] + 12, top + 66), _SIDE_COLOURS[view.sides[seat]], 3)
+            left += 6
+        else:
+            score = str(view.scores[view.sides[seat]])
+            c.text((right, top + 24), score, _NAME, _INK if active else _GOLD_TEXT, "rm")
+            right -= _width(score, _NAME) + 10
+        c.text((left, top + 24), _cut(self.names[seat], _NAME, right - left), _NAME, ink, "lm")
+        line = top + 57
+        x = left
+        if out:
+            c.text((x, line), "sits out", _TEXT, ink, "lm", bold=False)
+        elif view.hand_no:
+            size = view.hand_sizes[seat]
+            if size and self.revealed is None:
+                c.paste(_back(26), (x, line - 13))
+                x += 30
+                c.text((x, line), str(size), _TEXT, ink, "lm")
+                x += _width(str(size), _TEXT) + 14
+            if view.phase not in _BIDDING:
+                won = view.tricks_won[seat]
+                text = f"{won} trick" + ("" if won == 1 else "s")
+                c.text((x, line), text, _TEXT, ink, "lm", bold=False)
+        if seat == view.dealer and view.hand_no:
+            self._dealer_chip((box[2] - 26, box[1]))
+        if self.revealed is not None:
+            self._revealed_hand(seat, box)
+
+    def _dealer_chip(self, at: Point) -> None:
+        x, y = at
+        self.canvas.ellipse((x - 14, y - 14, x + 14, y + 14), _WHITE, _INK, 2)
+        self.canvas.text((x, y + 1), "D", 20, _INK)
+
+    def _revealed_hand(self, seat: int, box: Box) -> None:
+        assert self.revealed is not None
+        cards = self.revealed.hands[seat]
+        if not cards:
+            return
+        room = box[2] - box[0] - 24
+        step = min(_SMALL + 4, (room - _SMALL) / max(1, len(cards) - 1))
+        x, y = box[0] + 12, box[3] - _SMALL - 10
+        for card in sort_cards(cards, self.view.trump, self.variant.twins):
+            self.canvas.paste(_face(card, _SMALL), (x, y))
+            x += step
+
+    # -- the middle --
+
+    def _middle(self) -> None:
+        view = self.view
+        if view.phase is Phase.GAME_OVER:
+            self._banner(self._winner_words())
+            return
+        if view.phase is Phase.HAND_OVER:
+            self._banner(self._hand_words())
+            return
+        if view.phase is Phase.DEAL:
+            self._banner(["New game"])
+            return
+        self._stock()
+        if view.phase in _BIDDING:
+            self._bids()
+        if view.trick.plays:
+            self._trick(view.trick, dim=False)
+        elif view.phase is Phase.PLAY and view.tricks:
+            self._trick(view.tricks[-1], dim=True)
+
+    def _trick(self, trick: Trick, dim: bool) -> None:
+        """The cards of ``trick`` in front of their players, in play order; ``dim``: a
+        trick already won, its winner's card bright and ringed, the rest dimmed."""
+        c = self.canvas
+        for seat, card in trick.plays:
+            x, y = self.spots[seat].trick
+            image = _face(card, _CARD)
+            if dim and seat != trick.winner:
+                image = _dimmed(image)
+            if dim and seat == trick.winner:
+                ring = (x - _CARD / 2 - 4, y - _CARD / 2 - 4, x + _CARD / 2 + 4, y + _CARD / 2 + 4)
+                c.box(ring, _ACTIVE, 16)
+            c.paste(image, (x - _CARD / 2, y - _CARD / 2))
+        if dim and trick.winner is not None:
+            low = max(spot.trick[1] for spot in self.spots) + _CARD / 2 + 20
+            label = _cut(f"{self.names[trick.winner]} won the trick", _TEXT, 320)
+            self._pill((_CENTRE[0], low), label)
+
+    def _stock(self) -> None:
+        """Until trump is made, the up-card (dimmed once turned down); the widow's backs
+        while it lies on the table."""
+        view = self.view
+        cx, cy = _CENTRE
+        if view.up_card is not None and view.trump is None:
+            image = _face(view.up_card, _CARD)
+            if view.up_card_turned_down:
+                image = _dimmed(image)
+            self.canvas.paste(image, (cx - _CARD / 2, cy - _CARD / 2))
+            label = "turned down" if view.up_card_turned_down else "up-card"
+            self._pill((cx, cy + _CARD / 2 + 20), label)
+        elif view.widow:
+            step = 14
+            x = cx - (_CARD + step * (view.widow - 1)) / 2
+            for i in range(view.widow):
+                self.canvas.paste(_back(_CARD), (x + i * step, cy - _CARD / 2))
+            self._pill((cx, cy + _CARD / 2 + 20), f"widow {view.widow}")
+
+    def _bids(self) -> None:
+        """Each seat's last bid this hand, in a bubble in front of it."""
+        last: dict[int, Action] = {}
+        for seat, action in self.view.bids:
+            last[seat] = action
+        for seat, action in last.items():
+            self._bubble(seat, action)
+
+    def _bubble(self, seat: int, action: Action) -> None:
+        parts = _bid_parts(action, self.names)
+        chip = 26
+        width = sum(chip if isinstance(p, Suit) else _width(p, _TEXT) for p in parts)
+        width += 6 * (len(parts) - 1) + 24
+        (px, py), (fx, fy) = self.spots[seat].plate, self.spots[seat].facing
+        x = px + fx * ((_PLATE_W + width) / 2 + 8)
+        y = py + fy * ((self.plate_h + 36) / 2 + 8)
+        x = min(max(x, width / 2 + 4), WIDTH - width / 2 - 4)
+        box = (x - width / 2, y - 18, x + width / 2, y + 18)
+        self.canvas.box(box, _WHITE, 18, _PLATE_EDGE, 1)
+        at = box[0] + 12
+        for part in parts:
+            if isinstance(part, Suit):
+                self.canvas.paste(_suit_chip(part, chip), (at, y - chip / 2))
+                at += chip + 6
+            else:
+                self.canvas.text((at, y), part, _TEXT, _INK, "lm")
+                at += _width(part, _TEXT) + 6
+
+    def _pill(self, at: Point, text: str) -> None:
+        x, y = at
+        half = _width(text, _TEXT) / 2 + 10
+        self.canvas.box((x - half, y - 14, x + half, y + 14), _PLATE, 14)
+        self.canvas.text((x, y), text, _TEXT, _WHITE, bold=False)
+
+    def _banner(self, lines: Sequence[str]) -> None:
+        if not lines:
+            return
+        cx, cy = _CENTRE
+        size = 30
+        texts = [_cut(line, size, 420) for line in lines]
+        half_w = max(_width(t, size) for t in texts) / 2 + 24
+        half_h = len(texts) * 21 + 12
+        self.canvas.box((cx - half_w, cy - half_h, cx + half_w, cy + half_h), _PLATE, 20)
+        for i, text in enumerate(texts):
+            y = cy - half_h + 33 + 42 * i
+            self.canvas.text((cx, y), text, size, _GOLD_TEXT if i == 0 else _WHITE)
+
+    def _winner_words(self) -> list[str]:
+        view = self.view
+        if view.winner is None:
+            return ["Game over"]
+        return ["Game over", f"{self._side_names(view.winner)} won!"]
+
+    def _hand_words(self) -> list[str]:
+        """The hand's end: a heading, then each side's points."""
+        result = self.view.last_hand
+        if result is None:
+            return ["Hand over"]
+        if result.thrown_in:
+            return ["Thrown in", "everyone passed"]
+        heading = "March!" if result.march else "Euchred!" if result.euchred else "Hand over"
+        lines = [
+            f"{self._side_names(side)} {points:+d}"
+            for side, points in enumerate(result.points)
+            if points
+        ]
+        return [heading, *lines[:3]]
+
+    def _side_names(self, side: int) -> str:
+        seats = [s for s, each in enumerate(self.view.sides) if each == side]
+        return " & ".join(self.names[s] for s in seats)
+
+    # -- the tableaus --
+
+    def _tableau(self, seat: int) -> None:
+        spot = self.spots[seat].tableau
+        piles = self.view.tableaus[seat]
+        if spot is None or not piles:
+            return
+        width = len(piles) * _CARD + (len(piles) - 1) * _PILE_GAP
+        x = spot[0] - width / 2
+        top = spot[1] - (_CARD + _PILE_STEP) / 2
+        down = self.revealed.face_down[seat] if self.revealed is not None else None
+        for i, pile in enumerate(piles):
+            if pile.face_down:
+                hidden = down[i] if down is not None else None
+                image = _back(_CARD) if hidden is None else _face(hidden, _CARD)
+                self.canvas.paste(image, (x, top))
+            if pile.up is not None:
+                self.canvas.paste(_face(pile.up, _CARD), (x, top + _PILE_STEP))
+            x += _CARD + _PILE_GAP
+
+
+def _jackpot_deals(view: PlayerView) -> str:
+    hands = view.options.hands if view.options is not None else 0
+    if view.tie_break:
+        return "tie-break"
+    return f"deal {view.hand_no}/{hands}"
+
+
+def _bid_parts(action: Action, names: Sequence[str]) -> list[str | Suit]:
+    """A bid in a few words and suit shapes: ``Pass``, ``Order up``, ``Name ♥``."""
+    match action:
+        case Pass():
+            return ["Pass"]
+        case OrderUp(suit=suit):
+            return ["Order up"] + ([suit] if suit is not None else [])
+        case TakeUp(suit=suit):
+            return ["Take up"] + ([suit] if suit is not None else [])
+        case NameTrump(suit=suit):
+            return ["Name", suit]
+        case GoAlone():
+            return ["Alone"]
+        case TurnDown():
+            return ["Turn down"]
+        case CallSuit(suit=suit):
+            return ["Call", suit]
+        case Ask(seat=seat):
+            return [_cut(f"Ask {names[seat]}", _TEXT, 150)]
+        case Bid(level=level, suit=suit):
+            return [f"Bid {level}", suit]
+        case CallCard(card=card):
+            return [f"Call {_rank_word(card)}"] + ([card.suit] if card.suit is not None else [])
+    return ["..."]
+
+
+def _rank_word(card: Card) -> str:
+    if card.is_ben:
+        return f"Joker {card.ben}"
+    return "10" if card.rank is Rank.TEN else str(card.rank)
+
+
+def _variant(view: PlayerView) -> Variant:
+    variant = VARIANTS[view.variant]
+    return variant.configured(view.options) if view.options is not None else variant
+
+
+# --- the description -----------------------------------------------------------------------
+
+
+def describe(view: PlayerView, names: Sequence[str], caption: str | None = None) -> str:
+    """The table in words, for screen readers: public information only, names in full.
+
+    E.g. ``Tuque table. Seats in playing order: Ann (dealer), Computer. Trump hearts,
+    made by Ann. Trick: Ann led J♥. Score: Ann 3, Computer 2, to 10. Computer to play.``
+    At most :data:`DESCRIPTION_LIMIT` characters: the least needed sentences (cards in
+    hand, then tableaus, bidding, ...) are left out first to fit, then names are cut.
+    """
+    variant = _variant(view)
+    for room in (None, 40, 16):
+        who = tuple(name if room is None else _cut_text(name, room) for name in names)
+        text = _fit(_sentences(view, variant, who, caption))
+        if len(text) <= DESCRIPTION_LIMIT:
+            return text
+    # Still too long (a caption of a page?): what fits, then whose turn it is.
+    last = _status_sentence(view, who) + "."
+    head = text[: len(text) - len(last)].rstrip()
+    return _cut_text(head, DESCRIPTION_LIMIT - len(last) - 1) + " " + last
+
+
+def _cut_text(text: str, room: int) -> str:
+    """``text`` in at most ``room`` characters, ending with an ellipsis if cut."""
+    return text if len(text) <= room else text[: room - 1].rstrip() + "…"
+
+
+def _sentences(
+    view: PlayerView, variant: Variant, who: tuple[str, ...], caption: str | None
+) -> list[tuple[int, str]]:
+    """Each sentence of the description, with how much it matters (0 most)."""
+    words = Wording(variant, who)
+    said: list[tuple[int, str]] = []
+
+    def say(rank: int, sentence: str) -> None:
+        said.append((rank, sentence))
+
+    say(0, f"{variant.title} table" + (f", {caption}" if caption else ""))
+    seated = []
+    for seat, name in enumerate(who):
+        notes = ["dealer"] if seat == view.dealer and view.hand_no else []
+        notes += ["sits out"] if seat in view.out else []
+        seated.append(name + (f" ({', '.join(notes)})" if notes else ""))
+    say(0, "Seats in playing order: " + ", ".join(seated))
+    if view.hand_no and view.up_card is not None:
+        turned = " (turned down)" if view.up_card_turned_down else ""
+        say(1, f"Up-card {card_text(view.up_card)}{turned}")
+    elif view.widow:
+        say(1, f"Widow: {view.widow} cards face down")
+    if view.trump is not None:
+        made = f", made by {who[view.maker]}" if view.maker is not None else ""
+        bid = f", bid {view.bid}" if view.bid else ""
+        alone = f", {who[view.alone]} alone" if view.alone is not None else ""
+        say(0, f"Trump {view.trump.noun}{made}{bid}{alone}")
+    if view.lone_defender is not None:
+        say(1, f"{who[view.lone_defender]} defends alone")
+    if view.called_suit is not None:
+        say(1, f"Called {view.called_suit.noun}: the holder of its best card is partner")
+    if view.called_card is not None:
+        say(1, f"Called {card_text(view.called_card)}: its holder is partner")
+    if view.phase in _BIDDING and view.bids:
+        bids = (words.narrate(s, a, None, past=True, hidden=True) for s, a in view.bids)
+        say(2, "Bidding: " + "; ".join(bids))
+    if view.trick.plays:
+        say(0, "Trick: " + _plays(view.trick, who))
+    elif view.tricks and view.phase is Phase.PLAY:
+        last = view.tricks[-1]
+        won = f", won by {who[last.winner]}" if last.winner is not None else ""
+        say(0, f"Last trick: {_plays(last, who)}{won}")
+    if view.has_tableaus:
+        for seat, piles in enumerate(view.tableaus):
+            up = ", ".join(card_text(c) for c in view.face_up(seat)) or "none"
+            down = sum(p.face_down for p in piles)
+            say(2, f"{who[seat]}'s tableau: {up} face up, {down} face down")
+    playing = [s for s in range(view.players) if s not in view.out]
+    if view.hand_no and view.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
+        if view.phase not in _BIDDING:
+            say(1, "Tricks won: " + ", ".join(f"{who[s]} {view.tricks_won[s]}" for s in playing))
+        say(3, "Cards in hand: " + ", ".join(f"{who[s]} {view.hand_sizes[s]}" for s in playing))
+    if view.phase is Phase.HAND_OVER and view.last_hand is not None:
+        say(0, _result_sentence(view, who))
+    say(0, _score_sentence(view, variant, who))
+    say(0, _status_sentence(view, who))
+    return said
+
+
+def _plays(trick: Trick, who: Sequence[str]) -> str:
+    """``Ann led J♥, Bob 9♥``."""
+    (first, card), *rest = trick.plays
+    return ", ".join(
+        [f"{who[first]} led {card_text(card)}", *(f"{who[s]} {card_text(c)}" for s, c in rest)]
+    )
+
+
+def _result_sentence(view: PlayerView, who: Sequence[str]) -> str:
+    result = view.last_hand
+    assert result is not None
+    if result.thrown_in:
+        return "Hand thrown in: everyone passed"
+    points = ", ".join(
+        f"{_side(view, side, who)} {p:+d}" for side, p in enumerate(result.points) if p
+    )
+    how = " (march)" if result.march else " (euchred)" if result.euchred else ""
+    return f"Hand over{how}: {points or 'no points'}"
+
+
+def _score_sentence(view: PlayerView, variant: Variant, who: Sequence[str]) -> str:
+    score = ", ".join(f"{_side(view, side, who)} {p}" for side, p in enumerate(view.scores))
+    if variant.chips:
+        return f"Chips: {score}; pool {view.pool}; {deals_left(view)}"
+    return f"Score: {score}, to {view.target}"
+
+
+def _side(view: PlayerView, side: int, who: Sequence[str]) -> str:
+    return " & ".join(who[s] for s, each in enumerate(view.sides) if each == side)
+
+
+_DOING = {
+    Phase.BIDDING_1: "to bid",
+    Phase.BIDDING_2: "to bid",
+    Phase.DISCARD: "to discard",
+    Phase.GOING_ALONE: "to decide on going alone",
+    Phase.BLIND_NAMING: "to name trump unseen",
+    Phase.CARD_REQUEST: "to ask for a card",
+    Phase.GIVING: "to give the loner a card",
+    Phase.CALLING: "to call a partner",
+    Phase.AUCTION: "to bid",
+}
+
+
+def _status_sentence(view: PlayerView, who: Sequence[str]) -> str:
+    if view.phase is Phase.GAME_OVER:
+        if view.winner is None:
+            return "Game over"
+        return f"Game over: {_side(view, view.winner, who)} won"
+    if view.turn is None:
+        return "Waiting for the next deal"
+    if view.phase is Phase.PLAY:
+        return f"{who[view.turn]} to {'play' if view.trick.plays else 'lead'}"
+    return f"{who[view.turn]} {_DOING.get(view.phase, 'to act')}"
+
+
+def _fit(said: Sequence[tuple[int, str]]) -> str:
+    """The sentences in order, the least needed left out until they fit the limit (or
+    only those that matter most are left: the text may be longer then)."""
+    kept = list(said)
+    text = ". ".join(sentence for _, sentence in kept) + "."
+    while len(text) > DESCRIPTION_LIMIT and any(rank for rank, _ in kept):
+        least = max(rank for rank, _ in kept)
+        del kept[max(i for i, (rank, _) in enumerate(kept) if rank == least)]
+        text = ". ".join(sentence for _, sentence in kept) + "."
+    return text
+
+
+# --- examples ------------------------------------------------------------------------------
+
+
+def _advanced(
+    variant: str, seed: int, until: Callable[[PlayerView], bool], **options: object
+) -> Game:
+    """A seeded game of ``variant`` played with seeded random legal moves until ``until``
+    holds for its public view (or the game ends)."""
+    rng = random.Random(seed)
+    game = Game(variant, seed=seed, **options)
+    while game.phase is not Phase.GAME_OVER:
+        if until(game.view(None)):
+            break
+        if game.turn is None:
+            game.deal()
+        else:
+            game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+    return game
+
+
+def examples() -> dict[str, Picture]:
+    """The README's example tables by file name: a Tuque game in play, a six-seat trick."""
+    tuque = _advanced(
+        "tuque",
+        7,
+        lambda v: v.phase is Phase.PLAY and len(v.tricks) >= 5 and len(v.trick.plays) == 1,
+    )
+    six = _advanced(
+        "six_hand",
+        13,
+        lambda v: v.phase is Phase.PLAY and not v.out and len(v.trick.plays) == 4,
+    )
+    return {
+        "table-tuque.png": draw_table(tuque.view(None), ("Ann", "Computer")),
+        "table-six.png": draw_table(
+            six.view(None), ("Ann", "Bob", "Cleo", "Dev", "Eve", "Computer")
+        ),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m bot.drawing OUT_DIR``: :func:`examples` as PNG files in ``OUT_DIR``.
+
+    Returns:
+        the exit status: 0, or 2 for a wrong command line.
+    """
+    args = sys.argv[1:] if argv is None else list(argv)
+    if len(args) != 1:
+        print("usage: python -m bot.drawing OUT_DIR", file=sys.stderr)
+        return 2
+    out = Path(args[0])
+    out.mkdir(parents=True, exist_ok=True)
+    for name, picture in examples().items():
+        (out / name).write_bytes(picture.png)
+        print(f"{out / name}: {picture.width}×{picture.height}, {len(picture.png)} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,317 @@
+"""The table as a picture: every variant and seat count draws, and only public cards show.
+
+The reference pictures in ``tests/bot/fixtures/drawing/`` are redrawn, after a change
+meant to alter the pictures, with::
+
+    TUQUE_REDRAW=1 .venv/bin/python -m pytest -n0 tests/bot/test_drawing.py
+
+(then look at them before committing).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from bot import drawing
+from bot.drawing import DESCRIPTION_LIMIT, HEIGHT, WIDTH, Picture, Revealed, draw_table, reveal
+from engine.actions import CallCard
+from engine.cards import Card, cards_in
+from engine.game import Game
+from engine.players import make_player
+from engine.variants import VARIANTS
+from engine.view import Phase, PlayerView
+
+FIXTURES = Path(__file__).parent / "fixtures" / "drawing"
+REDRAW = os.environ.get("TUQUE_REDRAW") == "1"
+SIZE_LIMIT = 300 * 1024
+"""A picture's PNG stays small: Discord uploads it with every table update."""
+NAMES = ("Ann", "Bob", "Cleo", "Dev", "Eve", "Fred")
+
+
+def _tables() -> list[tuple[str, dict[str, object]]]:
+    """Every variant at every seat count it allows (and six-hand's double pack), each
+    with a short game so that a seeded random game reaches its end quickly."""
+    tables = []
+    for name, variant in VARIANTS.items():
+        short: dict[str, object] = {}
+        if "hands" in variant.adjustable:
+            short["hands"] = 2
+        elif "target" in variant.adjustable:
+            short["target"] = min(variant.choices.get("target", (5,)))
+        counts = variant.choices.get("players", (variant.players,))
+        for players in counts:
+            extra = {"players": players} if len(counts) > 1 else {}
+            tables.append((name, short | extra))
+        if "double_pack" in variant.adjustable:
+            tables.append((name, short | {"double_pack": True}))
+    return tables
+
+
+TABLES = _tables()
+
+
+def _moments(variant: str, options: dict[str, object], seed: int = 1) -> Iterator[Game]:
+    """A seeded game, yielded (the same object) at the first moment of each kind: each
+    phase, a trick under way, a trick just won. Its first two hands are played with
+    seeded random legal moves; then seeded computer players finish it (at random, a
+    game each for themself drifts below zero and never ends)."""
+    rng = random.Random(seed)
+    game = Game(variant, seed=seed, **options)
+    players = [make_player("normal", seed=seed + s) for s in range(game.variant.players)]
+    seen: set[tuple[Phase, bool, bool]] = set()
+    for _ in range(5000):
+        view = game.view(None)
+        kind = (view.phase, bool(view.trick.plays), bool(view.tricks))
+        if kind not in seen:
+            seen.add(kind)
+            yield game
+        if view.phase is Phase.GAME_OVER:
+            return
+        if game.turn is None:
+            game.deal()
+        elif view.hand_no <= 2:
+            game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+        else:
+            seat = game.turn
+            game.apply(seat, players[seat].choose(game.view(seat), game.legal_actions(seat)))
+    raise AssertionError(f"a game of {variant} did not end")
+
+
+def _decoded(picture: Picture) -> Image.Image:
+    image = Image.open(io.BytesIO(picture.png))
+    image.load()
+    return image
+
+
+def _public(view: PlayerView) -> set[Card]:
+    """The cards anyone at the table may see now."""
+    cards = {card for trick in (*view.tricks, view.trick) for _, card in trick.plays}
+    cards |= {card for seat in range(view.players) for card in view.face_up(seat)}
+    cards |= {c for c in (view.up_card, view.called_card) if c is not None}
+    cards |= {action.card for _, action in view.bids if isinstance(action, CallCard)}
+    return cards
+
+
+def _hidden(game: Game) -> set[Card]:
+    """The cards nobody at the table may see: hands, face-down cards, widow, kitty, discards."""
+    zones = game.zones()
+    mask = zones["kitty"] | zones["widow"] | zones["discard"]
+    for seat in range(game.variant.players):
+        mask |= zones[f"hand:{seat}"] | zones[f"tableau-down:{seat}"]
+    return set(cards_in(mask)) - {game.up_card}
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> list[Card]:
+    """Every face-up card the next pictures draw, recorded by a spy on the one function
+    that draws a card's face."""
+    cards: list[Card] = []
+    face = drawing._face
+
+    def spy(card: Card, side: int):  # type: ignore[no-untyped-def]
+        cards.append(card)
+        return face(card, side)
+
+    monkeypatch.setattr(drawing, "_face", spy)
+    return cards
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"), TABLES, ids=[f"{v}-{'-'.join(map(str, o.values()))}" for v, o in TABLES]
+)
+def test_every_table_draws_at_every_moment(
+    variant: str, options: dict[str, object], drawn: list[Card]
+) -> None:
+    """From the deal to the game's end, each moment draws a PNG of the picture's size,
+    under the size limit, described in at most 1024 characters, with only public cards
+    face up."""
+    kinds = set()
+    for game in _moments(variant, options):
+        view = game.view(None)
+        kinds.add(view.phase)
+        drawn.clear()
+        picture = draw_table(view, NAMES[: view.players])
+        image = _decoded(picture)
+        assert (image.format, image.size) == ("PNG", (WIDTH, HEIGHT))
+        assert (picture.width, picture.height) == (WIDTH, HEIGHT)
+        assert len(picture.png) < SIZE_LIMIT
+        assert 0 < len(picture.description) <= DESCRIPTION_LIMIT
+        assert set(drawn) <= _public(view)
+    assert {Phase.PLAY, Phase.GAME_OVER} <= kinds
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"), [("tuque", {}), ("six_hand", {"double_pack": True}), ("auction", {})]
+)
+def test_only_public_cards_are_drawn_face_up(
+    variant: str, options: dict[str, object], drawn: list[Card]
+) -> None:
+    """All through a hand of seeded random moves, each card drawn face up is one the
+    public view shows (up-card, tricks, face-up tableau, a called card); never a card in
+    a hand, face down, in the widow or the kitty, or discarded."""
+    rng = random.Random(5)
+    game = Game(variant, seed=5, **options)
+    game.deal()
+    step = 0
+    while game.turn is not None:
+        if step % 3 == 0:
+            view = game.view(None)
+            drawn.clear()
+            draw_table(view, NAMES[: view.players])
+            assert set(drawn) <= _public(view)
+            assert not set(drawn) & _hidden(game)
+        game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+        step += 1
+    assert step > 10
+
+
+def test_a_seats_view_is_refused() -> None:
+    """A seat's view holds its hand: drawing it raises, as does a name missing."""
+    game = Game("tuque", seed=1)
+    game.deal()
+    with pytest.raises(ValueError, match="public view"):
+        draw_table(game.view(0), ("Ann", "Bob"))
+    with pytest.raises(ValueError, match="2 names"):
+        draw_table(game.view(None), ("Ann",))
+
+
+def _tuque_mid_play(seed: int = 7) -> Game:
+    return drawing._advanced(
+        "tuque",
+        seed,
+        lambda v: v.phase is Phase.PLAY and len(v.tricks) >= 5 and len(v.trick.plays) == 1,
+    )
+
+
+def test_revealed_cards_are_drawn_face_up(drawn: list[Card]) -> None:
+    """A replay's picture shows every hand and every face-down tableau card."""
+    game = _tuque_mid_play()
+    view = game.view(None)
+    revealed = reveal(game)
+    draw_table(view, ("Ann", "Bob"), revealed=revealed, caption="Hand 1 · trick 6")
+    hidden = {c for hand in revealed.hands for c in hand}
+    hidden |= {c for piles in revealed.face_down for c in piles if c is not None}
+    assert hidden and hidden <= set(drawn)
+
+
+def test_reveal_finds_every_hidden_card_of_a_tuque_hand() -> None:
+    """The face-down cards revealed are exactly those the game holds face down, each
+    under a pile the public view shows face down."""
+    game = _tuque_mid_play()
+    revealed = reveal(game)
+    zones = game.zones()
+    for seat, piles in enumerate(game.view(None).tableaus):
+        down = revealed.face_down[seat]
+        assert set(cards_in(zones[f"tableau-down:{seat}"])) == {c for c in down if c}
+        assert [c is not None for c in down] == [p.face_down for p in piles]
+        assert set(revealed.hands[seat]) == set(game.hand_of(seat))
+
+
+def test_revealed_must_fit_the_table() -> None:
+    """A reveal with a seat or a pile missing is refused."""
+    game = _tuque_mid_play()
+    full = reveal(game)
+    with pytest.raises(ValueError, match="every seat"):
+        draw_table(game.view(None), ("A", "B"), revealed=Revealed(full.hands[:1], full.face_down))
+    short = (full.face_down[0][:2], full.face_down[1])
+    with pytest.raises(ValueError, match="every tableau pile"):
+        draw_table(game.view(None), ("A", "B"), revealed=Revealed(full.hands, short))
+
+
+def test_any_name_is_drawn_and_described_in_full() -> None:
+    """Long names, accents, emoji and scripts the font lacks draw without error; the
+    description keeps each name whole."""
+    names = ("Zoë the very long-named champion of Euchre", "🦊", "山田", "Ann")
+    game = drawing._advanced("euchre", 2, lambda v: v.phase is Phase.PLAY)
+    picture = draw_table(game.view(None), names)
+    assert all(name in picture.description for name in names)
+    assert drawing._short_names(names) == (
+        "Zoe the very long-named champion of Euchre",
+        "Seat 2",
+        "Seat 3",
+        "Ann",
+    )
+
+
+def test_the_description_fits_discords_limit_with_long_names() -> None:
+    """Six names of 100 characters: the least needed sentences give way, whose turn stays."""
+    names = tuple(f"{letter * 99}{seat}" for seat, letter in enumerate("ABCDEF"))
+    game = drawing._advanced(
+        "six_hand", 4, lambda v: v.phase is Phase.PLAY and len(v.trick.plays) >= 3
+    )
+    view = game.view(None)
+    description = draw_table(view, names).description
+    assert len(description) <= DESCRIPTION_LIMIT
+    assert view.turn is not None
+    assert description.endswith(f"{names[view.turn][:30]}… to play.")
+
+
+def test_the_description_says_the_public_table() -> None:
+    """Trump and maker, the trick with its leader, the score and whose turn it is."""
+    game = _tuque_mid_play()
+    view = game.view(None)
+    text = draw_table(view, ("Ann", "Bob")).description
+    assert view.trump is not None and view.maker is not None
+    assert f"Trump {view.trump.noun}, made by {('Ann', 'Bob')[view.maker]}" in text
+    leader, card = view.trick.plays[0]
+    assert f"Trick: {('Ann', 'Bob')[leader]} led {card.pretty()}." in text
+    assert f"Score: Ann {view.scores[0]}, Bob {view.scores[1]}, to 10." in text
+    assert text.endswith(f"{('Ann', 'Bob')[view.turn or 0]} to play.")
+    assert not [card for card in _hidden(game) if card.pretty() in text]
+
+
+def _reference(name: str, picture: Picture) -> None:
+    """``picture`` matches the stored ``name``: same size, and on average within two
+    levels (of 255) per channel, which leaves room for a Pillow's rounding."""
+    path = FIXTURES / f"{name}.png"
+    if REDRAW or not path.exists():
+        FIXTURES.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(picture.png)
+        if not REDRAW:
+            pytest.fail(f"{path.name} was missing: drawn now, look at it and commit it")
+    expected = Image.open(path).convert("RGB")
+    actual = _decoded(picture).convert("RGB")
+    assert actual.size == expected.size
+    difference = ImageStat.Stat(ImageChops.difference(actual, expected)).mean
+    assert max(difference) < 2.0, f"{name} differs by {difference} on average"
+
+
+def _euchre_bidding() -> Picture:
+    game = drawing._advanced("euchre", 4, lambda v: v.phase is Phase.BIDDING_1 and len(v.bids) == 2)
+    return draw_table(game.view(None), ("Ann", "Bob", "Cleo", "Dev"))
+
+
+def _tuque_replay() -> Picture:
+    game = _tuque_mid_play()
+    return draw_table(
+        game.view(None), ("Ann", "Computer"), revealed=reveal(game), caption="Hand 1 · trick 6"
+    )
+
+
+REFERENCES: dict[str, Callable[[], Picture]] = {
+    "tuque-play": lambda: drawing.examples()["table-tuque.png"],
+    "six-trick": lambda: drawing.examples()["table-six.png"],
+    "euchre-bidding": _euchre_bidding,
+    "tuque-replay": _tuque_replay,
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+def test_pictures_match_their_references(name: str) -> None:
+    """A few tables are drawn as they were when someone last looked at them."""
+    _reference(name, REFERENCES[name]())
+
+
+def test_examples_are_written(tmp_path: Path) -> None:
+    """``python -m bot.drawing OUT_DIR`` writes the README's two example pictures."""
+    assert drawing.main([str(tmp_path)]) == 0
+    for name in ("table-tuque.png", "table-six.png"):
+        with Image.open(tmp_path / name) as image:
+            assert image.size == (WIDTH, HEIGHT)
