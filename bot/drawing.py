@@ -188,12 +188,11 @@ def reveal(game: Game) -> Revealed:
     view = game.view(None)
     hands = tuple(game.hand_of(seat) for seat in range(view.players))
     deal = next((entry for entry in reversed(game.log) if isinstance(entry, Deal)), None)
-    piles = game.variant.tableau_piles
-    per_seat = game.variant.tricks
+    per_seat = game.variant.tricks  # every card a seat is dealt, tableau and hand
     face_down = tuple(
         tuple(
             deal.cards[seat * per_seat + i] if deal is not None and pile.face_down else None
-            for i, pile in enumerate(view.tableaus[seat][:piles])
+            for i, pile in enumerate(view.tableaus[seat])
         )
         for seat in range(view.players)
     )
@@ -201,10 +200,12 @@ def reveal(game: Game) -> Revealed:
 
 
 def _check_revealed(view: PlayerView, revealed: Revealed) -> None:
-    if len(revealed.hands) != view.players:
-        raise ValueError("revealed hands must be given for every seat")
-    shape = tuple(len(piles) for piles in view.tableaus)
-    if tuple(len(piles) for piles in revealed.face_down) != shape:
+    """Raise ValueError unless ``revealed`` holds each hand and face-down card ``view`` counts."""
+    if tuple(map(len, revealed.hands)) != view.hand_sizes:
+        raise ValueError("revealed hands must be given for every seat, as many cards as each holds")
+    shape = tuple(tuple(pile.face_down for pile in piles) for piles in view.tableaus)
+    given = tuple(tuple(card is not None for card in piles) for piles in revealed.face_down)
+    if given != shape:
         raise ValueError("revealed face-down cards must be given for every tableau pile")
 
 
@@ -490,7 +491,9 @@ class _Table:
         y = _BAND / 2
         x = 12.0
         if view.trump is None:
-            c.text((x, y), _cut(self.variant.title, _TEXT, 380), _TEXT, _MUTED, "lm")
+            title = _cut(self.variant.title, _TEXT, 380)
+            c.text((x, y), title, _TEXT, _MUTED, "lm")
+            x += _width(title, _TEXT) + 14
         else:
             c.text((x, y), "Trump", _TEXT, _MUTED, "lm")
             x += _width("Trump", _TEXT) + 8
@@ -739,7 +742,7 @@ class _Table:
             for side, points in enumerate(result.points)
             if points
         ]
-        return [heading, *lines[:3]]
+        return [heading, *lines[:4]]
 
     def _side_names(self, side: int) -> str:
         seats = [s for s, each in enumerate(self.view.sides) if each == side]
