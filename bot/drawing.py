@@ -13,7 +13,7 @@ that played it. A band at the top holds trump, its maker, a call and the score.
 It is sized for Discord, which shows an image about 360 px wide on a phone and 550 px
 on a desktop: big cards (the bot's own faces, :mod:`bot.faces`) and few, big words, on
 an opaque dark ground that reads in the light and dark themes alike. Text is drawn
-with Pillow's built-in font (no system font needed), which holds ASCII only: names
+with Pillow's built-in font (no system font needed), which holds little beyond ASCII: names
 lose the letters it cannot draw (accents are dropped, ``Zoë`` is drawn ``Zoe``), and
 suits are drawn as shapes. The :attr:`Picture.description` says everything in words,
 with names in full, for screen readers.
@@ -57,7 +57,17 @@ from engine.variants import VARIANTS, Variant
 from engine.view import Phase, PlayerView, Trick
 from engine.wording import Wording, card_text, deals_left, sort_cards
 
-__all__ = ["DESCRIPTION_LIMIT", "HEIGHT", "WIDTH", "Picture", "Revealed", "draw_table", "reveal"]
+__all__ = [
+    "DESCRIPTION_LIMIT",
+    "HEIGHT",
+    "WIDTH",
+    "Picture",
+    "Revealed",
+    "describe",
+    "draw_table",
+    "examples",
+    "reveal",
+]
 
 WIDTH = 720
 """Width of every picture, in pixels."""
@@ -234,7 +244,9 @@ class _Canvas:
             _scaled(box), radius=radius * _K, fill=fill, outline=outline, width=round(width * _K)
         )
 
-    def ellipse(self, box: Box, fill: Colour, outline: Colour | None = None, width: float = 0):
+    def ellipse(
+        self, box: Box, fill: Colour, outline: Colour | None = None, width: float = 0
+    ) -> None:
         self.pen.ellipse(_scaled(box), fill=fill, outline=outline, width=round(width * _K))
 
     def text(

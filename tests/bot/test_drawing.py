@@ -115,7 +115,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[Card]:
     cards: list[Card] = []
     face = drawing._face
 
-    def spy(card: Card, side: int):  # type: ignore[no-untyped-def]
+    def spy(card: Card, side: int) -> Image.Image:
         cards.append(card)
         return face(card, side)
 
@@ -311,6 +311,7 @@ def test_pictures_match_their_references(name: str) -> None:
 
 def test_examples_are_written(tmp_path: Path) -> None:
     """``python -m bot.drawing OUT_DIR`` writes the README's two example pictures."""
+    assert drawing.main([]) == 2
     assert drawing.main([str(tmp_path)]) == 0
     for name in ("table-tuque.png", "table-six.png"):
         with Image.open(tmp_path / name) as image:
