@@ -2,10 +2,11 @@
 
 ``main`` takes its arguments and streams as parameters so that tests drive it
 with scripted input; ``docs/terminal.md`` shows a session. All the text comes
-from :mod:`engine.render_text`; this module only runs the game loop and talks
-to the person. On a terminal it colours that text with rich (red suits red,
-trump underlined, headings bold) and shows "thinking…" while a computer decides;
-into a file or a pipe, or with ``NO_COLOR`` set, it writes the plain text.
+from :mod:`engine.render_text` (a hint's words from :mod:`engine.advice`); this
+module only runs the game loop and talks to the person. On a terminal it colours
+that text with rich (red suits red, trump underlined, headings bold) and shows
+"thinking…" while a computer decides; into a file or a pipe, or with ``NO_COLOR``
+set, it writes the plain text.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import os
 import re
 import sys
 import textwrap
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import TextIO
@@ -25,6 +26,7 @@ import rich.console
 import rich.text
 
 from engine.actions import Action, Discard, Give, Play, parse_action
+from engine.advice import certainty, hint_text, reason
 from engine.cards import Card, Suit, effective_suit
 from engine.errors import IllegalAction, RecordError
 from engine.game import Deal, Game
@@ -42,6 +44,9 @@ EXIT_INTERRUPTED = 130  # the shell's code for a program ended by Ctrl-C (128 + 
 
 _QUIT_WORDS = frozenset({"quit", "exit", "q"})
 _HELP_WORDS = frozenset({"help", "?", "h"})
+_HINT_WORDS = frozenset({"hint"})
+HINT_SECONDS = 1.0
+"""How long the hard computer searches for a hint (as long as Discord's hint)."""
 _SYMBOLS = "♣♦♥♠🃏▮—…"
 # A card as the renderer writes it: 10♥, A♠', 🃏3, or in ASCII 10H, AS', B3 (upper
 # case, whole words, so that no ordinary word is taken for a card).
@@ -290,6 +295,25 @@ def _tableaus(variant: Variant, deal: Deal) -> list[list[FullPile]]:
     return result
 
 
+Advice = Callable[[PlayerView], tuple[Action, Mapping[int, float]]]
+"""A hint's search: the hard computer's action for a view and its shares of the search."""
+
+
+def _advisor(seed: int | None) -> Advice:
+    """The hard computer as an adviser: it searches :data:`HINT_SECONDS` on the view."""
+
+    def advise(view: PlayerView) -> tuple[Action, Mapping[int, float]]:
+        # Imported on the first hint, as engine.players imports the levels: a game that
+        # asks for none starts without loading the search.
+        from engine.ai.search import SearchPlayer
+
+        player = SearchPlayer(seed=seed, time_budget=HINT_SECONDS)
+        action = player.choose(view, view.legal_actions)
+        return action, player.last_shares
+
+    return advise
+
+
 class Person:
     """The person at the keyboard: shows their screen and reads their choice.
 
@@ -298,13 +322,22 @@ class Person:
         seat: the person's seat.
         renderer: the text for this table.
         console: the terminal.
+        advise: the search behind ``hint`` (the hard computer by default).
     """
 
-    def __init__(self, game: Game, seat: int, renderer: TextRenderer, console: Console) -> None:
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        renderer: TextRenderer,
+        console: Console,
+        advise: Advice | None = None,
+    ) -> None:
         self.game = game
         self.seat = seat
         self.renderer = renderer
         self.console = console
+        self.advise = advise or _advisor(None)
 
     def choose(self) -> Action:
         """Show the screen and the numbered choices, and ask until a legal action is given.
@@ -327,6 +360,7 @@ class Person:
         say()
         say(self.renderer.screen(view))
         say(self.renderer.menu(view))
+        hint = ""
         while True:
             text = self.console.ask(f"Your choice [1-{len(legal)}]: ").strip()
             word = text.lower()
@@ -334,6 +368,10 @@ class Person:
                 raise _Quit
             if not text or word in _HELP_WORDS:
                 say(self.renderer.input_help(view))
+                continue
+            if word in _HINT_WORDS:
+                hint = hint or self._hint(view, legal)
+                say(hint)
                 continue
             if text.isdigit():
                 number = int(text)
@@ -353,6 +391,22 @@ class Person:
                 say(str(err))
                 continue
             return action
+
+    def _hint(self, view: PlayerView, legal: Sequence[Action]) -> str:
+        """What the hard computer would do, by its menu number, why and how sure, in the
+        words of :mod:`engine.advice` (meant for Discord's hint too)."""
+        r = self.renderer
+        with self.console.thinking("Looking for a hint" + ("..." if r.ascii_only else "…")):
+            action, shares = self.advise(view)
+        labels = {a.id: r.menu_label(view, a) for a in legal}
+        label = f"{legal.index(action) + 1}) {labels[action.id]}"
+        return hint_text(
+            label,
+            reason(view, action, ascii_only=r.ascii_only),
+            certainty(shares, action.id, labels),
+            markdown=False,
+            ascii_only=r.ascii_only,
+        )
 
     def _parse(self, text: str, view: PlayerView) -> Action:
         """An action from a menu label, the action notation, or a bare card.
@@ -472,7 +526,7 @@ def _play(args: argparse.Namespace, console: Console, err: TextIO) -> int:
         computers = {
             s: make_player(args.level, _seat_seed(game, s)) for s in range(1, variant.players)
         }
-        person = Person(game, 0, renderer, console)
+        person = Person(game, 0, renderer, console, _advisor(_seat_seed(game, 0)))
         console.say(
             f"{variant.title} against the computer ({args.level}). "
             f"{_goal(game).capitalize()}, seed {game.seed}."

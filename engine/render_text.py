@@ -325,7 +325,8 @@ class TextRenderer:
         examples = " or ".join(f"'{a}'" for a in self.choices(view)[:2])
         return (
             f"Type a number from 1 to {len(view.legal_actions)}, or the action itself, "
-            f"e.g. {examples}\n(a card may be written 10h or TH). 'quit' stops the game."
+            f"e.g. {examples}\n(a card may be written 10h or TH). 'hint' shows what the hard "
+            "computer would do and why; 'quit' stops the game."
         )
 
     # --- what happened -----------------------------------------------------------------

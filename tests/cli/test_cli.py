@@ -10,17 +10,18 @@ import io
 import json
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
 
-from engine.actions import Discard, parse_action
+import engine.cli
+from engine.actions import Action, Discard, parse_action
 from engine.cards import CARDS, Card, cards_in
 from engine.cli import main
 from engine.game import Game
 from engine.variants import VARIANTS
-from engine.view import Phase
+from engine.view import Phase, PlayerView
 
 Policy = Callable[[str], str | None]
 """Given everything printed so far (ending with a prompt), the line to type; ``None``: EOF."""
@@ -667,3 +668,56 @@ def test_no_color_keeps_a_terminal_plain(monkeypatch: pytest.MonkeyPatch) -> Non
     out = run_on_terminal(["play", "--seed", "3", "--level", "random"], always_one)
     assert not re.search(r"\x1b\[[0-9;]*m", out)
     assert "Your hand: A♣ 10♣ | 7♦ | 10♥ 9♥ 8♥ | 8♠\n" in out
+
+
+_HINT = re.compile(r"^(💡 )?Hint: (\d+)\) (.+?) (—|-) (.+)\. ([A-Z].*)\.$", re.M)
+_SURE = ("A clear choice", "The best choice", "A narrow choice", "A close call", "A rule of thumb")
+
+
+@pytest.mark.parametrize("ascii_only", [False, True])
+def test_hint_names_the_menu_choice_why_and_how_sure(
+    monkeypatch: pytest.MonkeyPatch, ascii_only: bool
+) -> None:
+    """'hint' shows the hard computer's choice by its menu number and label, why in a
+    player's words, and how sure in words (engine/advice.py); asked twice on one screen
+    it says the same without searching again; following it plays on."""
+    monkeypatch.setattr("engine.cli.HINT_SECONDS", 0.05)
+    searches = 0
+    real = engine.cli._advisor
+
+    def counted(seed: int | None) -> engine.cli.Advice:
+        advise = real(seed)
+
+        def count(view: PlayerView) -> tuple[Action, Mapping[int, float]]:
+            nonlocal searches
+            searches += 1
+            return advise(view)
+
+        return count
+
+    monkeypatch.setattr("engine.cli._advisor", counted)
+
+    def policy(text: str) -> str:
+        if text.count("--- Hand") > 6:
+            return "quit"
+        hints = _HINT.findall(last_screen(text))
+        return "hint" if len(hints) < 2 else hints[-1][1]
+
+    argv = ["play", "--seed", "2", "--level", "random", "--variant", "euchre"]
+    code, out, _ = run(argv + ["--ascii"] * ascii_only, policy)
+    assert code == 0 and out.endswith("quit\nGame stopped.\n")
+    screens = out.split("--- Hand")[1:-1]
+    assert len(screens) == 6 and searches == 6
+    for screen in screens:
+        choices = screen[: screen.index("Your choice")]
+        entries = (_MENU_ENTRY.match(e) for e in re.split(r"\s{3,}|\n", choices))
+        labels = {int(m[1]): m[2] for m in entries if m}
+        first, second = _HINT.findall(screen)
+        assert first == second
+        emoji, number, label, dash, why, sure = first
+        assert (emoji, dash) == (("", "-") if ascii_only else ("💡 ", "—"))
+        assert labels[int(number)] == label  # the hint marks the choice it means
+        assert why[0].islower() and sure.startswith(_SURE)
+        assert f"Your choice [1-{len(labels)}]: {number}\n" in screen  # and it was followed
+    if ascii_only:
+        assert "💡" not in out and " — " not in out
