@@ -24,6 +24,10 @@ Every custom_id starts with ``tuque:`` and carries only ids and public numbers:
                                                 are seat numbers), the level of a computer
                                                 to add (values are levels)
 ``tuque:lb:<variant>:<page>``                   leaderboard paging
+``tuque:replay:<game>:<step>:<way>``            a finished game's replay: show step
+                                                ``step``; ``way`` (``prev``, ``next``,
+                                                ``prevhand``, ``nexthand``) tells the
+                                                buttons of one message apart
 ==============================================  ===========================================
 
 An action id names a card only on the ephemeral message of the player who may
@@ -72,6 +76,7 @@ __all__ = [
     "LobbySelect",
     "RecordControls",
     "RematchButton",
+    "ReplayButton",
     "ResignButton",
     "ShowHandButton",
     "SuitSelect",
@@ -81,6 +86,7 @@ __all__ = [
     "games_view",
     "hand_buttons",
     "hand_layout",
+    "replay_row",
     "resign_view",
     "suit_choices",
     "suit_of",
@@ -128,10 +134,14 @@ class LobbyControls(Protocol):
 
 
 class RecordControls(Protocol):
-    """What the records cog (``"Records"``) does with leaderboard paging."""
+    """What the records cog (``"Records"``) does with leaderboard paging and replays."""
 
     async def page_leaderboard(
         self, interaction: discord.Interaction, variant: str, page: int
+    ) -> None: ...
+
+    async def show_replay(
+        self, interaction: discord.Interaction, game_id: int, step: int
     ) -> None: ...
 
 
@@ -531,6 +541,75 @@ class LeaderboardButton(
         await _records(interaction).page_leaderboard(interaction, self.variant, self.page)
 
 
+REPLAY_WAYS = {
+    "prevhand": ("⏮", "Hand"),
+    "prev": ("◀", "Back"),
+    "next": ("▶", "Next"),
+    "nexthand": ("⏭", "Hand"),
+}
+"""A replay's buttons, in their row's order: what the custom_id says, the emoji and label."""
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tuque:replay:(?P<game>\d+):(?P<step>\d+):(?P<way>prevhand|prev|nexthand|next)",
+):
+    """A finished game's replay moves to step ``step`` (anyone in the channel may page a
+    finished game: every card of it is public once it is over)."""
+
+    def __init__(self, game_id: int, step: int, way: str, *, disabled: bool = False) -> None:
+        emoji, label = REPLAY_WAYS[way]
+        forward = way == "next"  # the usual click stands out
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                emoji=emoji,
+                style=discord.ButtonStyle.primary if forward else discord.ButtonStyle.secondary,
+                custom_id=f"tuque:replay:{game_id}:{step}:{way}",
+                disabled=disabled,
+            )
+        )
+        self.game_id = game_id
+        self.step = step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> ReplayButton:
+        return cls(int(match["game"]), int(match["step"]), match["way"])
+
+    @_guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if not _ids_in_range(self.game_id, self.step + 1):
+            await replies.deny(interaction, _BAD_BUTTON)
+            return
+        await _records(interaction).show_replay(interaction, self.game_id, self.step)
+
+
+def replay_row(
+    game_id: int, step: int, hand_starts: Sequence[int], steps: int
+) -> discord.ui.ActionRow[Any]:
+    """The buttons under step ``step`` (0-based) of a replay of ``steps`` steps whose
+    hands start at ``hand_starts``: the start of this hand (or, from there, of the one
+    before), the step before, the step after, the start of the next hand (or the last
+    step); each disabled where it would not move."""
+    current = max((s for s in hand_starts if s <= step), default=0)
+    back_hand = current if current < step else max((s for s in hand_starts if s < step), default=0)
+    next_hand = min((s for s in hand_starts if s > step), default=steps - 1)
+    targets = {
+        "prevhand": back_hand,
+        "prev": max(step - 1, 0),
+        "next": min(step + 1, steps - 1),
+        "nexthand": next_hand,
+    }
+    return discord.ui.ActionRow[Any](
+        *(
+            ReplayButton(game_id, target, way, disabled=target == step)
+            for way, target in targets.items()
+        )
+    )
+
+
 _KNOWN = (
     ActionButton,
     ActionSelect,
@@ -543,6 +622,7 @@ _KNOWN = (
     LobbyButton,
     LobbySelect,
     LeaderboardButton,
+    ReplayButton,
 )
 # The others' templates, their group names dropped (a name may appear only once in a regex).
 _OTHERS = "|".join(

@@ -33,6 +33,7 @@ from bot.store import (
 from engine.actions import Action, Discard, Play, parse_action
 from engine.cards import Card, Suit, cards_in
 from engine.game import Game
+from engine.replay import Frame, FrameKind
 from engine.rules_text import rules_text
 from engine.variants import VARIANTS, Variant
 from engine.view import HandResult, Phase, PlayerView
@@ -58,7 +59,9 @@ __all__ = [
     "leaderboard_embed",
     "lobby_embed",
     "lobby_seat_label",
+    "replay_caption",
     "replay_embed",
+    "replay_label",
     "replay_story",
     "rules_embed",
     "seating_of",
@@ -794,6 +797,45 @@ def _result_line(result: HandResult, variant: Variant, seating: Seating) -> str:
         else ""
     )
     return f"{maker}Tricks: {tricks}. Points: {points or 'none'}. Score: {score}."
+
+
+def replay_caption(frame: Frame, seating: Seating) -> str:
+    """One line under a replay's picture: which hand, and what this step shows
+    (``Hand 2 · trick 3 of 5 · Ann wins it``); the last hand's result says who won."""
+    view = frame.view
+    head = f"Hand {frame.hand_no}"
+    if frame.kind is FrameKind.DEAL:
+        line = f"{head} · {seating.who(view.dealer)} deals"
+        if view.up_card is not None:
+            line += f" and turns up {view.up_card.pretty()}"
+        if view.trump is not None and view.maker is None:
+            line += f" · {_suit(view.trump)} trump"  # Jackpot: turned, not bid
+        return line
+    if frame.kind is FrameKind.BIDDING:
+        return f"{head} · trump {_trump_line(view, seating)}"
+    if frame.kind is FrameKind.TRICK:
+        winner = seating.who(view.trick.winner)
+        return f"{head} · trick {frame.trick_no} of {_variant(view).tricks} · {winner} wins it"
+    if frame.kind is FrameKind.RESULT and view.last_hand is not None:
+        variant = _variant(view)
+        line = f"{head} · {_result_line(view.last_hand, variant, seating)}"
+        if view.winner is not None:
+            line += f" Game over: {seating.side_names(view.winner, variant.sides)} won."
+        return line
+    return f"{head} · the game ended here, in the middle of the hand."
+
+
+def replay_label(frame: Frame) -> str:
+    """A replay step in a few plain words, for the picture's corner: ``Hand 2 · trick 3``
+    (the picture's font draws no suit symbols; the caption under it says the rest)."""
+    what = {
+        FrameKind.DEAL: "the deal",
+        FrameKind.BIDDING: "trump made",
+        FrameKind.TRICK: f"trick {frame.trick_no}",
+        FrameKind.RESULT: "result",
+        FrameKind.STOPPED: "ended here",
+    }[frame.kind]
+    return f"Hand {frame.hand_no} · {what}"
 
 
 def replay_embed(row: GameRow, seating: Seating, hands: int) -> discord.Embed:

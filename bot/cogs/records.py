@@ -1,27 +1,41 @@
 """Records: ``/tuque leaderboard`` (paged with buttons), ``/tuque stats`` and
-``/tuque replay`` (a finished game's record and story)."""
+``/tuque replay`` (a finished game's record and story, and the game to watch step by
+step: the table's picture at each deal, bidding, trick and result, every card face up)."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import math
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
 from bot import render, replies
 from bot.cogs import TuqueCog
-from bot.components import LeaderboardButton
+from bot.components import LeaderboardButton, replay_row
+from bot.drawing import Revealed, draw_table
 from bot.options import GameNumber, Variant
 from bot.sessions import record_of
-from bot.store import GameNotFound, GameStatus, Store
+from bot.store import GameNotFound, GameRow, GameStatus, Store
+from engine.replay import hand_starts, replay_frames
 
 if TYPE_CHECKING:
     from bot.client import TuqueBot
 
-__all__ = ["LEADERBOARD_PAGE", "RecordsCog", "leaderboard_message", "setup"]
+__all__ = [
+    "LEADERBOARD_PAGE",
+    "REPLAY_PICTURE",
+    "RecordsCog",
+    "ReplayStep",
+    "leaderboard_message",
+    "replay_layout",
+    "replay_step",
+    "setup",
+]
 
 LEADERBOARD_PAGE = 10
 """Players per leaderboard page."""
@@ -55,8 +69,73 @@ async def leaderboard_message(
     )
 
 
+REPLAY_PICTURE = "replay.png"
+"""The file name of a replay's picture, attached to its message."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One step of a finished game's replay, drawn: what its message shows."""
+
+    step: int
+    steps: int
+    hand_starts: tuple[int, ...]
+    caption: str
+    png: bytes
+    description: str
+
+
+def replay_step(row: GameRow, step: int) -> ReplayStep | None:
+    """Step ``step`` (0-based) of the replay of ``row``, a game that has ENDED (the
+    picture shows every hidden card); ``None`` if the replay has no such step.
+
+    CPU work (the game replayed, the table drawn): run it off the event loop.
+
+    Raises:
+        engine.errors.RecordError: the stored log does not rebuild the game.
+    """
+    frames = replay_frames(record_of(row))
+    if not 0 <= step < len(frames):
+        return None
+    frame = frames[step]
+    seating = render.seating_of(row.seats)
+    picture = draw_table(
+        frame.view,
+        seating.names,
+        revealed=Revealed(frame.hands, frame.face_down),
+        caption=render.replay_label(frame),
+    )
+    return ReplayStep(
+        step,
+        len(frames),
+        hand_starts(frames),
+        render.replay_caption(frame, seating),
+        picture.png,
+        picture.description,
+    )
+
+
+def replay_layout(game_id: int, shown: ReplayStep) -> discord.ui.LayoutView:
+    """A replay's message in Discord's component layout (Components V2): a title, the
+    step's picture (the attachment :data:`REPLAY_PICTURE`, described for screen
+    readers), its caption and which step of how many, and the buttons that page it."""
+    layout = discord.ui.LayoutView(timeout=None)
+    container = discord.ui.Container[Any](accent_colour=render.RESULT_COLOUR)
+    container.add_item(discord.ui.TextDisplay(f"### Game #{game_id}, step by step"))
+    gallery = discord.ui.MediaGallery[Any]()
+    gallery.add_item(media=f"attachment://{REPLAY_PICTURE}", description=shown.description)
+    container.add_item(gallery)
+    container.add_item(
+        discord.ui.TextDisplay(f"{shown.caption}\n-# Step {shown.step + 1} of {shown.steps}")
+    )
+    container.add_item(replay_row(game_id, shown.step, shown.hand_starts, shown.steps))
+    layout.add_item(container)
+    return layout
+
+
 class RecordsCog(TuqueCog, name="Records"):
-    """The server's leaderboard and a member's record (``components.RecordControls``)."""
+    """The server's leaderboard, a member's record and finished games' replays
+    (``components.RecordControls``)."""
 
     async def page_leaderboard(
         self, interaction: discord.Interaction, variant: str, page: int
@@ -95,26 +174,54 @@ class RecordsCog(TuqueCog, name="Records"):
         stats = await self.bot.store.player_stats(interaction.guild_id, who.id, variant)
         await interaction.response.send_message(embed=render.stats_embed(stats, who.display_name))
 
-    @app_commands.command(description="Replay a finished game: its record and every hand.")
-    @app_commands.describe(game="The game's number (#12 on its table)")
-    async def replay(self, interaction: discord.Interaction, game: GameNumber) -> None:
-        """Post a finished game of this server in the channel: a summary, the record as
-        a JSON file (``tuque replay FILE`` rebuilds it) and the hand-by-hand story with
-        every card. A game still being played shows nothing beyond its public table."""
-        assert interaction.guild_id is not None  # TuqueTree.interaction_check
+    async def _ended_game(self, interaction: discord.Interaction, game: int) -> GameRow | None:
+        """Game ``game`` of this server if it has ended (its cards may be shown); else
+        ``None``, the member told why."""
         try:
             row = await self.bot.store.load_game(game)
         except GameNotFound:
             row = None
         if row is None or row.guild_id != interaction.guild_id:
             await replies.deny(interaction, f"There is no game #{game} on this server.")
-            return
+            return None
         if row.status is GameStatus.ACTIVE:
             await replies.deny(
                 interaction,
                 f"Game #{game} is still being played: its hands stay hidden until it ends. "
                 f"Its table is in <#{row.channel_id}>.",
             )
+            return None
+        return row
+
+    async def show_replay(self, interaction: discord.Interaction, game_id: int, step: int) -> None:
+        """A replay's button: its message shows step ``step`` of game ``game_id``."""
+        if interaction.guild_id is None:
+            await replies.deny(interaction, "Replays belong to a server.")
+            return
+        async with replies.deadline(interaction):
+            row = await self._ended_game(interaction, game_id)
+            if row is None:
+                return
+            shown = await asyncio.to_thread(replay_step, row, step)
+            if shown is None:
+                await replies.deny(interaction, f"The replay of game #{game_id} has no such step.")
+                return
+            await replies.edit_clicked(
+                interaction,
+                view=replay_layout(game_id, shown),
+                attachments=[discord.File(io.BytesIO(shown.png), filename=REPLAY_PICTURE)],
+            )
+
+    @app_commands.command(description="Replay a finished game: watch it, with its record.")
+    @app_commands.describe(game="The game's number (#12 on its table)")
+    async def replay(self, interaction: discord.Interaction, game: GameNumber) -> None:
+        """Post a finished game of this server in the channel: a summary, the record as
+        a JSON file (``tuque replay FILE`` rebuilds it) and the hand-by-hand story with
+        every card; then the game to watch step by step, with buttons. A game still
+        being played shows nothing beyond its public table."""
+        assert interaction.guild_id is not None  # TuqueTree.interaction_check
+        row = await self._ended_game(interaction, game)
+        if row is None:
             return
         record = record_of(row)
         seating = render.seating_of(row.seats)
@@ -127,6 +234,14 @@ class RecordsCog(TuqueCog, name="Records"):
             discord.File(io.BytesIO(story.encode()), filename=f"game-{game}.txt"),
         ]
         await replies.send(interaction, embed=render.replay_embed(row, seating, hands), files=files)
+        # The files come first, at once: the picture below takes a moment to draw.
+        shown = await asyncio.to_thread(replay_step, row, 0)
+        if shown is not None:  # a game ended before its first deal has nothing to watch
+            await replies.send(
+                interaction,
+                view=replay_layout(game, shown),
+                file=discord.File(io.BytesIO(shown.png), filename=REPLAY_PICTURE),
+            )
 
 
 async def setup(bot: TuqueBot) -> None:
