@@ -45,8 +45,8 @@ class Frame:
     Attributes:
         kind: what the step shows.
         view: the public view (``Game.view(None)``) at that moment; in a ``TRICK``
-            step, ``trick`` is the complete trick and its winner, and the scores are
-            still those before the hand's result.
+            step, ``trick`` is the complete trick and its winner, nobody is to act, and
+            the scores are still those before the hand's result.
         hands: each seat's hand at that moment (hidden in the game: a replay shows it).
         face_down: per seat, per tableau pile, the face-down card or ``None``.
         hand_no: the hand's number (1-based).
@@ -96,13 +96,14 @@ def replay_frames(record: Mapping[str, Any]) -> tuple[Frame, ...]:
         after = game.view(None)
         if len(after.tricks) > tricks_done:
             tricks_done = len(after.tricks)
-            view = replace(after, trick=after.tricks[-1])
+            # Nobody is to act while a complete trick lies on the table: its winner leads
+            # the next one, after the step that shows it.
+            view = replace(after, trick=after.tricks[-1], turn=None)
             if over:
                 # The last trick still lies on the table: the hand is scored in the next step.
                 view = replace(
                     view,
                     phase=Phase.PLAY,
-                    turn=None,
                     scores=before.scores,
                     winner=None,
                     last_hand=before.last_hand,

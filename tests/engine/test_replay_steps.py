@@ -73,7 +73,8 @@ def test_the_last_step_is_the_final_score() -> None:
 
 def test_a_trick_step_shows_the_complete_trick_before_the_hand_is_scored() -> None:
     """A trick step's trick holds every card with its winner, as the hand's tricks
-    record it; the hand's last trick still shows the scores from before the hand."""
+    record it, and nobody is to act; the hand's last trick still shows the scores from
+    before the hand."""
     game = finished("euchre", 11)
     frames = replay_frames(game.to_record())
     results = iter(game.hand_results)
@@ -81,7 +82,7 @@ def test_a_trick_step_shows_the_complete_trick_before_the_hand_is_scored() -> No
     for frame in frames:
         if frame.kind is FrameKind.TRICK:
             trick = frame.view.trick
-            assert trick.winner is not None
+            assert trick.winner is not None and frame.view.turn is None
             assert trick.plays and len(trick.plays) == len(frame.view.tricks[0].plays)
             assert frame.view.tricks[frame.trick_no - 1] == trick
             assert frame.view.scores == previous
