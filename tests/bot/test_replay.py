@@ -13,6 +13,7 @@ from discord_double import StoredMessage
 from e2e import Table, db_snapshot, running_bot
 from PIL import Image
 
+from bot import render
 from bot.client import TuqueBot
 from bot.components import ReplayButton
 from bot.drawing import HEIGHT, WIDTH
@@ -239,3 +240,37 @@ async def test_a_game_still_being_played_has_no_replay(table: Table) -> None:
     assert "still being played" in rec.original.text
     assert rec.followups == [] and not rec.original.attachments
     assert t.double.channel_messages(t.channel) == []
+
+
+def test_each_kind_of_step_has_its_caption() -> None:
+    """The caption under the picture says the hand and what the step shows: the deal and
+    its up-card, trump and its maker, a trick and its winner, the result and the game's
+    winner, or where a record stops; the picture's own label is plain words."""
+    seating = render.Seating(("ann", "C2", "bob", "C4"), (1, None, 2, None))
+    game = _played(3)
+    record = game.to_record()
+    frames = replay_frames(record)
+    first = {}
+    for frame in frames:
+        first.setdefault(frame.kind, frame)
+    captions = {kind: render.replay_caption(f, seating) for kind, f in first.items()}
+    up = frames[0].view.up_card
+    assert up is not None
+    assert captions[FrameKind.DEAL] == f"Hand 1 · ann deals and turns up {up.pretty()}"
+    maker = seating.who(first[FrameKind.BIDDING].view.maker)
+    assert captions[FrameKind.BIDDING].startswith("Hand 1 · trump ")
+    assert f"made by {maker}" in captions[FrameKind.BIDDING]
+    winner = seating.who(first[FrameKind.TRICK].view.trick.winner)
+    assert captions[FrameKind.TRICK] == f"Hand 1 · trick 1 of 5 · {winner} wins it"
+    assert captions[FrameKind.RESULT].startswith("Hand 1 · ")
+    assert "Score: ann & bob" in captions[FrameKind.RESULT]
+    assert "Game over" not in captions[FrameKind.RESULT]
+    assert "Game over" in render.replay_caption(frames[-1], seating)
+    stopped = replay_frames({**record, "actions": record["actions"][:12]})[-1]
+    assert render.replay_caption(stopped, seating) == (
+        "Hand 1 · the game ended here, in the middle of the hand."
+    )
+    assert [render.replay_label(first[k]) for k in (FrameKind.DEAL, FrameKind.TRICK)] == [
+        "Hand 1 · the deal",
+        "Hand 1 · trick 1",
+    ]
