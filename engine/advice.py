@@ -97,8 +97,8 @@ class _Seen:
         view: the view. variant: the variant as configured for the table.
         me: the viewer's seat. hand: the hand. mine: every card the seat may play or
             count on: the hand and its own face-up tableau (RULES.md §1).
-        gone: cards the seat knows out of play: played, its own discards, a
-            turned-down up-card.
+        gone: cards the seat knows out of play: played, its own discards, an up-card
+            nobody took up.
         others: cards the seat cannot place in its own hand and does not know gone:
             another player's, face down, in the kitty (any of them may be live).
         visible: every card the view shows (the hand, every face-up tableau card,
@@ -130,7 +130,7 @@ class _Seen:
         played = mask_of(c for t in (*view.tricks, view.trick) for _, c in t.plays)
         gone = played | mask_of(view.discards)
         up = mask_of([view.up_card]) if view.up_card is not None else 0
-        if view.up_card_turned_down:
+        if not _taken_up(view, variant):
             gone |= up
         shown = mask_of(c for s in range(view.players) for c in view.face_up(s))
         called = mask_of([view.called_card]) if view.called_card is not None else 0
@@ -169,6 +169,18 @@ class _Seen:
         if RANK_INDEX[card] == JACK_INDEX and EFFECTIVE_SUIT[trump][card] == trump:
             return "the Right Bower" if SUIT_INDEX[card] == trump else "the Left Bower"
         return None
+
+
+def _taken_up(view: PlayerView, variant: Variant) -> bool:
+    """Whether the dealer adds the up-card to their hand (RULES.md §1, §3, §4): it was
+    ordered or taken up, or the dealer named trump for a turned-up Benny, and the dealer
+    does not sit out. Otherwise it stays out of play (turned down, or Jackpot's, §7)."""
+    up = view.up_card
+    if up is None:
+        return False
+    ordered = any(isinstance(a, OrderUp | TakeUp) for _, a in view.bids)
+    blind = variant.ben_up == "dealer_makes" and up.is_ben and view.maker is not None
+    return (ordered or blind) and view.dealer not in view.out
 
 
 def _esuit(trump: int, card: int) -> int:
@@ -263,8 +275,8 @@ def _play(seen: _Seen, card: Card) -> str:
 
 
 def _unseen(n: int, noun: str) -> str:
-    """``one higher heart is unseen``, ``two higher hearts are unseen``."""
-    return f"{_count(n, 'higher ' + noun)} {'is' if n == 1 else 'are'} unseen"
+    """``with one higher heart unseen``."""
+    return f"with {_count(n, 'higher ' + noun)} unseen"
 
 
 def _lead(seen: _Seen, card: Card) -> str:
@@ -290,8 +302,8 @@ def _lead(seen: _Seen, card: Card) -> str:
         unseen = _unseen(len(threats), "trump")
         maker = view.maker
         if maker is not None and (maker == seen.me or maker in partners) and known:
-            return f"leads {name or 'trump'} to draw the defenders' trumps; {unseen}"
-        return f"leads {name or 'trump'} to draw the others' trumps; {unseen}"
+            return f"leads {name or 'trump'} to draw the defenders' trumps, {unseen}"
+        return f"leads {name or 'trump'} to draw the others' trumps, {unseen}"
     noun = SUITS[suit].noun
     threats = _above(seen, c, suit, seen.others)
     if not threats:
@@ -307,8 +319,8 @@ def _lead(seen: _Seen, card: Card) -> str:
         return f"leads low in {noun}, keeping your higher {noun}"
     one = _singular(SUITS[suit])
     if len(threats) == 1:
-        return f"leads a high {one}: {_unseen(1, one)}"
-    return f"leads a {one}; {_unseen(len(threats), one)}"
+        return f"leads a high {one}, {_unseen(1, one)}"
+    return f"leads a {one}, {_unseen(len(threats), one)}"
 
 
 def _follow(seen: _Seen, card: Card) -> str:
@@ -335,7 +347,10 @@ def _follow(seen: _Seen, card: Card) -> str:
     lowest = power[c] == min(power[x.index] for x in playable)
     off = [x for x in playable if _esuit(t, x.index) not in (t, led)]
     lowest_off = (
-        not follows and not trumps and RANK_INDEX[c] == min(RANK_INDEX[x.index] for x in off)
+        not follows
+        and not trumps
+        and len(off) > 1
+        and RANK_INDEX[c] == min(RANK_INDEX[x.index] for x in off)
     )
 
     if holder in partners:
@@ -389,6 +404,8 @@ def _follow(seen: _Seen, card: Card) -> str:
         return f"{throws} instead of trumping, keeping your trumps"
     if held:
         return f"{throws}: your trumps can't beat {best_name}"
+    if led == t:
+        return f"{throws}: you have no trump"
     return f"{throws}: you have no {led_noun} and no trump"
 
 
@@ -659,9 +676,9 @@ def _call(seen: _Seen, action: Action) -> str:
         cards = bits(SUIT_MASK[t][s] & seen.pack)
         top = max(cards, key=lambda c: power[c])
         if seen.mine >> top & 1:
+            what = ("trump", "trump") if s == t else (action.suit.noun, _singular(action.suit))
             return (
-                f"calls {action.suit.noun}: you hold the highest {_singular(action.suit)}, "
-                "so you play as your own partner"
+                f"calls {what[0]}: you hold the highest {what[1]}, so you play as your own partner"
             )
         if s == t:
             return "calls trump: whoever holds the highest trump dealt plays with you"
@@ -706,7 +723,7 @@ def _auction(seen: _Seen, action: Action) -> str:
     best = _at_best(seen, mine, t)
     standing = next((a for _, a in reversed(view.bids) if isinstance(a, Bid)), None)
     if standing is not None:
-        return f"passes rather than outbid the {standing.level} standing ({best})"
+        return f"passes rather than outbid the standing bid of {standing.level} ({best})"
     if _weak(seen, mine, t):
         return f"passes: too weak to bid ({best})"
     return f"passes ({best})"
@@ -734,15 +751,16 @@ def reason(view: PlayerView, action: Action, *, ascii_only: bool = False) -> str
     core's own reading, :meth:`engine.core.HandState.play`), and it names only cards
     that view shows: the seat's hand and tableau, face-up tableau cards, cards
     played, the up-card. Every action of every variant has words, with a general one
-    where nothing more is to say; it never raises for an action of the view.
+    where nothing more is to say; it never raises. An action the view does not offer
+    (or a spectator's view) has no words: ``""``.
 
     Args:
         view: the view of the seat to act.
         action: one of ``view.legal_actions``.
         ascii_only: cards in the notation (``10H``) instead of symbols (``10♥``).
     """
-    if view.seat is None:
-        return "is one of the choices"
+    if view.seat is None or action not in view.legal_actions:
+        return ""
     seen = _Seen.of(view, ascii_only)
     phase = view.phase
     match action:

@@ -365,3 +365,30 @@ def test_the_walks_meet_every_kind_of_decision() -> None:
         }
     )
     assert kinds <= met, kinds - met
+
+
+def test_jackpots_up_card_is_out_of_play(deal_game) -> None:
+    """RULES.md §7 Jackpot: nobody takes the up-card, so the A♠ turned up threatens no
+    king of trump; only the seat's own trumps rank above it."""
+    game = deal_game("jackpot", dealer=0, hands={1: "B1 JS JC KS 9D"}, up_card="AS")
+    assert play(game, "KS") == "leads a trump to draw trump: nobody else can beat it"
+
+
+def test_calling_a_suit_whose_best_card_you_hold(deal_game, act) -> None:
+    """RULES.md §7 Call-Ace: holding the Benny, calling trump makes the maker their own partner."""
+    hands = {0: DEALER, 1: "B1 JH JD AH 9C"}
+    game = deal_game("call_ace", dealer=0, hands=hands, up_card="9H")
+    act(game, "order", "discard 9D")
+    assert seat_view(game).phase is Phase.CALLING
+    assert reason(seat_view(game), CallSuit(Suit.HEARTS)) == (
+        "calls trump: you hold the highest trump, so you play as your own partner"
+    )
+    assert reason(seat_view(game), CallSuit(Suit.CLUBS)) == (
+        "calls clubs: you lack its highest card, so whoever holds the best one dealt plays with you"
+    )
+
+
+def test_an_action_the_view_does_not_offer_has_no_words(trumped) -> None:
+    """Only the view's own actions are explained; anything else gets no words."""
+    assert reason(seat_view(trumped), Play(Card.parse("9S"))) == ""
+    assert reason(trumped.view(None), Pass()) == ""
