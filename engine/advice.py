@@ -74,11 +74,9 @@ def _number(n: int) -> str:
     return _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
 
 
-def _count(n: int, noun: str, plural: str | None = None) -> str:
+def _count(n: int, noun: str) -> str:
     """``one trump``, ``three trumps``, ``no trump``."""
-    if n == 1 or n == 0:
-        return f"{_number(n)} {noun}"
-    return f"{_number(n)} {plural or noun + 's'}"
+    return f"{_number(n)} {noun}" if n in (0, 1) else f"{_number(n)} {noun}s"
 
 
 def _singular(suit: Suit) -> str:
@@ -101,8 +99,6 @@ class _Seen:
             nobody took up.
         others: cards the seat cannot place in its own hand and does not know gone:
             another player's, face down, in the kitty (any of them may be live).
-        visible: every card the view shows (the hand, every face-up tableau card,
-            the cards played, the up-card, the seat's discards, a called card).
         pack: the pack's mask. power: ``power[trump][led][card]`` (RULES.md
             "Trick winner"; the double pack's jokers by colour).
     """
@@ -114,7 +110,6 @@ class _Seen:
     mine: int
     gone: int
     others: int
-    visible: int
     pack: int
     power: list[list[list[int]]]
     ascii_only: bool
@@ -132,8 +127,6 @@ class _Seen:
         up = mask_of([view.up_card]) if view.up_card is not None else 0
         if not _taken_up(view, variant):
             gone |= up
-        shown = mask_of(c for s in range(view.players) for c in view.face_up(s))
-        called = mask_of([view.called_card]) if view.called_card is not None else 0
         return cls(
             view=view,
             variant=variant,
@@ -142,7 +135,6 @@ class _Seen:
             mine=mine,
             gone=gone,
             others=pack & ~(mine | gone),
-            visible=mine | gone | shown | up | called,
             pack=pack,
             power=power_table(pack),
             ascii_only=ascii_only,
@@ -152,17 +144,14 @@ class _Seen:
         """A card the view shows, by its role under trump: ``the Right Bower``,
         ``Best Ben``, else ``the 10♥``."""
         trump = self.view.trump
-        if card.is_ben:
-            return joker_name(self.variant, card)
-        if trump is not None and RANK_INDEX[card.index] == JACK_INDEX:
-            if card.suit is trump:
-                return "the Right Bower"
-            if card.suit is trump.partner:
-                return "the Left Bower"
-        return "the " + card_text(card, self.ascii_only)
+        role = self.role(card.index, trump.index) if trump is not None else None
+        if role is None and card.is_ben:
+            role = joker_name(self.variant, card)
+        return role or "the " + card_text(card, self.ascii_only)
 
     def role(self, card: int, trump: int) -> str | None:
-        """The name of a joker or a bower under ``trump``; ``None`` for another card."""
+        """The name of a joker (:func:`~engine.wording.joker_name`) or a bower under
+        ``trump`` (RULES.md "Concepts"); ``None`` for another card."""
         c = CARDS[card]
         if c.is_ben:
             return joker_name(self.variant, c)
@@ -395,7 +384,8 @@ def _follow(seen: _Seen, card: Card) -> str:
         if not winners:
             low = " low" if lowest else ""
             return f"follows suit{low}: nothing you hold beats {best_name}"
-        return f"plays low, keeping your higher {led_noun} for later"
+        under = "low" if lowest else f"under {best_name}"
+        return f"plays {under}, keeping your higher {led_noun} for later"
     if trumps:
         return f"plays a trump, but {best_name} is higher"
     throws = "throws off your lowest card" if lowest_off else "throws off"
@@ -594,9 +584,8 @@ def _bid2(seen: _Seen, action: Action) -> str:
         holding = _holding(seen, mine, t)
         best = _strongest(seen, mine, t, allowed)
         stuck = not any(isinstance(a, Pass) for a in view.legal_actions)
-        if stuck:
-            return f"names {action.suit.noun}{best}: as the dealer you must name trump; {holding}"
-        return f"names {action.suit.noun}{best}: {holding}"
+        stuck_words = "; as the dealer you may not pass" if stuck else ""
+        return f"names {action.suit.noun}{best}: {holding}{stuck_words}"
     if not allowed:
         return "passes"
     t, _ = _best_of(seen, mine, allowed)
@@ -648,8 +637,8 @@ def _alone(seen: _Seen, action: Action) -> str:
         holding = _holding(seen, _cards_for(seen, _picks_up(seen)), t)
         return f"keeps {them} in with {holding}: going alone pays only for taking every trick"
     score = seen.variant.score_hand
-    n = seen.variant.contract
-    lone = score(0, n, False, True)[1]
+    n = seen.variant.tricks
+    lone = score(0, n, False, True)[1]  # a march by the lone defender's side: a euchre
     together = score(0, n, False, False)[1]
     if isinstance(action, GoAlone):
         words = f"defends alone: {_holding(seen, seen.mine, t)}"
@@ -693,7 +682,7 @@ def _call(seen: _Seen, action: Action) -> str:
             return "calls a card you discarded: you play without a partner"
         if _esuit(t, c) == t:
             power = seen.power[t][t]
-            lacking = [x for x in bits(SUIT_MASK[t][t] & seen.pack & ~seen.mine)]
+            lacking = bits(SUIT_MASK[t][t] & seen.pack & ~seen.mine)
             if power[c] == max(power[x] for x in lacking):
                 return "calls the highest trump you lack: whoever holds it plays with you"
             return "calls a trump you lack: whoever holds it plays with you"
