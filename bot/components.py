@@ -84,7 +84,6 @@ __all__ = [
     "default_suit",
     "game_over_view",
     "games_view",
-    "hand_buttons",
     "hand_layout",
     "replay_row",
     "resign_view",
@@ -671,68 +670,6 @@ def _emoji(action: Action, faces: CardFaces) -> discord.PartialEmoji | None:
     return None
 
 
-def hand_buttons(
-    game_id: int,
-    seq: int,
-    view: PlayerView,
-    labels: list[str],
-    faces: CardFaces = TEXT_FACES,
-    *,
-    hint: bool = False,
-) -> discord.ui.View | None:
-    """Components for exactly ``view.legal_actions`` (``labels`` in the same order),
-    and with ``hint`` a "Hint" button after them.
-
-    Buttons, five a row: cards from the hand first, then face-up tableau cards
-    (marked 📤). Where the actions (and the hint) would not fit in 25 buttons (an
-    Auction maker calling any card they do not hold), selects of at most 25 options
-    each, in action order, then the hint. A card's button or option shows its face
-    (from ``faces``) beside its label, and the label keeps the card's text for screen
-    readers.
-    """
-    if not view.legal_actions:
-        return None
-    ui = discord.ui.View(timeout=None)
-    if len(view.legal_actions) + hint > MAX_BUTTONS:
-        pairs = list(zip(view.legal_actions, labels, strict=True))
-        parts = -(-len(pairs) // MAX_BUTTONS)
-        size = -(-len(pairs) // parts)
-        for part in range(parts):
-            chunk = pairs[part * size : (part + 1) * size]
-            select = discord.ui.Select[Any](
-                custom_id=f"tuque:pick:{game_id}:{seq}:{part}",
-                placeholder=f"{chunk[0][1]} … {chunk[-1][1]}",
-                options=[
-                    discord.SelectOption(label=label, value=str(a.id), emoji=_emoji(a, faces))
-                    for a, label in chunk
-                ],
-                row=part,
-            )
-            ui.add_item(ActionSelect(game_id, seq, part, select))
-        if hint:
-            ui.add_item(HintButton(game_id, seq, row=parts))
-        return ui
-    tableau = set(view.face_up(view.seat)) if view.seat is not None and view.has_tableaus else set()
-    ordered = sorted(
-        zip(view.legal_actions, labels, strict=True),
-        key=lambda pair: isinstance(pair[0], Play) and pair[0].card in tableau,
-    )
-    for i, (action, label) in enumerate(ordered):
-        from_tableau = isinstance(action, Play) and action.card in tableau
-        button = discord.ui.Button[Any](
-            label=label + (" 📤" if from_tableau else ""),
-            emoji=_emoji(action, faces),
-            style=discord.ButtonStyle.success if from_tableau else _style(action),
-            custom_id=f"tuque:act:{game_id}:{seq}:{action.id}",
-            row=i // 5,
-        )
-        ui.add_item(ActionButton(game_id, seq, action.id, button))
-    if hint:
-        # After the last action, in its row while it has room (len(ordered) < 25 here).
-        ui.add_item(HintButton(game_id, seq, row=len(ordered) // 5))
-    return ui
-
-
 HINT_EMOJI = "💡"
 """The mark of the button a hint means (and of the Hint button itself)."""
 HAND_ACCENT = discord.Colour.blurple()
@@ -943,6 +880,7 @@ def hand_layout(
     hint: bool = False,
     suit: Suit | None = None,
     marked: int | None = None,
+    controls: bool = True,
 ) -> discord.ui.LayoutView:
     """A player's private hand message in Discord's component layout (Components V2).
 
@@ -961,25 +899,27 @@ def hand_layout(
             :func:`default_suit`).
         marked: the id of the action a hint means: its button is green with 💡, and
             in the compact bidding its suit is the one shown.
+        controls: False for a game that ended before its last hand (a resignation, a
+            forfeit): the engine still has actions, but there is nothing to click.
     """
     layout = discord.ui.LayoutView(timeout=None)
     container = discord.ui.Container[Any](accent_colour=HAND_ACCENT)
     for text in head:
         container.add_item(discord.ui.TextDisplay(text))
-    if view.legal_actions:
+    if view.legal_actions and controls:
         pairs = list(zip(view.legal_actions, labels, strict=True))
         if suit_choices(view):
-            controls = _suit_controls(game_id, seq, view, pairs, faces, suit, marked)
+            items = _suit_controls(game_id, seq, view, pairs, faces, suit, marked)
         else:
-            controls = _card_controls(game_id, seq, view, pairs, faces, marked)
+            items = _card_controls(game_id, seq, view, pairs, faces, marked)
             # The container, the separator, the footer and a row of its own for the hint.
             fixed = len(head) + 2 + bool(footer) + 2 * hint
-            if fixed + _count(controls) > MAX_LAYOUT_COMPONENTS:
-                controls = _select_controls(game_id, seq, pairs, faces, marked)
+            if fixed + _count(items) > MAX_LAYOUT_COMPONENTS:
+                items = _select_controls(game_id, seq, pairs, faces, marked)
         if hint:
-            controls = _with_hint(controls, game_id, seq)
+            items = _with_hint(items, game_id, seq)
         container.add_item(discord.ui.Separator())
-        for item in controls:
+        for item in items:
             container.add_item(item)
     if footer:
         container.add_item(discord.ui.TextDisplay(footer))

@@ -53,7 +53,6 @@ __all__ = [
     "Seating",
     "action_label",
     "game_over_embed",
-    "hand_embed",
     "hand_summary_embed",
     "hand_text",
     "leaderboard_embed",
@@ -313,85 +312,6 @@ def table_content(view: PlayerView, seating: Seating, ended: bool = False) -> st
     return f"<@{user}>, it's your turn." if user is not None else None
 
 
-def hand_embed(
-    view: PlayerView,
-    seating: Seating,
-    game_id: int,
-    note: str | None = None,
-    faces: CardFaces = TEXT_FACES,
-    ended: str | None = None,
-) -> discord.Embed:
-    """One player's private view, enough to play from without scrolling to the table.
-
-    Shows, in this order: what to do now (or whom the game waits for), the hand
-    grouped by suit with trump first (the Bowers and Bens in trump), the player's
-    own tableau and every other seat's face-up cards, the up-card, trump and its
-    maker, a call, the trick so far, the tricks each side has taken and what the
-    makers need, and the score.
-
-    Args:
-        view: the player's own view (``game.view(seat)``).
-        seating: names per seat.
-        game_id: shown in the footer with the hand number.
-        note: an extra line shown first (e.g. the result of the last click).
-        faces: how cards show (their emojis, or text).
-        ended: why the game ended before its last hand: shown instead of whose turn.
-
-    Raises:
-        ValueError: ``view`` is the public view.
-    """
-    if view.seat is None:
-        raise ValueError("a hand is rendered from a seat's view")
-    variant = _variant(view)
-    lines = [note] if note and note != ended else []
-    if ended is not None or view.phase is Phase.GAME_OVER:
-        lines.append(_status(view, seating, ended))
-    # A partner sitting out still gives the loner a card when asked (RULES.md §6).
-    elif view.seat in view.out and view.turn != view.seat:
-        lines.append("You sit out this hand: your partner plays alone.")
-    elif view.turn == view.seat:
-        lines.append("**Your turn:** " + _prompt(view))
-    elif view.turn is not None:
-        lines.append(f"Waiting for {seating.who(view.turn)}.")
-    embed = discord.Embed(
-        title="Your hand", description="\n".join(lines) or None, colour=HAND_COLOUR
-    )
-    if view.blind:
-        hand = "(unseen: you name trump before you look at it)"
-    else:
-        hand = _grouped(view.hand, view.trump, variant, faces)
-    embed.add_field(name=f"Hand ({len(view.hand)})", value=hand, inline=False)
-    if view.has_tableaus:
-        for seat in _from(view.seat, view.players):
-            if not view.tableaus[seat]:
-                continue
-            name = "Your tableau" if seat == view.seat else f"{seating.who(seat)}'s tableau"
-            embed.add_field(name=name, value=_tableau(view, seat, faces), inline=False)
-    if view.discards:
-        discarded = " ".join(_card(c, faces) for c in view.discards)
-        embed.add_field(name="You discarded", value=discarded)
-    if view.up_card is not None and view.hand_no:
-        up = _card(view.up_card, faces) + (" (turned down)" if view.up_card_turned_down else "")
-        embed.add_field(name="Up-card", value=up)
-    if view.trump is not None:
-        embed.add_field(name="Trump", value=_trump_line(view, seating))
-    called = _called_line(view, faces)
-    if called:
-        embed.add_field(name="Called", value=called, inline=False)
-    if view.phase is Phase.PLAY:
-        trick = _trick_line(view.trick.plays, seating, faces)
-        embed.add_field(name="Trick", value=trick, inline=False)
-    if view.hand_no and view.phase is not Phase.GAME_OVER:
-        embed.add_field(name="Tricks", value=_tricks_line(view, seating), inline=False)
-    embed.add_field(name="Score", value=_score_line(view, seating), inline=False)
-    key = " · [card/▮]: a face-up card on a face-down one" if view.has_tableaus else ""
-    embed.set_footer(
-        text=f"Game #{game_id} · hand {view.hand_no}{key} · "
-        f"/tuque rules {view.variant} explains every symbol"
-    )
-    return embed
-
-
 @dataclass(frozen=True, slots=True)
 class HandText:
     """The words of a player's private hand message, in the order it shows them.
@@ -460,7 +380,7 @@ def hand_text(
     if view.blind:
         cards = "Your hand: unseen (you name trump before you look at it)."
     else:
-        cards = _grouped_once(view.hand, view.trump, variant, faces)
+        cards = _grouped(view.hand, view.trump, variant, faces)
     table: list[str] = []
     if view.has_tableaus:
         for seat in _from(view.seat, view.players):
@@ -510,10 +430,10 @@ def _called_once(view: PlayerView, faces: CardFaces) -> str | None:
     return None
 
 
-def _grouped_once(
-    cards: Sequence[Card], trump: Suit | None, variant: Variant, faces: CardFaces
-) -> str:
-    """``cards`` one suit a line as :func:`_grouped` has them, each card shown once."""
+def _grouped(cards: Sequence[Card], trump: Suit | None, variant: Variant, faces: CardFaces) -> str:
+    """``cards`` one suit a line, trump first once made (the Bowers and Bens with it);
+    before, the jokers last, headed by their game's word (the Bens, the Benny). Each
+    card shows once: its face, or its text without one."""
     if not cards:
         return "Your hand is empty."
     lines = []
@@ -532,26 +452,6 @@ def _grouped_once(
 def _from(seat: int, players: int) -> list[int]:
     """Every seat, starting with ``seat`` and going round the table."""
     return [(seat + i) % players for i in range(players)]
-
-
-def _grouped(
-    cards: Sequence[Card], trump: Suit | None, variant: Variant, faces: CardFaces = TEXT_FACES
-) -> str:
-    """``cards`` one suit a line, trump first once made (the Bowers and Bens with it);
-    before, the jokers last, headed by their game's word (the Bens, the Benny)."""
-    if not cards:
-        return "—"
-    lines = []
-    for suit, group in suit_groups(cards, trump, variant.twins):
-        if suit is None:
-            word = jokers_word(variant).removeprefix("the ")
-            head = word[:1].upper() + word[1:]
-        elif suit is trump:
-            head = f"**Trump {suit.symbol}**"
-        else:
-            head = suit.symbol
-        lines.append(f"{head}  {' '.join(_card(c, faces) for c in group)}")
-    return "\n".join(lines)
 
 
 def _tricks_line(view: PlayerView, seating: Seating) -> str:

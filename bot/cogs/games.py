@@ -29,6 +29,7 @@ from bot.options import (
 )
 from bot.store import Autoplay, SeatRow
 from engine.actions import Action
+from engine.cards import Suit
 from engine.variants import VARIANTS
 
 if TYPE_CHECKING:
@@ -82,6 +83,11 @@ class GamesCog(TuqueCog, name="Games"):
 
     async def hint(self, interaction: discord.Interaction, game_id: int, seq: int) -> None:
         await self.sessions.hint(interaction, game_id, seq)
+
+    async def pick_suit(
+        self, interaction: discord.Interaction, game_id: int, seq: int, suit: Suit
+    ) -> None:
+        await self.sessions.pick_suit(interaction, game_id, seq, suit)
 
     # --- slash commands -----------------------------------------------------------------
 

@@ -41,16 +41,16 @@ HINT_SECONDS = 1.0
 """How long the hard computer searches for a hint (twice its own move's budget)."""
 
 
-def advise(seed: int, view: PlayerView) -> tuple[int, float | None]:
-    """A hint for ``view``'s seat: the hard computer's action id and its share of the
-    search (None where the hard level plays by the normal level's rule, as in the bidding
-    of Auction, two- and three-hand).
+def advise(seed: int, view: PlayerView) -> tuple[int, dict[int, float]]:
+    """A hint for ``view``'s seat: the hard computer's action id and every action's
+    share of its search, by action id (empty where the hard level plays by the normal
+    level's rule, as in the bidding of Auction, two- and three-hand).
 
     Runs in a worker, like ``choose_action``; takes only the seat's view.
     """
     player = SearchPlayer(seed=seed, time_budget=HINT_SECONDS)
     action = player.choose(view, view.legal_actions)
-    return action.id, player.last_shares.get(action.id)
+    return action.id, dict(player.last_shares)
 
 
 class Mover(Protocol):

@@ -25,7 +25,7 @@ from typing import Any
 import discord
 
 from bot import render, replies
-from bot.components import game_over_view, hand_buttons, table_view
+from bot.components import game_over_view, hand_layout, table_view
 from bot.emojis import CardFaces
 from bot.sessions.state import Call, HandMessage, Session, ended, post_nonce
 from bot.store import Store
@@ -119,28 +119,47 @@ class Delivery:
 
     def hand_message(
         self, session: Session, seat: int, note: str | None = None
-    ) -> tuple[discord.Embed, discord.ui.View | None]:
-        view = session.game.view(seat)
+    ) -> discord.ui.LayoutView:
+        """``seat``'s hand message as the game stands now (Components V2): its words, and
+        while the game runs its controls, with the suit the seat chose this turn and the
+        button this turn's hint means, marked."""
+        game = session.game
+        view = game.view(seat)
+        seq = len(game.log)
         labels = [render.action_label(a, view, session.seating) for a in view.legal_actions]
         faces = self.faces()
-        buttons = None
-        if not session.finished:
-            hint = self.hints_on(session) and view.turn == seat and len(view.legal_actions) > 1
-            buttons = hand_buttons(
-                session.id, len(session.game.log), view, labels, faces, hint=hint
-            )
-        embed = render.hand_embed(view, session.seating, session.id, note, faces, ended(session))
-        return embed, buttons
+        on_turn = not session.finished and view.turn == seat
+        hinted = session.hinted if on_turn and session.hinted and session.hinted[0] == seq else None
+        picked = session.picked.get(seat)
+        text = render.hand_text(
+            view,
+            session.seating,
+            session.id,
+            note,
+            faces,
+            ended(session),
+            hint=hinted[2] if hinted else None,
+        )
+        return hand_layout(
+            session.id,
+            seq,
+            view,
+            labels,
+            text.head,
+            text.footer,
+            faces,
+            hint=on_turn and self.hints_on(session) and len(view.legal_actions) > 1,
+            suit=picked[1] if picked is not None and picked[0] == seq else None,
+            marked=hinted[1] if hinted else None,
+            controls=not session.finished,
+        )
 
     async def send_hand(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str | None = None
     ) -> None:
         """A fresh ephemeral hand view as the answer to ``interaction``."""
-        embed, buttons = self.hand_message(session, seat, note)
-        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True}
-        if buttons is not None:
-            kwargs["view"] = buttons
-        message_id = await replies.send(interaction, **kwargs)
+        layout = self.hand_message(session, seat, note)
+        message_id = await replies.send(interaction, view=layout, ephemeral=True)
         session.hands[seat] = HandMessage(interaction, message_id, time.monotonic())
 
     async def send_hand_after_commit(
@@ -164,13 +183,11 @@ class Delivery:
             return
 
         async def edit() -> None:
-            embed, buttons = self.hand_message(session, seat, note)
+            layout = self.hand_message(session, seat, note)
             if handle.message_id is None:
-                await handle.interaction.edit_original_response(embed=embed, view=buttons)
+                await handle.interaction.edit_original_response(view=layout)
             else:
-                await handle.interaction.followup.edit_message(
-                    handle.message_id, embed=embed, view=buttons
-                )
+                await handle.interaction.followup.edit_message(handle.message_id, view=layout)
 
         delivered = await replies.deliver(f"game {session.id}: hand view of seat {seat}", edit)
         if not delivered and session.hands.get(seat) is handle:

@@ -17,7 +17,7 @@ import dataclasses
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from functools import partial
 from typing import Any
@@ -25,7 +25,7 @@ from typing import Any
 import discord
 
 from bot import render, replies
-from bot.components import resign_view
+from bot.components import resign_view, suit_choices
 from bot.emojis import TEXT_FACES, CardFaces
 from bot.sessions.computers import Computers, advise
 from bot.sessions.delivery import Background, Delivery
@@ -42,23 +42,28 @@ from bot.store import (
     SeatRow,
     Store,
 )
+from engine import advice
 from engine.actions import ACTIONS, Action
+from engine.cards import Suit
 from engine.errors import IllegalAction, RecordError
 from engine.game import Game
-from engine.view import Phase
+from engine.view import Phase, PlayerView
 
 __all__ = ["GameSessions", "hint_text"]
 
 log = logging.getLogger(__name__)
 
 
-def hint_text(label: str, share: float | None) -> str:
-    """What a hint says: the action, and how sure the hard computer is of it."""
-    line = f"💡 **Hint:** {label}, the hard computer's choice."
-    if share is None:
-        return line + " Here it plays by the normal computer's rule of thumb."
-    sure = "Sure" if share >= 0.6 else "Fairly sure" if share >= 0.35 else "A close call"
-    return f"{line} {sure}: {share:.0%} of its search went there."
+def hint_text(
+    view: PlayerView, action_id: int, shares: Mapping[int, float], seating: render.Seating
+) -> str:
+    """A hint's line for ``view``'s seat: the hard computer's action as its button says
+    it, why in a player's words, and how sure the search was, in words (a percentage
+    read as a probability of winning): :mod:`engine.advice`."""
+    action = ACTIONS[action_id]
+    labels = {a.id: render.action_label(a, view, seating) for a in view.legal_actions}
+    why = advice.reason(view, action)
+    return advice.hint_text(labels[action_id], why, advice.certainty(shares, action_id, labels))
 
 
 class GameSessions:
@@ -347,17 +352,17 @@ class GameSessions:
             await self._commit(session, new)
 
             async def answer() -> None:
-                embed, buttons = self.delivery.hand_message(session, seat)
-                await replies.edit_clicked(interaction, embed=embed, view=buttons)
-                session.hands[seat] = HandMessage(interaction, None, time.monotonic())
+                await self._edit_clicked_hand(interaction, session, seat)
 
             await replies.deliver(f"game {session.id}: answer to the click", answer)
             self._after_change(session, before, actor=seat)
 
     async def hint(self, interaction: discord.Interaction, game_id: int, seq: int) -> None:
         """ "Hint": what the hard computer would do now, shown to the clicker only, and
-        counted in the game (stats show it). Refused, changing nothing, to strangers,
-        for an earlier turn, out of turn, and where hints are off (rated games)."""
+        counted in the game (stats show it). The hand message clicked is redrawn with
+        the action's button marked and the hint in words under "Your turn". Refused,
+        changing nothing, to strangers, for an earlier turn, out of turn, and where
+        hints are off (rated games)."""
         found = await self._player_seat(
             interaction, game_id, "These aren't your cards: you're not in this game."
         )
@@ -381,7 +386,7 @@ class GameSessions:
                 work = asyncio.get_running_loop().run_in_executor(self.executor, advise, seed, view)
                 session.hint = (seq, asyncio.ensure_future(work))
             assert session.hint is not None
-            action_id, share = await asyncio.shield(session.hint[1])
+            action_id, shares = await asyncio.shield(session.hint[1])
             if session.finished or len(session.game.log) != seq:
                 await replies.deny(interaction, "That hint was for an earlier turn: it's over now.")
                 return
@@ -391,8 +396,55 @@ class GameSessions:
                 except (GameNotActive, GameNotFound):
                     await replies.deny(interaction, f"Game #{game_id} is over.")
                     return
-            label = render.action_label(ACTIONS[action_id], view, session.seating)
-            await replies.send(interaction, content=hint_text(label, share), ephemeral=True)
+            words = hint_text(view, action_id, shares, session.seating)
+            session.hinted = (seq, action_id, words)
+            await self._edit_clicked_hand(interaction, session, seat)
+
+    async def pick_suit(
+        self, interaction: discord.Interaction, game_id: int, seq: int, suit: Suit
+    ) -> None:
+        """The suit select of a hand message (Auction's bidding and call, RULES.md §7):
+        the clicked message is redrawn with that suit's bids or cards. It changes
+        nothing in the game or the database; refused to strangers, for an earlier turn,
+        out of turn, and for a suit the player has nothing to choose in."""
+        found = await self._player_seat(
+            interaction, game_id, "These aren't your cards: you're not in this game."
+        )
+        if found is None:
+            return
+        session, seat = found
+        async with replies.deadline(interaction), session.lock:
+            game = session.game
+            if session.finished:
+                await replies.deny(interaction, f"Game #{game_id} is over.")
+                return
+            if seq != len(game.log) or game.turn != seat:
+                await replies.deny(
+                    interaction, "That choice was from an earlier turn: it's over now."
+                )
+                return
+            choices = suit_choices(game.view(seat))
+            if suit not in choices:
+                why = (
+                    f"There is no bid or call in {suit.symbol} {suit.noun} for you now."
+                    if choices
+                    else "There is no suit to choose now."
+                )
+                await replies.deny(interaction, why)
+                return
+            session.picked[seat] = (seq, suit)
+            await self._edit_clicked_hand(interaction, session, seat)
+
+    async def _edit_clicked_hand(
+        self, interaction: discord.Interaction, session: Session, seat: int
+    ) -> None:
+        """Redraw the hand message whose component was used, and keep its token as the
+        seat's newest: its edits reach the message the player is looking at."""
+        # A hand sent before the component layout has an embed, which the layout's
+        # message may not keep: cleared (nothing to clear on a newer one).
+        layout = self.delivery.hand_message(session, seat)
+        await replies.edit_clicked(interaction, content=None, embed=None, view=layout)
+        session.hands[seat] = HandMessage(interaction, None, time.monotonic())
 
     async def _commit(self, session: Session, new: Game) -> None:
         """Deal on if a hand ended, store the new log entries, then take the new state."""

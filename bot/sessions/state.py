@@ -18,6 +18,7 @@ import discord
 from bot import render, replies
 from bot.store import DEFAULT_AUTOPLAY, Autoplay, GameRow, SeatKind, SeatRow
 from engine.actions import Action
+from engine.cards import Suit
 from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
 from engine.view import Phase
 
@@ -80,8 +81,15 @@ class Session:
     autoplay: dict[int, Autoplay] = field(default_factory=dict)
     # A line for a member's next hand refresh (what was played for them).
     notes: dict[int, str] = field(default_factory=dict)
-    # This turn's hint: the log length it is for and its search (action id, share).
-    hint: tuple[int, asyncio.Future[tuple[int, float | None]]] | None = None
+    # This turn's hint: the log length it is for and its search (the action id and every
+    # action's share of the search).
+    hint: tuple[int, asyncio.Future[tuple[int, dict[int, float]]]] | None = None
+    # The hint shown this turn: the log length, the action it means and its words; the
+    # hand message marks that action's button while the turn lasts.
+    hinted: tuple[int, int, str] | None = None
+    # The suit each seat chose in its hand message's suit select, with the log length it
+    # was chosen at (Auction's bidding and call, RULES.md §7); a later turn forgets it.
+    picked: dict[int, tuple[int, Suit]] = field(default_factory=dict)
     end_reason: str | None = None
     finished: bool = False
 

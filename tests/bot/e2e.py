@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from discord_double import DiscordDouble, StoredMessage
-from discord_double.models import Channel, Guild, User
+from discord_double.models import Channel, Guild, User, walk_components
 
 from bot.client import TuqueBot
+from bot.faces import emoji_name
 from bot.sessions import Session
 from bot.settings import Settings
 from engine.cards import CARDS, Card
@@ -255,8 +256,16 @@ def assert_nothing_hidden_shown(
 
     def hand_of(version: Any) -> int:
         footers = [e.get("footer", {}).get("text", "") for e in version.embeds]
+        # A Components V2 message says its hand in a text display's small print.
+        footers += [c.get("content", "") for c in walk_components(version.components)]
         numbers = [int(m) for f in footers for m in re.findall(r"hand (\d+)", f)]
         return numbers[0] if numbers else 0
+
+    def faces_of(cards: set[Card]) -> set[str]:
+        """The emoji names of ``cards`` that no other card shares: a double pack's two
+        copies have one face, and the viewer may hold the twin of a hidden card."""
+        others = {emoji_name(c) for c in CARDS if c not in cards}
+        return {emoji_name(c) for c in cards} - others
 
     assert any(discards.values()) or not expect_discards
     public = t.double.channel_messages(t.channel)
@@ -272,6 +281,8 @@ def assert_nothing_hidden_shown(
     for seat, user in members.items():
         for message in t.double.ephemerals_for(user):
             for version in (*message.history, message.snapshot()):
-                text = json.dumps(version.embeds, ensure_ascii=False)
-                shown = {c for c in hidden(hand_of(version), seat) if _shows(text, c)}
+                text = json.dumps([version.embeds, version.components], ensure_ascii=False)
+                secret = hidden(hand_of(version), seat)
+                shown = {c for c in secret if _shows(text, c)}
+                shown |= {f for f in faces_of(secret) if re.search(rf"\b{f}\b", text)}
                 assert not shown, f"{user.name} was shown {shown}"

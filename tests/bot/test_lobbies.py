@@ -496,7 +496,8 @@ async def test_a_secret_partner_reaches_no_other_members_view(
     for user in (t.ann, t.bob):
         for message in t.double.ephemerals_for(user):
             for version in (*message.history, message.snapshot()):
-                assert "partnered by" not in str(version.embeds) + str(version.content)
+                shown = str(version.embeds) + str(version.content) + str(version.components)
+                assert "partnered by" not in shown
     for entry in caplog.records:
         line = entry.getMessage().replace(str(t.db), "")
         assert "partner" not in line.lower(), line

@@ -1,4 +1,5 @@
-"""Rendering: engine views into embeds and buttons, and what they must never show."""
+"""Rendering: engine views into embeds and text, and what they must never show
+(the hand message's layout: test_hand_layout.py)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,9 @@ import discord
 import pytest
 
 from bot import render
-from bot.components import hand_buttons
-from bot.emojis import CardFaces
+from bot.emojis import TEXT_FACES, CardFaces
 from bot.faces import EMOJI_NAMES
 from bot.store import LobbyRow, LobbySeat, LobbyStatus, SeatKind
-from engine.actions import Play
 from engine.cards import CARDS, Card, Suit
 from engine.game import Game
 from engine.render_text import TextRenderer
@@ -86,65 +85,12 @@ def test_table_embed_never_shows_a_hidden_card(seed: int) -> None:
         assert not leaked, f"table shows hidden {leaked} in phase {game.phase}"
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_hand_embed_shows_only_what_the_seat_may_see(seed: int) -> None:
-    """A hand view shows the seat's own cards and public ones, nothing else."""
-    for game in _random_states(seed, 400):
-        for seat in (0, 1):
-            view = game.view(seat)
-            text = _embed_text(render.hand_embed(view, SEATING, 1))
-            leaked = [c for c in _hidden_from(game, seat) if _mentions(text, c)]
-            assert not leaked, f"seat {seat} sees hidden {leaked}"
-
-
-def test_hand_embed_lists_the_whole_hand() -> None:
-    """Every card of the player's hand appears in their hand view."""
+def test_the_hand_text_lists_the_whole_hand() -> None:
+    """Every card of the player's hand appears in their hand message."""
     game = Game("tuque", seed=4)
     game.deal()
-    text = _embed_text(render.hand_embed(game.view(0), SEATING, 1))
+    text = render.hand_text(game.view(0), SEATING, 1).cards
     assert all(c.pretty() in text for c in game.hand_of(0))
-
-
-def test_buttons_are_exactly_the_legal_actions() -> None:
-    """One button per legal action, each custom_id naming the game, the seq and the action."""
-    for game in _random_states(5, 300):
-        if game.turn is None:
-            continue
-        view = game.view(game.turn)
-        labels = [render.action_label(a, view, SEATING) for a in view.legal_actions]
-        ui = hand_buttons(9, len(game.log), view, labels)
-        assert ui is not None
-        ids = sorted(item.custom_id for item in ui.children)  # type: ignore[attr-defined]
-        expected = sorted(f"tuque:act:9:{len(game.log)}:{a.id}" for a in view.legal_actions)
-        assert ids == expected
-        assert all(len(i) <= 100 for i in ids)
-        assert len(ui.children) <= 25
-
-
-def test_no_buttons_when_it_is_not_your_turn() -> None:
-    """A waiting player's hand view has no action buttons."""
-    game = Game("tuque", seed=2)
-    game.deal()
-    waiting = 1 - game.turn  # type: ignore[operator]
-    view = game.view(waiting)
-    assert hand_buttons(1, len(game.log), view, []) is None
-
-
-def test_tableau_cards_are_marked_on_their_buttons() -> None:
-    """A playable face-up tableau card's button is marked, a hand card's is not."""
-    for game in _random_states(8, 200):
-        if game.phase is Phase.PLAY and game.turn is not None:
-            view = game.view(game.turn)
-            if view.face_up(game.turn) and any(isinstance(a, Play) for a in view.legal_actions):
-                break
-    labels = [render.action_label(a, view, SEATING) for a in view.legal_actions]
-    ui = hand_buttons(1, 0, view, labels)
-    assert ui is not None
-    face_up = set(view.face_up(view.seat))  # type: ignore[arg-type]
-    for item in ui.children:
-        action = next(a for a in view.legal_actions if item.custom_id.endswith(f":{a.id}"))  # type: ignore[attr-defined]
-        assert isinstance(action, Play)
-        assert ("📤" in item.item.label) == (action.card in face_up)  # type: ignore[attr-defined]
 
 
 def test_hand_summary_names_a_euchre() -> None:
@@ -252,90 +198,20 @@ def test_every_variant_renders_within_limits_and_hides_what_it_must(
         text = _embed_text(table) + (render.table_content(public, seating) or "")
         leaked = [c for c in _hidden_in(game, None) if _mentions(text, c)]
         assert not leaked, f"{variant} table shows {leaked} in {game.phase}"
-        for seat in range(game.variant.players):
-            view = game.view(seat)
-            embed = render.hand_embed(view, seating, 3)
-            _within_discord_limits(embed)
-            leaked = [c for c in _hidden_in(game, seat) if _mentions(_embed_text(embed), c)]
-            assert not leaked, f"{variant} seat {seat} sees {leaked} in {game.phase}"
-            if game.turn != seat:
-                continue
-            labels = [render.action_label(a, view, seating) for a in view.legal_actions]
-            ui = hand_buttons(3, len(game.log), view, labels)
-            assert ui is not None
-            offered = set()
-            for item in ui.children:
-                if isinstance(item.item, discord.ui.Select):  # type: ignore[attr-defined]
-                    offered |= {int(o.value) for o in item.item.options}  # type: ignore[attr-defined]
-                    assert len(item.item.options) <= 25  # type: ignore[attr-defined]
-                else:
-                    offered.add(int(item.custom_id.rsplit(":", 1)[1]))  # type: ignore[attr-defined]
-                    assert len(item.item.label) <= 80  # type: ignore[attr-defined]
-            assert offered == {a.id for a in view.legal_actions}
-            assert len(ui.children) <= 25
         for result in game.hand_results[-1:]:
             _within_discord_limits(render.hand_summary_embed(result, game.variant, seating))
     reason = None if game.phase is Phase.GAME_OVER else "Player1 resigned."
     _within_discord_limits(render.game_over_embed(game.view(None), seating, reason))
 
 
-def test_an_auction_call_of_a_card_is_offered_as_selects() -> None:
-    """RULES.md §7 Auction, 32 cards: the maker may call any of the 27 cards they do not
-    hold, more than Discord's 25 buttons: the call comes as selects of at most 25."""
-    game = Game("auction", seed=4, pack=32)
-    game.deal()
-    while game.phase is Phase.AUCTION or game.phase is Phase.DISCARD:
-        legal = game.legal_actions(game.turn)  # type: ignore[arg-type]
-        # The first bidder bids 3 (the lowest bid), the others pass; the maker discards.
-        game.apply(
-            game.turn,
-            legal[1] if game.phase is Phase.AUCTION and not game.view(None).bid else legal[0],
-        )  # type: ignore[arg-type]
-    assert game.phase is Phase.CALLING
-    view = game.view(game.turn)
-    labels = [render.action_label(a, view, _seated(game)) for a in view.legal_actions]
-    ui = hand_buttons(3, len(game.log), view, labels)
-    assert ui is not None
-    assert len(view.legal_actions) > 25
-    assert all(isinstance(item.item, discord.ui.Select) for item in ui.children)  # type: ignore[attr-defined]
-    assert all(item.custom_id.startswith("tuque:pick:3:") for item in ui.children)  # type: ignore[attr-defined]
-
-
-def test_the_hand_message_is_enough_to_play_from() -> None:
-    """In Tuque's play the hand view shows the opponent's face-up tableau cards, the
-    trick so far, the tricks each side took with what the maker needs (RULES.md §1
-    Scoring: 9 of 17), and the score, so a member never scrolls back to the table."""
-    game = next(
-        g
-        for g in _random_states(2, 2000)
-        if g.phase is Phase.PLAY and g.view(None).trick.plays and g.turn is not None
-    )
-    seat = game.turn
-    assert seat is not None
-    view = game.view(seat)
-    embed = render.hand_embed(view, SEATING, 1)
-    fields = {f.name: f.value for f in embed.fields}
-    other = 1 - seat
-    assert view.face_up(other)
-    theirs = fields[f"{SEATING.names[other]}'s tableau"]
-    assert all(c.pretty() in theirs for c in view.face_up(other))
-    assert all(c.pretty() in fields["Trick"] for _, c in view.trick.plays)
-    maker = SEATING.names[view.maker]  # type: ignore[index]
-    assert f"{maker} needs 9 of 17 tricks." in fields["Tricks"]
-    won = view.tricks_won
-    assert f"Ann {won[0]} · Bob {won[1]}" in fields["Tricks"]
-    assert fields["Score"] == f"Ann {view.scores[0]} · Bob {view.scores[1]} (to 5)"
-    assert embed.description and embed.description.startswith("**Your turn:**")
-
-
 def test_the_hand_is_grouped_with_the_bowers_and_bens_in_trump() -> None:
     """RULES.md §1 Trump order: once trump is made the Left Bower and the Bens are trump,
-    so the hand view shows them in the trump line, not in their printed suit."""
+    so the hand message shows them in the trump line, not in their printed suit."""
     jh, jd, ben, nine_d, ace_s = (Card.parse(c) for c in ("JH", "JD", "B2", "9D", "AS"))
-    line = render._grouped([nine_d, ace_s, jd, ben, jh], Suit.HEARTS, VARIANTS["tuque"])
+    line = render._grouped([nine_d, ace_s, jd, ben, jh], Suit.HEARTS, VARIANTS["tuque"], TEXT_FACES)
     trump, *others = line.split("\n")
-    assert trump == f"**Trump ♥**  {ben.pretty()} {jh.pretty()} {jd.pretty()}"
-    assert others == [f"♦  {nine_d.pretty()}", f"♠  {ace_s.pretty()}"]
+    assert trump == f"**Trump ♥** {ben.pretty()} {jh.pretty()} {jd.pretty()}"
+    assert others == [f"**♦** {nine_d.pretty()}", f"**♠** {ace_s.pretty()}"]
 
 
 @pytest.mark.parametrize(("variant", "head"), [("tuque", "Bens"), ("british", "Benny")])
@@ -345,8 +221,8 @@ def test_before_trump_the_jokers_line_is_headed_by_their_games_word(
     """Before trump is made the jokers form the last line, headed as their game calls
     them: "Bens" in Tuque, "Benny" in British Euchre (not "Jokers" everywhere)."""
     ben, ace_s = Card.parse("B1"), Card.parse("AS")
-    line = render._grouped([ben, ace_s], None, VARIANTS[variant])
-    assert line.split("\n") == [f"♠  {ace_s.pretty()}", f"{head}  {ben.pretty()}"]
+    line = render._grouped([ben, ace_s], None, VARIANTS[variant], TEXT_FACES)
+    assert line.split("\n") == [f"**♠** {ace_s.pretty()}", f"**{head}** {ben.pretty()}"]
 
 
 @pytest.mark.parametrize(
@@ -367,7 +243,7 @@ def test_discord_and_the_terminal_say_the_same_thing(variant: str, options: dict
             assert label == terminal.action_label(view, action)
             assert terminal.menu_label(view, action).startswith(label)
         asked = prompt(view, game.variant)
-        assert f"**Your turn:** {asked}" in (render.hand_embed(view, seating, 3).description or "")
+        assert f"**Your turn:** {asked}" in render.hand_text(view, seating, 3).status
         assert terminal.screen(view).endswith(asked)
 
 
@@ -401,60 +277,6 @@ def test_card_faces_fit_discord_limits_in_every_variant(variant: str, options: d
         _faces_then_text(_embed_text(table))
         text = _embed_text(table)
         assert not [c for c in _hidden_in(game, None) if _mentions(text, c)]
-        for seat in range(game.variant.players):
-            view = game.view(seat)
-            embed = render.hand_embed(view, seating, 3, None, LONG_FACES)
-            _within_discord_limits(embed)
-            _faces_then_text(_embed_text(embed))
-            if game.turn != seat:
-                continue
-            labels = [render.action_label(a, view, seating) for a in view.legal_actions]
-            ui = hand_buttons(3, len(game.log), view, labels, LONG_FACES)
-            assert ui is not None
-            for item in ui.children:
-                button = item.item  # type: ignore[attr-defined]
-                if isinstance(button, discord.ui.Button):
-                    action = next(
-                        a
-                        for a in view.legal_actions
-                        if a.id == int(item.custom_id.rsplit(":", 1)[1])
-                    )  # type: ignore[attr-defined]
-                    card = getattr(action, "card", None)
-                    assert button.emoji == (LONG_FACES.emoji(card) if card else None)
-
-
-def test_a_tuque_hand_shows_faces_with_text_and_the_backs() -> None:
-    """RULES.md §1: the hand line shows each card's face and text; a tableau pile shows
-    its face-up card and, while one lies under it, the card back."""
-    game = next(g for g in _random_states(3, 50) if g.phase is Phase.PLAY)
-    view = game.view(0)
-    embed = render.hand_embed(view, SEATING, 1, None, LONG_FACES)
-    fields = {f.name: f.value for f in embed.fields}
-    hand = fields[f"Hand ({len(view.hand)})"]
-    assert all(f"{LONG_FACES.show(c)} {c.pretty()}" in hand for c in view.hand)
-    tableau = fields["Your tableau"]
-    pile = next(p for p in view.tableaus[0] if p.up is not None and p.face_down)
-    assert pile.up is not None
-    assert f"[{LONG_FACES.show(pile.up)} {pile.up.pretty()}/{LONG_FACES.back()}]" in tableau
-
-
-@pytest.mark.parametrize(("variant", "options"), [("tuque", {"target": 5}), *FAMILY])
-def test_the_hint_button_joins_exactly_the_legal_actions(variant: str, options: dict) -> None:
-    """On a member's turn the Hint button comes after the actions, within Discord's 25
-    components and five rows, whatever the number of actions (selects past 24)."""
-    for game in _random_states(3, 200, variant, **options):
-        seat = game.turn
-        if seat is None:
-            continue
-        view = game.view(seat)
-        labels = [render.action_label(a, view, _seated(game)) for a in view.legal_actions]
-        ui = hand_buttons(3, len(game.log), view, labels, hint=True)
-        assert ui is not None and len(ui.children) <= 25
-        ids = [item.custom_id for item in ui.children]  # type: ignore[attr-defined]
-        assert ids[-1] == f"tuque:hint:3:{len(game.log)}"
-        assert sum(i.startswith("tuque:hint:") for i in ids) == 1
-        rows = ui.to_components()
-        assert len(rows) <= 5 and all(len(row["components"]) <= 5 for row in rows)
 
 
 def test_jackpot_score_tells_a_deal_that_breaks_a_tie() -> None:
@@ -483,9 +305,10 @@ def test_auction_shows_no_trump_before_the_bidding_closes() -> None:
     game.replay("bid 4 H")
     seating = render.Seating(tuple("ABCDE"), (1, 2, 3, 4, 5))
     table = _embed_text(render.table_embed(game.view(None), seating, 1))
-    hand = _embed_text(render.hand_embed(game.view(2), seating, 1))
+    text = render.hand_text(game.view(2), seating, 1)
+    hand = "\n".join(text.head)
     assert "made by" not in table + hand and "**Trump" not in hand
-    assert "not yet made" in table and '"name": "Trump"' not in hand
+    assert "not yet made" in table
     assert "bid higher than the 4 in hearts standing" in hand
     for text in ("pass",) * 4:
         game.replay(text)
@@ -533,7 +356,7 @@ def test_only_a_game_with_tableaus_explains_their_notation(variant: str) -> None
     assert view.has_tableaus == bool(game.variant.tableau_piles)
     assert bool(view.tableaus)  # the trap: one empty tuple a seat is still truthy
     seating = render.Seating(tuple("ABCDEF"[: view.players]), (None,) * view.players)
-    footer = str(render.hand_embed(view, seating, 1).footer.text)
+    footer = render.hand_text(view, seating, 1).footer
     assert ("[card/▮]" in footer) == bool(game.variant.tableau_piles)
 
 

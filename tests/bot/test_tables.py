@@ -28,7 +28,8 @@ from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
 
 async def member_acts(t: Table, bot: TuqueBot, game_id: int, rng: random.Random) -> None:
     """Ann, at seat 0, picks one of the buttons or select options her hand view offers
-    (asking the table for a fresh hand when her newest one has none for this turn)."""
+    (asking the table for a fresh hand when her newest one has none for this turn); in
+    Auction's bidding and call she may first choose another suit in the suit select."""
     session = bot.sessions.session(game_id)
     assert session is not None
     seq = len(session.game.log)
@@ -45,6 +46,13 @@ async def member_acts(t: Table, bot: TuqueBot, game_id: int, rng: random.Random)
         message = t.double.ephemerals_for(t.ann)[-1]
         choices = offered(message, game_id, seq)
         assert choices, "the fresh hand view offers no action"
+    suits = next((s for s in message.selects if s.custom_id.startswith("tuque:suit:")), None)
+    if suits is not None and rng.random() < 0.5:
+        # Auction's bids and calls come a suit at a time: choose another suit first.
+        _, suit = rng.choice(suits.options)
+        await (await t.double.select(t.ann, message, suits.custom_id, [suit])).settled()
+        message = t.double.message(message.id)
+        choices = offered(message, game_id, seq)
     custom_id, value = rng.choice(_modest(choices, rng))
     if value is None:
         rec = await t.double.click(t.ann, message, custom_id)
