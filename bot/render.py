@@ -365,6 +365,7 @@ def hand_text(
     if view.seat is None:
         raise ValueError("a hand is rendered from a seat's view")
     variant = _variant(view)
+    seating = _short_names(seating)
     status = [note] if note and note != ended else []
     if ended is not None or view.phase is Phase.GAME_OVER:
         status.append(_status(view, seating, ended))
@@ -410,6 +411,19 @@ def hand_text(
         f"/tuque rules {view.variant} explains every symbol"
     )
     return HandText("\n".join(status), cards, "\n".join(table), footer)
+
+
+_LEVEL = re.compile(r" \((?:easy|normal|hard)\)$")
+
+
+def _short_names(seating: Seating) -> Seating:
+    """``seating`` with the computers' levels dropped (``Computer 3``): on a phone, a
+    six-seat game's lines would be mostly "(normal)". Members' names stay whole."""
+    names = tuple(
+        _LEVEL.sub("", name) if user is None else name
+        for name, user in zip(seating.names, seating.user_ids, strict=True)
+    )
+    return Seating(names, seating.user_ids)
 
 
 def _piles(view: PlayerView, seat: int, faces: CardFaces) -> str:

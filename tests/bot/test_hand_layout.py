@@ -330,3 +330,16 @@ def test_no_controls_when_it_is_not_your_turn() -> None:
     text, components = _layout(game, waiting, hint=True)
     assert not _every(components, 1)
     assert text.status.startswith("Waiting for ")
+
+
+def test_a_hand_names_computers_without_their_level() -> None:
+    """A six-seat hand says "Computer 3", not "Computer 3 (normal)" on every line; a
+    member's name stays as it is, even one that ends like a level."""
+    game = Game("six_hand", seed=5)
+    game.deal()
+    names = ("Ann (hard)", *(f"Computer {s + 1} (normal)" for s in range(1, 6)))
+    seating = render.Seating(names, (101, None, None, None, None, None))
+    text = render.hand_text(game.view(0), seating, 1)
+    shown = "\n".join(text.head)
+    assert "(normal)" not in shown and "Computer 2" in shown
+    assert "Ann (hard)" in shown
