@@ -89,7 +89,7 @@ __all__ = [
     "resign_view",
     "suit_choices",
     "suit_of",
-    "table_view",
+    "table_layout",
 ]
 
 
@@ -934,13 +934,29 @@ def game_over_view(game_id: int) -> discord.ui.View:
     return ui
 
 
-def table_view(game_id: int, finished: bool) -> discord.ui.View | None:
-    """The table message's components: "Show my hand" while the game runs."""
-    if finished:
-        return None
-    ui = discord.ui.View(timeout=None)
-    ui.add_item(ShowHandButton(game_id))
-    return ui
+TABLE_ACCENT = discord.Colour.dark_green()
+TABLE_PICTURE = "table.png"
+"""The file name of the table's picture, attached to the table message."""
+
+
+def table_layout(
+    game_id: int, title: str, status: str, description: str, *, finished: bool
+) -> discord.ui.LayoutView:
+    """The public table message in Discord's component layout (Components V2): ``title``,
+    the table's picture (the attachment :data:`TABLE_PICTURE`, with ``description`` as
+    its text for screen readers), one ``status`` line, and "Show my hand" while the
+    game runs."""
+    layout = discord.ui.LayoutView(timeout=None)
+    container = discord.ui.Container[Any](accent_colour=TABLE_ACCENT)
+    container.add_item(discord.ui.TextDisplay(title))
+    gallery = discord.ui.MediaGallery[Any]()
+    gallery.add_item(media=f"attachment://{TABLE_PICTURE}", description=description)
+    container.add_item(gallery)
+    container.add_item(discord.ui.TextDisplay(status))
+    if not finished:
+        container.add_item(discord.ui.ActionRow[Any](ShowHandButton(game_id)))
+    layout.add_item(container)
+    return layout
 
 
 def resign_view(game_id: int) -> discord.ui.View:

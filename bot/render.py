@@ -58,6 +58,7 @@ __all__ = [
     "leaderboard_embed",
     "lobby_embed",
     "lobby_seat_label",
+    "ping_text",
     "replay_caption",
     "replay_embed",
     "replay_label",
@@ -66,8 +67,8 @@ __all__ = [
     "seating_of",
     "settings_embed",
     "stats_embed",
-    "table_content",
-    "table_embed",
+    "table_status",
+    "table_title",
 ]
 
 TABLE_COLOUR = discord.Colour.dark_green()
@@ -156,6 +157,26 @@ def _tableau(view: PlayerView, seat: int, faces: CardFaces) -> str:
     return f"{shown}  ({down} face-down)"
 
 
+_DOING = {
+    Phase.BIDDING_1: "to bid (round 1)",
+    Phase.BIDDING_2: "to bid (round 2)",
+    Phase.DISCARD: "to discard",
+    Phase.GOING_ALONE: "to decide on going alone",
+    Phase.BLIND_NAMING: "to name trump before looking at their hand",
+    Phase.CARD_REQUEST: "to ask a partner for a card",
+    Phase.GIVING: "to give the loner a card",
+    Phase.CALLING: "to call a partner",
+    Phase.AUCTION: "to bid",
+}
+
+
+def _doing(view: PlayerView) -> str:
+    """What the seat on turn is to do, after its name: ``to bid (round 1)``, ``to lead``."""
+    if view.phase is Phase.PLAY:
+        return "to play" if view.trick.plays else "to lead"
+    return _DOING[view.phase]
+
+
 def _status(view: PlayerView, seating: Seating, ended: str | None = None) -> str:
     if ended is not None:
         return f"🏁 Game over: {ended}"
@@ -164,20 +185,7 @@ def _status(view: PlayerView, seating: Seating, ended: str | None = None) -> str
         return f"🏆 {seating.side_names(view.winner, view.sides)} won the game."
     if view.turn is None:
         return "Dealing the next hand…"
-    who = seating.who(view.turn)
-    doing = {
-        Phase.BIDDING_1: "to bid (round 1)",
-        Phase.BIDDING_2: "to bid (round 2)",
-        Phase.DISCARD: "to discard",
-        Phase.GOING_ALONE: "to decide on going alone",
-        Phase.PLAY: "to lead" if not view.trick.plays else "to play",
-        Phase.BLIND_NAMING: "to name trump before looking at their hand",
-        Phase.CARD_REQUEST: "to ask a partner for a card",
-        Phase.GIVING: "to give the loner a card",
-        Phase.CALLING: "to call a partner",
-        Phase.AUCTION: "to bid",
-    }[view.phase]
-    return f"**{who}** {doing}."
+    return f"**{seating.who(view.turn)}** {_doing(view)}."
 
 
 def _describe_bid(seat: int, action: Action, view: PlayerView, seating: Seating) -> str:
@@ -233,83 +241,70 @@ def _score_line(view: PlayerView, seating: Seating) -> str:
     return f"{score} (to {view.target})"
 
 
-def table_embed(
-    view: PlayerView,
-    seating: Seating,
-    game_id: int,
-    faces: CardFaces = TEXT_FACES,
-    ended: str | None = None,
-) -> discord.Embed:
-    """The public table: players, dealer, up-card, trump, tableaus, trick, tricks, score.
+def table_title(view: PlayerView, game_id: int) -> str:
+    """The table message's heading: ``### Tuque · game #12 · hand 3``."""
+    hand = f" · hand {view.hand_no}" if view.hand_no else ""
+    return f"### {_variant(view).title} · game #{game_id}{hand}"
+
+
+def _short_trump(view: PlayerView, seating: Seating) -> str | None:
+    """Trump in a few words: ``♠ trump, made by Ann alone`` (None before it is made)."""
+    if view.trump is None:
+        return None
+    if view.maker is None:
+        return f"{view.trump.symbol} trump (turned)"  # Jackpot: nobody bids
+    made = f"{view.trump.symbol} trump, made by {seating.who(view.maker)}"
+    if view.bid:
+        made += f" (bid {view.bid})"
+    if view.alone == view.maker:
+        made += " alone"
+    elif view.alone is not None:
+        made += f", {seating.who(view.alone)} alone"
+    return made
+
+
+def _short_score(view: PlayerView, seating: Seating) -> str:
+    """The score in a few words: ``Ann 3–2 Bob, to 10``; by name where more than two
+    sides play; chips and the pool in Jackpot."""
+    sides = sorted(set(view.sides))
+    if _variant(view).chips:
+        chips = " · ".join(f"{seating.side_names(s, view.sides)} {view.scores[s]}" for s in sides)
+        return f"{chips} chips · pool {view.pool}"
+    if len(sides) == 2:
+        (a, b), (x, y) = sides, (view.scores[s] for s in sides)
+        names = seating.side_names(a, view.sides), seating.side_names(b, view.sides)
+        return f"{names[0]} {x}–{y} {names[1]}, to {view.target}"
+    each = " · ".join(f"{seating.side_names(s, view.sides)} {view.scores[s]}" for s in sides)
+    return f"{each}, to {view.target}"
+
+
+def table_status(view: PlayerView, seating: Seating, ended: str | None = None) -> str:
+    """The table message's one status line under its picture: who is to act (or the
+    game's end), trump and its maker, and the score:
+    ``**Ann** to play · ♠ trump, made by Ann · Ann 3–2 Bob, to 10``.
 
     Args:
-        view: the PUBLIC view (``game.view(None)``); a seat's view would show a hand.
+        view: the PUBLIC view (``game.view(None)``).
         seating: names per seat.
-        game_id: shown in the footer so players can tell tables apart.
-        faces: how cards show (their emojis, or text).
-        ended: why the game ended before its last hand (a resignation, a forfeit):
-            shown instead of whose turn it was.
+        ended: why the game ended before its last hand (a resignation, a forfeit).
 
     Raises:
         ValueError: ``view`` is a seat's view, not the public one.
     """
     if view.seat is not None:
         raise ValueError("the table is rendered from the public view only")
-    variant = _variant(view)
-    embed = discord.Embed(
-        title=_title(view, seating),
-        description=_status(view, seating, ended),
-        colour=TABLE_COLOUR,
-    )
-    if view.hand_no:
-        embed.add_field(name="Dealer", value=seating.who(view.dealer))
-        if view.up_card is not None:
-            up = _card(view.up_card, faces) + (" (turned down)" if view.up_card_turned_down else "")
-            embed.add_field(name="Up-card", value=up)
-        elif variant.widow:
-            widow = f"{view.widow} cards face down" if view.widow else "taken by the maker"
-            embed.add_field(name="Widow", value=widow)
-        embed.add_field(name="Trump", value=_trump_line(view, seating))
-        called = _called_line(view, faces)
-        if called:
-            embed.add_field(name="Called", value=called, inline=False)
-        if view.out:
-            out = ", ".join(seating.who(s) for s in view.out)
-            embed.add_field(name="Sitting out", value=out, inline=False)
-        bidding = view.phase not in (Phase.PLAY, Phase.GAME_OVER, Phase.HAND_OVER, Phase.DEAL)
-        if view.bids and bidding:
-            bids = "; ".join(_describe_bid(s, a, view, seating) for s, a in view.bids)
-            embed.add_field(name="Bidding", value=bids[-1024:], inline=False)
-        for seat, name in enumerate(seating.names):
-            if view.tableaus[seat]:
-                value = f"{_tableau(view, seat, faces)}\nHand: {view.hand_sizes[seat]} cards"
-                embed.add_field(name=f"{name}'s tableau", value=value, inline=False)
-        if view.phase is Phase.PLAY or view.tricks:
-            embed.add_field(
-                name="Trick", value=_trick_line(view.trick.plays, seating, faces), inline=False
-            )
-            if view.tricks:
-                last = view.tricks[-1]
-                line = f"{_trick_line(last.plays, seating, faces)} → {seating.who(last.winner)}"
-                embed.add_field(name="Last trick", value=line, inline=False)
-        won = " · ".join(
-            f"{n} {t}"
-            for seat, (n, t) in enumerate(zip(seating.names, view.tricks_won, strict=True))
-            if seat not in view.out
-        )
-        embed.add_field(name="Tricks this hand", value=won, inline=False)
-    embed.add_field(name="Score", value=_score_line(view, seating), inline=False)
-    embed.set_footer(text=f"Game #{game_id} · hand {view.hand_no} · /tuque rules {variant.name}")
-    return embed
+    parts = [_status(view, seating, ended).removesuffix(".")]
+    trump = _short_trump(view, seating) if view.phase is not Phase.GAME_OVER else None
+    if trump is not None and ended is None:
+        parts.append(trump)
+    parts.append(_short_score(view, seating))
+    return " · ".join(parts)
 
 
-def table_content(view: PlayerView, seating: Seating, ended: bool = False) -> str | None:
-    """The table message's text: a mention of the person to act, so they see it's their
-    turn; nothing once the game is over (``ended``: it ended before its last hand)."""
-    if ended or view.turn is None or view.phase is Phase.GAME_OVER:
-        return None
-    user = seating.user_ids[view.turn]
-    return f"<@{user}>, it's your turn." if user is not None else None
+def ping_text(view: PlayerView, user_id: int, game_id: int) -> str:
+    """The short message that pings a member on their turn:
+    ``<@1>, it's your turn to bid (round 1) in game #12.`` (public view only)."""
+    return f"<@{user_id}>, it's your turn {_doing(view)} in game #{game_id}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -932,6 +927,16 @@ def settings_embed(
     embed.add_field(
         name="Default game",
         value=shown(VARIANTS[current.default_variant].title, "default_variant"),
+        inline=False,
+    )
+    embed.add_field(
+        name="A thread per game",
+        value=shown(
+            "on: pings and hand results go in the game's thread"
+            if current.threads
+            else "off: everything goes in the channel",
+            "threads",
+        ),
         inline=False,
     )
     embed.set_footer(text="Members with Manage Server change these with /tuque settings.")

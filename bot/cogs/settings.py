@@ -38,6 +38,7 @@ DelaySeconds = app_commands.Transform[
     float, Between("computer's pause", 0.0, MAX_DELAY_SECONDS, "seconds")
 ]
 HintsFlag = app_commands.Transform[bool, YesNo("hints_in_rated")]
+ThreadsFlag = app_commands.Transform[bool, YesNo("threads")]
 ResetFlag = app_commands.Transform[bool, YesNo("reset")]
 
 
@@ -55,14 +56,18 @@ class GuildSettingsCog(TuqueCog, name="Settings"):
             self._hand_over(guild_id, own)
 
     def _hand_over(self, guild_id: int, settings: GuildSettings) -> None:
-        """Give the sessions what they apply to games in play: the computer's pause and
-        whether rated games offer hints."""
+        """Give the sessions what they apply to games: the computer's pause, whether
+        rated games offer hints, and whether new games get a thread."""
         sessions = self.bot.sessions
         sessions.computers.move_delays[guild_id] = settings.computer_delay_seconds
         if settings.hints_in_rated:
             sessions.rated_hints.add(guild_id)
         else:
             sessions.rated_hints.discard(guild_id)
+        if settings.threads:
+            sessions.delivery.threads_off.discard(guild_id)
+        else:
+            sessions.delivery.threads_off.add(guild_id)
 
     @app_commands.command(
         name="settings", description="This server's Tuque settings; Manage Server changes them."
@@ -73,6 +78,7 @@ class GuildSettingsCog(TuqueCog, name="Settings"):
         computer_delay="Seconds each computer waits before it plays (0 to 10)",
         hints_in_rated="Whether members may ask for hints in rated games",
         default_variant="The game /tuque bot, table and challenge start when none is named",
+        threads="Whether each game gets its own thread for pings and hand results",
         reset="Put every setting back to the bot's defaults",
     )
     async def settings_command(
@@ -83,6 +89,7 @@ class GuildSettingsCog(TuqueCog, name="Settings"):
         computer_delay: DelaySeconds | None = None,
         hints_in_rated: HintsFlag | None = None,
         default_variant: Variant | None = None,
+        threads: ThreadsFlag | None = None,
         reset: ResetFlag | None = None,
     ) -> None:
         """No option: the server's settings, to the member alone. Options (Manage Server):
@@ -94,6 +101,7 @@ class GuildSettingsCog(TuqueCog, name="Settings"):
             "computer_delay_seconds": computer_delay,
             "hints_in_rated": hints_in_rated,
             "default_variant": default_variant,
+            "threads": threads,
         }
         changes: dict[str, float | bool | str] = {k: v for k, v in given.items() if v is not None}
         timer = reminder_minutes is not None or away_minutes is not None
@@ -137,7 +145,8 @@ class GuildSettingsCog(TuqueCog, name="Settings"):
                     guild_id, by=interaction.user.id, **changes
                 )
                 note = (
-                    "Saved. The turn timer, the computer's pause and hints apply to games in play."
+                    "Saved. The turn timer, the computer's pause and hints apply to games in "
+                    "play; threads, to games started from now on."
                 )
             settings = await self.guild_settings(guild_id)
             self._hand_over(guild_id, settings)

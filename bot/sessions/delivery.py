@@ -16,16 +16,19 @@ table's "Show my hand" button.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine
 from functools import partial
 from typing import Any
 
 import discord
 
 from bot import render, replies
-from bot.components import game_over_view, hand_layout, table_view
+from bot.components import TABLE_PICTURE, game_over_view, hand_layout, table_layout
+from bot.drawing import draw_table
 from bot.emojis import CardFaces
 from bot.sessions.state import Call, HandMessage, Session, ended, post_nonce
 from bot.store import Store
@@ -71,6 +74,10 @@ class Delivery:
         faces: how cards show now (the bot's card emojis, which start-up may still be
             uploading); asked at every render.
         hints_on: whether a session's members may ask for hints.
+
+    Where there is a thread per game (the default), the table message is in the channel
+    and starts the game's thread; the pings, hand results and notices go into the
+    thread, and the game's result into both.
     """
 
     def __init__(
@@ -89,6 +96,8 @@ class Delivery:
         self.table_delay = table_delay
         self.faces = faces
         self.hints_on = hints_on
+        self.threads_off: set[int] = set()
+        """The guilds whose games play in the channel (``/tuque settings threads``)."""
 
     def post(self, session: Session, what: str, call: Call) -> None:
         """Queue a Discord call behind the game's earlier ones, delivered with retries."""
@@ -206,20 +215,30 @@ class Delivery:
         await asyncio.sleep(self.table_delay)
         await self.update_table(session)
 
+    async def _table(self, session: Session) -> tuple[discord.ui.LayoutView, bytes]:
+        """The table message as the game stands: its layout and its picture, drawn in a
+        worker thread (a few tens of milliseconds) from the public view only."""
+        public = session.game.view(None)
+        picture = await asyncio.to_thread(draw_table, public, session.seating.names)
+        layout = table_layout(
+            session.id,
+            render.table_title(public, session.id),
+            render.table_status(public, session.seating, ended(session)),
+            picture.description,
+            finished=session.finished,
+        )
+        return layout, picture.png
+
     async def update_table(self, session: Session) -> None:
         """Edit the table message to show the game now; post one if it has none or it is gone."""
 
         async def edit() -> None:
             assert session.table_message_id is not None
-            public = session.game.view(None)
+            layout, png = await self._table(session)
             channel = self.client.get_partial_messageable(session.channel_id)
             try:
                 await channel.get_partial_message(session.table_message_id).edit(
-                    content=render.table_content(public, session.seating, session.finished),
-                    embed=render.table_embed(
-                        public, session.seating, session.id, self.faces(), ended(session)
-                    ),
-                    view=table_view(session.id, session.finished),
+                    view=layout, attachments=[discord.File(io.BytesIO(png), TABLE_PICTURE)]
                 )
             except discord.NotFound:
                 # Deleted by a moderator: the players still need a table.
@@ -233,62 +252,164 @@ class Delivery:
             await replies.deliver(f"game {session.id}: table post", post)
 
     async def _post_table(self, session: Session) -> None:
-        public = session.game.view(None)
+        layout, png = await self._table(session)
         channel = self.client.get_partial_messageable(session.channel_id)
         # One nonce per table of the game, not per try: a post whose answer was lost
         # in every try is found again by the next move's post instead of made twice.
         key = ("table", session.id, session.game.seed, session.table_replaces)
         message = await channel.send(
-            content=render.table_content(public, session.seating, session.finished),
-            embed=render.table_embed(
-                public, session.seating, session.id, self.faces(), ended(session)
-            ),
-            view=table_view(session.id, session.finished),
+            view=layout,
+            file=discord.File(io.BytesIO(png), TABLE_PICTURE),
             nonce=replies.nonce(*key),
         )
         session.table_message_id = message.id
-        await self.store.set_table_message(session.id, message.id)
+        await self.store.set_table_message(session.id, message.id, session.thread_id)
+
+    # --- the game's thread ------------------------------------------------------------
+
+    def channel_of(self, session: Session) -> discord.PartialMessageable:
+        """Where the game's posts go: its thread, or its channel when it has none."""
+        return self.client.get_partial_messageable(session.thread_id or session.channel_id)
+
+    async def open_thread(self, session: Session) -> None:
+        """Start the game's thread from its table message, once per game, where the
+        server keeps threads on (``threads_off``). Without the thread permissions (or
+        any refusal) the game stays in the channel, and says why in the log only."""
+        if session.thread_tried or session.table_message_id is None:
+            return
+        session.thread_tried = True
+        if session.guild_id in self.threads_off:
+            return
+        table_message_id = session.table_message_id
+        name = f"Game #{session.id} · {session.game.variant.title}"
+
+        async def start() -> None:
+            # A thread needs the guild's channel, not a partial one (its guild is known).
+            channel = self.client.get_channel(session.channel_id)
+            if not isinstance(channel, discord.TextChannel):
+                found = await self.client.fetch_channel(session.channel_id)
+                if not isinstance(found, discord.TextChannel):
+                    raise TypeError("a game's thread starts in a text channel")
+                channel = found
+            message = channel.get_partial_message(table_message_id)
+            thread = await message.create_thread(name=name, auto_archive_duration=1440)
+            session.thread_id = thread.id
+
+        if not await replies.deliver(f"game {session.id}: thread", start):
+            log.info("game %d: no thread (refused or failed); it plays in the channel", session.id)
+            return
+        try:
+            await self.store.set_table_message(
+                session.id, session.table_message_id, session.thread_id
+            )
+        except Exception:
+            # The thread works for this run; after a restart the game posts in the channel.
+            log.exception("game %d: its thread could not be stored", session.id)
+
+    # --- the ping on a member's turn ---------------------------------------------------
+
+    def ping(self, session: Session, acting: Collection[int] = ()) -> None:
+        """Queue the turn's ping: a short new message that mentions the member on turn
+        (Discord notifies on a new message, never on an edit), unless they are
+        ``acting`` already (they just clicked). The game's previous ping is deleted
+        first, so a game has one at a time, and none once nobody is waited for."""
+        game = session.game
+        seat = game.turn
+        wanted = (
+            not session.finished
+            and seat is not None
+            and seat not in acting
+            and not session.moves_itself(seat)
+        )
+        self.queue(session, partial(self._ping, session, seat if wanted else None, len(game.log)))
+
+    async def _ping(self, session: Session, seat: int | None, seq: int) -> None:
+        """Delete the standing ping unless it is for ``seat``; then ping ``seat``'s member
+        (None: nobody) if the game is still at log length ``seq``."""
+        if session.ping_message_id is not None and (seat is None or session.ping_seat != seat):
+            await self._unping(session)
+        if seat is None or session.ping_message_id is not None:
+            return
+        if session.finished or len(session.game.log) != seq:
+            return  # the game moved on: the ping queued with that move decides
+        user = session.seats[seat].user_id
+        if user is None:
+            return
+        text = render.ping_text(session.game.view(None), user, session.id)
+        channel = self.channel_of(session)
+        nonce = post_nonce(session, "ping", seq)
+
+        async def post() -> None:
+            message = await channel.send(text, nonce=nonce)
+            session.ping_message_id, session.ping_seat = message.id, seat
+
+        if await replies.deliver(f"game {session.id}: ping", post):
+            await self._store_ping(session)
+
+    async def _unping(self, session: Session) -> None:
+        assert session.ping_message_id is not None
+        message = self.channel_of(session).get_partial_message(session.ping_message_id)
+
+        async def delete() -> None:
+            # NotFound: deleted already, by a member or a moderator.
+            with contextlib.suppress(discord.NotFound):
+                await message.delete()
+
+        await replies.deliver(f"game {session.id}: ping deletion", delete)
+        # Forgotten even when Discord refused: a ping that cannot be deleted must not
+        # keep the next member's from being posted.
+        session.ping_message_id = session.ping_seat = None
+        await self._store_ping(session)
+
+    async def _store_ping(self, session: Session) -> None:
+        try:
+            await self.store.set_ping_message(session.id, session.ping_message_id)
+        except Exception:
+            # Only a restart needs it (to delete the ping): the game goes on.
+            log.exception("game %d: its ping could not be stored", session.id)
+
+    # --- channel posts -----------------------------------------------------------------
 
     def announce(self, session: Session, before: Game) -> None:
-        """Queue the channel posts of the hands (and the game) finished since ``before``.
+        """Queue the posts of the hands (and the game) finished since ``before``: hand
+        results in the game's thread (or channel), the game's result there and, from a
+        thread, in the channel too.
 
         The store holds the change already: a post that cannot be drawn is logged and
         skipped, and the other posts, the table, the hands and the computer go on.
         """
         game = session.game
-        channel = self.client.get_partial_messageable(session.channel_id)
+        channel = self.channel_of(session)
         done = len(before.hand_results)
         # Each post's nonce names it (the game's nth hand result, its game over), so
         # its retries, and any second announcement of it, are one message.
-        posts: list[tuple[str, str, Callable[[], discord.Embed]]] = [
-            (
-                "hand result",
-                post_nonce(session, "hand result", done + n),
-                partial(render.hand_summary_embed, r, game.variant, session.seating),
-            )
-            for n, r in enumerate(game.hand_results[done:])
-        ]
-        if session.finished:
-            over = partial(render.game_over_embed, game.view(None), session.seating)
-            posts.append(
-                ("game over", post_nonce(session, "game over"), partial(over, session.end_reason))
-            )
-        for what, nonce, draw in posts:
+        for n, result in enumerate(game.hand_results[done:]):
             try:
-                embed = draw()
+                embed = render.hand_summary_embed(result, game.variant, session.seating)
             except Exception:
-                log.exception("game %d: the %s could not be drawn", session.id, what)
+                log.exception("game %d: the hand result could not be drawn", session.id)
                 continue
-            view = game_over_view(session.id) if what == "game over" else None
-            self.post(session, what, partial(channel.send, embed=embed, view=view, nonce=nonce))
+            nonce = post_nonce(session, "hand result", done + n)
+            self.post(session, "hand result", partial(channel.send, embed=embed, nonce=nonce))
+        if session.finished:
+            self.announce_end(session, session.end_reason)
 
-    def announce_end(self, session: Session, reason: str) -> None:
-        channel = self.client.get_partial_messageable(session.channel_id)
-        embed = render.game_over_embed(session.game.view(None), session.seating, reason)
-        nonce = post_nonce(session, "game over")
-        post = partial(channel.send, embed=embed, view=game_over_view(session.id), nonce=nonce)
-        self.post(session, "game over", post)
+    def announce_end(self, session: Session, reason: str | None) -> None:
+        """Queue the game's result (``reason``: why it ended before its last hand), with
+        its Rematch button, in the game's thread and in the channel; delete the ping;
+        show the table and the members' hands as the game ended."""
+        try:
+            embed = render.game_over_embed(session.game.view(None), session.seating, reason)
+        except Exception:
+            log.exception("game %d: the game over could not be drawn", session.id)
+            embed = None
+        places = [(self.channel_of(session), "game over")]
+        if session.thread_id is not None:
+            channel = self.client.get_partial_messageable(session.channel_id)
+            places.append((channel, "game over in the channel"))
+        for where, what in places if embed is not None else ():
+            view = game_over_view(session.id)
+            nonce = post_nonce(session, what)
+            self.post(session, what, partial(where.send, embed=embed, view=view, nonce=nonce))
+        self.ping(session)
         self.schedule_table_edit(session)
-        for seat in range(len(session.seats)):
-            if not session.is_computer(seat):
-                self.queue(session, partial(self.refresh_hand, session, seat, reason))

@@ -115,7 +115,7 @@ class GameSessions:
         self.computers = Computers(
             executor, self.background, self._sessions, self, move_delay=move_delay
         )
-        self.timers = TurnTimers(client, store, self._sessions, self.delivery, self.computers)
+        self.timers = TurnTimers(store, self._sessions, self.delivery, self.computers)
 
     # --- start-up -----------------------------------------------------------------------
 
@@ -140,11 +140,19 @@ class GameSessions:
                 game=game,
                 seating=render.seating_of(row.seats),
                 table_message_id=row.table_message_id,
+                thread_id=row.thread_id,
+                # A game restored was opened before: its thread stands, or it has none.
+                thread_tried=row.table_message_id is not None,
+                ping_message_id=row.ping_message_id,
+                # The newest ping is for the turn the game waits on (a crash between a
+                # move and its ping's deletion aside): kept, not posted again.
+                ping_seat=None if row.ping_message_id is None else game.turn,
             )
             await self._load_aids(session)
             self._sessions[row.id] = session
             # A crash between two writes can leave a hand to deal or a game to close.
             await self._settle(session)
+            self.delivery.ping(session)
             self.computers.schedule(session)
         log.info("restored %d unfinished games", len(rows))
         return len(rows)
@@ -266,6 +274,9 @@ class GameSessions:
         for interaction, seat, note in greetings:
             await self.delivery.send_hand_after_commit(interaction, session, seat, note)
         await self.delivery.update_table(session)
+        await self.delivery.open_thread(session)
+        # A member who just accepted sees their turn in their hand; the others are pinged.
+        self.delivery.ping(session, acting=[seat for _, seat, _ in greetings])
         await self._touch(session)
         self.computers.schedule(session)
 
@@ -297,7 +308,7 @@ class GameSessions:
             return None
         if seat in session.away:
             session.away.discard(seat)
-            channel = self.client.get_partial_messageable(session.channel_id)
+            channel = self.delivery.channel_of(session)
             back = f"{session.seating.names[seat]} is back and plays their own cards again."
             post = partial(channel.send, back, nonce=replies.nonce())
             self.delivery.post(session, "back notice", post)
@@ -512,9 +523,8 @@ class GameSessions:
                 continue  # its move is played in a moment, and that refreshes it
             if session.finished or new_hand or game.turn == seat or before.turn == seat:
                 self.delivery.queue_refresh(session, seat)
+        self.delivery.ping(session, acting=() if actor is None else (actor,))
         self.computers.schedule(session)
-
-    # --- computer players -----------------------------------------------------------------------
 
     # --- resigning ---------------------------------------------------------------------------
 
@@ -571,7 +581,12 @@ class GameSessions:
                 lambda: replies.edit_clicked(interaction, content=answer, view=None),
             )
             if session.finished:
-                self.delivery.announce_end(session, session.end_reason or f"{name} resigned.")
+                reason = session.end_reason or f"{name} resigned."
+                self.delivery.announce_end(session, reason)
+                for other in range(len(session.seats)):
+                    if not session.is_computer(other):
+                        session.notes[other] = reason
+                        self.delivery.queue_refresh(session, other)
 
     async def _leave(self, session: Session, seat: int) -> None:
         """The member in ``seat`` resigned and the game goes on: store it, give the seat
@@ -585,7 +600,7 @@ class GameSessions:
         session.away.discard(seat)
         session.hands.pop(seat, None)
         note = f"{name} resigned: a computer plays their seat from now on."
-        channel = self.client.get_partial_messageable(session.channel_id)
+        channel = self.delivery.channel_of(session)
         post = partial(
             channel.send, note, nonce=replies.nonce("resigned", session.id, session.game.seed, seat)
         )
@@ -595,9 +610,8 @@ class GameSessions:
             if not session.is_computer(other):
                 session.notes[other] = note
                 self.delivery.queue_refresh(session, other)
+        self.delivery.ping(session)
         self.computers.schedule(session)
-
-    # --- timers -------------------------------------------------------------------------------
 
     # --- computer moves and the clock -------------------------------------------------
 

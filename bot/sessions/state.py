@@ -65,6 +65,14 @@ class Session:
     # The table message found deleted that the next table post replaces (0: none): part
     # of that post's nonce, so the replacement is a new message however often it is tried.
     table_replaces: int = 0
+    # The game's thread, started from its table message (None: the game plays in the
+    # channel), and whether starting one was tried (once per game: a refusal stands).
+    thread_id: int | None = None
+    thread_tried: bool = False
+    # The message that mentions the member on turn, and that member's seat; deleted
+    # once they act.
+    ping_message_id: int | None = None
+    ping_seat: int | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     hands: dict[int, HandMessage] = field(default_factory=dict)
     computer: asyncio.Task[None] | None = None

@@ -13,8 +13,6 @@ import time
 from collections.abc import Mapping
 from functools import partial
 
-import discord
-
 from bot import replies
 from bot.sessions.computers import Computers
 from bot.sessions.delivery import Delivery
@@ -28,7 +26,6 @@ class TurnTimers:
     """The turn-timer sweep of every running game.
 
     Args:
-        client: the client (for channels).
         store: the database, which holds the turn timers.
         sessions: every running game, by id.
         delivery: posts the reminders and away notices.
@@ -37,13 +34,11 @@ class TurnTimers:
 
     def __init__(
         self,
-        client: discord.Client,
         store: Store,
         sessions: Mapping[int, Session],
         delivery: Delivery,
         computers: Computers,
     ) -> None:
-        self.client = client
         self.store = store
         self.sessions = sessions
         self.delivery = delivery
@@ -64,7 +59,7 @@ class TurnTimers:
             if seat is None or session.is_computer(seat):
                 continue
             user = session.seats[seat].user_id
-            channel = self.client.get_partial_messageable(session.channel_id)
+            channel = self.delivery.channel_of(session)
             if timer.due is TimerDue.FORFEIT:
                 async with session.lock:
                     if session.finished or session.game.turn != seat:

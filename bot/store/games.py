@@ -190,6 +190,7 @@ class GameRow:
     reminded: bool
     seats: tuple[SeatRow, ...]
     actions: tuple[str, ...]
+    ping_message_id: int | None = None
 
     @property
     def next_seq(self) -> int:
@@ -463,6 +464,16 @@ class GameQueries(StoreBase):
             if cursor.rowcount == 0:
                 raise GameNotFound(game_id)
 
+    async def set_ping_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the message that mentions the member on turn (None: there is none
+        now), so a restart can still delete it. Raises ``GameNotFound``."""
+        async with self._transaction(write=True) as db:
+            cursor = await db.execute(
+                "UPDATE games SET ping_message_id = ? WHERE id = ?", (message_id, game_id)
+            )
+            if cursor.rowcount == 0:
+                raise GameNotFound(game_id)
+
     async def append_actions(
         self,
         game_id: int,
@@ -684,6 +695,7 @@ class GameQueries(StoreBase):
                 reminded=bool(h["reminded"]),
                 seats=tuple(seats.get(h["id"], ())),
                 actions=tuple(actions.get(h["id"], ())),
+                ping_message_id=h["ping_message_id"],
             )
             for h in headers
         ]

@@ -33,7 +33,9 @@ class GuildSettings:
     of the hand (docs/rulings.md R9). ``computer_delay_seconds``: the pause before
     each computer move. ``hints_in_rated``: whether a member may ask for a hint in a
     rated game (every seat a member). ``default_variant``: a key of
-    ``engine.variants.VARIANTS``.
+    ``engine.variants.VARIANTS``. ``threads``: whether each game gets a thread started
+    from its table message, where its pings and hand results go (without the thread
+    permissions a game stays in the channel).
     """
 
     reminder_minutes: float
@@ -41,6 +43,7 @@ class GuildSettings:
     computer_delay_seconds: float
     hints_in_rated: bool = False
     default_variant: str = DEFAULT_VARIANT
+    threads: bool = True
 
     @classmethod
     def defaults(cls, settings: Settings) -> GuildSettings:
@@ -68,8 +71,9 @@ def _merged(row: aiosqlite.Row | None, defaults: GuildSettings) -> GuildSettings
     if row is None:
         return defaults
     own: dict[str, Any] = {name: row[name] for name in SETTING_NAMES if row[name] is not None}
-    if "hints_in_rated" in own:
-        own["hints_in_rated"] = bool(own["hints_in_rated"])
+    for flag in ("hints_in_rated", "threads"):
+        if flag in own:
+            own[flag] = bool(own[flag])
     return dataclasses.replace(defaults, **own)
 
 

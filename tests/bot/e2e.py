@@ -99,6 +99,19 @@ def newest_hand(t: Table, user: User) -> StoredMessage | None:
     return None
 
 
+def game_posts(t: Table) -> list[StoredMessage]:
+    """Every public message in the channel and in the game threads started from it,
+    oldest first: where a game's posts go with threads on (the default) or off."""
+    threads = [c for c in t.guild.threads.values() if c.parent_id == t.channel.id]
+    posts = [m for c in (t.channel, *threads) for m in t.double.channel_messages(c)]
+    return sorted(posts, key=lambda m: m.id)
+
+
+def latest_post(t: Table) -> StoredMessage:
+    """The newest of :func:`game_posts`."""
+    return game_posts(t)[-1]
+
+
 def table_message(t: Table) -> StoredMessage:
     """The game's table message in the channel (the first game's)."""
     found = _table_or_none(t)
@@ -112,7 +125,11 @@ def _table_or_none(t: Table) -> StoredMessage | None:
             m
             for m in t.double.channel_messages(t.channel)
             if any(b.custom_id and b.custom_id.startswith("tuque:hand:") for b in m.buttons)
-            or ("Game #" in m.text and m.embeds and "tableau" in m.text)
+            # A finished game's table: its picture, and no button.
+            or (
+                any(c.get("type") == 12 for c in walk_components(m.components))
+                and " · game #" in m.text
+            )
         ),
         None,
     )
@@ -136,6 +153,9 @@ async def challenge_and_accept(t: Table, **options: Any) -> int:
     await (await t.double.click(t.bob, invite, accept)).settled()
     match = re.search(r"game #(\d+)", t.double.message(invite.id).text)
     assert match, t.double.message(invite.id).text
+    # The table (drawn in a worker) and its thread follow the answer to the click.
+    await t.double.wait_until(lambda: _table_or_none(t) is not None, 10)
+    await t.double.idle()
     return int(match.group(1))
 
 
@@ -268,10 +288,11 @@ def assert_nothing_hidden_shown(
         return {emoji_name(c) for c in cards} - others
 
     assert any(discards.values()) or not expect_discards
-    public = t.double.channel_messages(t.channel)
+    public = game_posts(t)
     for version in [v for m in public for v in (*m.history, m.snapshot())]:
         # JSON quotes with ", never with the ' that marks a second copy (A♦').
-        text = str(version.content) + json.dumps(version.embeds, ensure_ascii=False)
+        seen = [version.embeds, version.components]
+        text = str(version.content) + json.dumps(seen, ensure_ascii=False)
         shown = {c for c in hidden(hand_of(version), None) if _shows(text, c)}
         assert not shown, f"a public message shows {shown}"
         for custom_id in re.findall(r"'custom_id': '([^']*)'", str(version.components)):

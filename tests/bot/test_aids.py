@@ -15,6 +15,8 @@ from e2e import (
     Table,
     action_buttons,
     assert_refused,
+    game_posts,
+    latest_post,
     newest_hand,
     play_turn,
     running_bot,
@@ -235,7 +237,7 @@ async def _resign(t: Table, user: User) -> None:
 
 
 def _game_over(t: Table) -> StoredMessage:
-    return next(m for m in reversed(t.double.channel_messages(t.channel)) if "Game over" in m.text)
+    return next(m for m in reversed(game_posts(t)) if "Game over" in m.text)
 
 
 def _rematch_button(message: StoredMessage) -> str:
@@ -290,7 +292,7 @@ async def test_rematch_between_members_waits_for_every_member(table: Table) -> N
         rec = await t.double.click(t.bob, over, rematch)
         await rec.settled()
         await t.double.idle()
-        invitation = t.double.latest_message(t.channel)
+        invitation = latest_post(t)
         assert f"<@{t.ann.id}>" in invitation.text and "rematch" in invitation.text
         assert bot.sessions.games_of(t.guild.id, t.channel.id, t.bob.id) == []
         text = await assert_refused(t, bot, first, lambda: t.double.click(t.eve, over, rematch))
@@ -317,14 +319,14 @@ async def test_a_finished_game_replays_with_every_hand_and_a_record_that_rebuild
         session = bot.sessions.session(running)
         assert session is not None
         dealt = session.game.hand_of(0)
-        before = len(t.double.channel_messages(t.channel))
+        before = len(game_posts(t))
         for game, expected in ((running, "still being played"), (running + 5, "no game #")):
             rec = await t.double.slash(t.eve, t.channel, "tuque", "replay", game=game)
             await rec.settled()
             assert rec.original is not None and rec.original.ephemeral
             assert expected in rec.original.text
             assert not any(c.pretty() in rec.original.text for c in dealt)
-        assert len(t.double.channel_messages(t.channel)) == before
+        assert len(game_posts(t)) == before
         await _resign(t, t.ann)
         rec = await t.double.slash(t.eve, t.channel, "tuque", "replay", game=running)
         await rec.settled()

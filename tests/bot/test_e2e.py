@@ -23,6 +23,8 @@ from e2e import (
     assert_refused,
     challenge_and_accept,
     db_snapshot,
+    game_posts,
+    latest_post,
     newest_hand,
     play_turn,
     running_bot,
@@ -43,10 +45,10 @@ async def test_challenge_accept_and_play_a_whole_game(table: Table) -> None:
         assert newest_hand(t, t.ann) or newest_hand(t, t.bob)
         while await play_turn(t, bot, game_id, rng):
             pass
-        texts = [m.text for m in t.double.channel_messages(t.channel)]
+        texts = [m.text for m in game_posts(t)]
     assert any("Game over" in text for text in texts)
     assert any("Hand 1 result" in text for text in texts)
-    assert sum("Show my hand" in str(m.buttons) for m in t.double.channel_messages(t.channel)) == 0
+    assert sum("Show my hand" in str(m.buttons) for m in game_posts(t)) == 0
     with sqlite3.connect(t.db) as db:
         status, winner = db.execute(
             "SELECT status, winner_seat FROM games WHERE id = ?", (game_id,)
@@ -98,7 +100,7 @@ async def test_play_a_whole_game_against_the_computer(table: Table) -> None:
         ratings = db.execute("SELECT COUNT(*) FROM ratings").fetchone()
     assert vs_computer == (1,)
     assert ratings == (0,)
-    assert any("Game over" in m.text for m in t.double.channel_messages(t.channel))
+    assert any("Game over" in m.text for m in game_posts(t))
 
 
 async def test_a_stranger_cannot_accept_a_challenge(table: Table) -> None:
@@ -191,7 +193,7 @@ async def test_resign_ends_the_game_as_a_loss(table: Table) -> None:
         assert "no game" in other.original.text  # type: ignore[union-attr]
         await (await t.double.click(waiting, rec.original, confirm)).settled()  # type: ignore[arg-type]
         assert bot.sessions.session(game_id) is None
-        assert any("resigned" in m.text for m in t.double.channel_messages(t.channel))
+        assert any("resigned" in m.text for m in game_posts(t))
     with sqlite3.connect(t.db) as db:
         status = db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
         loser = db.execute(
@@ -275,8 +277,9 @@ async def test_a_stored_game_that_no_longer_replays_ends_and_the_others_are_rest
     async with running_bot(t) as bot:
         assert bot.sessions.session(broken) is None and bot.sessions.session(kept) is not None
         await t.double.idle()
-        notice = t.double.latest_message(t.channel)
-        assert f"Game #{broken} cannot go on" in notice.text
+        # In the game's channel, beside the other game's posts (its ping, say).
+        notices = [m for m in t.double.channel_messages(t.channel) if "cannot go on" in m.text]
+        assert [f"Game #{broken} cannot go on" in m.text for m in notices] == [True]
     with sqlite3.connect(t.db) as db:
         status = db.execute("SELECT id, status FROM games ORDER BY id").fetchall()
         assert status == [(broken, "abandoned"), (kept, "active")]
@@ -317,15 +320,15 @@ async def test_turn_timer_reminds_then_the_computer_plays_then_the_side_forfeits
         now = time.time()
         await bot.sessions.timers.tick(300, 600, now=now + 301)
         await t.double.idle()
-        reminder = t.double.latest_message(t.channel)
+        reminder = latest_post(t)
         assert to_act.mention in reminder.content and "your turn" in reminder.content
         await bot.sessions.timers.tick(300, 600, now=now + 302)
         await t.double.idle()
-        assert t.double.latest_message(t.channel).id == reminder.id, "reminded once only"
+        assert latest_post(t).id == reminder.id, "reminded once only"
         hand_no = session.game.hand_no
         await bot.sessions.timers.tick(300, 600, now=now + 601)
         await t.double.idle()
-        assert any("is away" in m.text for m in t.double.channel_messages(t.channel))
+        assert any("is away" in m.text for m in game_posts(t))
         away = session.seat_of(to_act.id)
         while not session.finished:
             assert session.game.hand_no == hand_no, "the game ends with the hand"
@@ -335,7 +338,7 @@ async def test_turn_timer_reminds_then_the_computer_plays_then_the_side_forfeits
             await play_turn(t, bot, game_id, rng)
         assert bot.sessions.session(game_id) is None
         await t.double.idle()
-        assert "did not come back and forfeits" in t.double.latest_message(t.channel).text
+        assert "did not come back and forfeits" in latest_post(t).text
     with sqlite3.connect(t.db) as db:
         assert db.execute("SELECT status FROM games").fetchone() == ("forfeited",)
         loser = db.execute("SELECT user_id FROM results WHERE outcome = 'loss'").fetchone()

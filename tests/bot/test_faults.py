@@ -23,6 +23,7 @@ from e2e import (
     Table,
     assert_nothing_hidden_shown,
     challenge_and_accept,
+    game_posts,
     play_turn,
     running_bot,
 )
@@ -90,9 +91,11 @@ def assert_game_whole(t: Table, game_id: int, human_seats: set[int], clicks: int
         game.replay(entry)
     assert game.winner is not None
     assert by_members == clicks
-    posts = [m.text for m in t.double.channel_messages(t.channel)]
+    posts = [m.text for m in game_posts(t)]
     assert sum(bool(re.search(r"Hand \d+ result", p)) for p in posts) == hands[0]
-    assert sum("Game over" in p for p in posts) == 1
+    # The result is posted once in the channel, and once in the game's thread.
+    places = [m.channel.id for m in game_posts(t) if "Game over" in m.text]
+    assert sorted(places) == sorted({*places}) and t.channel.id in places
 
 
 @pytest.fixture(autouse=True)
@@ -123,7 +126,7 @@ async def play_against_the_computer(t: Table, bot: TuqueBot, rng: random.Random)
 
 
 def public(t: Table) -> list[Any]:
-    return t.double.channel_messages(t.channel)
+    return game_posts(t)
 
 
 @pytest.mark.parametrize("fault", FAULTS.values(), ids=FAULTS.keys())
@@ -258,7 +261,9 @@ def assert_game_whole_but_results(t: Table, game_id: int) -> None:
             "finished",
         )
     assert not any(re.search(r"Hand \d+ result", m.text) for m in public(t))
-    assert sum("Game over" in m.text for m in public(t)) == 1
+    # The result is posted once in the channel, and once in the game's thread.
+    places = [m.channel.id for m in public(t) if "Game over" in m.text]
+    assert sorted(places) == sorted({*places}) and t.channel.id in places
 
 
 # --- Discord did the post and lost its answer ------------------------------------------

@@ -21,6 +21,8 @@ from discord_double.models import User
 from e2e import (
     Table,
     db_snapshot,
+    game_posts,
+    latest_post,
     offered,
     running_bot,
     started_game,
@@ -104,7 +106,7 @@ def eager(legal: list[Action]) -> Action:
 
 def lobby_message(t: Table) -> StoredMessage:
     """The newest lobby or invitation message in the channel."""
-    for message in reversed(t.double.channel_messages(t.channel)):
+    for message in reversed(game_posts(t)):
         if any("table #" in str(e) or "invitation #" in str(e) for e in message.embeds):
             return t.double.message(message.id)
     raise AssertionError("no lobby message")
@@ -230,7 +232,7 @@ async def test_a_six_seat_game_survives_a_restart_and_ends_with_the_old_buttons(
         assert seats[1][2] == t.bob.id and seats[3][1] == seats[5][1] == "computer"
         await play(t, bot, game_id, rng, turns=6)
         log_before = len(bot.sessions.session(game_id).game.log)  # type: ignore[union-attr]
-    messages_before = {m.id for m in t.double.channel_messages(t.channel)}
+    messages_before = {m.id for m in game_posts(t)}
     async with running_bot(t) as bot:
         session = bot.sessions.session(game_id)
         assert session is not None and len(session.game.log) >= log_before
@@ -426,12 +428,12 @@ async def test_an_away_partner_is_played_by_the_computer_and_the_game_goes_on(
                 )
         assert not session.finished and session.away == {2}
         await t.double.idle()
-        assert any("keeps their seat" in m.text for m in t.double.channel_messages(t.channel))
+        assert any("keeps their seat" in m.text for m in game_posts(t))
         show = next(b.custom_id for b in table_message(t).buttons if b.label == "Show my hand")
         await (await t.double.click(t.bob, table_message(t), show)).settled()  # type: ignore[arg-type]
         assert session.away == set()
         await t.double.idle()
-        assert "is back" in t.double.latest_message(t.channel).text
+        assert "is back" in latest_post(t).text
 
 
 async def test_a_click_from_a_partner_sitting_out_changes_nothing(table: Table) -> None:
@@ -485,7 +487,7 @@ async def test_a_secret_partner_reaches_no_other_members_view(
         game_id = game_of_lobby(t)
         await play(t, bot, game_id, random.Random(8))
     named = 0
-    for message in t.double.channel_messages(t.channel):
+    for message in game_posts(t):
         for version in (*message.history, message.snapshot()):
             shown = str(version.content) + str(version.embeds)
             if "partnered by" in shown:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from discord_double.models import InteractionRecord, User
-from e2e import Table, db_snapshot, running_bot, started_game
+from e2e import Table, db_snapshot, game_posts, running_bot, started_game
 from test_lobbies import _lobby_rows, click, component, lobby_message
 
 RACES = 8
@@ -199,7 +199,7 @@ async def test_a_forged_start_of_a_rematch_nobody_accepted_changes_nothing(
         await t.double.idle()
         over = next(
             m
-            for m in reversed(t.double.channel_messages(t.channel))
+            for m in reversed(game_posts(t))
             if any(b.custom_id == f"tuque:rematch:{first}" for b in m.buttons)
         )
         rematch = f"tuque:rematch:{first}"

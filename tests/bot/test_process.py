@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 from discord_double import StoredMessage
-from e2e import Table, action_buttons, newest_hand, table_message
+from e2e import Table, action_buttons, game_posts, newest_hand, table_message
 
 from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
 
@@ -166,7 +166,7 @@ def stored_game(t: Table) -> Game:
 
 
 def game_over(t: Table) -> bool:
-    return any("Game over" in m.text for m in t.double.channel_messages(t.channel))
+    return any("Game over" in m.text for m in game_posts(t))
 
 
 async def kill(process: subprocess.Popen[bytes]) -> None:

@@ -9,7 +9,7 @@ import sqlite3
 
 from discord_double import StoredMessage
 from discord_double.models import User
-from e2e import Table, db_snapshot, running_bot, table_message
+from e2e import Table, db_snapshot, game_posts, running_bot, table_message
 from test_lobbies import click, lobby_message
 
 from bot.client import TuqueBot
@@ -63,7 +63,7 @@ async def test_a_member_who_resigns_among_three_leaves_the_seat_to_a_computer(
         answer = await resign(t, t.ann)
         assert "a computer plays your seat now" in answer.text
         assert not session.finished and session.is_computer(0)
-        posts = [m.text for m in t.double.channel_messages(t.channel)]
+        posts = [m.text for m in game_posts(t)]
         assert any("ann resigned: a computer plays their seat" in p for p in posts)
         # Ann no longer plays: her commands and buttons say so and change nothing.
         before = db_snapshot(t)
@@ -85,7 +85,7 @@ async def test_a_member_who_resigns_among_three_leaves_the_seat_to_a_computer(
         assert session.finished
         assert results(t, session.id) == [(0, "loss", 3), (1, "loss", 2), (2, "win", 1)]
         table = t.double.message(session.table_message_id)  # type: ignore[arg-type]
-        assert "<@" not in table.text and "Game over: bob resigned" in str(table.embeds)
+        assert "<@" not in table.text and "Game over: bob resigned" in table.text
     t.double.check()
 
 

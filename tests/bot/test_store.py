@@ -1004,7 +1004,9 @@ FIXTURES = Path(__file__).parent / "fixtures"
 #: Every table of the schema, each with its columns in a fixed order, as of 001 and 002.
 COLUMNS_001 = {
     "players": "guild_id, user_id, display_name, updated_at",
-    "games": "*",
+    "games": "id, guild_id, channel_id, table_message_id, thread_id, variant, options, seed, "
+    "first_dealer, status, winner_seat, created_at, updated_at, finished_at, turn_started_at, "
+    "reminded",
     "seats": "game_id, seat, kind, user_id, level",
     "game_actions": "game_id, seq, action",
     "hands": "game_id, hand_no, maker_seat, alone, points_side, points, march, euchred, "

@@ -15,6 +15,7 @@ from e2e import (
     Table,
     assert_nothing_hidden_shown,
     db_snapshot,
+    game_posts,
     offered,
     running_bot,
     table_message,
@@ -130,7 +131,7 @@ async def test_a_member_plays_a_whole_game_with_computers(
     assert len(results) == seats
     assert results[0][1] == t.ann.id and all(r[1] is None for r in results[1:])
     assert all(r[3] == 1 for r in results)
-    assert any("Game over" in m.text for m in t.double.channel_messages(t.channel))
+    assert any("Game over" in m.text for m in game_posts(t))
     assert_nothing_hidden_shown(t, game_id, caplog.records, {0: t.ann}, expect_discards=False)
 
 
@@ -146,8 +147,7 @@ async def test_a_secret_partner_is_named_only_when_the_hand_ends(
             t, bot, random.Random(3), variant="call_ace", players=5, target=3
         )
         session_log = [
-            (m.text, [str(v.embeds) for v in (*m.history, m.snapshot())])
-            for m in t.double.channel_messages(t.channel)
+            (m.text, [str(v.embeds) for v in (*m.history, m.snapshot())]) for m in game_posts(t)
         ]
     with sqlite3.connect(t.db) as db:
         record = db.execute(
