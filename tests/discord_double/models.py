@@ -55,6 +55,7 @@ _PERMISSION_BITS = {
     "send_messages_in_threads": 38,
 }
 EVERYONE_PERMISSIONS = sum(1 << bit for bit in _PERMISSION_BITS.values())
+CREATE_PUBLIC_THREADS = 1 << _PERMISSION_BITS["create_public_threads"]
 ADMINISTRATOR = 1 << 3
 # What `Permissions.all()` reports for a 2.7-era client: every bit Discord defines today.
 ALL_PERMISSIONS = (1 << 51) - 1

@@ -54,6 +54,7 @@ from .models import (
     APPLICATION_COMMAND_AUTOCOMPLETE,
     CHAT_INPUT_COMMAND_MESSAGE,
     COMPONENTS_V2,
+    CREATE_PUBLIC_THREADS,
     DEFAULT_MESSAGE,
     EPHEMERAL,
     EVERYONE_PERMISSIONS,
@@ -1962,6 +1963,10 @@ class DiscordDouble:
             return _error(404, 10008, "Unknown Message")
         if channel.type != GUILD_TEXT:
             return self._fail(request, 400, 50024, "Cannot execute action on this channel type")
+        if not channel.guild.members[self.bot_user.id].permissions & CREATE_PUBLIC_THREADS:
+            # Discord checks the bot's permissions in the channel; the double has no
+            # channel overwrites, so the guild's are the channel's.
+            return self._fail(request, 403, 50013, "Missing Permissions")
         if message.thread is not None:
             return self._fail(
                 request, 400, 160004, "A thread has already been created for this message"

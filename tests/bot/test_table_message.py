@@ -1,0 +1,176 @@
+"""The public side of a game on Discord (issue 21): the table message in the component
+layout with its picture, the ping on a member's turn, and the game's thread.
+
+Every request goes through the double, which checks it against Discord's published
+specification and fails the test on any violation.
+"""
+
+from __future__ import annotations
+
+import random
+
+from discord_double.models import (
+    COMPONENTS_V2,
+    CREATE_PUBLIC_THREADS,
+    EVERYONE_PERMISSIONS,
+    StoredMessage,
+    walk_components,
+)
+from e2e import (
+    Table,
+    challenge_and_accept,
+    game_posts,
+    play_turn,
+    running_bot,
+    table_message,
+)
+
+from bot.client import TuqueBot
+from bot.sessions import Session
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _pings(t: Table, *, deleted: bool = False) -> list[StoredMessage]:
+    """The game's pings, live ones only unless ``deleted``, wherever they were posted."""
+    channels = [t.channel, *(c for c in t.guild.threads.values() if c.parent_id == t.channel.id)]
+    return [
+        m
+        for c in channels
+        for m in t.double.channel_messages(c, include_deleted=deleted)
+        if "it's your turn to" in m.content
+    ]
+
+
+async def _settled(t: Table, session: Session) -> None:
+    """Wait until the game's outbox (pings, posts, hand views) is delivered."""
+    await t.double.wait_until(
+        lambda: not session.outbox and (session.courier is None or session.courier.done()), 10
+    )
+    await t.double.idle()
+
+
+async def _play_out(t: Table, bot: TuqueBot, game_id: int, seed: int) -> list[int | None]:
+    """Members click random legal actions to the game's end. Before each click, checks
+    the ping: at most one live, and it mentions the member on turn. Returns who was on
+    turn at each check (a seat, or None when the game waited on nobody)."""
+    rng = random.Random(seed)
+    session = bot.sessions.session(game_id)
+    assert session is not None
+    turns: list[int | None] = []
+    while True:
+        await _settled(t, session)
+        live = _pings(t)
+        assert len(live) <= 1, "one ping per game at a time"
+        turn = None if session.finished else session.game.turn
+        turns.append(turn)
+        if live:
+            assert turn is not None
+            user = session.seats[turn].user_id
+            assert live[0].content.startswith(f"<@{user}>, it's your turn to ")
+        if not await play_turn(t, bot, game_id, rng):
+            return turns
+
+
+async def test_the_table_is_a_picture_with_one_status_line(table: Table) -> None:
+    """The table message: Components V2, the drawn table as its attachment with a text
+    alternative, one status line under it, and "Show my hand"."""
+    t = table
+    async with running_bot(t) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        await _settled(t, session)
+        shown = table_message(t)
+        assert shown.flags & COMPONENTS_V2 and not shown.content and not shown.embeds
+        (attachment,) = shown.attachments
+        assert attachment["filename"] == "table.png"
+        assert t.double.attachment_bytes(attachment).startswith(PNG)
+        (gallery,) = [c for c in walk_components(shown.components) if c.get("type") == 12]
+        description = gallery["items"][0]["description"]
+        assert "Tuque" in description and 0 < len(description) <= 1024
+        turn = session.game.turn
+        assert turn is not None
+        assert f"**{session.seating.names[turn]}** to bid (round 1)" in shown.text
+        assert f"### Tuque · game #{game_id} · hand 1" in shown.text
+        assert [b.label for b in shown.buttons] == ["Show my hand"]
+    t.double.check()
+
+
+async def test_a_member_is_pinged_on_their_turn_and_the_ping_goes_once_they_act(
+    table: Table,
+) -> None:
+    """Discord notifies on a new message, never on an edit: each member's turn brings a
+    new message that mentions them (never edited), deleted once they have acted; one a
+    game at a time, and none at the end."""
+    t = table
+    async with running_bot(t) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        turns = await _play_out(t, bot, game_id, seed=3)
+        assert turns[-1] is None, "the game ended"
+    assert not _pings(t), "no ping outlives the game"
+    every = _pings(t, deleted=True)
+    assert len(every) >= 10, "a whole game between members pings many turns"
+    assert all(m.deleted and not m.history for m in every), "pings are deleted, never edited"
+    mentioned = {m.content.split(">", 1)[0] for m in every}
+    assert mentioned == {f"<@{t.ann.id}", f"<@{t.bob.id}"}
+    t.double.check()
+
+
+async def test_the_game_plays_in_its_thread_and_its_result_reaches_the_channel(
+    table: Table,
+) -> None:
+    """The table message starts the game's thread; pings and hand results go there; the
+    channel keeps the challenge, the table and the game's result."""
+    t = table
+    async with running_bot(t) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        await _play_out(t, bot, game_id, seed=5)
+    shown = table_message(t)
+    (thread,) = t.guild.threads.values()
+    assert thread.id == shown.id and thread.parent_id == t.channel.id
+    assert thread.name == f"Game #{game_id} · Tuque"
+    in_thread = [m.text for m in t.double.channel_messages(thread)]
+    assert any("Hand 1 result" in text for text in in_thread)
+    assert sum("Game over" in text for text in in_thread) == 1
+    in_channel = [m.text for m in t.double.channel_messages(t.channel)]
+    assert not any("Hand 1 result" in text or "it's your turn" in text for text in in_channel)
+    assert sum("Game over" in text for text in in_channel) == 1
+    with_rematch = [m for m in game_posts(t) if any(b.label == "Rematch" for b in m.buttons)]
+    assert len(with_rematch) == 2
+    t.double.check()
+
+
+async def test_without_the_thread_permission_the_game_plays_in_the_channel(
+    table: Table,
+) -> None:
+    """A server that did not give the bot Create Public Threads: Discord refuses the
+    thread, once, and the game's posts and pings go to the channel."""
+    t = table
+    for role in t.guild.roles.values():
+        role.permissions = EVERYONE_PERMISSIONS & ~CREATE_PUBLIC_THREADS
+    async with running_bot(t) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        await _play_out(t, bot, game_id, seed=5)
+    assert not t.guild.threads
+    texts = [m.text for m in t.double.channel_messages(t.channel)]
+    assert any("Hand 1 result" in text for text in texts)
+    assert sum("Game over" in text for text in texts) == 1
+    assert _pings(t, deleted=True), "pings in the channel"
+    problems = t.double.take_problems()
+    assert len(problems) == 1 and "403 50013 Missing Permissions" in problems[0]
+
+
+async def test_a_server_with_threads_off_plays_in_the_channel(table: Table) -> None:
+    """``/tuque settings threads:false``: games start no thread."""
+    t = table
+    async with running_bot(t) as bot:
+        bot.sessions.delivery.threads_off.add(t.guild.id)
+        game_id = await challenge_and_accept(t, target=5)
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        await _settled(t, session)
+        assert session.thread_id is None and not t.guild.threads
+    t.double.check()
