@@ -1,17 +1,21 @@
 """Rendering: engine views into embeds and text, and what they must never show
-(the hand message's layout: test_hand_layout.py)."""
+(the hand message's layout: test_hand_layout.py; the table's picture: test_drawing.py)."""
 
 from __future__ import annotations
 
 import json
 import random
 import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 import discord
 import pytest
 
 from bot import render
+from bot.components import table_layout
+from bot.drawing import DESCRIPTION_LIMIT, describe, draw_table
 from bot.emojis import TEXT_FACES, CardFaces
 from bot.faces import EMOJI_NAMES
 from bot.store import LobbyRow, LobbySeat, LobbyStatus, SeatKind
@@ -27,6 +31,26 @@ SEATING = render.Seating(("Ann", "Bob"), (101, None))
 
 def _embed_text(embed: discord.Embed) -> str:
     return json.dumps(embed.to_dict(), ensure_ascii=False)
+
+
+def _table_message(
+    view: PlayerView, seating: render.Seating, game_id: int, ended: str | None = None
+) -> discord.ui.LayoutView:
+    """The public table message as delivery builds it: title, the picture's description
+    (the picture itself is test_drawing's), the status line, "Show my hand" while the
+    game runs."""
+    return table_layout(
+        game_id,
+        render.table_title(view, game_id),
+        render.table_status(view, seating, ended),
+        describe(view, seating.names),
+        finished=ended is not None or view.phase is Phase.GAME_OVER,
+    )
+
+
+def _layout_text(layout: discord.ui.LayoutView) -> str:
+    """Everything the layout sends: its texts, the picture's description, custom_ids."""
+    return json.dumps(layout.to_components(), ensure_ascii=False)
 
 
 def _hidden_from(game: Game, seat: int | None) -> set[Card]:
@@ -66,21 +90,26 @@ def _random_states(seed: int, count: int, variant: str = "tuque", **options: obj
         yield game
 
 
-def test_table_embed_refuses_a_seat_view() -> None:
-    """The table can only be rendered from the public view."""
+def test_the_table_refuses_a_seat_view() -> None:
+    """The table can only be rendered from the public view: its status line and its
+    picture refuse a seat's view."""
     game = Game("tuque", seed=1)
     game.deal()
     with pytest.raises(ValueError):
-        render.table_embed(game.view(0), SEATING, 1)
+        render.table_status(game.view(0), SEATING)
+    with pytest.raises(ValueError):
+        draw_table(game.view(0), SEATING.names)
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_table_embed_never_shows_a_hidden_card(seed: int) -> None:
-    """No public table shows a hand card, a face-down card, the kitty or the discard."""
+def test_the_table_never_shows_a_hidden_card(seed: int) -> None:
+    """No public table (title, status line, the picture's description) nor the ping on
+    a member's turn shows a hand card, a face-down card, the kitty or the discard."""
     for game in _random_states(seed, 400):
         public = game.view(None)
-        text = _embed_text(render.table_embed(public, SEATING, 7))
-        text += render.table_content(public, SEATING) or ""
+        text = _layout_text(_table_message(public, SEATING, 7))
+        if public.turn is not None:
+            text += render.ping_text(public, 101, 7)
         leaked = [c for c in _hidden_from(game, None) if _mentions(text, c)]
         assert not leaked, f"table shows hidden {leaked} in phase {game.phase}"
 
@@ -125,13 +154,14 @@ def test_rules_embed_ranks_the_bens_as_the_cards_show_them() -> None:
     assert "B3" not in cards
 
 
-def test_the_table_footer_points_to_the_rules_command() -> None:
-    """The table's footer names ``/tuque rules``, not a document."""
+def test_the_table_title_names_the_variant_game_and_hand() -> None:
+    """The title carries what the embed's footer did, the game and hand numbers, after
+    the variant's name (the table no longer points to ``/tuque rules``); no hand
+    number before the first deal."""
     game = Game("euchre", seed=1)
+    assert render.table_title(game.view(None), 5) == "### Euchre (four-hand) · game #5"
     game.deal()
-    seating = render.Seating(("A", "B", "C", "D"), (1, 2, 3, 4))
-    footer = render.table_embed(game.view(None), seating, 5).footer.text
-    assert footer == "Game #5 · hand 1 · /tuque rules euchre"
+    assert render.table_title(game.view(None), 5) == "### Euchre (four-hand) · game #5 · hand 1"
 
 
 # One configuration per variant, with the options that change its table (seats, pack).
@@ -173,6 +203,26 @@ def _hidden_in(game: Game, seat: int | None) -> set[Card]:
     return {c for c in CARDS if hidden >> c.index & 1} - own - {game.up_card}
 
 
+def _components(tree: Sequence[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
+    """Every component of ``tree`` (a layout's ``to_components()``), nested ones too:
+    what Discord counts against its 40 (a gallery's items are not components)."""
+    for component in tree:
+        yield component
+        yield from _components(component.get("components", ()))
+        if "accessory" in component:
+            yield from _components((component["accessory"],))
+
+
+def _table_within_discord_limits(layout: discord.ui.LayoutView) -> None:
+    """Components V2: at most 4000 characters of text displays in all, a media gallery
+    item's description at most 1024, at most 40 components nested ones included."""
+    assert layout.content_length() <= 4000
+    components = list(_components(layout.to_components()))
+    descriptions = [i.get("description", "") for c in components for i in c.get("items", ())]
+    assert descriptions and all(len(d) <= DESCRIPTION_LIMIT == 1024 for d in descriptions)
+    assert len(components) <= 40
+
+
 def _within_discord_limits(embed: discord.Embed) -> None:
     data = embed.to_dict()
     assert len(data.get("title", "")) <= 256
@@ -187,20 +237,23 @@ def _within_discord_limits(embed: discord.Embed) -> None:
 def test_every_variant_renders_within_limits_and_hides_what_it_must(
     variant: str, options: dict
 ) -> None:
-    """RULES.md §3–§7 at a table of 2 to 6: the table, every seat's hand and the buttons
-    of the seat to act render within Discord's limits; no render shows a card its reader
-    may not see (widow, discards, other hands, a blind dealer's own hand)."""
+    """RULES.md §3–§7 at a table of 2 to 6: the table message and a hand's result render
+    within Discord's limits; no render shows a card its reader may not see (widow,
+    discards, other hands, a blind dealer's own hand)."""
     for game in _random_states(11, 500, variant, **options):
         seating = _seated(game)
         public = game.view(None)
-        table = render.table_embed(public, seating, 3)
-        _within_discord_limits(table)
-        text = _embed_text(table) + (render.table_content(public, seating) or "")
+        table = _table_message(public, seating, 3)
+        _table_within_discord_limits(table)
+        text = _layout_text(table)
+        if public.turn is not None:
+            text += render.ping_text(public, 100 + public.turn, 3)
         leaked = [c for c in _hidden_in(game, None) if _mentions(text, c)]
         assert not leaked, f"{variant} table shows {leaked} in {game.phase}"
         for result in game.hand_results[-1:]:
             _within_discord_limits(render.hand_summary_embed(result, game.variant, seating))
     reason = None if game.phase is Phase.GAME_OVER else "Player1 resigned."
+    _table_within_discord_limits(_table_message(game.view(None), seating, 3, reason))
     _within_discord_limits(render.game_over_embed(game.view(None), seating, reason))
 
 
@@ -248,72 +301,93 @@ def test_discord_and_the_terminal_say_the_same_thing(variant: str, options: dict
 
 
 LONG_FACES = CardFaces({name: 2**64 - 1 - i for i, name in enumerate(EMOJI_NAMES)})
-"""Every face an emoji with the longest id a snowflake can have (20 digits)."""
-EMOJI = re.compile(r"<:(tq_\w+):(\d+)>")
+"""Every face an emoji with the longest id a snowflake can have (20 digits); the hand
+message's tests (test_hand_layout.py) use it, the table shows no emoji any more."""
+LONGEST = tuple(f"{s}-{'x' * 30}" for s in range(6))
+"""Six display names of Discord's longest, 32 characters."""
 
 
-def _faces_then_text(text: str) -> None:
-    """Every card face is followed by its card's text, the back by nothing to read."""
-    for match in EMOJI.finditer(text):
-        if match[1] == "tq_back":
-            continue
-        card = next(c for c in CARDS if LONG_FACES.show(c) == match[0])
-        after = text[match.end() : match.end() + 1 + len(card.pretty())]
-        assert after.startswith(" ") and after[1:].rstrip("'") == card.pretty().rstrip("'")
+def _face_up(view: PlayerView) -> set[Card]:
+    """The cards the table's picture draws face up: the up-card until trump is made, a
+    called card, the trick (or the last one, between tricks), the tableaus' up cards."""
+    shown: set[Card] = set()
+    dealt = view.hand_no and view.phase not in (Phase.DEAL, Phase.HAND_OVER, Phase.GAME_OVER)
+    if view.up_card is not None and view.trump is None and dealt:
+        shown.add(view.up_card)
+    if view.called_card is not None:
+        shown.add(view.called_card)
+    if view.trick.plays:
+        shown |= {c for _, c in view.trick.plays}
+    elif view.phase is Phase.PLAY and view.tricks:
+        shown |= {c for _, c in view.tricks[-1].plays}
+    for seat in range(view.players):
+        shown |= set(view.face_up(seat))
+    return shown
 
 
 @pytest.mark.parametrize(
     ("variant", "options"), [("tuque", {"target": 5}), ("tuque61", {}), *FAMILY]
 )
 def test_card_faces_fit_discord_limits_in_every_variant(variant: str, options: dict) -> None:
-    """With every card a 20-digit emoji and its text, the table, every seat's hand and
-    the buttons of the seat to act stay within Discord's limits; every face is followed
-    by its card's text (for screen readers), so a hidden card's face never shows alone."""
+    """The card faces are drawn in the table's picture now; its description is their
+    text for screen readers. With the longest names Discord allows, the table message
+    stays within Discord's limits, the description names every card the picture shows
+    face up, and no card hidden from the channel; the title and status line show no
+    card face (no emoji)."""
     for game in _random_states(5, 300, variant, **options):
-        seating = _seated(game)
         public = game.view(None)
-        table = render.table_embed(public, seating, 3, LONG_FACES)
-        _within_discord_limits(table)
-        _faces_then_text(_embed_text(table))
-        text = _embed_text(table)
+        n = public.players
+        seating = render.Seating(LONGEST[:n], tuple(100 + s for s in range(n)))
+        table = _table_message(public, seating, 3)
+        _table_within_discord_limits(table)
+        said = describe(public, seating.names)
+        missing = [c for c in _face_up(public) if not _mentions(said, c)]
+        assert not missing, f"{variant}: the description leaves out {missing} in {game.phase}"
+        text = _layout_text(table)
         assert not [c for c in _hidden_in(game, None) if _mentions(text, c)]
+        words = render.table_title(public, 3) + render.table_status(public, seating)
+        assert "<:" not in words
 
 
 def test_jackpot_score_tells_a_deal_that_breaks_a_tie() -> None:
-    """RULES.md §7 ruling: a tied end plays one more deal; the score line says so
-    rather than "deal 13 of 12"."""
+    """RULES.md §7 ruling: a tied end plays one more deal; the table says so rather
+    than "deal 13 of 12". The deals are in the picture's band and, in words, in its
+    description (the status line gives chips and pool only)."""
     game = Game("jackpot", seed=1, hands=12)
     game.deal()
     seating = render.Seating(("Ann", "Bob", "Cy", "Di"), (101, None, None, None))
 
     def score(view: PlayerView) -> str:
-        return str(render.table_embed(view, seating, 1).fields[-1].value)
+        return describe(view, seating.names)
 
     view = game.view(None)
-    assert "(deal 1 of 12)" in score(view)
+    assert "; deal 1 of 12." in score(view)
     tied = replace(view, hand_no=13, tie_break=True)
-    assert "(deal 13, to break a tie for the most chips)" in score(tied)
+    assert "; deal 13, to break a tie for the most chips." in score(tied)
     over = replace(tied, phase=Phase.HAND_OVER, turn=None)
-    assert "(a tie for the most chips: one more deal)" in score(over)
+    assert "; a tie for the most chips: one more deal." in score(over)
 
 
 def test_auction_shows_no_trump_before_the_bidding_closes() -> None:
-    """RULES.md §7: while bids are open, neither the table nor a hand says "Trump: ♥
-    hearts, made by …", and the hand is not regrouped around the bid's suit."""
+    """RULES.md §7: while bids are open, neither the table (status line, the picture's
+    description) nor a hand says "♥ trump, made by …", and the hand is not regrouped
+    around the bid's suit."""
     game = Game("auction", seed=5, first_dealer=0)
     game.deal()
     game.replay("bid 4 H")
     seating = render.Seating(tuple("ABCDE"), (1, 2, 3, 4, 5))
-    table = _embed_text(render.table_embed(game.view(None), seating, 1))
+    public = game.view(None)
+    status, said = render.table_status(public, seating), describe(public, seating.names)
     text = render.hand_text(game.view(2), seating, 1)
     hand = "\n".join(text.head)
-    assert "made by" not in table + hand and "**Trump" not in hand
-    assert "not yet made" in table
+    assert "made by" not in status + said + hand and "**Trump" not in hand
+    assert "trump" not in status.lower() and "trump" not in said.lower()
     assert "bid higher than the 4 in hearts standing" in hand
     for text in ("pass",) * 4:
         game.replay(text)
-    table = _embed_text(render.table_embed(game.view(None), seating, 1))
-    assert "♥ hearts, made by B (bid 4)" in table
+    public = game.view(None)
+    assert "♥ trump, made by B (bid 4)" in render.table_status(public, seating)
+    assert "Trump hearts, made by B, bid 4." in describe(public, seating.names)
 
 
 def _lobby(variant: str, options: dict[str, object], status: str = "open") -> LobbyRow:
@@ -407,20 +481,24 @@ def test_a_call_ace_maker_who_is_their_own_partner_is_said_so() -> None:
 
 
 def test_the_trump_line_says_bid_and_alone_in_one_aside() -> None:
-    """The bid and going alone share one aside: "♥ hearts, made by E (bid 15, alone)",
+    """The bid and going alone are said together: the status line's "♥ trump, made by
+    E (bid 15) alone", the description's "Trump hearts, made by E, bid 15, E alone",
     not "(bid 15) (alone: E)"."""
     game = Game("auction", seed=1, first_dealer=2)
     game.deal()
     for text in ("pass", "bid 15 H", "pass", "pass", "pass"):
         game.replay(text)
     seating = render.Seating(tuple("ABCDE"), (None,) * 5)
-    assert "♥ hearts, made by E (bid 15, alone)" in _embed_text(
-        render.table_embed(game.view(None), seating, 1)
+    public = game.view(None)
+    assert "♥ trump, made by E (bid 15) alone ·" in render.table_status(public, seating)
+    assert re.search(
+        r"Trump hearts, made by E, bid 15, (E )?alone\.", describe(public, seating.names)
     )
     game = Game("euchre", seed=1, first_dealer=0)
     game.deal()
     game.replay("order")
     game.replay("alone")
     seating = render.Seating(tuple("ABCD"), (None,) * 4)
-    table = _embed_text(render.table_embed(game.view(None), seating, 1))
-    assert re.search(r"made by B \(alone\)", table)
+    public = game.view(None)
+    assert re.search(r"trump, made by B alone ·", render.table_status(public, seating))
+    assert re.search(r"made by B, (B )?alone\.", describe(public, seating.names))
