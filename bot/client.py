@@ -155,6 +155,7 @@ class TuqueBot(commands.Bot):
             executor,
             move_delay=self.settings.computer_move_delay_seconds,
             table_delay=self.settings.table_edit_delay_seconds,
+            ping_delay=self.settings.turn_ping_delay_seconds,
             faces=lambda: self.faces,
         )
         self.add_dynamic_items(*DYNAMIC_ITEMS)

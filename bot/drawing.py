@@ -8,7 +8,9 @@ The picture is a felt table seen from above, seats in playing order around it (s
 the bottom, play going clockwise, to the left), each seat's name plate with its hand
 size, tricks won and, in games played each for themself, its score; the dealer's ``D``
 chip; the seat to act in gold; the trick in the middle, each card in front of the seat
-that played it. A band at the top holds trump, its maker, a call and the score.
+that played it; in Tuque both tableaus, each face-up card that is trump framed in gold
+with trump's suit pinned on it (a shape, not a colour alone, tells it). A band at the top
+holds trump, its maker, a call and the score.
 
 It is sized for Discord, which shows an image about 360 px wide on a phone and 550 px
 on a desktop: big cards (the bot's own faces, :mod:`bot.faces`) and few, big words, on
@@ -18,7 +20,8 @@ lose the letters it cannot draw (accents are dropped, ``Zoë`` is drawn ``Zoe``)
 suits are drawn as shapes. The :attr:`Picture.description` says everything in words,
 with names in full, for screen readers.
 
-No rule is applied here: the picture draws what the view says, nothing it infers.
+No rule is applied here: the picture draws what the view says, and which cards are trump
+is the engine's word (:func:`engine.cards.is_trump`).
 
 ``python -m bot.drawing OUT_DIR`` draws example tables into ``OUT_DIR``.
 """
@@ -51,7 +54,7 @@ from engine.actions import (
     TakeUp,
     TurnDown,
 )
-from engine.cards import Card, Rank, Suit
+from engine.cards import Card, Rank, Suit, is_trump
 from engine.game import Deal, Game
 from engine.variants import VARIANTS, Variant
 from engine.view import Phase, PlayerView, Trick
@@ -138,8 +141,15 @@ _SMALL = 44
 """A card's side in a revealed hand and in the band."""
 _PILE_STEP = 34
 """How far a tableau pile's face-up card lies below its face-down card."""
-_PILE_GAP = 8
-"""Room between two tableau piles."""
+_REVEALED_STEP = 64
+""":data:`_PILE_STEP` in a replay, where the face-down card is drawn face up: its rank
+shows above a trump chip pinned on the face-up card."""
+_PILE_GAP = 12
+"""Room between two tableau piles (room for two trump frames)."""
+_TRUMP_FRAME = 5
+"""Width of the gold frame around a face-up tableau card that is trump."""
+_TRUMP_CHIP = 34
+"""Side of the trump-suit chip pinned on a face-up tableau card that is trump."""
 _PLATE_W, _PLATE_H = 190, 78
 _REVEALED_H = 54
 """Extra plate height for a revealed hand."""
@@ -279,7 +289,9 @@ class _Canvas:
     def png(self) -> bytes:
         small = self.image.reduce(_K)
         out = io.BytesIO()
-        small.save(out, format="PNG", optimize=False, compress_level=6)
+        # Level 1 encodes in half the time of the default 6 for a tenth more bytes: the
+        # table is redrawn at every edit, and its CPU, not its upload, is what costs.
+        small.save(out, format="PNG", optimize=False, compress_level=1)
         return out.getvalue()
 
 
@@ -409,16 +421,17 @@ def _ring(players: int, plate_h: float) -> tuple[_Spot, ...]:
     return tuple(spots)
 
 
-def _duel(plate_h: float, piles: int) -> tuple[_Spot, ...]:
+def _duel(plate_h: float, piles: int, step: float) -> tuple[_Spot, ...]:
     """Two seats face to face: seat 0 at the bottom, seat 1 at the top; with tableaus,
-    seat 0's plate at the left of its tableau and seat 1's at the right of its own."""
+    seat 0's plate at the left of its tableau and seat 1's at the right of its own
+    (``step``: how far each pile's face-up card lies below its face-down card)."""
     cx, cy = _CENTRE
     low = HEIGHT - plate_h / 2 - 8
     high = _BAND + plate_h / 2 + 8
     trick_low, trick_high = (cx - 26, cy + 36), (cx + 26, cy - 36)
     if not piles:
         return _Spot((cx, low), trick_low), _Spot((cx, high), trick_high, None, (0, 1))
-    pile_h = _CARD + _PILE_STEP
+    pile_h = _CARD + step
     width = piles * _CARD + (piles - 1) * _PILE_GAP
     return (
         _Spot(
@@ -468,8 +481,9 @@ class _Table:
         self.canvas = canvas
         self.variant = _variant(view)
         self.plate_h = _PLATE_H + (_REVEALED_H if revealed is not None else 0)
+        self.step = _PILE_STEP if revealed is None else _REVEALED_STEP
         if view.players == 2:
-            self.spots = _duel(self.plate_h, max(map(len, view.tableaus)))
+            self.spots = _duel(self.plate_h, max(map(len, view.tableaus)), self.step)
         else:
             self.spots = _ring(view.players, self.plate_h)
 
@@ -769,7 +783,7 @@ class _Table:
             return
         width = len(piles) * _CARD + (len(piles) - 1) * _PILE_GAP
         x = spot[0] - width / 2
-        top = spot[1] - (_CARD + _PILE_STEP) / 2
+        top = spot[1] - (_CARD + self.step) / 2
         down = self.revealed.face_down[seat] if self.revealed is not None else None
         for i, pile in enumerate(piles):
             if pile.face_down:
@@ -777,8 +791,29 @@ class _Table:
                 image = _back(_CARD) if hidden is None else _face(hidden, _CARD)
                 self.canvas.paste(image, (x, top))
             if pile.up is not None:
-                self.canvas.paste(_face(pile.up, _CARD), (x, top + _PILE_STEP))
+                at = (x, top + self.step)
+                trump = is_trump(pile.up, self.view.trump)
+                if trump:
+                    self._trump_frame(at)
+                self.canvas.paste(_face(pile.up, _CARD), at)
+                if trump:
+                    self._trump_badge(at)
             x += _CARD + _PILE_GAP
+
+    def _trump_frame(self, at: Point) -> None:
+        """A gold frame around the face-up card whose top left corner is ``at``."""
+        x, y = at
+        w = _TRUMP_FRAME
+        self.canvas.box((x - w, y - w, x + _CARD + w, y + _CARD + w), _ACTIVE, 10 + w)
+
+    def _trump_badge(self, at: Point) -> None:
+        """Trump's suit chip, framed in gold, pinned on the top right corner of the
+        face-up card whose top left corner is ``at``: the band's trump chip again."""
+        assert self.view.trump is not None
+        side = _TRUMP_CHIP
+        x, y = at[0] + _CARD - side + 2, at[1] - side + 4
+        self.canvas.box((x - 3, y - 3, x + side + 3, y + side + 3), _ACTIVE, 8, _INK, 1.5)
+        self.canvas.paste(_suit_chip(self.view.trump, side), (x, y))
 
 
 def _jackpot_deals(view: PlayerView) -> str:
@@ -897,7 +932,7 @@ def _sentences(
         say(0, f"Last trick: {_plays(last, who)}{won}")
     if view.has_tableaus:
         for seat, piles in enumerate(view.tableaus):
-            up = ", ".join(card_text(c) for c in view.face_up(seat)) or "none"
+            up = ", ".join(_tableau_card(c, view) for c in view.face_up(seat)) or "none"
             down = sum(p.face_down for p in piles)
             say(2, f"{who[seat]}'s tableau: {up} face up, {down} face down")
     playing = [s for s in range(view.players) if s not in view.out]
@@ -910,6 +945,11 @@ def _sentences(
     say(0, _score_sentence(view, variant, who))
     say(0, _status_sentence(view, who))
     return said
+
+
+def _tableau_card(card: Card, view: PlayerView) -> str:
+    """A face-up tableau card in words, ``J♣ (trump)`` once trump is made and it is one."""
+    return card_text(card) + (" (trump)" if is_trump(card, view.trump) else "")
 
 
 def _plays(trick: Trick, who: Sequence[str]) -> str:

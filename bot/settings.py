@@ -66,6 +66,10 @@ class Settings(BaseSettings):
     """How long a table edit waits so that quick plays share one edit (Discord allows
     about 5 edits per 5 seconds in a channel)."""
 
+    turn_ping_delay_seconds: float = Field(default=8.0, ge=0)
+    """Seconds into a member's turn before the message that mentions them is posted: a
+    member who acts sooner is at the table already and gets no notification."""
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper_log_level(cls, value: object) -> object:

@@ -20,7 +20,7 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import Callable, Collection, Coroutine
+from collections.abc import Callable, Coroutine
 from functools import partial
 from typing import Any
 
@@ -71,6 +71,8 @@ class Delivery:
         background: where queued deliveries and table edits run.
         table_delay: seconds a table edit waits so that quick plays share one edit;
             Discord allows about 5 edits per 5 seconds in a channel.
+        ping_delay: seconds into a member's turn before the message that mentions them
+            is posted (a member who acts sooner is at the table and needs none).
         faces: how cards show now (the bot's card emojis, which start-up may still be
             uploading); asked at every render.
         hints_on: whether a session's members may ask for hints.
@@ -87,6 +89,7 @@ class Delivery:
         background: Background,
         *,
         table_delay: float,
+        ping_delay: float,
         faces: Callable[[], CardFaces],
         hints_on: Callable[[Session], bool],
     ) -> None:
@@ -94,6 +97,7 @@ class Delivery:
         self.store = store
         self.background = background
         self.table_delay = table_delay
+        self.ping_delay = ping_delay
         self.faces = faces
         self.hints_on = hints_on
         self.threads_off: set[int] = set()
@@ -308,30 +312,34 @@ class Delivery:
 
     # --- the ping on a member's turn ---------------------------------------------------
 
-    def ping(self, session: Session, acting: Collection[int] = ()) -> None:
-        """Queue the turn's ping: a short new message that mentions the member on turn
-        (Discord notifies on a new message, never on an edit), unless they are
-        ``acting`` already (they just clicked). The game's previous ping is deleted
-        first, so a game has one at a time, and none once nobody is waited for."""
+    def ping(self, session: Session) -> None:
+        """Ping the member on turn: a short new message that mentions them (Discord
+        notifies on a new message, never on an edit), posted ``ping_delay`` into their
+        turn unless they have acted by then. The game's previous ping is deleted at
+        once, so a game has one at a time, and none once nobody is waited for."""
         game = session.game
         seat = game.turn
-        wanted = (
-            not session.finished
-            and seat is not None
-            and seat not in acting
-            and not session.moves_itself(seat)
-        )
-        self.queue(session, partial(self._ping, session, seat if wanted else None, len(game.log)))
+        wanted = not session.finished and seat is not None and not session.moves_itself(seat)
+        self.queue(session, partial(self._drop_ping, session, seat if wanted else None))
+        if wanted and seat is not None:
+            later = self._ping_later(session, seat, len(game.log))
+            self.background.spawn(later, f"ping-{session.id}")
 
-    async def _ping(self, session: Session, seat: int | None, seq: int) -> None:
-        """Delete the standing ping unless it is for ``seat``; then ping ``seat``'s member
-        (None: nobody) if the game is still at log length ``seq``."""
-        if session.ping_message_id is not None and (seat is None or session.ping_seat != seat):
+    async def _ping_later(self, session: Session, seat: int, seq: int) -> None:
+        await asyncio.sleep(self.ping_delay)
+        if not session.finished and len(session.game.log) == seq:
+            self.queue(session, partial(self._post_ping, session, seat, seq))
+
+    async def _drop_ping(self, session: Session, keep: int | None) -> None:
+        """Delete the standing ping unless it is for ``keep``'s turn (a restart finds it)."""
+        if session.ping_message_id is not None and (keep is None or session.ping_seat != keep):
             await self._unping(session)
-        if seat is None or session.ping_message_id is not None:
+
+    async def _post_ping(self, session: Session, seat: int, seq: int) -> None:
+        """Post the ping of ``seat``'s member, unless the game moved on from log length
+        ``seq`` (that move's own ping decides) or the turn has its ping already."""
+        if session.finished or len(session.game.log) != seq or session.ping_message_id:
             return
-        if session.finished or len(session.game.log) != seq:
-            return  # the game moved on: the ping queued with that move decides
         user = session.seats[seat].user_id
         if user is None:
             return

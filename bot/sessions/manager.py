@@ -77,6 +77,7 @@ class GameSessions:
             ``move_delays`` wins).
         table_delay: seconds a table edit waits so that quick plays share one edit;
             Discord allows about 5 edits per 5 seconds in a channel.
+        ping_delay: seconds into a member's turn before they are pinged.
         faces: how cards show now (the bot's card emojis, which start-up may still be
             uploading); asked at every render. Default: text.
 
@@ -94,6 +95,7 @@ class GameSessions:
         *,
         move_delay: float,
         table_delay: float,
+        ping_delay: float = 0.0,
         faces: Callable[[], CardFaces] = lambda: TEXT_FACES,
     ) -> None:
         self.client = client
@@ -109,6 +111,7 @@ class GameSessions:
             store,
             self.background,
             table_delay=table_delay,
+            ping_delay=ping_delay,
             faces=faces,
             hints_on=self.hints_on,
         )
@@ -275,8 +278,7 @@ class GameSessions:
             await self.delivery.send_hand_after_commit(interaction, session, seat, note)
         await self.delivery.update_table(session)
         await self.delivery.open_thread(session)
-        # A member who just accepted sees their turn in their hand; the others are pinged.
-        self.delivery.ping(session, acting=[seat for _, seat, _ in greetings])
+        self.delivery.ping(session)
         await self._touch(session)
         self.computers.schedule(session)
 
@@ -523,7 +525,7 @@ class GameSessions:
                 continue  # its move is played in a moment, and that refreshes it
             if session.finished or new_hand or game.turn == seat or before.turn == seat:
                 self.delivery.queue_refresh(session, seat)
-        self.delivery.ping(session, acting=() if actor is None else (actor,))
+        self.delivery.ping(session)
         self.computers.schedule(session)
 
     # --- resigning ---------------------------------------------------------------------------

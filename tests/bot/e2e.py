@@ -43,15 +43,22 @@ class Table:
 
 
 @asynccontextmanager
-async def running_bot(t: Table, executor: Executor | None = None) -> AsyncIterator[TuqueBot]:
+async def running_bot(
+    t: Table, executor: Executor | None = None, **settings_: Any
+) -> AsyncIterator[TuqueBot]:
     """The bot on the table's database, against the double; computers think in a thread
-    (or in ``executor``), move at once, and table edits are not delayed."""
+    (or in ``executor``), move at once, table edits are not delayed and a member is
+    pinged as their turn starts (``settings_`` override any of these settings)."""
     settings = Settings(
-        discord_token="unused-by-the-double",
-        database_path=t.db,
-        dev_guild_id=t.guild.id,
-        computer_move_delay_seconds=0,
-        table_edit_delay_seconds=0,
+        **{
+            "discord_token": "unused-by-the-double",
+            "database_path": t.db,
+            "dev_guild_id": t.guild.id,
+            "computer_move_delay_seconds": 0,
+            "table_edit_delay_seconds": 0,
+            "turn_ping_delay_seconds": 0,
+            **settings_,
+        }
     )
     pool = executor or ThreadPoolExecutor(max_workers=1)
     bot = TuqueBot(settings, executor=pool, guild_ready_timeout=0.05)

@@ -7,6 +7,7 @@ specification and fails the test on any violation.
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 from discord_double.models import (
@@ -173,4 +174,26 @@ async def test_a_server_with_threads_off_plays_in_the_channel(table: Table) -> N
         assert session is not None
         await _settled(t, session)
         assert session.thread_id is None and not t.guild.threads
+    t.double.check()
+
+
+async def test_a_member_who_acts_within_the_ping_delay_is_not_pinged(table: Table) -> None:
+    """``TURN_PING_DELAY_SECONDS``: a member at the table acts before the ping is due and
+    gets none; one who does not gets it once the delay has passed."""
+    t = table
+    async with running_bot(t, turn_ping_delay_seconds=0.5) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        rng = random.Random(2)
+        for _ in range(6):
+            await play_turn(t, bot, game_id, rng)
+        await _settled(t, session)
+        assert not _pings(t, deleted=True), "members who act at once are not pinged"
+        await asyncio.sleep(0.8)
+        await _settled(t, session)
+        (ping,) = _pings(t)
+        turn = session.game.turn
+        assert turn is not None
+        assert ping.content.startswith(f"<@{session.seats[turn].user_id}>, it's your turn")
     t.double.check()
