@@ -57,7 +57,7 @@ from discord.ext import commands
 from bot import replies
 from bot.emojis import TEXT_FACES, CardFaces
 from engine.actions import ACTIONS, Action, Bid, CallCard, Discard, Give, Play
-from engine.cards import SUITS, Suit
+from engine.cards import SUITS, Suit, is_trump
 from engine.variants import VARIANTS
 from engine.view import PlayerView
 
@@ -804,11 +804,19 @@ def _card_controls(
     if from_tableau:
         items.append(discord.ui.TextDisplay("From your tableau:"))
         tableau_buttons = [
-            _action_button(game_id, seq, a, f"{label} (tableau)", faces, marked)
+            _action_button(game_id, seq, a, _tableau_label(a, label, view), faces, marked)
             for a, label in from_tableau
         ]
         items += _rows(tableau_buttons)
     return items
+
+
+def _tableau_label(action: Action, label: str, view: PlayerView) -> str:
+    """A tableau card's button label: ``Play K♠ (tableau)``, and once trump is made
+    ``Play J♣ (tableau, trump)`` for a trump: a face that shows another suit (the Left
+    Bower) or none (a Ben) is trump all the same."""
+    trump = isinstance(action, Play) and is_trump(action.card, view.trump)
+    return f"{label} (tableau{', trump' if trump else ''})"
 
 
 def _select_controls(
@@ -892,7 +900,8 @@ def hand_layout(
     The controls: in Auction's bidding and its call of a card (RULES.md §7) a suit
     select, that suit's bids or cards as buttons, and Pass; elsewhere one button per
     action, five a row, the face-up tableau cards under a line of their own and
-    labelled "(tableau)"; selects of actions where buttons would not fit.
+    labelled "(tableau)", or "(tableau, trump)" for a trump; selects of actions where
+    buttons would not fit.
 
     Args:
         suit: the suit the player chose in the select (another falls back to

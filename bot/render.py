@@ -31,7 +31,7 @@ from bot.store import (
     SeatRow,
 )
 from engine.actions import Action, Discard, Play, parse_action
-from engine.cards import Card, Suit, cards_in
+from engine.cards import Card, Suit, cards_in, is_trump
 from engine.game import Game
 from engine.replay import Frame, FrameKind
 from engine.rules_text import rules_text
@@ -422,12 +422,17 @@ def _short_names(seating: Seating) -> Seating:
 
 
 def _piles(view: PlayerView, seat: int, faces: CardFaces) -> str:
-    """A seat's tableau piles, ``[K♠/▮]``, each card shown once (its face, else its text)."""
+    """A seat's tableau piles, ``[K♠/▮]``, each card shown once (its face, else its text);
+    once trump is made, a face-up trump says so, ``[J♣ trump/▮]`` (a Left Bower or a Ben
+    is trump whatever its face shows)."""
     back, gone = faces.back(), tableau_marks()[1]
-    return " ".join(
-        f"[{faces.show(p.up) if p.up is not None else gone}/{back if p.face_down else ' '}]"
-        for p in view.tableaus[seat]
-    )
+
+    def up(card: Card | None) -> str:
+        if card is None:
+            return gone
+        return faces.show(card) + (" trump" if is_trump(card, view.trump) else "")
+
+    return " ".join(f"[{up(p.up)}/{back if p.face_down else ' '}]" for p in view.tableaus[seat])
 
 
 def _called_once(view: PlayerView, faces: CardFaces) -> str | None:

@@ -30,6 +30,7 @@ __all__ = [
     "cards_in",
     "effective_suit",
     "format_cards",
+    "is_trump",
     "mask_of",
     "parse_cards",
     "power_table",
@@ -265,6 +266,12 @@ def effective_suit(card: Card, trump: Suit | None) -> Suit | None:
     if trump is None:
         return card.suit
     return SUITS[EFFECTIVE_SUIT[trump.index][card.index]]
+
+
+def is_trump(card: Card, trump: Suit | None) -> bool:
+    """Whether ``card`` is a trump (:func:`effective_suit`): never before trump is made,
+    then every card of trump's suit, both bowers and every Ben."""
+    return trump is not None and effective_suit(card, trump) is trump
 
 
 def trump_order(trump: Suit, pack: Iterable[Card]) -> list[Card]:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
+from test_render import tuque_with_trumps_face_up
 
 from bot import drawing
 from bot.drawing import DESCRIPTION_LIMIT, HEIGHT, WIDTH, Picture, Revealed, draw_table, reveal
@@ -267,6 +268,42 @@ def test_the_description_says_the_public_table() -> None:
     assert not [card for card in _hidden(game) if card.pretty() in text]
 
 
+@pytest.fixture
+def badges(monkeypatch: pytest.MonkeyPatch) -> list[drawing.Point]:
+    """Where the next pictures pin a trump chip on a face-up tableau card, recorded by
+    a spy on the one method that pins it."""
+    spots: list[drawing.Point] = []
+    badge = drawing._Table._trump_badge
+
+    def spy(table: drawing._Table, at: drawing.Point) -> None:
+        spots.append(at)
+        badge(table, at)
+
+    monkeypatch.setattr(drawing._Table, "_trump_badge", spy)
+    return spots
+
+
+def test_the_tableaus_trumps_are_marked_once_trump_is_made(badges: list[drawing.Point]) -> None:
+    """RULES.md §1: spades trump, the face-up J♣ (Left Bower), 🃏2 and Q♠ are each
+    framed in gold with a spade chip, and the description says they are trump."""
+    view = tuque_with_trumps_face_up().view(None)
+    text = draw_table(view, ("Ann", "Bob")).description
+    assert len(badges) == 3
+    assert "Ann's tableau: J♣ (trump), 🃏2 (trump), 9♥, K♦, 7♣ face up, 5 face down." in text
+    assert "Bob's tableau: A♥, 6♦, Q♠ (trump), 10♣, 8♥ face up, 5 face down." in text
+
+
+def test_no_tableau_card_is_marked_trump_before_trump_is_made(
+    badges: list[drawing.Point],
+) -> None:
+    """While the 9♠ is bid on, neither the J♣ nor the 🃏2 is marked or called trump."""
+    view = tuque_with_trumps_face_up(made=False).view(None)
+    text = draw_table(view, ("Ann", "Bob")).description
+    assert not badges
+    assert "trump" not in text.lower()
+    assert "Ann's tableau: J♣, 🃏2, 9♥, K♦, 7♣ face up, 5 face down." in text
+
+
 def _reference(name: str, picture: Picture) -> None:
     """``picture`` matches the stored ``name``: same size, and on average within two
     levels (of 255) per channel, which leaves room for a Pillow's rounding."""
@@ -297,6 +334,9 @@ def _tuque_replay() -> Picture:
 
 REFERENCES: dict[str, Callable[[], Picture]] = {
     "tuque-play": lambda: drawing.examples()["table-tuque.png"],
+    "tuque-tableau-trumps": lambda: draw_table(
+        tuque_with_trumps_face_up().view(None), ("Ann", "Computer")
+    ),
     "six-trick": lambda: drawing.examples()["table-six.png"],
     "euchre-bidding": _euchre_bidding,
     "tuque-replay": _tuque_replay,

@@ -233,7 +233,8 @@ async def test_the_table_the_hand_and_the_buttons_show_the_faces(table: Table) -
     cards = [b for b in hand.buttons if b.custom_id and b.custom_id.startswith("tuque:act:")]
     assert cards and all(b.emoji and b.emoji.startswith("<:tq_") for b in cards)
     for button in cards:
-        # "Play 10♥" ("Play 10♥ (tableau)" from the tableau), or "Discard 10♥".
-        label = (button.label or "").removesuffix(" (tableau)").split(" ", 1)[1]
+        # "Play 10♥" ("Play 10♥ (tableau)", or "(tableau, trump)", from the tableau), or
+        # "Discard 10♥".
+        label = re.sub(r" \(tableau(, trump)?\)$", "", button.label or "").split(" ", 1)[1]
         card = next(c for c in CARDS if c.pretty() == label)
         assert button.emoji == faces.show(card)

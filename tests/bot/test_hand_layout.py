@@ -11,7 +11,16 @@ import pytest
 from discord_double.models import COMPONENTS_V2, walk_components
 from discord_double.spec import spec
 from discord_double.validation import message_errors
-from test_render import FAMILY, LONG_FACES, SEATING, _hidden_in, _mentions, _random_states, _seated
+from test_render import (
+    FAMILY,
+    LONG_FACES,
+    SEATING,
+    _hidden_in,
+    _mentions,
+    _random_states,
+    _seated,
+    tuque_with_trumps_face_up,
+)
 
 from bot import render
 from bot.components import (
@@ -26,7 +35,7 @@ from bot.components import (
 )
 from bot.emojis import TEXT_FACES, CardFaces
 from engine.actions import Bid, CallCard, Pass, Play
-from engine.cards import Suit
+from engine.cards import Card, Suit, is_trump
 from engine.game import Game
 from engine.view import Phase
 
@@ -238,7 +247,8 @@ def test_an_auction_call_of_a_card_is_chosen_by_suit() -> None:
 
 def test_tableau_cards_are_told_apart_by_place_and_label_not_colour() -> None:
     """RULES.md §1: a playable face-up tableau card's button comes under "From your
-    tableau:", says "(tableau)", and has the grey of a hand card (green read as advice)."""
+    tableau:", says "(tableau)" (or "(tableau, trump)"), and has the grey of a hand card
+    (green read as advice)."""
     for game in _random_states(8, 400):
         if game.phase is Phase.PLAY and game.turn is not None:
             view = game.view(game.turn)
@@ -252,9 +262,30 @@ def test_tableau_cards_are_told_apart_by_place_and_label_not_colour() -> None:
     for i, part in enumerate(container):
         for button in (c for c in part.get("components", []) if c["type"] == 2):
             card = next(a.card for a in plays if button["custom_id"].endswith(f":{a.id}"))
-            assert button["label"].endswith(" (tableau)") == (card in face_up) == (i > heading)
+            place = f" (tableau{', trump' if is_trump(card, view.trump) else ''})"
+            assert button["label"].endswith(place) == (card in face_up) == (i > heading)
             assert button["style"] == discord.ButtonStyle.secondary.value
             assert "📤" not in button["label"]
+
+
+def test_a_tableau_trump_says_trump_on_its_button() -> None:
+    """RULES.md §1: spades trump, the face-up J♣ (Left Bower) and 🃏2 of the leader's
+    tableau read "(tableau, trump)" on their buttons; the 9♥ beside them "(tableau)"."""
+    game = tuque_with_trumps_face_up()
+    _, components = _layout(game, 0, LONG_FACES, hint=True)
+    labels = {
+        b["custom_id"].rsplit(":", 1)[1]: b["label"]
+        for b in _every(components, 2)
+        if ":act:" in b["custom_id"]
+    }
+    for code, label in [
+        ("JC", "Play J♣ (tableau, trump)"),
+        ("B2", "Play 🃏2 (tableau, trump)"),
+        ("9H", "Play 9♥ (tableau)"),
+        ("7C", "Play 7♣ (tableau)"),
+    ]:
+        assert labels[str(Play(Card.parse(code)).id)] == label
+    assert all(len(label) <= 80 for label in labels.values())
 
 
 def test_the_hint_marks_the_button_it_means() -> None:

@@ -19,7 +19,8 @@ from bot.drawing import DESCRIPTION_LIMIT, describe, draw_table
 from bot.emojis import TEXT_FACES, CardFaces
 from bot.faces import EMOJI_NAMES
 from bot.store import LobbyRow, LobbySeat, LobbyStatus, SeatKind
-from engine.cards import CARDS, Card, Suit
+from engine.actions import Discard, OrderUp
+from engine.cards import CARDS, Card, Suit, parse_cards
 from engine.game import Game
 from engine.render_text import TextRenderer
 from engine.variants import VARIANTS
@@ -255,6 +256,51 @@ def test_every_variant_renders_within_limits_and_hides_what_it_must(
     reason = None if game.phase is Phase.GAME_OVER else "Player1 resigned."
     _table_within_discord_limits(_table_message(game.view(None), seating, 3, reason))
     _within_discord_limits(render.game_over_embed(game.view(None), seating, reason))
+
+
+def tuque_with_trumps_face_up(made: bool = True) -> Game:
+    """An explicit Tuque deal (RULES.md §1): Bob (seat 1) deals, the up-card is the 9♠;
+    Ann's face-up tableau cards are J♣ 🃏2 9♥ K♦ 7♣, Bob's A♥ 6♦ Q♠ 10♣ 8♥. With
+    ``made``, Ann orders it up and Bob discards, so spades are trump: the J♣ (Left Bower),
+    the 🃏2 and the Q♠ lie face up as trumps, and Ann is to lead."""
+    game = Game("tuque", seed=0, first_dealer=1)
+    up = {0: parse_cards("JC B2 9H KD 7C"), 1: parse_cards("AH 6D QS TC 8H")}
+    up_card = Card.parse("9S")
+    named = {*up[0], *up[1], up_card}
+    spare = [c for c in game.variant.pack if c not in named]
+    order: list[Card] = []
+    for seat in (0, 1):  # Game.deal's order: face-down piles, face-up piles, hand
+        order += [spare.pop() for _ in range(5)] + up[seat] + [spare.pop() for _ in range(7)]
+    game.deal([*order, up_card, *spare])
+    if made:
+        game.apply(0, OrderUp())
+        game.apply(1, next(a for a in game.legal_actions(1) if isinstance(a, Discard)))
+        assert game.phase is Phase.PLAY and game.view(None).trump is Suit.SPADES
+    return game
+
+
+def test_the_hand_text_marks_the_tableaus_trumps() -> None:
+    """RULES.md §1: once spades are trump, each seat's hand text marks the face-up J♣
+    (the Left Bower), the Ben and the Q♠ as trump in both tableaus, and no other card."""
+    game = tuque_with_trumps_face_up()
+    for seat in (0, 1):
+        table = render.hand_text(game.view(seat), SEATING, 1).table
+        lines = {line.split("** ", 1)[0] + "**": line for line in table.split("\n")}
+        assert lines["**Your tableau**" if seat == 0 else "**Ann's tableau**"].endswith(
+            "[J♣ trump/▮] [🃏2 trump/▮] [9♥/▮] [K♦/▮] [7♣/▮]"
+        )
+        assert lines["**Your tableau**" if seat == 1 else "**Bob's tableau**"].endswith(
+            "[A♥/▮] [6♦/▮] [Q♠ trump/▮] [10♣/▮] [8♥/▮]"
+        )
+
+
+def test_before_trump_is_made_no_tableau_card_is_marked_trump() -> None:
+    """While trump is being bid on, not even a Ben reads as trump in the hand text."""
+    game = tuque_with_trumps_face_up(made=False)
+    for seat in (0, 1):
+        text = render.hand_text(game.view(seat), SEATING, 1)
+        assert "trump/" not in text.table
+        assert "[J♣/▮] [🃏2/▮]" in text.table
 
 
 def test_the_hand_is_grouped_with_the_bowers_and_bens_in_trump() -> None:

@@ -13,6 +13,7 @@ from engine.cards import (
     cards_in,
     effective_suit,
     format_cards,
+    is_trump,
     mask_of,
     parse_cards,
     trump_order,
@@ -180,6 +181,14 @@ def test_effective_suit_before_trump_is_the_printed_suit() -> None:
         Suit.SPADES,
         None,
     ]
+
+
+def test_is_trump_takes_the_left_bower_and_the_bens_but_nothing_before_trump() -> None:
+    """RULES.md §1: under spades the J♣ and every Ben are trump, the J♥ is not; before
+    trump is made no card is, not even a Ben (whose suit is then None)."""
+    cards = [Card.parse(c) for c in ("JC", "B2", "9S", "JH")]
+    assert [is_trump(c, Suit.SPADES) for c in cards] == [True, True, True, False]
+    assert not any(is_trump(c, None) for c in cards)
 
 
 # --- trump order ----------------------------------------------------------------------------------
