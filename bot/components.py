@@ -944,7 +944,7 @@ def game_over_view(game_id: int) -> discord.ui.View:
 
 
 TABLE_ACCENT = discord.Colour.dark_green()
-TABLE_PICTURE = "table.png"
+TABLE_PICTURE = "table.jpg"
 """The file name of the table's picture, attached to the table message."""
 
 

@@ -69,7 +69,7 @@ async def leaderboard_message(
     )
 
 
-REPLAY_PICTURE = "replay.png"
+REPLAY_PICTURE = "replay.jpg"
 """The file name of a replay's picture, attached to its message."""
 
 
@@ -81,7 +81,7 @@ class ReplayStep:
     steps: int
     hand_starts: tuple[int, ...]
     caption: str
-    png: bytes
+    jpeg: bytes
     description: str
 
 
@@ -110,7 +110,7 @@ def replay_step(row: GameRow, step: int) -> ReplayStep | None:
         len(frames),
         hand_starts(frames),
         render.replay_caption(frame, seating),
-        picture.png,
+        picture.jpeg,
         picture.description,
     )
 
@@ -209,7 +209,7 @@ class RecordsCog(TuqueCog, name="Records"):
             await replies.edit_clicked(
                 interaction,
                 view=replay_layout(game_id, shown),
-                attachments=[discord.File(io.BytesIO(shown.png), filename=REPLAY_PICTURE)],
+                attachments=[discord.File(io.BytesIO(shown.jpeg), filename=REPLAY_PICTURE)],
             )
 
     @app_commands.command(description="Replay a finished game: watch it, with its record.")
@@ -240,7 +240,7 @@ class RecordsCog(TuqueCog, name="Records"):
             await replies.send(
                 interaction,
                 view=replay_layout(game, shown),
-                file=discord.File(io.BytesIO(shown.png), filename=REPLAY_PICTURE),
+                file=discord.File(io.BytesIO(shown.jpeg), filename=REPLAY_PICTURE),
             )
 
 

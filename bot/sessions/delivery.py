@@ -231,7 +231,7 @@ class Delivery:
             picture.description,
             finished=session.finished,
         )
-        return layout, picture.png
+        return layout, picture.jpeg
 
     async def update_table(self, session: Session) -> None:
         """Edit the table message to show the game now; post one if it has none or it is gone."""

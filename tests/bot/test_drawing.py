@@ -32,7 +32,7 @@ from engine.view import Phase, PlayerView
 FIXTURES = Path(__file__).parent / "fixtures" / "drawing"
 REDRAW = os.environ.get("TUQUE_REDRAW") == "1"
 SIZE_LIMIT = 300 * 1024
-"""A picture's PNG stays small: Discord uploads it with every table update."""
+"""A picture's file stays small: Discord uploads it with every table update."""
 NAMES = ("Ann", "Bob", "Cleo", "Dev", "Eve", "Fred")
 
 
@@ -86,7 +86,7 @@ def _moments(variant: str, options: dict[str, object], seed: int = 1) -> Iterato
 
 
 def _decoded(picture: Picture) -> Image.Image:
-    image = Image.open(io.BytesIO(picture.png))
+    image = Image.open(io.BytesIO(picture.jpeg))
     image.load()
     return image
 
@@ -130,7 +130,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[Card]:
 def test_every_table_draws_at_every_moment(
     variant: str, options: dict[str, object], drawn: list[Card]
 ) -> None:
-    """From the deal to the game's end, each moment draws a PNG of the picture's size,
+    """From the deal to the game's end, each moment draws a JPEG of the picture's size,
     under the size limit, described in at most 1024 characters, with only public cards
     face up."""
     kinds = set()
@@ -140,9 +140,9 @@ def test_every_table_draws_at_every_moment(
         drawn.clear()
         picture = draw_table(view, NAMES[: view.players])
         image = _decoded(picture)
-        assert (image.format, image.size) == ("PNG", (WIDTH, HEIGHT))
+        assert (image.format, image.size) == ("JPEG", (WIDTH, HEIGHT))
         assert (picture.width, picture.height) == (WIDTH, HEIGHT)
-        assert len(picture.png) < SIZE_LIMIT
+        assert len(picture.jpeg) < SIZE_LIMIT
         assert 0 < len(picture.description) <= DESCRIPTION_LIMIT
         assert set(drawn) <= _public(view)
     assert {Phase.PLAY, Phase.GAME_OVER} <= kinds
@@ -310,7 +310,8 @@ def _reference(name: str, picture: Picture) -> None:
     path = FIXTURES / f"{name}.png"
     if REDRAW or not path.exists():
         FIXTURES.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(picture.png)
+        # Stored lossless: the reference is the picture as decoded, pixel for pixel.
+        _decoded(picture).convert("RGB").save(path, format="PNG")
         if not REDRAW:
             pytest.fail(f"{path.name} was missing: drawn now, look at it and commit it")
     expected = Image.open(path).convert("RGB")
@@ -333,11 +334,11 @@ def _tuque_replay() -> Picture:
 
 
 REFERENCES: dict[str, Callable[[], Picture]] = {
-    "tuque-play": lambda: drawing.examples()["table-tuque.png"],
+    "tuque-play": lambda: drawing.examples()["table-tuque.jpg"],
     "tuque-tableau-trumps": lambda: draw_table(
         tuque_with_trumps_face_up().view(None), ("Ann", "Computer")
     ),
-    "six-trick": lambda: drawing.examples()["table-six.png"],
+    "six-trick": lambda: drawing.examples()["table-six.jpg"],
     "euchre-bidding": _euchre_bidding,
     "tuque-replay": _tuque_replay,
 }
@@ -353,6 +354,6 @@ def test_examples_are_written(tmp_path: Path) -> None:
     """``python -m bot.drawing OUT_DIR`` writes the README's two example pictures."""
     assert drawing.main([]) == 2
     assert drawing.main([str(tmp_path)]) == 0
-    for name in ("table-tuque.png", "table-six.png"):
+    for name in ("table-tuque.jpg", "table-six.jpg"):
         with Image.open(tmp_path / name) as image:
             assert image.size == (WIDTH, HEIGHT)

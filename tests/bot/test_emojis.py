@@ -224,7 +224,7 @@ async def test_the_table_the_hand_and_the_buttons_show_the_faces(table: Table) -
         view = session.game.view(seat)
     # The table is a picture of the faces; its description names the face-up cards.
     shown = table_message(t)
-    assert [a["filename"] for a in shown.attachments] == ["table.png"]
+    assert [a["filename"] for a in shown.attachments] == ["table.jpg"]
     (gallery,) = [c for c in walk_components(shown.components) if c.get("type") == 12]
     description = gallery["items"][0]["description"]
     for card in view.face_up(0) + view.face_up(1):

@@ -22,7 +22,7 @@ from engine.game import Game
 from engine.replay import FrameKind, hand_starts, replay_frames
 from engine.view import Phase
 
-PICTURE = "replay.png"
+PICTURE = "replay.jpg"
 
 
 def _played(seed: int) -> Game:
@@ -93,7 +93,7 @@ def _buttons(message: StoredMessage) -> dict[str, Any]:
 
 
 def _picture(t: Table, message: StoredMessage) -> bytes:
-    """The message's one attachment, the picture its gallery shows; checked as a PNG."""
+    """The message's one attachment, the picture its gallery shows; checked as a JPEG."""
     assert [a["filename"] for a in message.attachments] == [PICTURE]
     gallery = next(c for c in _walk(message.components) if c.get("type") == 12)
     (item,) = gallery["items"]
@@ -101,7 +101,7 @@ def _picture(t: Table, message: StoredMessage) -> bytes:
     assert item["description"]
     png = t.double.attachment_bytes(message.attachments[0])
     with Image.open(io.BytesIO(png)) as image:
-        assert (image.format, image.size) == ("PNG", (WIDTH, HEIGHT))
+        assert (image.format, image.size) == ("JPEG", (WIDTH, HEIGHT))
     return png
 
 

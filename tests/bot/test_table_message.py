@@ -29,7 +29,7 @@ from e2e import (
 from bot.client import TuqueBot
 from bot.sessions import Session
 
-PNG = b"\x89PNG\r\n\x1a\n"
+JPEG = b"\xff\xd8\xff"
 
 
 def _pings(t: Table, *, deleted: bool = False) -> list[StoredMessage]:
@@ -85,8 +85,8 @@ async def test_the_table_is_a_picture_with_one_status_line(table: Table) -> None
         shown = table_message(t)
         assert shown.flags & COMPONENTS_V2 and not shown.content and not shown.embeds
         (attachment,) = shown.attachments
-        assert attachment["filename"] == "table.png"
-        assert t.double.attachment_bytes(attachment).startswith(PNG)
+        assert attachment["filename"] == "table.jpg"
+        assert t.double.attachment_bytes(attachment).startswith(JPEG)
         (gallery,) = [c for c in walk_components(shown.components) if c.get("type") == 12]
         description = gallery["items"][0]["description"]
         assert "Tuque" in description and 0 < len(description) <= 1024
