@@ -651,3 +651,4 @@ class GameSessions:
     async def close(self) -> None:
         """Stop the computer players, table edits and posts (the games stay in the store)."""
         await self.background.close()
+        self.delivery.drawer.shutdown(wait=False, cancel_futures=True)
