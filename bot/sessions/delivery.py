@@ -295,12 +295,13 @@ class Delivery:
 
         async def start() -> None:
             # A thread needs the guild's channel, not a partial one (its guild is known).
-            channel = self.client.get_channel(session.channel_id)
+            channel = self.client.get_channel(
+                session.channel_id
+            ) or await self.client.fetch_channel(session.channel_id)
+            if isinstance(channel, discord.Thread):
+                return  # a game started in a thread (a Rematch clicked there) plays there
             if not isinstance(channel, discord.TextChannel):
-                found = await self.client.fetch_channel(session.channel_id)
-                if not isinstance(found, discord.TextChannel):
-                    raise TypeError("a game's thread starts in a text channel")
-                channel = found
+                raise TypeError("a game's thread starts in a text channel")
             message = channel.get_partial_message(table_message_id)
             thread = await message.create_thread(name=name, auto_archive_duration=1440)
             session.thread_id = thread.id

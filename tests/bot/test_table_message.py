@@ -197,3 +197,40 @@ async def test_a_member_who_acts_within_the_ping_delay_is_not_pinged(table: Tabl
         assert turn is not None
         assert ping.content.startswith(f"<@{session.seats[turn].user_id}>, it's your turn")
     t.double.check()
+
+
+async def test_a_rematch_clicked_in_the_games_thread_gets_a_table_and_thread_of_its_own(
+    table: Table,
+) -> None:
+    """Rematch on the result posted in the thread: the new game plays in the first
+    game's channel, with a table and a thread of its own; a game started in a thread
+    plays in it. Nothing is refused."""
+    t = table
+    async with running_bot(t) as bot:
+        rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", variant="euchre")
+        await rec.settled()
+        (first,) = bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)
+        await _settled(t, first)
+        resign = await t.double.slash(t.ann, t.channel, "tuque", "resign")
+        await resign.settled()
+        assert resign.original is not None
+        confirm = resign.original.buttons[0].custom_id
+        await (await t.double.click(t.ann, resign.original, confirm or "")).settled()
+        await _settled(t, first)
+        (thread,) = t.guild.threads.values()
+        over = next(m for m in t.double.channel_messages(thread) if "Game over" in m.text)
+        rematch = next(b.custom_id for b in over.buttons if b.label == "Rematch")
+        await (await t.double.click(t.ann, over, rematch or "")).settled()
+        (second,) = bot.sessions.games_of(t.guild.id, None, t.ann.id)
+        await _settled(t, second)
+        assert second.id != first.id and second.channel_id == t.channel.id
+        assert second.thread_id is not None and second.thread_id != thread.id
+        assert second.thread_id == second.table_message_id
+        # A game started in a thread plays there: Discord has no thread in a thread.
+        rec = await t.double.slash(t.ann, thread, "tuque", "bot", variant="euchre")
+        await rec.settled()
+        (third,) = bot.sessions.games_of(t.guild.id, thread.id, t.ann.id)
+        await _settled(t, third)
+        assert third.thread_id is None and len(t.guild.threads) == 2
+        assert any(f" · game #{third.id}" in m.text for m in t.double.channel_messages(thread))
+    t.double.check()
