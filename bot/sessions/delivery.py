@@ -214,15 +214,20 @@ class Delivery:
             del session.hands[seat]
 
     def schedule_table_edit(self, session: Session) -> None:
-        """Edit the table soon with the state of that moment; pending edits merge into one."""
+        """Edit the table soon with the state of that moment; pending edits merge into
+        one, and a change made while an edit is under way gets an edit of its own."""
+        session.table_stale = True
         if session.table_edit is None or session.table_edit.done():
             session.table_edit = self.background.spawn(
                 self._edit_table_later(session), f"table-{session.id}"
             )
 
     async def _edit_table_later(self, session: Session) -> None:
-        await asyncio.sleep(self.table_delay)
-        await self.update_table(session)
+        # A change during the wait, the drawing or the upload sets table_stale again.
+        while session.table_stale:
+            await asyncio.sleep(self.table_delay)
+            session.table_stale = False
+            await self.update_table(session)
 
     async def _table(self, session: Session) -> tuple[discord.ui.LayoutView, bytes]:
         """The table message as the game stands: its layout and its picture, drawn in

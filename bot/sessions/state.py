@@ -77,6 +77,8 @@ class Session:
     hands: dict[int, HandMessage] = field(default_factory=dict)
     computer: asyncio.Task[None] | None = None
     table_edit: asyncio.Task[None] | None = None
+    # A change the table message does not show yet (the table edit's loop clears it).
+    table_stale: bool = False
     # Channel posts waiting for delivery, in order, and the task delivering them.
     outbox: deque[Call] = field(default_factory=deque)
     courier: asyncio.Task[None] | None = None

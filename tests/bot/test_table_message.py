@@ -26,6 +26,7 @@ from e2e import (
     table_message,
 )
 
+from bot import render
 from bot.client import TuqueBot
 from bot.sessions import Session
 
@@ -233,4 +234,30 @@ async def test_a_rematch_clicked_in_the_games_thread_gets_a_table_and_thread_of_
         await _settled(t, third)
         assert third.thread_id is None and len(t.guild.threads) == 2
         assert any(f" · game #{third.id}" in m.text for m in t.double.channel_messages(thread))
+    t.double.check()
+
+
+async def test_the_table_always_ends_up_showing_the_game_as_it_is(table: Table) -> None:
+    """A computer moves the moment the member has: changes that come while the table is
+    being drawn or uploaded still reach it, so once Discord is quiet the status line is
+    the game's own, move after move."""
+    t = table
+    async with running_bot(t) as bot:
+        rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", variant="euchre")
+        await rec.settled()
+        (session,) = bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)
+        rng = random.Random(8)
+        for _ in range(12):
+            await _settled(t, session)
+            await t.double.wait_until(
+                lambda: session.table_edit is None or session.table_edit.done(), 10
+            )
+            await t.double.idle()
+            if session.finished:
+                break
+            public = session.game.view(None)
+            status = render.table_status(public, session.seating)
+            assert status in table_message(t).text
+            if not await play_turn(t, bot, session.id, rng):
+                break
     t.double.check()
