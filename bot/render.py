@@ -66,6 +66,7 @@ __all__ = [
     "rules_embed",
     "seating_of",
     "settings_embed",
+    "short_names",
     "stats_embed",
     "table_status",
     "table_title",
@@ -293,6 +294,7 @@ def table_status(view: PlayerView, seating: Seating, ended: str | None = None) -
     """
     if view.seat is not None:
         raise ValueError("the table is rendered from the public view only")
+    seating = short_names(seating)
     parts = [_status(view, seating, ended).removesuffix(".")]
     trump = _short_trump(view, seating) if view.phase is not Phase.GAME_OVER else None
     if trump is not None and ended is None:
@@ -360,7 +362,7 @@ def hand_text(
     if view.seat is None:
         raise ValueError("a hand is rendered from a seat's view")
     variant = _variant(view)
-    seating = _short_names(seating)
+    seating = short_names(seating)
     status = [note] if note and note != ended else []
     if ended is not None or view.phase is Phase.GAME_OVER:
         status.append(_status(view, seating, ended))
@@ -411,7 +413,7 @@ def hand_text(
 _LEVEL = re.compile(r" \((?:easy|normal|hard)\)$")
 
 
-def _short_names(seating: Seating) -> Seating:
+def short_names(seating: Seating) -> Seating:
     """``seating`` with the computers' levels dropped (``Computer 3``): on a phone, a
     six-seat game's lines would be mostly "(normal)". Members' names stay whole."""
     names = tuple(

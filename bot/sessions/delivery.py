@@ -234,7 +234,8 @@ class Delivery:
         the drawing thread (about 9 ms) from the public view only."""
         public = session.game.view(None)
         loop = asyncio.get_running_loop()
-        picture = await loop.run_in_executor(self.drawer, draw_table, public, session.seating.names)
+        names = render.short_names(session.seating).names
+        picture = await loop.run_in_executor(self.drawer, draw_table, public, names)
         layout = table_layout(
             session.id,
             render.table_title(public, session.id),
