@@ -42,7 +42,9 @@ from typing import Any
 
 # Running this file puts bench/ first on sys.path, where this very file would shadow the
 # bot package; the double lives in tests/.
-sys.path.remove(str(Path(__file__).resolve().parent))
+# A worker process the bot spawns runs this file again without it there.
+if str(Path(__file__).resolve().parent) in sys.path:
+    sys.path.remove(str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import discord

@@ -22,7 +22,7 @@ from bot.emojis import CardFaces, FaceEmojis
 from bot.sessions import GameSessions
 from bot.settings import Settings
 from bot.store import Store
-from bot.workers import computer_pool
+from bot.workers import computer_pool, drawing_pool
 
 __all__ = [
     "FACES_WAIT_SECONDS",
@@ -96,6 +96,8 @@ class TuqueBot(commands.Bot):
         settings: the configuration.
         executor: where computer players think; default ``workers.computer_pool()``,
             so a search never blocks the event loop (the bot shuts it down on close).
+        drawer: where the tables' pictures are drawn; default
+            ``workers.drawing_pool()`` (the bot shuts it down on close).
         store: the open database; default ``settings.database_path``, opened in
             ``setup_hook``. Either way the bot closes it on close.
         **options: passed to ``commands.Bot`` (e.g. ``guild_ready_timeout`` in tests).
@@ -106,6 +108,7 @@ class TuqueBot(commands.Bot):
         settings: Settings,
         *,
         executor: Executor | None = None,
+        drawer: Executor | None = None,
         store: Store | None = None,
         **options: Any,
     ) -> None:
@@ -122,6 +125,8 @@ class TuqueBot(commands.Bot):
         self.settings = settings
         self._executor = executor
         self._own_executor = executor is None
+        self._drawer = drawer
+        self._own_drawer = drawer is None
         self.store: Store
         if store is not None:
             self.store = store
@@ -149,10 +154,13 @@ class TuqueBot(commands.Bot):
             self.store = await Store.open(self.settings.database_path)
         executor = self._executor or computer_pool()
         self._executor = executor
+        drawer = self._drawer or drawing_pool()
+        self._drawer = drawer
         self.sessions = GameSessions(
             self,
             self.store,
             executor,
+            drawer,
             move_delay=self.settings.computer_move_delay_seconds,
             table_delay=self.settings.table_edit_delay_seconds,
             ping_delay=self.settings.turn_ping_delay_seconds,
@@ -232,4 +240,7 @@ class TuqueBot(commands.Bot):
             # Waits for a search in progress (a fraction of a second), off the event loop.
             await asyncio.to_thread(self._executor.shutdown, wait=True, cancel_futures=True)
             self._executor = None
+        if self._own_drawer and self._drawer is not None:
+            await asyncio.to_thread(self._drawer.shutdown, wait=True, cancel_futures=True)
+            self._drawer = None
         await super().close()

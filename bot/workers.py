@@ -1,4 +1,5 @@
-"""Where computer players think: a one-process pool whose worker dies with the bot.
+"""Where computer players think and tables are drawn: one-process pools whose worker dies
+with the bot.
 
 The worker is started with "spawn", a fresh interpreter: forking the bot, which
 already runs the database thread, could copy a held lock into the child, and a
@@ -16,7 +17,7 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-__all__ = ["PARENT_POLL", "computer_pool"]
+__all__ = ["PARENT_POLL", "computer_pool", "drawing_pool"]
 
 PARENT_POLL = 0.5
 """Seconds between a worker's checks that the bot is still alive."""
@@ -36,6 +37,18 @@ def _exit_with_parent(parent: int) -> None:
 
 def computer_pool() -> ProcessPoolExecutor:
     """A pool of one worker process for the computer players' moves."""
+    return _one_worker()
+
+
+def drawing_pool() -> ProcessPoolExecutor:
+    """A pool of one worker process that draws the tables' pictures: a drawing in a
+    thread of the bot would hold the GIL for milliseconds at a time and stall the
+    event loop (bench/bot.py at 100 games: a click's p99 70-300 ms in a thread, 50 ms
+    in this process), and a computer's search must not hold up a table."""
+    return _one_worker()
+
+
+def _one_worker() -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=1,
         mp_context=multiprocessing.get_context("spawn"),

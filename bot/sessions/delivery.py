@@ -21,7 +21,7 @@ import io
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor
 from functools import partial
 from typing import Any
 
@@ -70,6 +70,8 @@ class Delivery:
         client: the client (for channels).
         store: the database (the table message's id is stored with the game).
         background: where queued deliveries and table edits run.
+        drawer: where the tables' pictures are drawn, one at a time (in production a
+            process of its own: see :func:`bot.workers.drawing_pool`).
         table_delay: seconds a table edit waits so that quick plays share one edit;
             Discord allows about 5 edits per 5 seconds in a channel.
         ping_delay: seconds into a member's turn before the message that mentions them
@@ -88,6 +90,7 @@ class Delivery:
         client: discord.Client,
         store: Store,
         background: Background,
+        drawer: Executor,
         *,
         table_delay: float,
         ping_delay: float,
@@ -101,10 +104,7 @@ class Delivery:
         self.ping_delay = ping_delay
         self.faces = faces
         self.hints_on = hints_on
-        # One thread draws every table, one picture at a time: several drawing at once
-        # fight the event loop for the GIL (p99 of a click 780 ms instead of 70 in
-        # bench/bot.py at 100 games), and a queued edit draws the game as it is then.
-        self.drawer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="drawing")
+        self.drawer = drawer
         self.threads_off: set[int] = set()
         """The guilds whose games play in the channel (``/tuque settings threads``)."""
 
@@ -231,7 +231,7 @@ class Delivery:
 
     async def _table(self, session: Session) -> tuple[discord.ui.LayoutView, bytes]:
         """The table message as the game stands: its layout and its picture, drawn in
-        the drawing thread (about 9 ms) from the public view only."""
+        the drawer (about 9 ms) from the public view only."""
         public = session.game.view(None)
         loop = asyncio.get_running_loop()
         names = render.short_names(session.seating).names

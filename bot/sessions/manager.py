@@ -73,6 +73,7 @@ class GameSessions:
         client: the client (for channels).
         store: the database.
         executor: where computer players think (a process pool in production).
+        drawer: where the tables' pictures are drawn (a process pool in production).
         move_delay: seconds to wait before each computer move (a guild's own in
             ``move_delays`` wins).
         table_delay: seconds a table edit waits so that quick plays share one edit;
@@ -92,6 +93,7 @@ class GameSessions:
         client: discord.Client,
         store: Store,
         executor: Executor,
+        drawer: Executor,
         *,
         move_delay: float,
         table_delay: float,
@@ -110,6 +112,7 @@ class GameSessions:
             client,
             store,
             self.background,
+            drawer,
             table_delay=table_delay,
             ping_delay=ping_delay,
             faces=faces,
@@ -651,4 +654,3 @@ class GameSessions:
     async def close(self) -> None:
         """Stop the computer players, table edits and posts (the games stay in the store)."""
         await self.background.close()
-        self.delivery.drawer.shutdown(wait=False, cancel_futures=True)

@@ -61,12 +61,16 @@ async def running_bot(
         }
     )
     pool = executor or ThreadPoolExecutor(max_workers=1)
-    bot = TuqueBot(settings, executor=pool, guild_ready_timeout=0.05)
+    # Tables are drawn in a thread: a process per test would cost a second to start;
+    # tests/bot/test_process.py runs the bot with its own drawing process.
+    drawer = ThreadPoolExecutor(max_workers=1)
+    bot = TuqueBot(settings, executor=pool, drawer=drawer, guild_ready_timeout=0.05)
     try:
         async with t.double.running(bot):
             yield bot
     finally:
         pool.shutdown(wait=True)
+        drawer.shutdown(wait=True)
 
 
 def db_snapshot(t: Table) -> tuple[Any, ...]:
