@@ -193,6 +193,12 @@ class RecordsCog(TuqueCog, name="Records"):
             return None
         return row
 
+    async def _replay_step(self, row: GameRow, step: int) -> ReplayStep | None:
+        """:func:`replay_step` in the bot's drawing process, where the tables are drawn:
+        rebuilding and drawing a replay takes tens of milliseconds of CPU."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.bot.sessions.delivery.drawer, replay_step, row, step)
+
     async def show_replay(self, interaction: discord.Interaction, game_id: int, step: int) -> None:
         """A replay's button: its message shows step ``step`` of game ``game_id``."""
         if interaction.guild_id is None:
@@ -202,7 +208,7 @@ class RecordsCog(TuqueCog, name="Records"):
             row = await self._ended_game(interaction, game_id)
             if row is None:
                 return
-            shown = await asyncio.to_thread(replay_step, row, step)
+            shown = await self._replay_step(row, step)
             if shown is None:
                 await replies.deny(interaction, f"The replay of game #{game_id} has no such step.")
                 return
@@ -235,7 +241,7 @@ class RecordsCog(TuqueCog, name="Records"):
         ]
         await replies.send(interaction, embed=render.replay_embed(row, seating, hands), files=files)
         # The files come first, at once: the picture below takes a moment to draw.
-        shown = await asyncio.to_thread(replay_step, row, 0)
+        shown = await self._replay_step(row, 0)
         if shown is not None:  # a game ended before its first deal has nothing to watch
             await replies.send(
                 interaction,
