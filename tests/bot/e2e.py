@@ -47,8 +47,9 @@ async def running_bot(
     t: Table, executor: Executor | None = None, **settings_: Any
 ) -> AsyncIterator[TuqueBot]:
     """The bot on the table's database, against the double; computers think in a thread
-    (or in ``executor``), move at once, table edits are not delayed and a member is
-    pinged as their turn starts (``settings_`` override any of these settings)."""
+    (or in ``executor``), move at once, and table edits are not delayed (``settings_``
+    override any setting). Members are pinged after the bot's default delay, which a
+    test's member never waits out: tests of the ping set ``turn_ping_delay_seconds``."""
     settings = Settings(
         **{
             "discord_token": "unused-by-the-double",
@@ -56,7 +57,6 @@ async def running_bot(
             "dev_guild_id": t.guild.id,
             "computer_move_delay_seconds": 0,
             "table_edit_delay_seconds": 0,
-            "turn_ping_delay_seconds": 0,
             **settings_,
         }
     )

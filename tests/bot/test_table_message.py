@@ -78,7 +78,7 @@ async def test_the_table_is_a_picture_with_one_status_line(table: Table) -> None
     """The table message: Components V2, the drawn table as its attachment with a text
     alternative, one status line under it, and "Show my hand"."""
     t = table
-    async with running_bot(t) as bot:
+    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
         game_id = await challenge_and_accept(t, target=5)
         session = bot.sessions.session(game_id)
         assert session is not None
@@ -106,7 +106,7 @@ async def test_a_member_is_pinged_on_their_turn_and_the_ping_goes_once_they_act(
     new message that mentions them (never edited), deleted once they have acted; one a
     game at a time, and none at the end."""
     t = table
-    async with running_bot(t) as bot:
+    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
         game_id = await challenge_and_accept(t, target=5)
         turns = await _play_out(t, bot, game_id, seed=3)
         assert turns[-1] is None, "the game ended"
@@ -125,7 +125,7 @@ async def test_the_game_plays_in_its_thread_and_its_result_reaches_the_channel(
     """The table message starts the game's thread; pings and hand results go there; the
     channel keeps the challenge, the table and the game's result."""
     t = table
-    async with running_bot(t) as bot:
+    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
         game_id = await challenge_and_accept(t, target=5)
         session = bot.sessions.session(game_id)
         assert session is not None
@@ -153,7 +153,7 @@ async def test_without_the_thread_permission_the_game_plays_in_the_channel(
     t = table
     for role in t.guild.roles.values():
         role.permissions = EVERYONE_PERMISSIONS & ~CREATE_PUBLIC_THREADS
-    async with running_bot(t) as bot:
+    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
         game_id = await challenge_and_accept(t, target=5)
         await _play_out(t, bot, game_id, seed=5)
     assert not t.guild.threads
@@ -168,7 +168,7 @@ async def test_without_the_thread_permission_the_game_plays_in_the_channel(
 async def test_a_server_with_threads_off_plays_in_the_channel(table: Table) -> None:
     """``/tuque settings threads:false``: games start no thread."""
     t = table
-    async with running_bot(t) as bot:
+    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
         bot.sessions.delivery.threads_off.add(t.guild.id)
         game_id = await challenge_and_accept(t, target=5)
         session = bot.sessions.session(game_id)
@@ -207,7 +207,7 @@ async def test_a_rematch_clicked_in_the_games_thread_gets_a_table_and_thread_of_
     game's channel, with a table and a thread of its own; a game started in a thread
     plays in it. Nothing is refused."""
     t = table
-    async with running_bot(t) as bot:
+    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
         rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", variant="euchre")
         await rec.settled()
         (first,) = bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)
@@ -242,7 +242,7 @@ async def test_the_table_always_ends_up_showing_the_game_as_it_is(table: Table) 
     being drawn or uploaded still reach it, so once Discord is quiet the status line is
     the game's own, move after move."""
     t = table
-    async with running_bot(t) as bot:
+    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
         rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", variant="euchre")
         await rec.settled()
         (session,) = bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)
