@@ -21,7 +21,7 @@ import io
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 from functools import partial
 from typing import Any
 
@@ -235,7 +235,13 @@ class Delivery:
         public = session.game.view(None)
         loop = asyncio.get_running_loop()
         names = render.short_names(session.seating).names
-        picture = await loop.run_in_executor(self.drawer, draw_table, public, names)
+        try:
+            picture = await loop.run_in_executor(self.drawer, draw_table, public, names)
+        except BrokenExecutor:
+            # The drawing process died (killed, out of memory): the table still shows
+            # the game, drawn here until the bot restarts with a new process.
+            log.warning("game %d: the drawing process is gone; drawn in a thread", session.id)
+            picture = await asyncio.to_thread(draw_table, public, names)
         layout = table_layout(
             session.id,
             render.table_title(public, session.id),
@@ -250,11 +256,11 @@ class Delivery:
 
         async def edit() -> None:
             assert session.table_message_id is not None
-            layout, png = await self._table(session)
+            layout, image = await self._table(session)
             channel = self.client.get_partial_messageable(session.channel_id)
             try:
                 await channel.get_partial_message(session.table_message_id).edit(
-                    view=layout, attachments=[discord.File(io.BytesIO(png), TABLE_PICTURE)]
+                    view=layout, attachments=[discord.File(io.BytesIO(image), TABLE_PICTURE)]
                 )
             except discord.NotFound:
                 # Deleted by a moderator: the players still need a table.
@@ -268,14 +274,14 @@ class Delivery:
             await replies.deliver(f"game {session.id}: table post", post)
 
     async def _post_table(self, session: Session) -> None:
-        layout, png = await self._table(session)
+        layout, image = await self._table(session)
         channel = self.client.get_partial_messageable(session.channel_id)
         # One nonce per table of the game, not per try: a post whose answer was lost
         # in every try is found again by the next move's post instead of made twice.
         key = ("table", session.id, session.game.seed, session.table_replaces)
         message = await channel.send(
             view=layout,
-            file=discord.File(io.BytesIO(png), TABLE_PICTURE),
+            file=discord.File(io.BytesIO(image), TABLE_PICTURE),
             nonce=replies.nonce(*key),
         )
         session.table_message_id = message.id

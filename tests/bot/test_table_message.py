@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
+from typing import Any
 
 from discord_double.models import (
     COMPONENTS_V2,
@@ -260,4 +262,34 @@ async def test_the_table_always_ends_up_showing_the_game_as_it_is(table: Table) 
             assert status in table_message(t).text
             if not await play_turn(t, bot, session.id, rng):
                 break
+    t.double.check()
+
+
+class _Broken(ThreadPoolExecutor):
+    """An executor whose worker died: every submission is refused."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        raise BrokenExecutor("the drawing process died")
+
+
+async def test_a_dead_drawing_process_does_not_stop_the_table(table: Table) -> None:
+    """The drawing process killed mid-game: the table is drawn in the bot instead, and
+    the game and its table go on."""
+    t = table
+    async with running_bot(t) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        bot.sessions.delivery.drawer = _Broken()
+        before = table_message(t).attachments[0]["id"]
+        assert await play_turn(t, bot, game_id, random.Random(1))
+        await _settled(t, session)
+        await t.double.wait_until(
+            lambda: session.table_edit is None or session.table_edit.done(), 10
+        )
+        await t.double.idle()
+        shown = table_message(t)
+        assert shown.attachments[0]["id"] != before, "a new picture"
+        turn = session.game.turn
+        assert turn is not None and f"**{session.seating.names[turn]}**" in shown.text
     t.double.check()
