@@ -101,12 +101,12 @@ async def test_the_table_is_a_picture_with_one_status_line(table: Table) -> None
     t.double.check()
 
 
-async def test_a_member_is_pinged_on_their_turn_and_the_ping_goes_once_they_act(
-    table: Table,
-) -> None:
-    """Discord notifies on a new message, never on an edit: each member's turn brings a
-    new message that mentions them (never edited), deleted once they have acted; one a
-    game at a time, and none at the end."""
+async def test_a_game_between_members_pings_each_turn_in_its_thread(table: Table) -> None:
+    """One whole game between members. Discord notifies on a new message, never on an
+    edit: each member's turn brings a new message that mentions them (never edited),
+    deleted once they have acted; one a game at a time, none at the end. The table
+    message starts the game's thread; pings and hand results go there; the channel
+    keeps the challenge, the table and the game's result."""
     t = table
     async with running_bot(t, turn_ping_delay_seconds=0) as bot:
         game_id = await challenge_and_accept(t, target=5)
@@ -118,24 +118,11 @@ async def test_a_member_is_pinged_on_their_turn_and_the_ping_goes_once_they_act(
     assert all(m.deleted and not m.history for m in every), "pings are deleted, never edited"
     mentioned = {m.content.split(">", 1)[0] for m in every}
     assert mentioned == {f"<@{t.ann.id}", f"<@{t.bob.id}"}
-    t.double.check()
-
-
-async def test_the_game_plays_in_its_thread_and_its_result_reaches_the_channel(
-    table: Table,
-) -> None:
-    """The table message starts the game's thread; pings and hand results go there; the
-    channel keeps the challenge, the table and the game's result."""
-    t = table
-    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
-        game_id = await challenge_and_accept(t, target=5)
-        session = bot.sessions.session(game_id)
-        assert session is not None
-        await _play_out(t, bot, game_id, seed=5)
     shown = table_message(t)
     (thread,) = t.guild.threads.values()
     assert thread.id == shown.id and thread.parent_id == t.channel.id
     assert thread.name == f"Game #{game_id} · Tuque"
+    assert all(m.channel.id == thread.id for m in every)
     in_thread = [m.text for m in t.double.channel_messages(thread)]
     assert any("Hand 1 result" in text for text in in_thread)
     assert sum("Game over" in text for text in in_thread) == 1
@@ -151,17 +138,22 @@ async def test_without_the_thread_permission_the_game_plays_in_the_channel(
     table: Table,
 ) -> None:
     """A server that did not give the bot Create Public Threads: Discord refuses the
-    thread, once, and the game's posts and pings go to the channel."""
+    thread, once, and the game's posts and pings go to the channel (its first hand)."""
     t = table
     for role in t.guild.roles.values():
         role.permissions = EVERYONE_PERMISSIONS & ~CREATE_PUBLIC_THREADS
     async with running_bot(t, turn_ping_delay_seconds=0) as bot:
         game_id = await challenge_and_accept(t, target=5)
-        await _play_out(t, bot, game_id, seed=5)
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        rng = random.Random(5)
+        while not session.finished and session.game.hand_no == 1:
+            await _settled(t, session)
+            await play_turn(t, bot, game_id, rng)
+        await _settled(t, session)
     assert not t.guild.threads
     texts = [m.text for m in t.double.channel_messages(t.channel)]
     assert any("Hand 1 result" in text for text in texts)
-    assert sum("Game over" in text for text in texts) == 1
     assert _pings(t, deleted=True), "pings in the channel"
     problems = t.double.take_problems()
     assert len(problems) == 1 and "403 50013 Missing Permissions" in problems[0]
