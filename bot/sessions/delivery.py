@@ -20,7 +20,7 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import BrokenExecutor, Executor
 from functools import partial
 from typing import Any
@@ -35,9 +35,20 @@ from bot.sessions.state import Call, HandMessage, Session, ended, post_nonce
 from bot.store import Store
 from engine.game import Game
 
-__all__ = ["Background", "Delivery"]
+__all__ = ["Background", "Delivery", "Send", "posting"]
 
 log = logging.getLogger(__name__)
+
+UNKNOWN_CHANNEL = 10003
+"""Discord's error code for a channel (or thread) that no longer exists."""
+Send = Callable[[discord.PartialMessageable], Awaitable[discord.Message]]
+"""A post, given where to make it (the game's thread or channel)."""
+
+
+def posting(**fields: Any) -> Send:
+    """The post of a message with ``fields`` (``content``, ``embed``, ``view``, ``nonce``...),
+    wherever the game posts: ``posting(content="Hi", nonce=n)(channel)`` sends it there."""
+    return partial(discord.PartialMessageable.send, **fields)
 
 
 class Background:
@@ -108,9 +119,36 @@ class Delivery:
         self.threads_off: set[int] = set()
         """The guilds whose games play in the channel (``/tuque settings threads``)."""
 
-    def post(self, session: Session, what: str, call: Call) -> None:
-        """Queue a Discord call behind the game's earlier ones, delivered with retries."""
+    def post(self, session: Session, what: str, send: Send, *, channel: bool = False) -> None:
+        """Queue a post behind the game's earlier ones, delivered with retries: ``send``
+        (see :func:`posting`) is given the game's thread, or its channel where it has
+        none or with ``channel``."""
+
+        async def call() -> None:
+            await self._in_game(session, send, channel=channel)
+
         self.queue(session, partial(replies.deliver, f"game {session.id}: {what}", call))
+
+    async def _in_game(
+        self, session: Session, send: Send, *, channel: bool = False
+    ) -> discord.Message:
+        """``send`` to the game's thread (or channel). A thread deleted by a moderator is
+        Discord's Unknown Channel: the game falls back to its channel, for good."""
+        if channel or session.thread_id is None:
+            return await send(self.client.get_partial_messageable(session.channel_id))
+        try:
+            return await send(self.channel_of(session))
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_CHANNEL:
+                raise
+        log.warning("game %d: its thread is gone; it plays in the channel", session.id)
+        session.thread_id = None
+        if session.table_message_id is not None:
+            try:
+                await self.store.set_table_message(session.id, session.table_message_id, None)
+            except Exception:
+                log.exception("game %d: the thread's end could not be stored", session.id)
+        return await send(self.client.get_partial_messageable(session.channel_id))
 
     def queue(self, session: Session, job: Call) -> None:
         """Queue work that never raises; the game's courier runs it in order."""
@@ -363,11 +401,10 @@ class Delivery:
         if user is None:
             return
         text = render.ping_text(session.game.view(None), user, session.id)
-        channel = self.channel_of(session)
-        nonce = post_nonce(session, "ping", seq)
+        send = posting(content=text, nonce=post_nonce(session, "ping", seq))
 
         async def post() -> None:
-            message = await channel.send(text, nonce=nonce)
+            message = await self._in_game(session, send)
             session.ping_message_id, session.ping_seat = message.id, seat
 
         if await replies.deliver(f"game {session.id}: ping", post):
@@ -406,7 +443,6 @@ class Delivery:
         skipped, and the other posts, the table, the hands and the computer go on.
         """
         game = session.game
-        channel = self.channel_of(session)
         done = len(before.hand_results)
         # Each post's nonce names it (the game's nth hand result, its game over), so
         # its retries, and any second announcement of it, are one message.
@@ -417,7 +453,7 @@ class Delivery:
                 log.exception("game %d: the hand result could not be drawn", session.id)
                 continue
             nonce = post_nonce(session, "hand result", done + n)
-            self.post(session, "hand result", partial(channel.send, embed=embed, nonce=nonce))
+            self.post(session, "hand result", posting(embed=embed, nonce=nonce))
         if session.finished:
             self.announce_end(session, session.end_reason)
 
@@ -430,13 +466,12 @@ class Delivery:
         except Exception:
             log.exception("game %d: the game over could not be drawn", session.id)
             embed = None
-        places = [(self.channel_of(session), "game over")]
+        places = [("game over", False)]
         if session.thread_id is not None:
-            channel = self.client.get_partial_messageable(session.channel_id)
-            places.append((channel, "game over in the channel"))
-        for where, what in places if embed is not None else ():
+            places.append(("game over in the channel", True))
+        for what, in_channel in places if embed is not None else ():
             view = game_over_view(session.id)
-            nonce = post_nonce(session, what)
-            self.post(session, what, partial(where.send, embed=embed, view=view, nonce=nonce))
+            send = posting(embed=embed, view=view, nonce=post_nonce(session, what))
+            self.post(session, what, send, channel=in_channel)
         self.ping(session)
         self.schedule_table_edit(session)

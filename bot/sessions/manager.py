@@ -28,7 +28,7 @@ from bot import render, replies
 from bot.components import resign_view, suit_choices
 from bot.emojis import TEXT_FACES, CardFaces
 from bot.sessions.computers import Computers, advise
-from bot.sessions.delivery import Background, Delivery
+from bot.sessions.delivery import Background, Delivery, posting
 from bot.sessions.state import HandMessage, Session, forced_note, record_of
 from bot.sessions.timers import TurnTimers
 from bot.store import (
@@ -313,10 +313,8 @@ class GameSessions:
             return None
         if seat in session.away:
             session.away.discard(seat)
-            channel = self.delivery.channel_of(session)
             back = f"{session.seating.names[seat]} is back and plays their own cards again."
-            post = partial(channel.send, back, nonce=replies.nonce())
-            self.delivery.post(session, "back notice", post)
+            self.delivery.post(session, "back notice", posting(content=back, nonce=replies.nonce()))
         return session, seat
 
     async def _why_not_running(self, game_id: int) -> str:
@@ -605,11 +603,8 @@ class GameSessions:
         session.away.discard(seat)
         session.hands.pop(seat, None)
         note = f"{name} resigned: a computer plays their seat from now on."
-        channel = self.delivery.channel_of(session)
-        post = partial(
-            channel.send, note, nonce=replies.nonce("resigned", session.id, session.game.seed, seat)
-        )
-        self.delivery.post(session, "resignation", post)
+        nonce = replies.nonce("resigned", session.id, session.game.seed, seat)
+        self.delivery.post(session, "resignation", posting(content=note, nonce=nonce))
         self.delivery.schedule_table_edit(session)
         for other in range(len(session.seats)):
             if not session.is_computer(other):

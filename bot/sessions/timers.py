@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from functools import partial
 
 from bot import replies
 from bot.sessions.computers import Computers
-from bot.sessions.delivery import Delivery
+from bot.sessions.delivery import Delivery, posting
 from bot.sessions.state import Session
 from bot.store import Store, TimerDue
 
@@ -59,7 +58,6 @@ class TurnTimers:
             if seat is None or session.is_computer(seat):
                 continue
             user = session.seats[seat].user_id
-            channel = self.delivery.channel_of(session)
             if timer.due is TimerDue.FORFEIT:
                 async with session.lock:
                     if session.finished or session.game.turn != seat:
@@ -73,10 +71,9 @@ class TurnTimers:
                     self.delivery.post(
                         session,
                         "away notice",
-                        partial(
-                            channel.send,
-                            f"<@{user}> is away: the computer plays their cards for the rest "
-                            f"of this hand. If they are not back by its end, {then}; "
+                        posting(
+                            content=f"<@{user}> is away: the computer plays their cards for "
+                            f"the rest of this hand. If they are not back by its end, {then}; "
                             "**Show my hand** brings them back.",
                             nonce=replies.nonce(),
                         ),
@@ -87,9 +84,8 @@ class TurnTimers:
                 self.delivery.post(
                     session,
                     "turn reminder",
-                    partial(
-                        channel.send,
-                        f"<@{user}>, it's your turn in game #{session.id}. "
+                    posting(
+                        content=f"<@{user}>, it's your turn in game #{session.id}. "
                         f"Play within {minutes} minute{'' if minutes == 1 else 's'} "
                         "or the computer plays for you.",
                         nonce=replies.nonce(),

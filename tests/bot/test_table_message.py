@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -284,4 +285,30 @@ async def test_a_dead_drawing_process_does_not_stop_the_table(table: Table) -> N
         assert shown.attachments[0]["id"] != before, "a new picture"
         turn = session.game.turn
         assert turn is not None and f"**{session.seating.names[turn]}**" in shown.text
+    t.double.check()
+
+
+async def test_a_game_whose_thread_was_deleted_plays_on_in_the_channel(table: Table) -> None:
+    """A moderator deletes the game's thread mid-game: Discord answers Unknown Channel,
+    the game's posts (its pings, hand results, result) go to the channel from then on,
+    and the game goes on."""
+    t = table
+    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        await _settled(t, session)
+        (thread,) = t.guild.threads.values()
+        del t.guild.threads[thread.id], t.double.channels[thread.id]
+        rng = random.Random(5)
+        while not session.finished and session.game.hand_no == 1:
+            await _settled(t, session)
+            await play_turn(t, bot, game_id, rng)
+        await _settled(t, session)
+        assert session.thread_id is None
+    texts = [m.text for m in t.double.channel_messages(t.channel)]
+    assert any("Hand 1 result" in text for text in texts)
+    assert any("it's your turn to" in m.content for m in _pings(t, deleted=True))
+    with sqlite3.connect(t.db) as db:
+        assert db.execute("SELECT thread_id FROM games").fetchall() == [(None,)]
     t.double.check()
