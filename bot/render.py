@@ -45,7 +45,6 @@ from engine.wording import (
     sort_cards,
     suit_groups,
     tableau_marks,
-    tableau_text,
 )
 
 __all__ = [
@@ -116,12 +115,6 @@ def _cards(cards: Sequence[Card], trump: Suit | None, twins: bool) -> str:
     return " ".join(c.pretty() for c in sort_cards(cards, trump, twins)) or "—"
 
 
-def _card(card: Card, faces: CardFaces) -> str:
-    """``card`` as its face and its text (``<:tq_10h:…> 10♥``), or as text without a face."""
-    shown, text = faces.show(card), card.pretty()
-    return text if shown == text else f"{shown} {text}"
-
-
 def _suit(suit: Suit) -> str:
     return f"{suit.symbol} {suit.noun}"
 
@@ -140,22 +133,6 @@ def action_label(action: Action, view: PlayerView, seating: Seating | None = Non
     """
     names = seating.names if seating else tuple(f"Seat {s + 1}" for s in range(view.players))
     return Wording(_variant(view), names).action_label(view, action)
-
-
-def _tableau(view: PlayerView, seat: int, faces: CardFaces) -> str:
-    """A seat's piles in the notation of :func:`engine.wording.tableau_text`, ``[K♠/▮]``,
-    a card's face beside its text and the card back for a face-down card."""
-    piles = view.tableaus[seat]
-    down = sum(p.face_down for p in piles)
-    if faces.ids:
-        shown = " ".join(
-            f"[{_card(p.up, faces) if p.up is not None else '—'}/"
-            f"{faces.back() if p.face_down else ' '}]"
-            for p in piles
-        )
-    else:
-        shown = tableau_text(piles)
-    return f"{shown}  ({down} face-down)"
 
 
 _DOING = {
@@ -194,15 +171,6 @@ def _describe_bid(seat: int, action: Action, view: PlayerView, seating: Seating)
     return Wording(_variant(view), seating.names).narrate(seat, action, None, past=True)
 
 
-def _trick_line(plays: Sequence[tuple[int, Card]], seating: Seating, faces: CardFaces) -> str:
-    return " · ".join(f"{seating.who(s)} {_card(c, faces)}" for s, c in plays) or "—"
-
-
-def _title(view: PlayerView, seating: Seating) -> str:
-    sides = " vs ".join(seating.side_names(side, view.sides) for side in sorted(set(view.sides)))
-    return f"{_variant(view).title}: {sides}"
-
-
 def _trump_line(view: PlayerView, seating: Seating) -> str:
     if view.trump is None:
         return "not yet made"
@@ -219,17 +187,6 @@ def _trump_line(view: PlayerView, seating: Seating) -> str:
     if view.lone_defender is not None:
         line += f"; {seating.who(view.lone_defender)} defends alone"
     return line
-
-
-def _called_line(view: PlayerView, faces: CardFaces) -> str | None:
-    """The Call-Ace or Auction call (RULES.md §7); never who the partner is."""
-    if view.called_suit is not None:
-        return (
-            f"{_suit(view.called_suit)}: whoever holds its best card is the maker's secret partner"
-        )
-    if view.called_card is not None:
-        return f"{_card(view.called_card, faces)}: its holder is the maker's partner"
-    return None
 
 
 def _score_line(view: PlayerView, seating: Seating) -> str:
