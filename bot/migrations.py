@@ -1,12 +1,23 @@
-"""Forward-only SQL migrations, tracked by SQLite's ``PRAGMA user_version``.
+"""Forward-only SQL migrations, numbered files per database: SQLite and PostgreSQL.
 
 A migrations folder holds files named ``NNN_description.sql`` numbered 1, 2, 3, ...
-without gaps or duplicates. The bot's own are the ``migrations`` package's data, read
-with ``importlib.resources``, so they come with any install of the project (a wheel,
-an editable install or a checkout). ``user_version`` is the number of the last migration
-applied. Each pending migration runs in its own ``BEGIN IMMEDIATE`` transaction
-together with its ``user_version`` bump and a ``PRAGMA foreign_key_check``, so a
-failing migration leaves the database exactly at the previous version.
+without gaps or duplicates. The bot's own are the ``migrations`` package's data,
+``migrations/sqlite`` and ``migrations/postgresql``, read with ``importlib.resources``,
+so they come with any install of the project (a wheel, an editable install or a
+checkout). Each folder numbers its own files: PostgreSQL's 001 builds what SQLite's
+001-007 built, since no PostgreSQL database predates them, and a later change of
+schema is one new file in each folder.
+
+- **SQLite** (``apply_migrations``): ``PRAGMA user_version`` is the number of the last
+  migration applied. Each pending migration runs in its own ``BEGIN IMMEDIATE``
+  transaction together with its ``user_version`` bump and a ``PRAGMA
+  foreign_key_check``, so a failing migration leaves the database exactly at the
+  previous version.
+- **PostgreSQL** (``apply_postgresql_migrations``): the table ``schema_version`` holds
+  the number, and each migration runs in its own transaction under an advisory lock,
+  so shard processes starting together migrate once. PostgreSQL checks foreign keys
+  as each statement runs, and its DDL is transactional: a failing migration rolls
+  back whole.
 
 Rules for migration files:
 
@@ -29,10 +40,19 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 
 import aiosqlite
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncEngine
 
-#: The bot's migrations: the ``.sql`` files of the ``migrations`` package, wherever it is
-#: installed. A ``pathlib.Path`` to another folder works as well (the tests' fixtures).
-MIGRATIONS_DIR: Traversable = files("migrations")
+#: The bot's SQLite migrations: ``.sql`` files of the ``migrations`` package, wherever it
+#: is installed. A ``pathlib.Path`` to another folder works as well (the tests' fixtures).
+MIGRATIONS_DIR: Traversable = files("migrations") / "sqlite"
+
+#: The bot's PostgreSQL migrations, numbered on their own (see the module's docstring).
+POSTGRESQL_MIGRATIONS_DIR: Traversable = files("migrations") / "postgresql"
+
+# Any constant of the bot's own: the advisory lock that one migrating process holds.
+_MIGRATION_LOCK = 0x7475_7175  # "tuqu"
 
 _FILE_NAME = re.compile(r"^(\d+)_[A-Za-z0-9_]+\.sql$")
 _LEADING_COMMENTS = re.compile(r"^(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/)*", re.DOTALL)
@@ -65,7 +85,7 @@ class DatabaseTooNew(MigrationError):
 
 
 class MigrationFailed(MigrationError):
-    """A migration raised an SQLite error or left broken foreign keys; it was rolled
+    """A migration raised a database error or left broken foreign keys; it was rolled
     back and the database is still at ``version - 1``."""
 
     def __init__(self, migration: Migration, reason: str) -> None:
@@ -205,3 +225,46 @@ async def _apply_one(conn: aiosqlite.Connection, migration: Migration) -> None:
         await conn.execute(f"PRAGMA user_version = {migration.version:d}")
     except sqlite3.Error as error:
         raise MigrationFailed(migration, str(error)) from error
+
+
+async def apply_postgresql_migrations(
+    engine: AsyncEngine, folder: Traversable = POSTGRESQL_MIGRATIONS_DIR
+) -> int:
+    """Bring a PostgreSQL database up to the newest migration in ``folder``; return its
+    version. Safe to call from several processes at once: each migration's transaction
+    first takes an advisory lock, then re-reads the version.
+
+    Raises ``InvalidMigrations``, ``DatabaseTooNew`` or ``MigrationFailed`` as
+    ``apply_migrations`` does, and ``sqlalchemy.exc.DBAPIError`` if the server cannot
+    be reached.
+    """
+    migrations = discover(folder)
+    newest = len(migrations)
+    async with engine.connect() as conn:
+        while True:
+            async with conn.begin():
+                await conn.execute(
+                    text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK}
+                )
+                await conn.execute(
+                    text("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+                )
+                current = (
+                    await conn.execute(text("SELECT max(version) FROM schema_version"))
+                ).scalar()
+                current = int(current or 0)
+                if current > newest:
+                    raise DatabaseTooNew(current, newest)
+                if current == newest:
+                    return current
+                migration = migrations[current]
+                try:
+                    for statement in migration.statements:
+                        await conn.exec_driver_sql(statement)
+                except DBAPIError as error:
+                    raise MigrationFailed(migration, str(error.orig)) from error
+                await conn.execute(text("DELETE FROM schema_version"))
+                await conn.execute(
+                    text("INSERT INTO schema_version (version) VALUES (:version)"),
+                    {"version": migration.version},
+                )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +16,7 @@ import pytest
 
 if TYPE_CHECKING:
     from discord_double import DiscordDouble, LogGuard
+    from postgres import PostgresServer
 
 
 def _spec_report(config: pytest.Config) -> Path | None:
@@ -80,3 +81,23 @@ async def double(log_guard: LogGuard) -> AsyncIterator[DiscordDouble]:
     finally:
         await double.close()
     double.check()
+
+
+@pytest.fixture(scope="session")
+def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresServer]:
+    """A real PostgreSQL server for this worker (tests/postgres.py), started on first use."""
+    from postgres import PostgresServer
+
+    server = PostgresServer(tmp_path_factory.mktemp("postgres"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """Where a store under test keeps its data, once on each backend: a new SQLite file
+    (its folder not made yet), or a new database on the tests' PostgreSQL server."""
+    if request.param == "sqlite":
+        return tmp_path / "data" / "tuque.db"
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return await server.database()

@@ -1,10 +1,25 @@
-"""The store's connection: opening, migrating, closing, and one transaction at a time.
+"""The store's connection: opening, migrating, closing, and its transactions.
 
-One ``Store`` wraps one aiosqlite connection to an SQLite file in WAL mode with
-foreign keys on. Every method runs in its own transaction, under an asyncio lock
-so that coroutines sharing the connection never see each other's half-done
-work. Writes use ``BEGIN IMMEDIATE``, so a second process on the same file waits
-(up to ``BUSY_TIMEOUT_MS``) instead of failing half-way.
+One ``Store`` holds one SQLAlchemy async engine on one of two databases:
+
+- **SQLite** (a file path; aiosqlite), the embedded default: one connection in WAL
+  mode with foreign keys on, one transaction at a time under an asyncio lock. Writes
+  use ``BEGIN IMMEDIATE``, so a second process on the same file waits (up to
+  ``BUSY_TIMEOUT_MS``) instead of failing half-way.
+- **PostgreSQL** (a ``postgresql://`` URL; asyncpg), shared by the shard processes: a
+  pool of connections. Write transactions are SERIALIZABLE, so every rule the store
+  checks before it writes ("one game per pair", "start only when all accepted", "one
+  rematch", "a click applied once") holds under concurrent writers from several
+  processes exactly as under SQLite's single writer: PostgreSQL aborts one of two
+  transactions whose outcome no serial order gives, and ``_write`` runs it again on
+  the new state. The constraints (primary keys, unique indexes) stay the backstop, and
+  the game row is locked (``FOR UPDATE``) where clicks race, so that they queue.
+
+Queries are SQLAlchemy Core on the tables of ``bot.store.schema``: one query per
+need, on both databases. Each aggregate's methods run in ``_read()`` (a consistent
+snapshot) or ``_write(work)`` (``work`` is an async function of the connection, run
+again from the start after a serialization failure, so it must not act outside the
+database).
 
 Time is passed in as ``now``: seconds since the Unix epoch (a float); it
 defaults to ``time.time()`` and tests pass fixed values.
@@ -18,23 +33,49 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from enum import StrEnum
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import aiosqlite
+from sqlalchemy import ColumnElement, Table, event, literal, true
+from sqlalchemy.dialects.postgresql import Insert as PostgresqlInsert
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import AsyncAdaptedQueuePool
 
-from bot.migrations import MIGRATIONS_DIR, MigrationFailed, apply_migrations
+from bot.migrations import (
+    MIGRATIONS_DIR,
+    POSTGRESQL_MIGRATIONS_DIR,
+    MigrationFailed,
+    apply_migrations,
+    apply_postgresql_migrations,
+)
 
 # The whole package logs under one name, as the single module it was split from did.
 log = logging.getLogger("bot.store")
 
-#: How long a write waits for another connection's lock before failing, in ms.
+#: How long a write waits for another connection's lock before failing, in ms (SQLite).
 BUSY_TIMEOUT_MS = 5_000
+
+#: How many times a PostgreSQL write transaction runs before its serialization failure
+#: is raised; two racing clicks need two, a burst of them a few more.
+WRITE_ATTEMPTS = 10
+
+# SQLSTATEs after which a transaction may simply run again: serialization_failure and
+# deadlock_detected.
+_RETRYABLE = frozenset({"40001", "40P01"})
+
+T = TypeVar("T")
 
 
 SEAT_COUNTS = (2, 3, 4, 5, 6)
@@ -48,17 +89,55 @@ class SeatKind(StrEnum):
     COMPUTER = "computer"
 
 
+@dataclass(frozen=True)
+class Shards:
+    """The shards one bot process runs: ``ids`` of ``count`` in all (Discord's sharding).
+
+    A guild belongs to shard ``(guild_id >> 22) % count``; a process restores, times
+    and expires only its own guilds' games, challenges and lobbies. Raises
+    ``ValueError`` for an empty ``ids``, ``count`` < 1 or an id outside ``0..count-1``.
+    """
+
+    ids: frozenset[int]
+    count: int
+
+    def __post_init__(self) -> None:
+        if self.count < 1 or not self.ids or not all(0 <= i < self.count for i in self.ids):
+            raise ValueError(f"shard ids {sorted(self.ids)} must be in 0..{self.count - 1}")
+
+    @classmethod
+    def all(cls, count: int = 1) -> Shards:
+        """Every shard of ``count``: one process runs the whole bot."""
+        return cls(frozenset(range(count)), count)
+
+    def shard_of(self, guild_id: int) -> int:
+        """The shard Discord routes ``guild_id``'s events to."""
+        return (guild_id >> 22) % self.count
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether ``guild_id``'s games are this process's."""
+        return self.shard_of(guild_id) in self.ids
+
+    def clause(self, guild_id: ColumnElement[int]) -> ColumnElement[bool]:
+        """SQL for ``owns(guild_id)`` on a column; always true when this is every shard."""
+        if len(self.ids) == self.count:
+            return true()
+        return (guild_id.op(">>")(literal(22)) % self.count).in_(sorted(self.ids))
+
+
 class StoreError(Exception):
     """Base class for the store's own errors."""
 
 
 class DatabaseUnusable(StoreError):
-    """The database file cannot be used (``Store.open``): its folder cannot be made,
-    the path is a folder, the file is not SQLite or is corrupt, it or its folder is
-    read-only, or the disk is full. Nothing was changed or deleted. The message names
-    the path, says what is wrong and what to do, and fits on one line."""
+    """The database cannot be used (``Store.open``). For an SQLite file: its folder
+    cannot be made, the path is a folder, the file is not SQLite or is corrupt, it or
+    its folder is read-only, or the disk is full. For PostgreSQL: the server cannot be
+    reached or refuses the login. Nothing was changed or deleted. The message names the
+    path or the URL (without its password), says what is wrong and what to do, and fits
+    on one line."""
 
-    def __init__(self, path: Path, problem: str) -> None:
+    def __init__(self, path: Path | str, problem: str) -> None:
         super().__init__(f"{path}: {problem}")
         self.path = path
 
@@ -96,72 +175,65 @@ def _dump_options(options: Mapping[str, Any]) -> str:
 
 
 class StoreBase:
-    """The connection under ``Store``: open, close and ``_transaction``, which the
-    aggregates' query classes (``GameQueries``, ``ChallengeQueries``, ``RecordQueries``)
-    run every statement in."""
+    """The connection under ``Store``: open, close, ``_read`` and ``_write``, which the
+    aggregates' query classes (``GameQueries``, ``ChallengeQueries``, ...) run every
+    statement in."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        """Wrap an open, migrated connection; use ``Store.open`` instead."""
-        self._db = db
-        self._lock = asyncio.Lock()
+    def __init__(self, engine: AsyncEngine, shards: Shards) -> None:
+        """Wrap an engine on a migrated database; use ``Store.open`` instead."""
+        self._engine = engine
+        self._sqlite = engine.dialect.name == "sqlite"
+        # SQLite has one connection: coroutines must not see each other's half-done work.
+        self._lock = asyncio.Lock() if self._sqlite else None
+        self.shards = shards
+        #: Called with each committed write transaction's duration in seconds (metrics).
+        self.on_write: Callable[[float], None] | None = None
+
+    @property
+    def backend(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self._engine.dialect.name
 
     @classmethod
-    async def open(cls, path: str | Path, *, migrations_dir: Traversable = MIGRATIONS_DIR) -> Self:
-        """Open (creating it and its parent folder if needed) and migrate the database file.
+    async def open(
+        cls,
+        database: str | Path,
+        *,
+        shards: Shards | None = None,
+        pool_size: int = 10,
+        migrations_dir: Traversable | None = None,
+    ) -> Self:
+        """Open and migrate the database: an SQLite file path (created with its parent
+        folder if needed) or a ``postgresql://`` URL.
 
-        Raises ``DatabaseUnusable`` for a file or folder that cannot be used (see
-        there), ``bot.migrations.DatabaseTooNew`` if the file was written by newer
-        code, ``MigrationFailed``/``InvalidMigrations`` if the schema cannot be
-        brought up to date, and ``StoreError`` if the file cannot use WAL mode
-        (e.g. ``":memory:"``). Nothing is written to a file SQLite cannot read.
+        ``shards`` are the shards this process runs (default: all of one); ``pool_size``
+        is PostgreSQL's number of connections; ``migrations_dir`` replaces the bot's own
+        migrations for this kind of database (tests).
+
+        Raises ``DatabaseUnusable`` for a file, folder or server that cannot be used (see
+        there), ``bot.migrations.DatabaseTooNew`` if the database was written by newer
+        code, ``MigrationFailed``/``InvalidMigrations`` if the schema cannot be brought
+        up to date, and ``StoreError`` if the SQLite file cannot use WAL mode (e.g.
+        ``":memory:"``). Nothing is written to a file SQLite cannot read.
         """
-        path = Path(path)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise DatabaseUnusable(
-                path, f"its folder cannot be created ({error.strerror or error})"
-            ) from error
-        if path.is_dir():
-            raise DatabaseUnusable(path, "is a folder: set DATABASE_PATH to a file in it")
-        try:
-            # A failed aiosqlite.connect leaves its worker thread to call back into
-            # the loop, which the caller may already have closed (a traceback at
-            # exit); a plain connect finds the same faults without a thread.
-            sqlite3.connect(path).close()
-            db = await aiosqlite.connect(path, isolation_level=None)
-        except sqlite3.Error as error:
-            raise _unusable(path, error) from error
-        try:
-            db.row_factory = aiosqlite.Row
-            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
-            journal = await db.execute_fetchall("PRAGMA journal_mode = WAL")
-            if next(iter(journal))[0] != "wal":
-                raise StoreError(f"{path}: SQLite refused WAL mode; use a real file")
-            await db.execute("PRAGMA foreign_keys = ON")
-            # In WAL mode NORMAL is durable against application crashes and much faster.
-            await db.execute("PRAGMA synchronous = NORMAL")
-            version = await apply_migrations(db, migrations_dir)
-        except sqlite3.Error as error:
-            await db.close()
-            raise _unusable(path, error) from error
-        except MigrationFailed as error:
-            await db.close()
-            # A full disk or a read-only file fails the first write, in a migration.
-            cause = error.__cause__
-            if isinstance(cause, sqlite3.Error) and _problem(cause) is not None:
-                raise _unusable(path, cause) from error
-            raise
-        except BaseException:
-            await db.close()
-            raise
-        log.info("database %s at schema version %d", path, version)
-        return cls(db)
+        shards = shards or Shards.all()
+        if isinstance(database, str) and database.startswith(
+            ("postgresql:", "postgres:", "postgresql+")
+        ):
+            engine = await _open_postgresql(
+                make_url(database), pool_size, migrations_dir or POSTGRESQL_MIGRATIONS_DIR
+            )
+        else:
+            engine = await _open_sqlite(Path(database), migrations_dir or MIGRATIONS_DIR)
+        return cls(engine, shards)
 
     async def close(self) -> None:
-        """Close the connection; the store is unusable afterwards."""
-        async with self._lock:
-            await self._db.close()
+        """Close the connections; the store is unusable afterwards."""
+        if self._lock is not None:
+            async with self._lock:
+                await self._engine.dispose()
+        else:
+            await self._engine.dispose()
 
     async def __aenter__(self) -> Self:
         return self
@@ -175,19 +247,153 @@ class StoreBase:
         await self.close()
 
     @asynccontextmanager
-    async def _transaction(self, *, write: bool) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
+    async def _read(self) -> AsyncIterator[AsyncConnection]:
+        """A read-only transaction on one consistent snapshot."""
+        if self._lock is None:
+            async with self._engine.connect() as conn:
+                conn = await conn.execution_options(
+                    isolation_level="REPEATABLE READ", postgresql_readonly=True
+                )
+                async with conn.begin():
+                    yield conn
+            return
+        async with self._lock, self._sqlite_transaction("BEGIN") as conn:
+            yield conn
+
+    async def _write(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        """Run ``work(connection)`` in one write transaction and return what it returns.
+
+        On PostgreSQL the transaction is SERIALIZABLE, and a serialization failure or
+        deadlock runs ``work`` again from the start, up to ``WRITE_ATTEMPTS`` times, so
+        ``work`` must only read and write the database. Whatever ``work`` raises rolls
+        the transaction back and propagates.
+        """
+        for attempt in range(1, WRITE_ATTEMPTS + 1):
+            started = time.perf_counter()
             try:
-                # IMMEDIATE takes the write lock up front, so a write transaction never
-                # fails half-way with SQLITE_BUSY; readers get a consistent snapshot.
-                await self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-                yield self._db
-                await self._db.execute("COMMIT")
+                if self._lock is not None:
+                    async with self._lock, self._sqlite_transaction("BEGIN IMMEDIATE") as conn:
+                        result = await work(conn)
+                else:
+                    async with self._engine.connect() as conn:
+                        conn = await conn.execution_options(isolation_level="SERIALIZABLE")
+                        async with conn.begin():
+                            result = await work(conn)
+            except DBAPIError as error:
+                if (
+                    attempt == WRITE_ATTEMPTS
+                    or getattr(error.orig, "sqlstate", None) not in _RETRYABLE
+                ):
+                    raise
+                log.debug("write transaction retried (attempt %d): %s", attempt, error.orig)
+                continue
+            if self.on_write is not None:
+                self.on_write(time.perf_counter() - started)
+            return result
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    @asynccontextmanager
+    async def _sqlite_transaction(self, begin: str) -> AsyncIterator[AsyncConnection]:
+        # The engine runs SQLite in autocommit, so that the transaction is ours: IMMEDIATE
+        # takes the write lock up front, so a write never fails half-way with
+        # SQLITE_BUSY; readers get a consistent snapshot.
+        async with self._engine.connect() as conn:
+            try:
+                await conn.exec_driver_sql(begin)
+                yield conn
+                await conn.exec_driver_sql("COMMIT")
             except BaseException:
-                # Roll back whatever ``in_transaction`` says: a statement whose await was
-                # cancelled (a task cancelled at shutdown, a timeout) still runs on
-                # aiosqlite's thread, and this ROLLBACK queues behind it. A failing
-                # rollback ("no transaction is active") must not hide the first error.
-                with contextlib.suppress(sqlite3.Error):
-                    await self._db.execute("ROLLBACK")
+                # A failing rollback ("no transaction is active") must not hide the first
+                # error.
+                with contextlib.suppress(DBAPIError, sqlite3.Error):
+                    await conn.exec_driver_sql("ROLLBACK")
                 raise
+
+
+def dialect_insert(db: AsyncConnection, table: Table) -> SqliteInsert | PostgresqlInsert:
+    """``INSERT`` into ``table`` in ``db``'s dialect, for ``on_conflict_do_update`` and
+    ``on_conflict_do_nothing`` (an upsert), which both dialects write alike."""
+    if db.dialect.name == "postgresql":
+        return postgresql_insert(table)
+    return sqlite_insert(table)
+
+
+async def _open_sqlite(path: Path, migrations_dir: Traversable) -> AsyncEngine:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise DatabaseUnusable(
+            path, f"its folder cannot be created ({error.strerror or error})"
+        ) from error
+    if path.is_dir():
+        raise DatabaseUnusable(path, "is a folder: set DATABASE_PATH to a file in it")
+    try:
+        # A failed aiosqlite.connect leaves its worker thread to call back into the
+        # loop, which the caller may already have closed (a traceback at exit); a plain
+        # connect finds the same faults without a thread.
+        sqlite3.connect(path).close()
+        db = await aiosqlite.connect(path, isolation_level=None)
+    except sqlite3.Error as error:
+        raise _unusable(path, error) from error
+    # The migrations run on a plain connection: the runner owns its transactions and
+    # PRAGMA user_version, and WAL mode is set once, on the file.
+    try:
+        journal = await db.execute_fetchall("PRAGMA journal_mode = WAL")
+        if next(iter(journal))[0] != "wal":
+            raise StoreError(f"{path}: SQLite refused WAL mode; use a real file")
+        await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+        await db.execute("PRAGMA foreign_keys = ON")
+        version = await apply_migrations(db, migrations_dir)
+    except sqlite3.Error as error:
+        raise _unusable(path, error) from error
+    except MigrationFailed as error:
+        # A full disk or a read-only file fails the first write, in a migration.
+        cause = error.__cause__
+        if isinstance(cause, sqlite3.Error) and _problem(cause) is not None:
+            raise _unusable(path, cause) from error
+        raise
+    finally:
+        await db.close()
+    log.info("database %s (SQLite) at schema version %d", path, version)
+    # One connection, as SQLite has one writer; the store's lock queues its users.
+    engine = create_async_engine(
+        URL.create("sqlite+aiosqlite", database=str(path)),
+        poolclass=AsyncAdaptedQueuePool,
+        pool_size=1,
+        max_overflow=0,
+        isolation_level="AUTOCOMMIT",
+    )
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        # In WAL mode NORMAL is durable against application crashes and much faster.
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.close()
+
+    return engine
+
+
+async def _open_postgresql(url: URL, pool_size: int, migrations_dir: Traversable) -> AsyncEngine:
+    shown = url.render_as_string(hide_password=True)
+    engine = create_async_engine(
+        url.set(drivername="postgresql+asyncpg"),
+        pool_size=pool_size,
+        max_overflow=0,
+        pool_pre_ping=True,
+    )
+    try:
+        version = await apply_postgresql_migrations(engine, migrations_dir)
+    except (OSError, DBAPIError) as error:
+        await engine.dispose()
+        reason = error.orig if isinstance(error, DBAPIError) else error
+        raise DatabaseUnusable(
+            shown, f"PostgreSQL cannot be used ({reason}); check DATABASE_URL and the server"
+        ) from error
+    except BaseException:
+        await engine.dispose()
+        raise
+    log.info("database %s (PostgreSQL) at schema version %d", shown, version)
+    return engine

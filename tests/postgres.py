@@ -1,0 +1,66 @@
+"""A real PostgreSQL server for the tests, started by the tests themselves.
+
+The server comes from the ``pgserver`` package (a test dependency): PostgreSQL's own
+binaries in a wheel, so README's test command needs no PostgreSQL set up by hand on
+any machine. Each pytest worker starts one server in its own temporary folder, on a
+Unix socket, and stops it at exit. Each test gets an empty database of its own,
+``CREATE DATABASE``'d from a template that already holds the bot's schema (or from
+``template0`` when the test migrates itself).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from pathlib import Path
+
+import asyncpg
+import pgserver
+
+_counter = itertools.count()
+
+
+class PostgresServer:
+    """One running server; ``database()`` makes a new database and returns its URL."""
+
+    def __init__(self, folder: Path) -> None:
+        # pgserver runs the server as its own system user when the tests run as root.
+        self._server = pgserver.get_server(folder, cleanup_mode="delete")
+        self.admin_url = self._server.get_uri()
+        self._template: str | None = None
+
+    def url(self, database: str) -> str:
+        """The ``postgresql://`` URL of ``database`` on this server."""
+        return self._server.get_uri(database)
+
+    async def database(self, *, migrated: bool = True) -> str:
+        """A new, empty database: with the bot's schema when ``migrated`` (from a
+        template migrated once), else with nothing at all. Returns its URL."""
+        name = f"t{os.getpid()}_{next(_counter)}"
+        template = await self._migrated_template() if migrated else "template0"
+        conn = await asyncpg.connect(self.admin_url)
+        try:
+            await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+        finally:
+            await conn.close()
+        return self.url(name)
+
+    async def _migrated_template(self) -> str:
+        if self._template is None:
+            # Imported here: the bot's store is what the tests test, not what starts them.
+            from bot.store import Store
+
+            name = f"template_{os.getpid()}"
+            conn = await asyncpg.connect(self.admin_url)
+            try:
+                await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+            finally:
+                await conn.close()
+            store = await Store.open(self.url(name))
+            await store.close()
+            self._template = name
+        return self._template
+
+    def stop(self) -> None:
+        """Stop the server and delete its folder."""
+        self._server.cleanup()
