@@ -8,6 +8,7 @@ from ``.env.example``) counts as unset.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal, Self
 
@@ -43,6 +44,33 @@ class Settings(BaseSettings):
     SQLite's ``-wal``/``-shm`` side files, and a ``data/`` folder keeps the three
     together (one volume to mount or back up)."""
 
+    database_url: str | None = Field(default=None, pattern=r"^postgres(ql)?(\+asyncpg)?://")
+    """A ``postgresql://`` URL: the database shared by the bot's shard processes (see
+    docs/scale-out.md). When set it wins over ``DATABASE_PATH``; unset, the bot keeps its
+    data in the SQLite file."""
+
+    database_pool_size: int = Field(default=10, ge=1, le=100)
+    """Connections this process keeps open to PostgreSQL (ignored for SQLite, which has
+    one). The server's ``max_connections`` must cover every process's pool."""
+
+    shard_count: int | None = Field(default=None, ge=1)
+    """How many shards the whole bot runs (Discord requires sharding from 2,500 guilds).
+    Unset: one process runs every shard, as many as Discord recommends."""
+
+    shard_ids: list[int] | None = None
+    """The shards this process runs, comma-separated (``SHARD_IDS=0,1``); needs
+    ``SHARD_COUNT``. Unset: all of them. A process restores, times and plays the games
+    of its shards' guilds only."""
+
+    computer_processes: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1, le=256)
+    """Worker processes in which the computer players think; default the cores there are."""
+
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    """A port on which to serve Prometheus metrics (``/metrics``); unset, none are served."""
+
+    metrics_host: str = "0.0.0.0"
+    """The address the metrics endpoint listens on."""
+
     dev_guild_id: int | None = Field(default=None, gt=0)
     """A guild to sync slash commands to instantly while developing; None syncs globally."""
 
@@ -70,6 +98,14 @@ class Settings(BaseSettings):
     """Seconds into a member's turn before the message that mentions them is posted: a
     member who acts sooner is at the table already and gets no notification."""
 
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        # The environment gives "0,1"; pydantic-settings would want JSON ("[0, 1]").
+        if isinstance(value, str | int):
+            return [part.strip() for part in str(value).split(",") if part.strip()]
+        return value
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper_log_level(cls, value: object) -> object:
@@ -83,6 +119,18 @@ class Settings(BaseSettings):
         if value is None or not value.get_secret_value().strip():
             return None
         return SecretStr(value.get_secret_value().strip())
+
+    @model_validator(mode="after")
+    def _shards_within_count(self) -> Self:
+        if self.shard_ids is None:
+            return self
+        if self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT, the number of shards in all")
+        if not self.shard_ids or any(not 0 <= i < self.shard_count for i in self.shard_ids):
+            raise ValueError(f"SHARD_IDS must be numbers from 0 to {self.shard_count - 1}")
+        if len(set(self.shard_ids)) != len(self.shard_ids):
+            raise ValueError("SHARD_IDS names a shard twice")
+        return self
 
     @model_validator(mode="after")
     def _reminder_before_away(self) -> Self:
@@ -103,3 +151,8 @@ class Settings(BaseSettings):
         """Seconds of a turn before the member is away and the computer plays for them
         (``forfeit_after`` of the turn timer)."""
         return self.turn_away_minutes * 60
+
+    @property
+    def database(self) -> str | Path:
+        """What ``Store.open`` opens: ``DATABASE_URL`` if set, else ``DATABASE_PATH``."""
+        return self.database_url or self.database_path
