@@ -10,10 +10,13 @@ cannot use) is one line on stderr saying what to do, and exit code 2.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import signal
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 
 import aiohttp
 import discord
@@ -23,6 +26,7 @@ from bot.client import TuqueBot, tune_gc
 from bot.migrations import MigrationError
 from bot.settings import Settings
 from bot.store import Store, StoreError
+from bot.store.copy import copy_database
 
 __all__ = ["main", "serve"]
 
@@ -85,14 +89,51 @@ async def serve(settings: Settings, token: str) -> int:
     return 0
 
 
-def main() -> int:
-    """Run the bot until it is stopped.
+def _arguments(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="tuque-bot",
+        description="Run the Tuque Discord bot (settings from the environment and .env).",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    copy = commands.add_parser(
+        "copy-database",
+        help="copy an SQLite database into an empty PostgreSQL one and check the counts",
+        description="Copy the bot's SQLite database into an empty PostgreSQL database, "
+        "keeping every id, and check each table's count. Stop the bot first.",
+    )
+    copy.add_argument("source", type=Path, help="the SQLite file, e.g. data/tuque.db")
+    copy.add_argument("target", help="the PostgreSQL database, postgresql://user:pw@host/db")
+    return parser.parse_args(argv)
+
+
+def _copy_database(source: Path, target: str) -> int:
+    try:
+        counts = asyncio.run(copy_database(source, target))
+    except (StoreError, MigrationError) as error:
+        return _fail(f"copy-database: {error}")
+    for table, count in counts.items():
+        print(f"{table:>15}  {count:>9,} rows, counts match")
+    print(f"copied {sum(counts.values()):,} rows; set DATABASE_URL to use PostgreSQL")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the bot until it is stopped, or with ``copy-database SOURCE TARGET`` copy an
+    SQLite database into PostgreSQL (``bot.store.copy``).
+
+    Args:
+        argv: the command-line arguments after the program's name; default
+            ``sys.argv[1:]``.
 
     Returns:
-        0 after a clean stop; 2 (after one line saying what to do) when a setting is
-        wrong or no token is set, the database cannot be used, Discord refuses the
-        token or cannot be reached.
+        0 after a clean stop or a copy; 2 (after one line saying what to do) when a
+        setting is wrong or no token is set, the database cannot be used or copied,
+        Discord refuses the token or cannot be reached.
     """
+    arguments = _arguments(sys.argv[1:] if argv is None else argv)
+    if arguments.command == "copy-database":
+        logging.basicConfig(level=logging.WARNING)
+        return _copy_database(arguments.source, arguments.target)
     try:
         settings = Settings()
     except ValidationError as error:

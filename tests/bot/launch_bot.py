@@ -18,4 +18,4 @@ from bot.__main__ import main
 if __name__ == "__main__":
     discord.http.Route.BASE = sys.argv[1]
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
-    sys.exit(main())
+    sys.exit(main([]))
