@@ -1,29 +1,37 @@
 """Bot benchmark: many concurrent games through the loopback Discord double.
 
-The bot runs in its own process pinned to one core; the double and the scripted
-members run in this process on the other core. Members act only on what they can
-see: the action buttons of their newest hand message. Prints the interaction
-latency (the double's dispatch of INTERACTION_CREATE to the bot's callback
-request, so it includes the gateway and HTTP hops) at p50/p99 over every action
-click, REST calls per card played, and how long the bot's store writes took
-(from asking for the database to the commit, waiting for other writes
-included: what decides whether a click could miss Discord's 3-second deadline),
-with ``--games`` games of members only running at once. No computer moves.
-``--mix`` sets the table sizes, cycled over the games: 2 is a Tuque challenge, 3
+The bot runs in its own processes (``--processes``, one shard each) and the double
+and the scripted members in this one. Members act only on what they can see: the
+action buttons of their newest hand message. Prints the interaction latency (the
+double's dispatch of INTERACTION_CREATE to the bot's callback request, so it includes
+the gateway and HTTP hops) at p50/p99 over every action click, REST calls per card
+played, how long the bot's store writes took (from asking for the database to the
+commit, waiting for other writes included: what decides whether a click could miss
+Discord's 3-second deadline), computer decisions a second, and the CPU each part
+used (the bot processes with their workers, PostgreSQL, this process).
+
+``--mix`` sets the tables, cycled over the games: 2 is a Tuque challenge, 3
 three-hand, 4 four-hand Euchre and 6 six-hand, each started by an invitation that
-every member accepts.
+every member accepts; a ``c`` after the size (``2c``, ``4c``, ``6c``) is one member
+and computers of ``--level`` (``/tuque bot``), moving without a pause.
+``--database postgresql`` runs a PostgreSQL server for the bot (the tests' own,
+tests/postgres.py). With one process the bot is pinned to one core and this process
+to the others; with more, nothing is pinned.
 
     .venv/bin/python bench/bot.py --games 300 --cards 20 --think 1
-    .venv/bin/python bench/bot.py --games 100 --mix 2,3,4,6
+    .venv/bin/python bench/bot.py --games 300 --mix 2,3,4,6,2c,4c,6c --database postgresql
+    .venv/bin/python bench/bot.py --games 300 --processes 2 --database postgresql
 
 Goals: p99 < 50 ms with 200 concurrent games on one core and at most 3 REST
-calls per card played (issue #3); figures at 300 games (issue #8).
+calls per card played (issue #3); figures at 300 games (issue #8); SQLite against
+PostgreSQL at 300 mixed tables, and one process against two (issue #22).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -34,11 +42,12 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, Future
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+import psutil
 
 # Running this file puts bench/ first on sys.path, where this very file would shadow the
 # bot package; the double lives in tests/.
@@ -51,28 +60,48 @@ import discord
 import yarl
 from discord_double import DiscordDouble, StoredMessage
 from discord_double.models import Channel, User
+from postgres import PostgresServer
 
+from bot import workers
 from bot.client import TuqueBot, tune_gc
 from bot.settings import Settings
-from bot.store import Store
+from bot.store.base import StoreBase
 from engine.actions import ACTIONS, Play
+
+T = TypeVar("T")
 
 
 def _time_store_writes() -> list[float]:
-    """Record the seconds of every write transaction of the store from now on."""
+    """Record the seconds of every write transaction of the store from now on, waiting
+    for the connection included."""
     durations: list[float] = []
-    transaction = Store._transaction
+    write = StoreBase._write
 
-    @asynccontextmanager
-    async def timed(self: Store, *, write: bool) -> AsyncIterator[Any]:
+    async def timed(self: StoreBase, work: Callable[[Any], Awaitable[T]]) -> T:
         started = time.perf_counter()
-        async with transaction(self, write=write) as db:
-            yield db
-        if write:
+        try:
+            return await write(self, work)
+        finally:
             durations.append(time.perf_counter() - started)
 
-    Store._transaction = timed  # type: ignore[method-assign]
+    StoreBase._write = timed  # type: ignore[method-assign]
     return durations
+
+
+class _CountingExecutor(Executor):
+    """The computers' pool, noting when each decision was made."""
+
+    def __init__(self, inner: Executor) -> None:
+        self.inner = inner
+        self.decided: list[float] = []
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        future = self.inner.submit(fn, *args, **kwargs)
+        future.add_done_callback(lambda _: self.decided.append(time.time()))
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.inner.shutdown(wait, cancel_futures=cancel_futures)
 
 
 def _newest_buttons(double: DiscordDouble, user: User) -> tuple[StoredMessage, list[str], int]:
@@ -97,9 +126,25 @@ TABLES = {
 """The table sizes ``--mix`` may name: the variant and the challenge's member options."""
 
 
-async def _start_game(double: DiscordDouble, channel: Channel, members: list[User]) -> None:
-    """The first member challenges the others (an invitation above two seats); each accepts."""
-    variant, options = TABLES[len(members)]
+def _table(token: str) -> tuple[int, bool]:
+    """``--mix``'s ``4`` (four members) or ``4c`` (one member and computers)."""
+    computers = token.endswith("c")
+    size = int(token.removesuffix("c"))
+    if size not in TABLES:
+        raise ValueError(f"no table of {size} seats here; sizes are {sorted(TABLES)}")
+    return size, computers
+
+
+async def _start_game(
+    double: DiscordDouble, channel: Channel, members: list[User], seats: int, level: str
+) -> None:
+    """A member and computers (``/tuque bot``) when there is one member for several
+    seats; else the first member challenges the others and each accepts."""
+    variant, options = TABLES[seats]
+    if len(members) == 1:
+        rec = await double.slash(members[0], channel, "tuque", "bot", variant=variant, level=level)
+        await rec.settled(timeout=30)
+        return
     invited = dict(zip(options, members[1:], strict=True))
     rec = await double.slash(members[0], channel, "tuque", "challenge", variant=variant, **invited)
     await rec.settled(timeout=30)
@@ -157,108 +202,188 @@ async def _play(
     return played, latencies
 
 
-def serve(api_url: str, gateway_url: str, token: str, guild_id: int, database: str) -> None:
-    """The bot process: the real TuqueBot pointed at the double."""
-    discord.http.Route.BASE = api_url
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+def serve(config: dict[str, Any]) -> None:
+    """One bot process: the real TuqueBot pointed at the double, with its shards."""
+    discord.http.Route.BASE = config["api_url"]
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config["gateway_url"])
     settings = Settings(
-        discord_token=token,
-        database_path=Path(database),
-        dev_guild_id=guild_id,
+        discord_token=config["token"],
+        database_path=Path(config["database"]),
+        database_url=config["database_url"],
+        shard_count=config["shard_count"],
+        shard_ids=config["shard_ids"],
+        computer_processes=config["computer_processes"],
         computer_move_delay_seconds=0,
         log_level="WARNING",
+        _env_file=None,
     )
     writes = _time_store_writes()
+    executor = _CountingExecutor(workers.computer_pool(settings.computer_processes))
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt  # bot.run closes the bot cleanly on it
 
     signal.signal(signal.SIGTERM, stop)
-    with ThreadPoolExecutor(1) as executor:
-        bot = TuqueBot(settings, executor=executor, guild_ready_timeout=0.05)
-        tune_gc()
-        bot.run(token, log_handler=None)
-    Path(database + ".writes.json").write_text(json.dumps(writes))
+    bot = TuqueBot(settings, executor=executor, guild_ready_timeout=0.05)
+    tune_gc()
+    try:
+        bot.run(config["token"], log_handler=None)
+    finally:
+        executor.shutdown(cancel_futures=True)
+        Path(config["report"]).write_text(
+            json.dumps({"writes": writes, "decided": executor.decided})
+        )
 
 
-async def main(games: int, cards: int, think: float, seed: int, mix: list[int]) -> None:
+def _cpu_seconds(processes: list[psutil.Process]) -> float:
+    """User and system CPU seconds of ``processes`` and all their living children."""
+    total = 0.0
+    for process in processes:
+        with contextlib.suppress(psutil.Error):
+            for each in [process, *process.children(recursive=True)]:
+                with contextlib.suppress(psutil.Error):
+                    times = each.cpu_times()
+                    total += times.user + times.system
+    return total
+
+
+async def main(
+    games: int,
+    cards: int,
+    think: float,
+    seed: int,
+    mix: list[tuple[int, bool]],
+    database: str,
+    processes: int,
+    level: str,
+    computer_processes: int,
+) -> None:
     rng = random.Random(seed)
-    sizes = [mix[i % len(mix)] for i in range(games)]
+    tables_of = [mix[i % len(mix)] for i in range(games)]
     with tempfile.TemporaryDirectory() as tmp:
+        server = PostgresServer(Path(tmp) / "postgres") if database == "postgresql" else None
+        url = await server.database() if server is not None else None
         # The suite checks every request against Discord's specification; here the
         # double's core would spend on it what the latencies are meant to show of the bot.
         async with DiscordDouble(check_spec=False) as double:
-            guild = double.add_guild("Bench")
-            channels = [double.add_channel(guild, f"table-{i}") for i in range(max(1, games // 10))]
-            users = [double.add_user(f"p{i}", guild=guild) for i in range(sum(sizes))]
-            tables = [users[sum(sizes[:i]) : sum(sizes[: i + 1])] for i in range(games)]
-            bot = subprocess.Popen(
-                [
-                    sys.executable,
-                    __file__,
-                    "--serve",
-                    double.api_url,
-                    double.gateway_url,
-                    double.token,
-                    str(guild.id),
-                    str(Path(tmp) / "bench.db"),
-                ]
-            )
+            shard_count = processes if processes > 1 else None
+            guilds = [
+                double.add_guild(f"Bench {i}", shard=(i, processes) if processes > 1 else None)
+                for i in range(processes)
+            ]
+            channels = [
+                double.add_channel(guilds[i % processes], f"table-{i}")
+                for i in range(max(processes, games // 10))
+            ]
+            users_needed = sum(1 if computers else size for size, computers in tables_of)
+            users = [double.add_user(f"p{i}") for i in range(users_needed)]
+            for guild in guilds:
+                for user in users:
+                    double.add_member(guild, user)
+            members, taken = [], 0
+            for size, computers in tables_of:
+                count = 1 if computers else size
+                members.append(users[taken : taken + count])
+                taken += count
+            bots, reports = [], []
+            for i in range(processes):
+                report = Path(tmp) / f"bot-{i}.json"
+                reports.append(report)
+                config = {
+                    "api_url": double.api_url,
+                    "gateway_url": double.gateway_url,
+                    "token": double.token,
+                    "database": str(Path(tmp) / "bench.db"),
+                    "database_url": url,
+                    "shard_count": shard_count,
+                    "shard_ids": [i] if shard_count else None,
+                    "computer_processes": computer_processes,
+                    "report": str(report),
+                }
+                bots.append(
+                    subprocess.Popen(
+                        [sys.executable, __file__, "--serve", json.dumps(config)],
+                        env={**os.environ, "BENCH_PIN": "1" if processes == 1 else ""},
+                    )
+                )
             try:
-                # The double has no public "connected" flag; its gateway sessions say it.
-                await double.wait_until(lambda: any(s.open for s in double._sessions), timeout=30)
+                await double.wait_until(
+                    lambda: sum(s.open for s in double._sessions) >= processes, timeout=60
+                )
                 await asyncio.sleep(0.5)  # the bot's READY waits for guild_ready_timeout
-                for i in range(games):
-                    await _start_game(double, channels[i % len(channels)], tables[i])
+                for i, (size, _) in enumerate(tables_of):
+                    await _start_game(double, channels[i % len(channels)], members[i], size, level)
+                watched = [psutil.Process(b.pid) for b in bots]
+                postgres = [psutil.Process(server.pid)] if server is not None else []
+                cpu_before = (
+                    _cpu_seconds(watched),
+                    _cpu_seconds(postgres),
+                    time.process_time(),
+                )
                 requests_before = len(double.requests)
                 started = time.perf_counter()
+                play_started = time.time()
                 results = await asyncio.gather(
                     *(
-                        _play(
-                            double,
-                            tables[i],
-                            cards,
-                            think,
-                            random.Random(rng.random()),
-                        )
+                        _play(double, members[i], cards, think, random.Random(rng.random()))
                         for i in range(games)
                     )
                 )
                 await double.idle(timeout=60)
                 elapsed = time.perf_counter() - started
+                play_ended = time.time()
+                cpu = (
+                    _cpu_seconds(watched) - cpu_before[0],
+                    _cpu_seconds(postgres) - cpu_before[1],
+                    time.process_time() - cpu_before[2],
+                )
                 rest = len(double.requests) - requests_before
                 routes = Counter(f"{r.method} {r.route}" for r in double.requests[requests_before:])
             finally:
-                bot.terminate()
-                bot.wait(timeout=30)
-            writes = sorted(json.loads(Path(tmp, "bench.db.writes.json").read_text()))
+                for bot in bots:
+                    bot.terminate()
+                for bot in bots:
+                    bot.wait(timeout=60)
+            measured = [json.loads(report.read_text()) for report in reports]
+        if server is not None:
+            server.stop()
+    writes = sorted(w for m in measured for w in m["writes"])
+    decided = [t for m in measured for t in m["decided"] if play_started <= t <= play_ended]
     played = sum(p for p, _ in results)
     latencies = sorted(x * 1000 for _, lat in results for x in lat)
     p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
-    print(f"games at once:             {games} (seats: {Counter(sizes)})")
-    print(f"think time (mean):         {think:.2f} s a click")
+    kinds = Counter(f"{size}{'c' if computers else ''}" for size, computers in tables_of)
+    print(f"database:                  {database}, {processes} bot process(es)")
+    print(f"games at once:             {games} (tables: {dict(sorted(kinds.items()))})")
+    print(f"think time (mean):         {think:.2f} s a click; computers: {level}")
     print(
         f"clicks measured:           {len(latencies)} in {elapsed:.1f} s "
         f"({len(latencies) / elapsed:.0f} a second)"
     )
     print(f"interaction latency p50:   {statistics.median(latencies):.1f} ms")
-    print(f"interaction latency p99:   {p99:.1f} ms   (goal < 50 ms)")
+    print(f"interaction latency p99:   {p99:.1f} ms   (goal < 250 ms)")
     print(f"cards played:              {played}")
+    print(f"computer decisions:        {len(decided)} ({len(decided) / elapsed:.1f} a second)")
     print(f"REST calls per card:       {rest / max(played, 1):.2f}   (goal <= 3; bids included)")
-    for route, count in routes.most_common():
+    for route, count in routes.most_common(8):
         print(f"    {count / max(played, 1):5.2f}  {route}")
     print(
         f"store writes:              {len(writes)}, p50 {1000 * statistics.median(writes):.1f} ms, "
         f"p99 {1000 * writes[int(0.99 * (len(writes) - 1))]:.1f} ms, "
         f"slowest {1000 * writes[-1]:.1f} ms   (the click is deferred past 2 s)"
     )
+    print(
+        f"CPU seconds a second:      bots {cpu[0] / elapsed:.2f}, PostgreSQL "
+        f"{cpu[1] / elapsed:.2f}, double and members {cpu[2] / elapsed:.2f} "
+        f"(of {os.cpu_count()} cores)"
+    )
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 7 and sys.argv[1] == "--serve":
-        if hasattr(os, "sched_setaffinity"):
+    if len(sys.argv) == 3 and sys.argv[1] == "--serve":
+        if os.environ.get("BENCH_PIN") and hasattr(os, "sched_setaffinity"):
             os.sched_setaffinity(0, {0})
-        serve(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6])
+        serve(json.loads(sys.argv[2]))
         sys.exit(0)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="games played at once")
@@ -272,13 +397,31 @@ if __name__ == "__main__":
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--mix",
-        type=lambda text: [int(n) for n in text.split(",")],
-        default=[2],
-        help=f"table sizes cycled over the games, from {sorted(TABLES)} (default 2)",
+        type=lambda text: [_table(token) for token in text.split(",")],
+        default=[(2, False)],
+        help=f"tables cycled over the games: sizes from {sorted(TABLES)}, a c after the size "
+        "for one member and computers (default 2)",
+    )
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--processes", type=int, default=1, help="bot processes, a shard each")
+    parser.add_argument("--level", default="normal", help="the computers' level")
+    parser.add_argument(
+        "--computer-processes", type=int, default=1, help="each bot's computer workers"
     )
     args = parser.parse_args()
-    if bad := set(args.mix) - set(TABLES):
-        parser.error(f"no table of {sorted(bad)} seats here")
-    if hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) > 1:
+    pin = args.processes == 1 and hasattr(os, "sched_setaffinity")
+    if pin and len(os.sched_getaffinity(0)) > 1:
         os.sched_setaffinity(0, os.sched_getaffinity(0) - {0})
-    asyncio.run(main(args.games, args.cards, args.think, args.seed, args.mix))
+    asyncio.run(
+        main(
+            args.games,
+            args.cards,
+            args.think,
+            args.seed,
+            args.mix,
+            args.database,
+            args.processes,
+            args.level,
+            args.computer_processes,
+        )
+    )

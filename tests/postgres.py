@@ -29,6 +29,13 @@ class PostgresServer:
         self.admin_url = self._server.get_uri()
         self._template: str | None = None
 
+    @property
+    def pid(self) -> int:
+        """The server's main process (its connections are its children)."""
+        pid = self._server.get_pid()
+        assert pid is not None
+        return pid
+
     def url(self, database: str) -> str:
         """The ``postgresql://`` URL of ``database`` on this server."""
         return self._server.get_uri(database)
