@@ -1,7 +1,9 @@
 """Challenges: one member invites another to a game, who accepts or declines in time.
 
 ``resolve_challenge`` is a compare-and-set update that reports whether it changed
-anything: of two concurrent clicks exactly one wins. Accepting a challenge is
+anything: of two concurrent clicks exactly one wins, also from two processes on
+PostgreSQL (the second waits for the challenge's row lock, and its transaction runs
+again on the answered challenge). Accepting a challenge is
 ``create_game(..., accepting=id)`` (``bot.store.games``), which answers it with
 ``_resolve`` in the transaction that creates the game.
 """
@@ -14,9 +16,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-import aiosqlite
+from sqlalchemy import Row, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.store.base import StoreBase, StoreError, _dump_options, _now
+from bot.store.schema import challenges
 
 
 class ChallengeStatus(StrEnum):
@@ -64,40 +68,46 @@ class ChallengeRow:
 
 
 async def _resolve(
-    db: aiosqlite.Connection, challenge_id: int, status: ChallengeStatus, now: float
+    db: AsyncConnection, challenge_id: int, status: ChallengeStatus, now: float
 ) -> bool:
-    """Move the open, unexpired challenge to ``status`` inside the caller's transaction;
-    return whether this call changed it. Raises ``ChallengeNotFound``."""
-    cursor = await db.execute(
-        """
-        UPDATE challenges SET status = ?, resolved_at = ?
-        WHERE id = ? AND status = 'open' AND expires_at > ?
-        """,
-        (status, now, challenge_id, now),
+    """Move the open, unexpired challenge to ``status`` inside the caller's write
+    transaction; return whether this call changed it. Raises ``ChallengeNotFound``.
+
+    The challenge's row is locked first (``FOR UPDATE`` on PostgreSQL), so a second
+    answer waits for the first one's transaction and then finds it answered."""
+    locked = await db.execute(
+        select(challenges.c.id).where(challenges.c.id == challenge_id).with_for_update()
     )
-    if cursor.rowcount == 1:
-        return True
-    exists = await db.execute_fetchall("SELECT 1 FROM challenges WHERE id = ?", (challenge_id,))
-    if not exists:
+    if locked.first() is None:
         raise ChallengeNotFound(challenge_id)
-    return False
+    result = await db.execute(
+        update(challenges)
+        .where(
+            challenges.c.id == challenge_id,
+            challenges.c.status == ChallengeStatus.OPEN,
+            challenges.c.expires_at > now,
+        )
+        .values(status=status.value, resolved_at=now)
+    )
+    return result.rowcount == 1
 
 
-def _challenge(row: aiosqlite.Row) -> ChallengeRow:
+def _challenge(row: Row[Any]) -> ChallengeRow:
     return ChallengeRow(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        message_id=row["message_id"],
-        challenger_id=row["challenger_id"],
-        opponent_id=row["opponent_id"],
-        variant=row["variant"],
-        options=json.loads(row["options"]),
-        status=ChallengeStatus(row["status"]),
-        # float(): values read back through RETURNING skip REAL affinity (0.0 comes back as 0).
-        created_at=float(row["created_at"]),
-        expires_at=float(row["expires_at"]),
-        resolved_at=None if row["resolved_at"] is None else float(row["resolved_at"]),
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        message_id=row.message_id,
+        challenger_id=row.challenger_id,
+        opponent_id=row.opponent_id,
+        variant=row.variant,
+        options=json.loads(row.options),
+        status=ChallengeStatus(row.status),
+        # float(): SQLite gives values read back through RETURNING without REAL affinity
+        # (0.0 comes back as 0).
+        created_at=float(row.created_at),
+        expires_at=float(row.expires_at),
+        resolved_at=None if row.resolved_at is None else float(row.resolved_at),
     )
 
 
@@ -125,45 +135,46 @@ class ChallengeQueries(StoreBase):
         if lifetime < 0:
             raise ValueError("lifetime must be >= 0 seconds")
         now = _now(now)
-        async with self._transaction(write=True) as db:
-            rows = await db.execute_fetchall(
-                """
-                INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id,
-                                        variant, options, created_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                RETURNING *
-                """,
-                (
-                    guild_id,
-                    channel_id,
-                    challenger_id,
-                    opponent_id,
-                    variant,
-                    _dump_options(options),
-                    now,
-                    now + lifetime,
-                ),
-            )
-        return _challenge(next(iter(rows)))
+        row = {
+            "guild_id": guild_id,
+            "channel_id": channel_id,
+            "challenger_id": challenger_id,
+            "opponent_id": opponent_id,
+            "variant": variant,
+            "options": _dump_options(options),
+            "status": ChallengeStatus.OPEN.value,
+            "created_at": now,
+            "expires_at": now + lifetime,
+        }
+
+        async def work(db: AsyncConnection) -> Row[Any]:
+            return (await db.execute(insert(challenges).values(row).returning(challenges))).one()
+
+        return _challenge(await self._write(work))
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         """Remember the Discord message showing the challenge. Raises ``ChallengeNotFound``."""
-        async with self._transaction(write=True) as db:
-            cursor = await db.execute(
-                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+
+        async def work(db: AsyncConnection) -> None:
+            result = await db.execute(
+                update(challenges)
+                .where(challenges.c.id == challenge_id)
+                .values(message_id=message_id)
             )
-            if cursor.rowcount == 0:
+            if result.rowcount == 0:
                 raise ChallengeNotFound(challenge_id)
+
+        await self._write(work)
 
     async def load_challenge(self, challenge_id: int) -> ChallengeRow:
         """Return the challenge. Raises ``ChallengeNotFound``."""
-        async with self._transaction(write=False) as db:
-            rows = list(
-                await db.execute_fetchall("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
-            )
-        if not rows:
+        async with self._read() as db:
+            row = (
+                await db.execute(select(challenges).where(challenges.c.id == challenge_id))
+            ).first()
+        if row is None:
             raise ChallengeNotFound(challenge_id)
-        return _challenge(rows[0])
+        return _challenge(row)
 
     async def resolve_challenge(
         self, challenge_id: int, status: ChallengeStatus, *, now: float | None = None
@@ -179,30 +190,44 @@ class ChallengeQueries(StoreBase):
         status = ChallengeStatus(status)
         if status in (ChallengeStatus.OPEN, ChallengeStatus.EXPIRED):
             raise ValueError(f"resolve_challenge cannot set {status}")
-        async with self._transaction(write=True) as db:
-            return await _resolve(db, challenge_id, status, _now(now))
+        now = _now(now)
+
+        async def work(db: AsyncConnection) -> bool:
+            return await _resolve(db, challenge_id, status, now)
+
+        return await self._write(work)
 
     async def open_challenges(self) -> list[ChallengeRow]:
-        """Every open challenge, oldest first (including ones past ``expires_at``
-        that ``expire_challenges`` has not swept yet)."""
-        async with self._transaction(write=False) as db:
-            rows = await db.execute_fetchall(
-                "SELECT * FROM challenges WHERE status = 'open' ORDER BY id"
+        """Every open challenge of this process's shards, oldest first (including ones
+        past ``expires_at`` that ``expire_challenges`` has not swept yet)."""
+        async with self._read() as db:
+            rows = await db.execute(
+                select(challenges)
+                .where(
+                    challenges.c.status == ChallengeStatus.OPEN,
+                    self.shards.clause(challenges.c.guild_id),
+                )
+                .order_by(challenges.c.id)
             )
-        return [_challenge(r) for r in rows]
+            return [_challenge(r) for r in rows]
 
     async def expire_challenges(self, now: float | None = None) -> list[ChallengeRow]:
-        """Mark open challenges with ``expires_at <= now`` expired; return them
-        (oldest first) so their messages can be updated."""
+        """Mark this process's shards' open challenges with ``expires_at <= now``
+        expired; return them (oldest first) so their messages can be updated."""
         now = _now(now)
-        async with self._transaction(write=True) as db:
-            rows = await db.execute_fetchall(
-                """
-                UPDATE challenges SET status = 'expired', resolved_at = :now
-                WHERE status = 'open' AND expires_at <= :now
-                RETURNING *
-                """,
-                {"now": now},
+
+        async def work(db: AsyncConnection) -> list[Row[Any]]:
+            result = await db.execute(
+                update(challenges)
+                .where(
+                    challenges.c.status == ChallengeStatus.OPEN,
+                    challenges.c.expires_at <= now,
+                    self.shards.clause(challenges.c.guild_id),
+                )
+                .values(status=ChallengeStatus.EXPIRED.value, resolved_at=now)
+                .returning(challenges)
             )
+            return list(result)
+
         # RETURNING yields rows in no defined order.
-        return sorted((_challenge(r) for r in rows), key=lambda c: c.id)
+        return sorted((_challenge(r) for r in await self._write(work)), key=lambda c: c.id)

@@ -1,11 +1,14 @@
 """Lobbies: a table that members join (``/tuque table``), or a challenge of several
 members (``/tuque challenge`` with more than one member), until its game starts.
 
-Every change is one write transaction that first checks the lobby is open and
-unexpired, then the seat: of two members taking the last seat at once, one has it
-and the other's call raises ``SeatUnavailable`` with nothing written. Starting is
-``create_game(..., lobby=id)`` (``bot.store.games``), which closes the lobby with
-``_start_lobby`` in the transaction that creates the game.
+Every change is one write transaction that first locks the lobby's row and checks
+it is open and unexpired, then the seat: of two members taking the last seat at once,
+one has it and the other's call raises ``SeatUnavailable`` with nothing written (on
+PostgreSQL the second waits for the first's lock, and a transaction that read the
+seats before the other committed is run again by ``_write``). Starting is
+``create_game(..., lobby=id)`` (``bot.store.games``), which checks the lobby with
+``_ready_lobby`` and closes it with ``_start_lobby`` in the transaction that creates
+the game, so a start and a concurrent Join or Leave are serialised the same way.
 """
 
 from __future__ import annotations
@@ -16,10 +19,21 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-import aiosqlite
+from sqlalchemy import Select, and_, delete, insert, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.store.base import SEAT_COUNTS, SeatKind, StoreBase, StoreError, _dump_options, _now
+from bot.store.base import (
+    SEAT_COUNTS,
+    SeatKind,
+    StoreBase,
+    StoreError,
+    _dump_options,
+    _now,
+    dialect_insert,
+)
 from bot.store.records import _upsert_player
+from bot.store.schema import games, lobbies, lobby_seats, players
+from bot.store.schema import seats as game_seats
 
 
 class LobbyStatus(StrEnum):
@@ -123,57 +137,65 @@ class LobbyRow:
         return [s.user_id for s in self.taken if s.user_id is not None and not s.accepted]
 
 
-_SELECT_SEATS = """
-    SELECT s.seat, s.kind, s.user_id, s.level, s.accepted, p.display_name
-    FROM lobby_seats s
-    JOIN lobbies l ON l.id = s.lobby_id
-    LEFT JOIN players p ON p.guild_id = l.guild_id AND p.user_id = s.user_id
-    WHERE s.lobby_id = ?
-    ORDER BY s.seat
-"""
+def _seats_query(lobby_id: int) -> Select[Any]:
+    s, lobby, p = lobby_seats, lobbies, players
+    return (
+        select(s.c.seat, s.c.kind, s.c.user_id, s.c.level, s.c.accepted, p.c.display_name)
+        .select_from(
+            s.join(lobby, lobby.c.id == s.c.lobby_id).outerjoin(
+                p, and_(p.c.guild_id == lobby.c.guild_id, p.c.user_id == s.c.user_id)
+            )
+        )
+        .where(s.c.lobby_id == lobby_id)
+        .order_by(s.c.seat)
+    )
 
 
-async def _load(db: aiosqlite.Connection, lobby_id: int) -> LobbyRow:
-    rows = list(await db.execute_fetchall("SELECT * FROM lobbies WHERE id = ?", (lobby_id,)))
-    if not rows:
+async def _load(db: AsyncConnection, lobby_id: int, *, lock: bool = False) -> LobbyRow:
+    """The lobby; with ``lock``, its row is locked for the rest of the write transaction
+    (``FOR UPDATE`` on PostgreSQL; SQLite's writer holds the whole file already)."""
+    query = select(lobbies).where(lobbies.c.id == lobby_id)
+    row = (await db.execute(query.with_for_update() if lock else query)).first()
+    if row is None:
         raise LobbyNotFound(lobby_id)
-    row = rows[0]
     taken = tuple(
         LobbySeat(
-            seat=s["seat"],
-            kind=SeatKind(s["kind"]),
-            user_id=s["user_id"],
-            level=s["level"],
-            accepted=bool(s["accepted"]),
-            display_name=s["display_name"],
+            seat=s.seat,
+            kind=SeatKind(s.kind),
+            user_id=s.user_id,
+            level=s.level,
+            accepted=bool(s.accepted),
+            display_name=s.display_name,
         )
-        for s in await db.execute_fetchall(_SELECT_SEATS, (lobby_id,))
+        for s in await db.execute(_seats_query(lobby_id))
     )
     return LobbyRow(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        message_id=row["message_id"],
-        host_id=row["host_id"],
-        variant=row["variant"],
-        options=json.loads(row["options"]),
-        seats=row["seats"],
-        level=row["level"],
-        invited=bool(row["invited"]),
-        status=LobbyStatus(row["status"]),
-        game_id=row["game_id"],
-        # float(): values read back through RETURNING skip REAL affinity.
-        created_at=float(row["created_at"]),
-        expires_at=float(row["expires_at"]),
-        resolved_at=None if row["resolved_at"] is None else float(row["resolved_at"]),
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        message_id=row.message_id,
+        host_id=row.host_id,
+        variant=row.variant,
+        options=json.loads(row.options),
+        seats=row.seats,
+        level=row.level,
+        invited=bool(row.invited),
+        status=LobbyStatus(row.status),
+        game_id=row.game_id,
+        # float(): SQLite gives values read back through RETURNING without REAL affinity.
+        created_at=float(row.created_at),
+        expires_at=float(row.expires_at),
+        resolved_at=None if row.resolved_at is None else float(row.resolved_at),
         taken=taken,
-        rematch_of=row["rematch_of"],
+        rematch_of=row.rematch_of,
     )
 
 
-async def _open_lobby(db: aiosqlite.Connection, lobby_id: int, now: float) -> LobbyRow:
-    """The lobby, if it is open and unexpired. Raises ``LobbyNotFound``, ``LobbyClosed``."""
-    lobby = await _load(db, lobby_id)
+async def _open_lobby(db: AsyncConnection, lobby_id: int, now: float) -> LobbyRow:
+    """The lobby, if it is open and unexpired, its row locked for the caller's write
+    transaction (so racing changes of one lobby queue). Raises ``LobbyNotFound``,
+    ``LobbyClosed``."""
+    lobby = await _load(db, lobby_id, lock=True)
     if lobby.status is not LobbyStatus.OPEN:
         raise LobbyClosed(lobby_id, lobby.status)
     if lobby.expires_at <= now:
@@ -195,15 +217,16 @@ def lobby_seating(lobby: LobbyRow) -> dict[int, tuple[SeatKind, int | None, str 
 
 
 async def _ready_lobby(
-    db: aiosqlite.Connection,
+    db: AsyncConnection,
     lobby_id: int,
     seating: Mapping[int, tuple[SeatKind, int | None, str | None]],
     now: float,
 ) -> None:
-    """Check, in the transaction that starts it, that the lobby may start with
-    ``seating`` (as ``lobby_seating`` gives it). Raises ``LobbyNotFound``,
-    ``LobbyClosed``, ``LobbyNotReady`` (an invited member has not accepted) and
-    ``LobbyChanged`` (the lobby's seats are no longer ``seating``)."""
+    """Check, in the write transaction that starts it, that the lobby may start with
+    ``seating`` (as ``lobby_seating`` gives it), and lock its row until that transaction
+    ends. Raises ``LobbyNotFound``, ``LobbyClosed``, ``LobbyNotReady`` (an invited
+    member has not accepted) and ``LobbyChanged`` (the lobby's seats are no longer
+    ``seating``)."""
     lobby = await _open_lobby(db, lobby_id, now)
     if lobby.waiting_for:
         raise LobbyNotReady(lobby_id, lobby.waiting_for)
@@ -211,26 +234,44 @@ async def _ready_lobby(
         raise LobbyChanged(lobby_id)
 
 
-async def _start_lobby(db: aiosqlite.Connection, lobby_id: int, game_id: int, now: float) -> None:
+async def _start_lobby(db: AsyncConnection, lobby_id: int, game_id: int, now: float) -> None:
     """Close the open lobby as started by ``game_id`` inside the caller's transaction
     (which checked it with ``_ready_lobby``)."""
     await db.execute(
-        """
-        UPDATE lobbies SET status = 'started', game_id = ?, resolved_at = ?
-        WHERE id = ? AND status = 'open'
-        """,
-        (game_id, now, lobby_id),
+        update(lobbies)
+        .where(lobbies.c.id == lobby_id, lobbies.c.status == LobbyStatus.OPEN)
+        .values(status=LobbyStatus.STARTED.value, game_id=game_id, resolved_at=now)
     )
+
+
+async def _seat(db: AsyncConnection, lobby_id: int, seat: int, **values: object) -> None:
+    """Insert the seat; the caller has checked that it is free.
+
+    On PostgreSQL a seat taken by a transaction that committed after this one's snapshot
+    (it waited for the lobby's lock while that one ran) is a conflict this transaction
+    cannot see: ``ON CONFLICT DO NOTHING`` turns it into a serialization failure, and
+    ``_write`` runs the change again on the new seats (a plain INSERT would raise a
+    unique violation instead)."""
+    inserted = await db.execute(
+        dialect_insert(db, lobby_seats)
+        .values(lobby_id=lobby_id, seat=seat, **values)
+        .on_conflict_do_nothing()
+        .returning(lobby_seats.c.seat)
+    )
+    if inserted.first() is None:
+        raise SeatUnavailable(f"Seat {seat + 1} was taken just now.")
 
 
 async def _seat_member(
-    db: aiosqlite.Connection, lobby_id: int, seat: int, user_id: int, accepted: bool
+    db: AsyncConnection, lobby_id: int, seat: int, user_id: int, accepted: bool
 ) -> None:
-    await db.execute(
-        "INSERT INTO lobby_seats (lobby_id, seat, kind, user_id, accepted) "
-        "VALUES (?, ?, 'human', ?, ?)",
-        (lobby_id, seat, user_id, int(accepted)),
+    await _seat(
+        db, lobby_id, seat, kind=SeatKind.HUMAN.value, user_id=user_id, accepted=int(accepted)
     )
+
+
+async def _seat_computer(db: AsyncConnection, lobby_id: int, seat: int, level: str) -> None:
+    await _seat(db, lobby_id, seat, kind=SeatKind.COMPUTER.value, level=level, accepted=1)
 
 
 class LobbyQueries(StoreBase):
@@ -269,34 +310,32 @@ class LobbyQueries(StoreBase):
         if len(set(members)) != len(members):
             raise ValueError("a member cannot take two seats")
         now = _now(now)
-        async with self._transaction(write=True) as db:
-            cursor = await db.execute(
-                """
-                INSERT INTO lobbies (guild_id, channel_id, host_id, variant, options, seats,
-                                     level, invited, created_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                (
-                    guild_id,
-                    channel_id,
-                    host[0],
-                    variant,
-                    _dump_options(options),
-                    seats,
-                    level,
-                    int(bool(invited)),
-                    now,
-                    now + lifetime,
-                ),
-            )
-            lobby_id = cursor.lastrowid
-            assert lobby_id is not None  # an INSERT into a rowid table always sets it
+        row = {
+            "guild_id": guild_id,
+            "channel_id": channel_id,
+            "host_id": host[0],
+            "variant": variant,
+            "options": _dump_options(options),
+            "seats": seats,
+            "level": level,
+            "invited": int(bool(invited)),
+            "status": LobbyStatus.OPEN.value,
+            "created_at": now,
+            "expires_at": now + lifetime,
+        }
+
+        async def work(db: AsyncConnection) -> LobbyRow:
+            lobby_id = (
+                await db.execute(insert(lobbies).values(row).returning(lobbies.c.id))
+            ).scalar_one()
             await _seat_member(db, lobby_id, 0, host[0], accepted=True)
             for seat, user_id, _ in invited:
                 await _seat_member(db, lobby_id, seat, user_id, accepted=False)
             for user_id, name in [host, *((user, name) for _, user, name in invited)]:
                 await _upsert_player(db, guild_id, user_id, name, now)
             return await _load(db, lobby_id)
+
+        return await self._write(work)
 
     async def open_rematch(
         self,
@@ -311,102 +350,136 @@ class LobbyQueries(StoreBase):
         their levels, every other member invited.
 
         Of two members asking at once, one opens it and the other gets the same lobby:
-        at most one rematch of a game is open. Returns ``(lobby, opened)``: ``opened``
-        False when it was open already (the caller then accepts for ``host``).
+        at most one rematch of a game is open (the game's row is locked while the
+        rematch is looked for and opened, and the index ``lobbies_one_rematch`` backs
+        the rule). Returns ``(lobby, opened)``: ``opened`` False when it was open
+        already (the caller then accepts for ``host``).
 
         Raises:
             SeatUnavailable: no such game, ``host`` did not play it, it is not over
                 (still active, or abandoned by the bot), or its rematch started already.
         """
         now = _now(now)
-        async with self._transaction(write=True) as db:
-            open_ = await db.execute_fetchall(
-                "SELECT id FROM lobbies WHERE rematch_of = ? AND status = 'open' "
-                "AND expires_at > ?",
-                (game_id, now),
-            )
-            for (lobby_id,) in open_:
+
+        async def work(db: AsyncConnection) -> tuple[LobbyRow, bool]:
+            # Locked first: a second request waits here for the first one's lobby. NO
+            # KEY UPDATE, as nothing changes the game's id: rows that refer to the game
+            # may still be written meanwhile.
+            game = (
+                await db.execute(
+                    select(
+                        games.c.guild_id,
+                        games.c.channel_id,
+                        games.c.variant,
+                        games.c.options,
+                        games.c.status,
+                    )
+                    .where(games.c.id == game_id)
+                    .with_for_update(key_share=True)
+                )
+            ).first()
+            lobby_id = (
+                await db.execute(
+                    select(lobbies.c.id)
+                    .where(
+                        lobbies.c.rematch_of == game_id,
+                        lobbies.c.status == LobbyStatus.OPEN,
+                        lobbies.c.expires_at > now,
+                    )
+                    .order_by(lobbies.c.id)
+                    .limit(1)
+                )
+            ).scalar_one_or_none()
+            if lobby_id is not None:
                 return await _load(db, lobby_id), False
-            started = await db.execute_fetchall(
-                "SELECT game_id FROM lobbies WHERE rematch_of = ? AND status = 'started'",
-                (game_id,),
-            )
-            for (rematch,) in started:
-                raise SeatUnavailable(f"This game's rematch is game #{rematch}.")
-            games = list(
-                await db.execute_fetchall(
-                    "SELECT guild_id, channel_id, variant, options, status FROM games WHERE id = ?",
-                    (game_id,),
+            rematch = (
+                await db.execute(
+                    select(lobbies.c.game_id)
+                    .where(
+                        lobbies.c.rematch_of == game_id,
+                        lobbies.c.status == LobbyStatus.STARTED,
+                    )
+                    .order_by(lobbies.c.id)
+                    .limit(1)
                 )
-            )
-            if not games:
+            ).first()
+            if rematch is not None:
+                raise SeatUnavailable(f"This game's rematch is game #{rematch.game_id}.")
+            if game is None:
                 raise SeatUnavailable(f"There is no game #{game_id}.")
-            game = games[0]
-            if game["status"] in ("active", "abandoned"):
+            if game.status in ("active", "abandoned"):
                 raise SeatUnavailable(f"Game #{game_id} is not over: no rematch yet.")
-            seats = list(
-                await db.execute_fetchall(
-                    "SELECT seat, kind, user_id, level FROM seats WHERE game_id = ? ORDER BY seat",
-                    (game_id,),
+            played = (
+                await db.execute(
+                    select(game_seats.c.seat, game_seats.c.user_id, game_seats.c.level)
+                    .where(game_seats.c.game_id == game_id)
+                    .order_by(game_seats.c.seat)
                 )
-            )
-            if all(row["user_id"] != host[0] for row in seats):
+            ).all()
+            if all(row.user_id != host[0] for row in played):
                 raise SeatUnavailable("Only the players of this game can ask for a rematch.")
             # An earlier rematch that expired unanswered no longer blocks this one.
             await db.execute(
-                "UPDATE lobbies SET status = 'expired', resolved_at = ? "
-                "WHERE rematch_of = ? AND status = 'open' AND expires_at <= ?",
-                (now, game_id, now),
+                update(lobbies)
+                .where(
+                    lobbies.c.rematch_of == game_id,
+                    lobbies.c.status == LobbyStatus.OPEN,
+                    lobbies.c.expires_at <= now,
+                )
+                .values(status=LobbyStatus.EXPIRED.value, resolved_at=now)
             )
-            members = [row for row in seats if row["user_id"] is not None]
-            cursor = await db.execute(
-                """
-                INSERT INTO lobbies (guild_id, channel_id, host_id, variant, options, seats,
-                                     level, invited, created_at, expires_at, rematch_of)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                (
-                    game["guild_id"],
-                    game["channel_id"],
-                    host[0],
-                    game["variant"],
-                    game["options"],
-                    len(seats),
-                    next((row["level"] for row in seats if row["level"]), "normal"),
-                    int(len(members) > 1),
-                    now,
-                    now + lifetime,
-                    game_id,
-                ),
-            )
-            lobby_id = cursor.lastrowid
-            assert lobby_id is not None  # an INSERT into a rowid table always sets it
-            for row in seats:
-                if row["user_id"] is None:
-                    await db.execute(
-                        "INSERT INTO lobby_seats (lobby_id, seat, kind, level) "
-                        "VALUES (?, ?, 'computer', ?)",
-                        (lobby_id, row["seat"], row["level"]),
+            members = [row for row in played if row.user_id is not None]
+            # As for a seat (``_seat``): on PostgreSQL a rematch opened by a request that
+            # committed after this one's snapshot is a serialization failure, and the
+            # request runs again to find it open.
+            lobby_id = (
+                await db.execute(
+                    dialect_insert(db, lobbies)
+                    .values(
+                        guild_id=game.guild_id,
+                        channel_id=game.channel_id,
+                        host_id=host[0],
+                        variant=game.variant,
+                        options=game.options,
+                        seats=len(played),
+                        level=next((row.level for row in played if row.level), "normal"),
+                        invited=int(len(members) > 1),
+                        status=LobbyStatus.OPEN.value,
+                        created_at=now,
+                        expires_at=now + lifetime,
+                        rematch_of=game_id,
                     )
+                    .on_conflict_do_nothing()
+                    .returning(lobbies.c.id)
+                )
+            ).scalar_one()
+            for row in played:
+                if row.user_id is None:
+                    await _seat_computer(db, lobby_id, row.seat, row.level)
                 else:
-                    accepted = row["user_id"] == host[0]
-                    await _seat_member(db, lobby_id, row["seat"], row["user_id"], accepted)
-            await _upsert_player(db, game["guild_id"], host[0], host[1], now)
+                    accepted = row.user_id == host[0]
+                    await _seat_member(db, lobby_id, row.seat, row.user_id, accepted)
+            await _upsert_player(db, game.guild_id, host[0], host[1], now)
             return await _load(db, lobby_id), True
+
+        return await self._write(work)
 
     async def load_lobby(self, lobby_id: int) -> LobbyRow:
         """Return the lobby. Raises ``LobbyNotFound``."""
-        async with self._transaction(write=False) as db:
+        async with self._read() as db:
             return await _load(db, lobby_id)
 
     async def set_lobby_message(self, lobby_id: int, message_id: int) -> None:
         """Remember the Discord message showing the lobby. Raises ``LobbyNotFound``."""
-        async with self._transaction(write=True) as db:
-            cursor = await db.execute(
-                "UPDATE lobbies SET message_id = ? WHERE id = ?", (message_id, lobby_id)
+
+        async def work(db: AsyncConnection) -> None:
+            result = await db.execute(
+                update(lobbies).where(lobbies.c.id == lobby_id).values(message_id=message_id)
             )
-            if cursor.rowcount == 0:
+            if result.rowcount == 0:
                 raise LobbyNotFound(lobby_id)
+
+        await self._write(work)
 
     async def take_seat(
         self,
@@ -425,34 +498,40 @@ class LobbyQueries(StoreBase):
         """
         user_id, name = user
         now = _now(now)
-        async with self._transaction(write=True) as db:
+
+        async def work(db: AsyncConnection) -> LobbyRow:
             lobby = await _open_lobby(db, lobby_id, now)
             if seat is not None and not 0 <= seat < lobby.seats:
                 raise ValueError(f"seat {seat} is not a seat of lobby {lobby_id}")
             if lobby.invited:
                 raise SeatUnavailable("Only the invited members sit at this table.")
             current = lobby.seat_of(user_id)
-            if seat is None:
+            place = seat
+            if place is None:
                 if current is not None:
                     raise SeatUnavailable(f"You're already at this table, in seat {current + 1}.")
                 if not lobby.free:
                     raise SeatUnavailable("This table is full.")
-                seat = lobby.free[0]
+                place = lobby.free[0]
             else:
-                holder = next((s for s in lobby.taken if s.seat == seat), None)
+                holder = next((s for s in lobby.taken if s.seat == place), None)
                 if holder is not None and holder.user_id == user_id:
-                    raise SeatUnavailable(f"You're in seat {seat + 1} already.")
+                    raise SeatUnavailable(f"You're in seat {place + 1} already.")
                 if holder is not None and holder.kind is SeatKind.HUMAN:
                     raise SeatUnavailable(
-                        f"Seat {seat + 1} is taken by {holder.display_name or 'a member'}."
+                        f"Seat {place + 1} is taken by {holder.display_name or 'a member'}."
                     )
                 await db.execute(
-                    "DELETE FROM lobby_seats WHERE lobby_id = ? AND (seat = ? OR user_id = ?)",
-                    (lobby_id, seat, user_id),
+                    delete(lobby_seats).where(
+                        lobby_seats.c.lobby_id == lobby_id,
+                        or_(lobby_seats.c.seat == place, lobby_seats.c.user_id == user_id),
+                    )
                 )
-            await _seat_member(db, lobby_id, seat, user_id, accepted=True)
+            await _seat_member(db, lobby_id, place, user_id, accepted=True)
             await _upsert_player(db, lobby.guild_id, user_id, name, now)
             return await _load(db, lobby_id)
+
+        return await self._write(work)
 
     async def leave_seat(
         self, lobby_id: int, user_id: int, *, now: float | None = None
@@ -460,7 +539,8 @@ class LobbyQueries(StoreBase):
         """Free the member's seat. Raises ``LobbyNotFound``, ``LobbyClosed`` and
         ``SeatUnavailable`` (the host, a member not seated, an invitation)."""
         now = _now(now)
-        async with self._transaction(write=True) as db:
+
+        async def work(db: AsyncConnection) -> LobbyRow:
             lobby = await _open_lobby(db, lobby_id, now)
             if user_id == lobby.host_id:
                 raise SeatUnavailable("You're the host: **Cancel** closes the table.")
@@ -469,9 +549,13 @@ class LobbyQueries(StoreBase):
             if lobby.seat_of(user_id) is None:
                 raise SeatUnavailable("You're not at this table.")
             await db.execute(
-                "DELETE FROM lobby_seats WHERE lobby_id = ? AND user_id = ?", (lobby_id, user_id)
+                delete(lobby_seats).where(
+                    lobby_seats.c.lobby_id == lobby_id, lobby_seats.c.user_id == user_id
+                )
             )
             return await _load(db, lobby_id)
+
+        return await self._write(work)
 
     async def add_computer(
         self, lobby_id: int, level: str, *, now: float | None = None
@@ -479,18 +563,17 @@ class LobbyQueries(StoreBase):
         """Seat a computer of ``level`` in the first empty seat. Raises
         ``LobbyNotFound``, ``LobbyClosed`` and ``SeatUnavailable`` (full, invitation)."""
         now = _now(now)
-        async with self._transaction(write=True) as db:
+
+        async def work(db: AsyncConnection) -> LobbyRow:
             lobby = await _open_lobby(db, lobby_id, now)
             if lobby.invited:
                 raise SeatUnavailable("The computers join this table when everyone accepts.")
             if not lobby.free:
                 raise SeatUnavailable("This table is full.")
-            await db.execute(
-                "INSERT INTO lobby_seats (lobby_id, seat, kind, level) "
-                "VALUES (?, ?, 'computer', ?)",
-                (lobby_id, lobby.free[0], level),
-            )
+            await _seat_computer(db, lobby_id, lobby.free[0], level)
             return await _load(db, lobby_id)
+
+        return await self._write(work)
 
     async def accept_seat(
         self, lobby_id: int, user_id: int, *, now: float | None = None
@@ -498,7 +581,8 @@ class LobbyQueries(StoreBase):
         """An invited member accepts. Raises ``LobbyNotFound``, ``LobbyClosed`` and
         ``SeatUnavailable`` (not invited, accepted already)."""
         now = _now(now)
-        async with self._transaction(write=True) as db:
+
+        async def work(db: AsyncConnection) -> LobbyRow:
             lobby = await _open_lobby(db, lobby_id, now)
             seat = lobby.seat_of(user_id)
             if not lobby.invited or seat is None:
@@ -506,10 +590,13 @@ class LobbyQueries(StoreBase):
             if user_id not in lobby.waiting_for:
                 raise SeatUnavailable("You have accepted already.")
             await db.execute(
-                "UPDATE lobby_seats SET accepted = 1 WHERE lobby_id = ? AND seat = ?",
-                (lobby_id, seat),
+                update(lobby_seats)
+                .where(lobby_seats.c.lobby_id == lobby_id, lobby_seats.c.seat == seat)
+                .values(accepted=1)
             )
             return await _load(db, lobby_id)
+
+        return await self._write(work)
 
     async def close_lobby(
         self, lobby_id: int, status: LobbyStatus, *, now: float | None = None
@@ -524,25 +611,34 @@ class LobbyQueries(StoreBase):
         if status not in (LobbyStatus.CANCELLED, LobbyStatus.DECLINED):
             raise ValueError(f"close_lobby cannot set {status}")
         now = _now(now)
-        async with self._transaction(write=True) as db:
+
+        async def work(db: AsyncConnection) -> LobbyRow:
             await _open_lobby(db, lobby_id, now)
             await db.execute(
-                "UPDATE lobbies SET status = ?, resolved_at = ? WHERE id = ?",
-                (status, now, lobby_id),
+                update(lobbies)
+                .where(lobbies.c.id == lobby_id)
+                .values(status=status.value, resolved_at=now)
             )
             return await _load(db, lobby_id)
 
+        return await self._write(work)
+
     async def expire_lobbies(self, now: float | None = None) -> list[LobbyRow]:
-        """Mark open lobbies with ``expires_at <= now`` expired; return them (oldest
-        first) so their messages can say so."""
+        """Mark this process's shards' open lobbies with ``expires_at <= now`` expired;
+        return them (oldest first) so their messages can say so."""
         now = _now(now)
-        async with self._transaction(write=True) as db:
-            rows = await db.execute_fetchall(
-                """
-                UPDATE lobbies SET status = 'expired', resolved_at = :now
-                WHERE status = 'open' AND expires_at <= :now
-                RETURNING id
-                """,
-                {"now": now},
+
+        async def work(db: AsyncConnection) -> list[LobbyRow]:
+            expired = await db.execute(
+                update(lobbies)
+                .where(
+                    lobbies.c.status == LobbyStatus.OPEN,
+                    lobbies.c.expires_at <= now,
+                    self.shards.clause(lobbies.c.guild_id),
+                )
+                .values(status=LobbyStatus.EXPIRED.value, resolved_at=now)
+                .returning(lobbies.c.id)
             )
-            return [await _load(db, lobby_id) for (lobby_id,) in sorted(rows)]
+            return [await _load(db, lobby_id) for lobby_id in sorted(expired.scalars())]
+
+        return await self._write(work)

@@ -13,10 +13,12 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
+from sqlalchemy import Row, delete, select
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.settings import Settings
-from bot.store.base import StoreBase, _now
+from bot.store.base import StoreBase, _now, dialect_insert
+from bot.store.schema import guild_settings
 from engine.variants import VARIANTS
 
 DEFAULT_VARIANT = "tuque"
@@ -67,10 +69,11 @@ SETTING_NAMES = tuple(f.name for f in dataclasses.fields(GuildSettings))
 """The names of the settings, as ``GuildSettings`` fields and ``guild_settings`` columns."""
 
 
-def _merged(row: aiosqlite.Row | None, defaults: GuildSettings) -> GuildSettings:
+def _merged(row: Row[Any] | None, defaults: GuildSettings) -> GuildSettings:
     if row is None:
         return defaults
-    own: dict[str, Any] = {name: row[name] for name in SETTING_NAMES if row[name] is not None}
+    values = row._mapping
+    own: dict[str, Any] = {name: values[name] for name in SETTING_NAMES if values[name] is not None}
     for flag in ("hints_in_rated", "threads"):
         if flag in own:
             own[flag] = bool(own[flag])
@@ -102,18 +105,20 @@ class SettingsQueries(StoreBase):
 
     async def guild_settings(self, guild_id: int, defaults: GuildSettings) -> GuildSettings:
         """The server's settings: its own choices, ``defaults`` for the others."""
-        async with self._transaction(write=False) as db:
-            rows = await db.execute_fetchall(
-                "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)
-            )
-        return _merged(next(iter(rows), None), defaults)
+        async with self._read() as db:
+            row = (
+                await db.execute(
+                    select(guild_settings).where(guild_settings.c.guild_id == guild_id)
+                )
+            ).first()
+        return _merged(row, defaults)
 
     async def all_guild_settings(self, defaults: GuildSettings) -> dict[int, GuildSettings]:
         """The settings of every server that changed any, by guild id (the others use
         ``defaults``)."""
-        async with self._transaction(write=False) as db:
-            rows = await db.execute_fetchall("SELECT * FROM guild_settings")
-        return {row["guild_id"]: _merged(row, defaults) for row in rows}
+        async with self._read() as db:
+            rows = (await db.execute(select(guild_settings))).all()
+        return {row.guild_id: _merged(row, defaults) for row in rows}
 
     async def update_guild_settings(
         self,
@@ -132,26 +137,30 @@ class SettingsQueries(StoreBase):
         written then.
         """
         _check(values)
-        names = list(values)
-        stored = [int(v) if isinstance(v, bool) else v for v in values.values()]
         # Column names come from SETTING_NAMES (checked above), never from a member.
-        columns = "".join(f", {name}" for name in names)
-        marks = ", ?" * len(names)
-        updates = "".join(f", {name} = excluded.{name}" for name in names)
-        async with self._transaction(write=True) as db:
+        row = {name: int(v) if isinstance(v, bool) else v for name, v in values.items()}
+        row |= {"guild_id": guild_id, "updated_at": _now(now), "updated_by": by}
+
+        async def work(db: AsyncConnection) -> None:
+            upsert = dialect_insert(db, guild_settings).values(row)
+            changed = [name for name in row if name != "guild_id"]
             await db.execute(
-                f"""
-                INSERT INTO guild_settings (guild_id, updated_at, updated_by{columns})
-                VALUES (?, ?, ?{marks})
-                ON CONFLICT (guild_id) DO UPDATE SET
-                    updated_at = excluded.updated_at, updated_by = excluded.updated_by{updates}
-                """,
-                (guild_id, _now(now), by, *stored),
+                upsert.on_conflict_do_update(
+                    index_elements=[guild_settings.c.guild_id],
+                    set_={name: upsert.excluded[name] for name in changed},
+                )
             )
+
+        await self._write(work)
 
     async def reset_guild_settings(self, guild_id: int) -> bool:
         """Put every setting of the server back to the bot's defaults; return whether it
         had any of its own."""
-        async with self._transaction(write=True) as db:
-            cursor = await db.execute("DELETE FROM guild_settings WHERE guild_id = ?", (guild_id,))
-        return cursor.rowcount > 0
+
+        async def work(db: AsyncConnection) -> bool:
+            result = await db.execute(
+                delete(guild_settings).where(guild_settings.c.guild_id == guild_id)
+            )
+            return result.rowcount > 0
+
+        return await self._write(work)

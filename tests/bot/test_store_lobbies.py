@@ -1,15 +1,16 @@
-"""The store's lobbies on a real database file: seats, races, invitations, the start
-in the game's transaction, expiry; and an upgrade of a database made by 001."""
+"""The store's lobbies on both backends (an SQLite file, a PostgreSQL database): seats,
+races, invitations, the start in the game's transaction, expiry; and an upgrade of an
+SQLite database made by 001. Races between processes: ``test_lobby_races.py``."""
 
 from __future__ import annotations
 
 import asyncio
 import shutil
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Table, select
 
 from bot.store import (
     LobbyChanged,
@@ -24,6 +25,7 @@ from bot.store import (
     SeatUnavailable,
     Store,
     lobby_seating,
+    schema,
 )
 
 HOST, BOB, CAT, DAN = (100, "Ann"), (200, "Bob"), (300, "Cat"), (400, "Dan")
@@ -32,8 +34,8 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    async with await Store.open(tmp_path / "tuque.db") as opened:
+async def store(database: str | Path) -> AsyncIterator[Store]:
+    async with await Store.open(database) as opened:
         yield opened
 
 
@@ -44,9 +46,15 @@ async def euchre_lobby(store: Store, **kwargs: object) -> int:
     return lobby.id
 
 
-def dump(path: Path) -> list[str]:
-    with sqlite3.connect(path) as db:
-        return list(db.iterdump())
+async def dump(store: Store, *tables: Table) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of ``tables`` (default: every table), read behind the store's methods."""
+    async with store._engine.connect() as db:
+        return {
+            table.name: [
+                tuple(row) for row in await db.execute(select(table).order_by(*table.primary_key))
+            ]
+            for table in tables or schema.metadata.sorted_tables
+        }
 
 
 async def test_a_lobby_opens_with_its_host_in_seat_0(store: Store) -> None:
@@ -90,14 +98,14 @@ async def test_a_member_takes_a_computers_seat(store: Store) -> None:
     ids=["join-twice", "own-seat", "members-seat", "host-leaves", "stranger-leaves", "accept"],
 )
 async def test_a_refused_change_says_why_and_writes_nothing(
-    store: Store, tmp_path: Path, change: object, reason: str
+    store: Store, change: object, reason: str
 ) -> None:
     lobby_id = await euchre_lobby(store)
     await store.take_seat(lobby_id, BOB, now=T0)
-    before = dump(tmp_path / "tuque.db")
+    before = await dump(store)
     with pytest.raises(SeatUnavailable, match=reason):
         await change(store, lobby_id)  # type: ignore[operator]
-    assert dump(tmp_path / "tuque.db") == before
+    assert await dump(store) == before
 
 
 async def test_a_full_table_takes_nobody_more(store: Store) -> None:
@@ -166,29 +174,25 @@ def seats_of_lobby(seating: dict[int, tuple[SeatKind, int | None, str | None]]) 
     ]
 
 
-def game_rows(path: Path) -> tuple[object, ...]:
-    with sqlite3.connect(path) as db:
-        return tuple(
-            tuple(db.execute(f"SELECT * FROM {name}").fetchall())
-            for name in ("games", "seats", "game_actions", "lobbies", "lobby_seats")
-        )
+async def game_rows(store: Store) -> dict[str, list[tuple[object, ...]]]:
+    """What a start writes: the game, its seats and log, the lobby and its seats."""
+    s = schema
+    return await dump(store, s.games, s.seats, s.game_actions, s.lobbies, s.lobby_seats)
 
 
-async def test_an_invitation_starts_only_when_everyone_has_accepted(
-    store: Store, tmp_path: Path
-) -> None:
+async def test_an_invitation_starts_only_when_everyone_has_accepted(store: Store) -> None:
     """A forged Start of an invitation: refused in the game's transaction, nothing written."""
     lobby_id = await euchre_lobby(store, invited=[(1, 200, "Bob"), (2, 300, "Cat")])
     await store.accept_seat(lobby_id, 300, now=T0)
     lobby = await store.load_lobby(lobby_id)
-    before = game_rows(tmp_path / "tuque.db")
+    before = await game_rows(store)
     with pytest.raises(LobbyNotReady) as refused:
         await store.create_game(
             1, 2, "euchre", {}, 7, 0, seats_of_lobby(lobby_seating(lobby)), ["deal"],
             lobby=lobby_id, now=T0,
         )  # fmt: skip
     assert refused.value.waiting_for == (200,)
-    assert game_rows(tmp_path / "tuque.db") == before
+    assert await game_rows(store) == before
     lobby = await store.accept_seat(lobby_id, 200, now=T0)
     game_id = await store.create_game(
         1, 2, "euchre", {}, 7, 0, seats_of_lobby(lobby_seating(lobby)), ["deal"],
@@ -200,7 +204,7 @@ async def test_an_invitation_starts_only_when_everyone_has_accepted(
 
 @pytest.mark.parametrize("change", ["join", "leave", "move", "computer"])
 async def test_a_start_built_from_an_old_read_of_the_lobby_is_refused(
-    store: Store, tmp_path: Path, change: str
+    store: Store, change: str
 ) -> None:
     """A Join, Leave, seat change or computer committed after the Start read the lobby
     stands: the Start's seats no longer match and nothing is written."""
@@ -216,13 +220,13 @@ async def test_a_start_built_from_an_old_read_of_the_lobby_is_refused(
             await store.take_seat(lobby_id, BOB, 3, now=T0)
         case "computer":
             await store.add_computer(lobby_id, "hard", now=T0)
-    before = game_rows(tmp_path / "tuque.db")
+    before = await game_rows(store)
     with pytest.raises(LobbyChanged):
         await store.create_game(
             1, 2, "euchre", {}, 7, 0, seats_of_lobby(lobby_seating(stale)), ["deal"],
             lobby=lobby_id, now=T0,
         )  # fmt: skip
-    assert game_rows(tmp_path / "tuque.db") == before
+    assert await game_rows(store) == before
     fresh = await store.load_lobby(lobby_id)
     game_id = await store.create_game(
         1, 2, "euchre", {}, 7, 0, seats_of_lobby(lobby_seating(fresh)), ["deal"],
@@ -265,7 +269,7 @@ async def test_closing_and_expiry(store: Store) -> None:
 
 
 async def test_a_database_made_by_001_gains_lobbies(tmp_path: Path) -> None:
-    """The file made by migration 001's code upgrades in place and takes lobbies."""
+    """The SQLite file made by migration 001's code upgrades in place and takes lobbies."""
     path = tmp_path / "old.db"
     shutil.copy(FIXTURES / "db_001.sqlite3", path)
     async with await Store.open(path) as store:

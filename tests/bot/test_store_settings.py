@@ -1,16 +1,19 @@
-"""The store's server settings on a real database file: the bot's defaults under a
-server's own choices, the turn timer's pair, and each server's timer in the sweep."""
+"""The store's server settings on both backends (an SQLite file, a PostgreSQL
+database): the bot's defaults under a server's own choices, the turn timer's pair, and
+each server's timer in the sweep."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select, text
+from sqlalchemy.exc import IntegrityError
 
 from bot.settings import Settings
 from bot.store import GuildSettings, SeatRow, Store, TimerDue
+from bot.store.schema import guild_settings
 
 HERE, THERE = 1, 2
 ANN, BOB = 100, 200
@@ -19,19 +22,16 @@ DEFAULTS = GuildSettings(reminder_minutes=5, away_minutes=15, computer_delay_sec
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "tuque.db"
-
-
-@pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    async with await Store.open(db_path) as opened:
+async def store(database: str | Path) -> AsyncIterator[Store]:
+    async with await Store.open(database) as opened:
         yield opened
 
 
-def rows(db_path: Path) -> list[tuple[object, ...]]:
-    with sqlite3.connect(db_path) as db:
-        return db.execute("SELECT * FROM guild_settings ORDER BY guild_id").fetchall()
+async def rows(store: Store) -> list[tuple[object, ...]]:
+    """The ``guild_settings`` table as stored, read behind the store's methods."""
+    async with store._engine.connect() as db:
+        query = select(guild_settings).order_by(guild_settings.c.guild_id)
+        return [tuple(row) for row in await db.execute(query)]
 
 
 def test_defaults_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -63,13 +63,13 @@ async def test_own_choices_over_the_defaults(store: Store) -> None:
     assert await store.all_guild_settings(DEFAULTS) == {HERE: mine}
 
 
-async def test_later_changes_keep_the_earlier_ones(store: Store, db_path: Path) -> None:
+async def test_later_changes_keep_the_earlier_ones(store: Store) -> None:
     """Each change touches only the settings it names, and records who made it and when."""
     await store.update_guild_settings(HERE, by=ANN, reminder_minutes=2, away_minutes=6, now=T0)
     await store.update_guild_settings(HERE, by=BOB, computer_delay_seconds=0, now=T0 + 1)
     mine = await store.guild_settings(HERE, DEFAULTS)
     assert (mine.reminder_minutes, mine.away_minutes, mine.computer_delay_seconds) == (2, 6, 0)
-    assert rows(db_path) == [(HERE, 2.0, 6.0, 0.0, None, None, T0 + 1, BOB, None)]
+    assert await rows(store) == [(HERE, 2.0, 6.0, 0.0, None, None, T0 + 1, BOB, None)]
 
 
 async def test_none_puts_a_setting_back_to_the_default(store: Store) -> None:
@@ -101,22 +101,27 @@ async def test_reset_removes_every_choice(store: Store) -> None:
     ],
 )
 async def test_values_the_table_refuses_write_nothing(
-    store: Store, db_path: Path, values: dict[str, object], message: str
+    store: Store, values: dict[str, object], message: str
 ) -> None:
     await store.update_guild_settings(HERE, by=ANN, hints_in_rated=True, now=T0)
-    before = rows(db_path)
+    before = await rows(store)
     with pytest.raises(ValueError, match=message):
         await store.update_guild_settings(HERE, by=BOB, **values)  # type: ignore[arg-type]
-    assert rows(db_path) == before
+    assert await rows(store) == before
 
 
-async def test_the_table_itself_keeps_the_reminder_first(db_path: Path, store: Store) -> None:
+async def test_the_table_itself_keeps_the_reminder_first(store: Store) -> None:
     """A write that bypasses the store still cannot put the reminder after the takeover."""
-    with sqlite3.connect(db_path) as db, pytest.raises(sqlite3.IntegrityError):
-        db.execute(
-            "INSERT INTO guild_settings (guild_id, reminder_minutes, away_minutes, updated_at)"
-            " VALUES (1, 10, 5, 0)"
-        )
+    async with store._engine.connect() as db:
+        with pytest.raises(IntegrityError):
+            await db.execute(
+                text(
+                    "INSERT INTO guild_settings"
+                    " (guild_id, reminder_minutes, away_minutes, updated_at)"
+                    " VALUES (1, 10, 5, 0)"
+                )
+            )
+    assert await rows(store) == []
 
 
 async def new_game(store: Store, guild: int, now: float) -> int:
