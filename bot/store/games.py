@@ -29,12 +29,22 @@ Decisions that shape the data (see also ``bot.ratings`` for who is rated):
 - One active game between two members: ``create_game`` refuses (``AlreadyPlaying``)
   a game that would seat two members who already share an active game in the
   guild, checked inside the transaction that creates it, so two challenges
-  accepted at once cannot both start a game. Games against the computer seat one
+  accepted at once cannot both start a game, even from two processes: SQLite has one
+  writer, and on PostgreSQL the SERIALIZABLE transaction of one of two such creations
+  fails and runs again, finding the other's game. Games against the computer seat one
   member and are not limited.
+- Every write that changes a game in several steps (``append_actions``,
+  ``finish_game``, ``resign_seat``, ``record_hint``) first locks the game's row (``FOR
+  UPDATE``), so clicks on one game from several processes queue: the second append at a
+  seq finds it taken (``StaleAction``), the second finish finds the game over
+  (``GameNotActive``), and a game's results and ratings are written once.
 - ``mark_reminded`` is a compare-and-set update that reports whether it changed
   anything: of two racing timers exactly one sends the reminder. Accepting a
   challenge is ``create_game(..., accepting=id)``: the accept, the game, its seats
   and its first deal are one transaction.
+- A process restores (``active_games``) and times (``due_turn_timers``) only the games
+  of the guilds on its shards (``StoreBase.shards``); a game addressed by its id or its
+  members is found from any process.
 """
 
 from __future__ import annotations
@@ -45,12 +55,24 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-import aiosqlite
+from sqlalchemy import ColumnElement, Row, and_, func, insert, or_, select, true, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.store.base import SEAT_COUNTS, SeatKind, StoreBase, StoreError, _dump_options, _now
 from bot.store.challenges import ChallengeClosed, ChallengeStatus, _resolve
 from bot.store.lobbies import _ready_lobby, _start_lobby
 from bot.store.records import RatingChange, _rate, _upsert_player
+from bot.store.schema import (
+    game_actions,
+    games,
+    guild_settings,
+    hand_points,
+    hand_tricks,
+    hands,
+    players,
+    results,
+)
+from bot.store.schema import seats as seats_table
 
 if TYPE_CHECKING:
     from engine.view import HandResult
@@ -325,6 +347,164 @@ def _check_hand(hand: HandRecord, sides: Mapping[int, int]) -> None:
         raise ValueError(f"hand {hand.hand_no}: points to a side the game does not have")
 
 
+def _active(guild_id: int) -> ColumnElement[bool]:
+    """The guild's active games."""
+    return and_(games.c.status == GameStatus.ACTIVE.value, games.c.guild_id == guild_id)
+
+
+def _seating(user_id: int) -> ColumnElement[bool]:
+    """The games ``user_id`` has a seat in."""
+    seated = seats_table.alias("seated")
+    return games.c.id.in_(select(seated.c.game_id).where(seated.c.user_id == user_id))
+
+
+async def _lock_active(db: AsyncConnection, game_id: int) -> Row[Any]:
+    """The active game's ``guild_id``, ``variant`` and ``status``, its row locked until the
+    caller's write transaction ends (``FOR UPDATE`` on PostgreSQL; SQLite's writer holds
+    the whole file), so writes to one game queue. Raises ``GameNotFound`` and
+    ``GameNotActive``."""
+    row = (
+        await db.execute(
+            select(games.c.guild_id, games.c.variant, games.c.status)
+            .where(games.c.id == game_id)
+            .with_for_update()
+        )
+    ).first()
+    if row is None:
+        raise GameNotFound(game_id)
+    status = GameStatus(row.status)
+    if status is not GameStatus.ACTIVE:
+        raise GameNotActive(game_id, status)
+    return row
+
+
+async def _insert_hand(db: AsyncConnection, game_id: int, hand: HandRecord, now: float) -> None:
+    await db.execute(
+        insert(hands).values(
+            game_id=game_id,
+            hand_no=hand.hand_no,
+            maker_seat=hand.maker_seat,
+            alone=int(hand.alone),
+            march=int(hand.march),
+            euchred=int(hand.euchred),
+            recorded_at=now,
+        )
+    )
+    if hand.points:
+        await db.execute(
+            insert(hand_points),
+            [
+                {"game_id": game_id, "hand_no": hand.hand_no, "side": side, "points": n}
+                for side, n in sorted(hand.points.items())
+            ],
+        )
+    if hand.tricks:
+        await db.execute(
+            insert(hand_tricks),
+            [
+                {"game_id": game_id, "hand_no": hand.hand_no, "seat": seat, "tricks": n}
+                for seat, n in sorted(hand.tricks.items())
+            ],
+        )
+
+
+async def _require_no_shared_game(
+    db: AsyncConnection, guild_id: int, user_ids: Sequence[int]
+) -> None:
+    if len(user_ids) < 2:
+        return
+    a, b = seats_table.alias("a"), seats_table.alias("b")
+    row = (
+        await db.execute(
+            select(a.c.game_id, a.c.user_id, b.c.user_id.label("other_id"))
+            .select_from(
+                a.join(b, and_(b.c.game_id == a.c.game_id, b.c.user_id > a.c.user_id)).join(
+                    games, games.c.id == a.c.game_id
+                )
+            )
+            .where(_active(guild_id), a.c.user_id.in_(user_ids), b.c.user_id.in_(user_ids))
+            .order_by(a.c.game_id, a.c.user_id, b.c.user_id)
+            .limit(1)
+        )
+    ).first()
+    if row is not None:
+        raise AlreadyPlaying(row.game_id, (row.user_id, row.other_id))
+
+
+async def _load_games(db: AsyncConnection, where: ColumnElement[bool]) -> list[GameRow]:
+    # ``where`` is a condition on ``games``; three queries for any number of games.
+    headers = (await db.execute(select(games).where(where).order_by(games.c.id))).all()
+    if not headers:
+        return []
+    seat_rows: dict[int, list[SeatRow]] = {}
+    for row in await db.execute(
+        select(
+            seats_table.c.game_id,
+            seats_table.c.seat,
+            seats_table.c.side,
+            seats_table.c.kind,
+            seats_table.c.user_id,
+            seats_table.c.level,
+            players.c.display_name,
+            seats_table.c.resigned_at,
+        )
+        .select_from(
+            seats_table.join(games, games.c.id == seats_table.c.game_id).outerjoin(
+                players,
+                and_(
+                    players.c.guild_id == games.c.guild_id,
+                    players.c.user_id == seats_table.c.user_id,
+                ),
+            )
+        )
+        .where(where)
+        .order_by(seats_table.c.game_id, seats_table.c.seat)
+    ):
+        seat_rows.setdefault(row.game_id, []).append(
+            SeatRow(
+                seat=row.seat,
+                kind=SeatKind(row.kind),
+                user_id=row.user_id,
+                level=row.level,
+                display_name=row.display_name,
+                side=row.side,
+                resigned=row.resigned_at is not None,
+            )
+        )
+    actions: dict[int, list[str]] = {}
+    for row in await db.execute(
+        select(game_actions.c.game_id, game_actions.c.action)
+        .select_from(game_actions.join(games, games.c.id == game_actions.c.game_id))
+        .where(where)
+        .order_by(game_actions.c.game_id, game_actions.c.seq)
+    ):
+        actions.setdefault(row.game_id, []).append(row.action)
+    return [
+        GameRow(
+            id=h.id,
+            guild_id=h.guild_id,
+            channel_id=h.channel_id,
+            table_message_id=h.table_message_id,
+            thread_id=h.thread_id,
+            variant=h.variant,
+            options=json.loads(h.options),
+            seed=h.seed,
+            first_dealer=h.first_dealer,
+            status=GameStatus(h.status),
+            winner_seat=h.winner_seat,
+            created_at=h.created_at,
+            updated_at=h.updated_at,
+            finished_at=h.finished_at,
+            turn_started_at=h.turn_started_at,
+            reminded=bool(h.reminded),
+            seats=tuple(seat_rows.get(h.id, ())),
+            actions=tuple(actions.get(h.id, ())),
+            ping_message_id=h.ping_message_id,
+        )
+        for h in headers
+    ]
+
+
 class GameQueries(StoreBase):
     """The ``Store`` methods on games, from their creation to their end."""
 
@@ -389,7 +569,8 @@ class GameQueries(StoreBase):
             raise ValueError("actions must be non-blank strings")
         options_json = _dump_options(options)
         now = _now(now)
-        async with self._transaction(write=True) as db:
+
+        async def work(db: AsyncConnection) -> int:
             if accepting is not None and not await _resolve(
                 db, accepting, ChallengeStatus.ACCEPTED, now
             ):
@@ -398,56 +579,59 @@ class GameQueries(StoreBase):
                 seating = {s.seat: (s.kind, s.user_id, s.level) for s in ordered}
                 await _ready_lobby(db, lobby, seating, now)
             # After the accept, so a closed challenge says so; a refusal rolls it back.
-            await self._require_no_shared_game(db, guild_id, humans)
-            cursor = await db.execute(
-                """
-                INSERT INTO games (guild_id, channel_id, variant, options, seed, first_dealer,
-                                   created_at, updated_at, turn_started_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                (guild_id, channel_id, variant, options_json, seed, first_dealer, now, now, now),
-            )
-            game_id = cursor.lastrowid
-            assert game_id is not None  # an INSERT into a rowid table always sets it
-            await db.executemany(
-                """
-                INSERT INTO seats (game_id, seat, side, kind, user_id, level)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """,
-                [(game_id, s.seat, s.side, s.kind, s.user_id, s.level) for s in ordered],
+            # Two such creations racing on PostgreSQL: SERIALIZABLE aborts one of them,
+            # whose second run finds the other's game.
+            await _require_no_shared_game(db, guild_id, humans)
+            game_id: int = (
+                await db.execute(
+                    insert(games)
+                    .values(
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        variant=variant,
+                        options=options_json,
+                        seed=seed,
+                        first_dealer=first_dealer,
+                        status=GameStatus.ACTIVE.value,
+                        reminded=0,
+                        created_at=now,
+                        updated_at=now,
+                        turn_started_at=now,
+                    )
+                    .returning(games.c.id)
+                )
+            ).scalar_one()
+            await db.execute(
+                insert(seats_table),
+                [
+                    {
+                        "game_id": game_id,
+                        "seat": s.seat,
+                        "side": s.side,
+                        "kind": s.kind.value,
+                        "user_id": s.user_id,
+                        "level": s.level,
+                        "hints": 0,
+                    }
+                    for s in ordered
+                ],
             )
             for s in ordered:
                 if s.user_id is not None and s.display_name:
                     await _upsert_player(db, guild_id, s.user_id, s.display_name, now)
-            await db.executemany(
-                "INSERT INTO game_actions (game_id, seq, action) VALUES (?, ?, ?)",
-                [(game_id, seq, action) for seq, action in enumerate(actions)],
-            )
+            if actions:
+                await db.execute(
+                    insert(game_actions),
+                    [
+                        {"game_id": game_id, "seq": seq, "action": action}
+                        for seq, action in enumerate(actions)
+                    ],
+                )
             if lobby is not None:
                 await _start_lobby(db, lobby, game_id, now)
-        return game_id
+            return game_id
 
-    @staticmethod
-    async def _require_no_shared_game(
-        db: aiosqlite.Connection, guild_id: int, user_ids: Sequence[int]
-    ) -> None:
-        if len(user_ids) < 2:
-            return
-        marks = ", ".join("?" * len(user_ids))
-        rows = await db.execute_fetchall(
-            f"""
-            SELECT a.game_id, a.user_id, b.user_id
-            FROM seats a
-            JOIN seats b ON b.game_id = a.game_id AND b.user_id > a.user_id
-            JOIN games g ON g.id = a.game_id
-            WHERE g.status = 'active' AND g.guild_id = ?
-              AND a.user_id IN ({marks}) AND b.user_id IN ({marks})
-            ORDER BY a.game_id LIMIT 1
-            """,
-            (guild_id, *user_ids, *user_ids),
-        )
-        for game_id, user_a, user_b in rows:
-            raise AlreadyPlaying(game_id, (user_a, user_b))
+        return await self._write(work)
 
     async def set_table_message(
         self, game_id: int, message_id: int, thread_id: int | None = None
@@ -456,23 +640,30 @@ class GameQueries(StoreBase):
 
         Raises ``GameNotFound``.
         """
-        async with self._transaction(write=True) as db:
-            cursor = await db.execute(
-                "UPDATE games SET table_message_id = ?, thread_id = ? WHERE id = ?",
-                (message_id, thread_id, game_id),
+
+        async def work(db: AsyncConnection) -> None:
+            result = await db.execute(
+                update(games)
+                .where(games.c.id == game_id)
+                .values(table_message_id=message_id, thread_id=thread_id)
             )
-            if cursor.rowcount == 0:
+            if result.rowcount == 0:
                 raise GameNotFound(game_id)
+
+        await self._write(work)
 
     async def set_ping_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the message that mentions the member on turn (None: there is none
         now), so a restart can still delete it. Raises ``GameNotFound``."""
-        async with self._transaction(write=True) as db:
-            cursor = await db.execute(
-                "UPDATE games SET ping_message_id = ? WHERE id = ?", (message_id, game_id)
+
+        async def work(db: AsyncConnection) -> None:
+            result = await db.execute(
+                update(games).where(games.c.id == game_id).values(ping_message_id=message_id)
             )
-            if cursor.rowcount == 0:
+            if result.rowcount == 0:
                 raise GameNotFound(game_id)
+
+        await self._write(work)
 
     async def append_actions(
         self,
@@ -496,209 +687,95 @@ class GameQueries(StoreBase):
         """
         if not actions or not all(isinstance(a, str) and a.strip() for a in actions):
             raise ValueError("actions must be a non-empty sequence of non-blank strings")
-        hands = list(hands)
+        records = list(hands)
         now = _now(now)
-        async with self._transaction(write=True) as db:
-            # One query for both guards: every await is a trip to the database thread,
-            # and under load each trip waits for a turn of the event loop.
-            rows = list(
-                await db.execute_fetchall(
-                    """
-                    SELECT g.status,
-                           (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM game_actions AS a
-                            WHERE a.game_id = g.id) AS expected
-                    FROM games AS g WHERE g.id = ?
-                    """,
-                    (game_id,),
-                )
+        header = {"updated_at": now}
+        if new_turn:
+            header |= {"turn_started_at": now, "reminded": 0}
+
+        async def work(db: AsyncConnection) -> int:
+            # One query for both guards: every await is a trip to the database, and under
+            # load each trip waits for a turn of the event loop. The game's row is locked:
+            # a second click on it waits for this one, then finds its seq taken.
+            expected_seq = (
+                select(func.coalesce(func.max(game_actions.c.seq) + 1, 0))
+                .where(game_actions.c.game_id == games.c.id)
+                .scalar_subquery()
             )
-            if not rows:
+            row = (
+                await db.execute(
+                    select(games.c.status, expected_seq.label("expected"))
+                    .where(games.c.id == game_id)
+                    .with_for_update(of=games)
+                )
+            ).first()
+            if row is None:
                 raise GameNotFound(game_id)
-            status = GameStatus(rows[0]["status"])
+            status = GameStatus(row.status)
             if status is not GameStatus.ACTIVE:
                 raise GameNotActive(game_id, status)
-            expected = rows[0]["expected"]
-            if first_seq != expected:
-                raise StaleAction(game_id, first_seq, expected)
-            await db.executemany(
-                "INSERT INTO game_actions (game_id, seq, action) VALUES (?, ?, ?)",
-                [(game_id, first_seq + i, action) for i, action in enumerate(actions)],
+            if first_seq != row.expected:
+                raise StaleAction(game_id, first_seq, row.expected)
+            await db.execute(
+                insert(game_actions),
+                [
+                    {"game_id": game_id, "seq": first_seq + i, "action": action}
+                    for i, action in enumerate(actions)
+                ],
             )
-            if hands:
+            if records:
                 sides = {
-                    r["seat"]: r["side"]
-                    for r in await db.execute_fetchall(
-                        "SELECT seat, side FROM seats WHERE game_id = ?", (game_id,)
+                    r.seat: r.side
+                    for r in await db.execute(
+                        select(seats_table.c.seat, seats_table.c.side).where(
+                            seats_table.c.game_id == game_id
+                        )
                     )
                 }
-                for hand in hands:
-                    _check_hand(hand, sides)
-                    await self._insert_hand(db, game_id, hand, now)
-            await db.execute(
-                """
-                UPDATE games SET updated_at = :now,
-                    turn_started_at = CASE WHEN :new_turn THEN :now ELSE turn_started_at END,
-                    reminded = CASE WHEN :new_turn THEN 0 ELSE reminded END
-                WHERE id = :id
-                """,
-                {"now": now, "new_turn": new_turn, "id": game_id},
-            )
-        return first_seq + len(actions)
+                for record in records:
+                    _check_hand(record, sides)
+                    await _insert_hand(db, game_id, record, now)
+            await db.execute(update(games).where(games.c.id == game_id).values(**header))
+            return first_seq + len(actions)
 
-    @staticmethod
-    async def _insert_hand(
-        db: aiosqlite.Connection, game_id: int, hand: HandRecord, now: float
-    ) -> None:
-        await db.execute(
-            """
-            INSERT INTO hands (game_id, hand_no, maker_seat, alone, march, euchred, recorded_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """,
-            (
-                game_id,
-                hand.hand_no,
-                hand.maker_seat,
-                int(hand.alone),
-                int(hand.march),
-                int(hand.euchred),
-                now,
-            ),
-        )
-        await db.executemany(
-            "INSERT INTO hand_points (game_id, hand_no, side, points) VALUES (?, ?, ?, ?)",
-            [(game_id, hand.hand_no, side, n) for side, n in sorted(hand.points.items())],
-        )
-        await db.executemany(
-            "INSERT INTO hand_tricks (game_id, hand_no, seat, tricks) VALUES (?, ?, ?, ?)",
-            [(game_id, hand.hand_no, seat, n) for seat, n in sorted(hand.tricks.items())],
-        )
-
-    async def _require_active(self, db: aiosqlite.Connection, game_id: int) -> aiosqlite.Row:
-        rows = list(
-            await db.execute_fetchall(
-                "SELECT guild_id, variant, status FROM games WHERE id = ?", (game_id,)
-            )
-        )
-        if not rows:
-            raise GameNotFound(game_id)
-        status = GameStatus(rows[0]["status"])
-        if status is not GameStatus.ACTIVE:
-            raise GameNotActive(game_id, status)
-        return rows[0]
+        return await self._write(work)
 
     async def load_game(self, game_id: int) -> GameRow:
         """Return the game with its seats and full action log. Raises ``GameNotFound``."""
-        async with self._transaction(write=False) as db:
-            games = await self._load_games(db, "g.id = :id", {"id": game_id})
-        if not games:
+        async with self._read() as db:
+            found = await _load_games(db, games.c.id == game_id)
+        if not found:
             raise GameNotFound(game_id)
-        return games[0]
+        return found[0]
 
     async def active_games(self) -> list[GameRow]:
-        """Every active game in every guild, oldest first: what to resume after a restart."""
-        async with self._transaction(write=False) as db:
-            return await self._load_games(db, "g.status = 'active'", {})
+        """Every active game of this process's shards, oldest first: what to resume after
+        a restart."""
+        async with self._read() as db:
+            return await _load_games(
+                db,
+                and_(
+                    games.c.status == GameStatus.ACTIVE.value,
+                    self.shards.clause(games.c.guild_id),
+                ),
+            )
 
     async def active_game_between(self, guild_id: int, user_a: int, user_b: int) -> GameRow | None:
         """The oldest active game in the guild where both users are seated, or None."""
-        async with self._transaction(write=False) as db:
-            games = await self._load_games(
-                db,
-                """
-                g.status = 'active' AND g.guild_id = :guild
-                AND g.id IN (SELECT game_id FROM seats WHERE user_id = :a)
-                AND g.id IN (SELECT game_id FROM seats WHERE user_id = :b)
-                """,
-                {"guild": guild_id, "a": user_a, "b": user_b},
+        async with self._read() as db:
+            found = await _load_games(
+                db, and_(_active(guild_id), _seating(user_a), _seating(user_b))
             )
-        return games[0] if games else None
+        return found[0] if found else None
 
     async def active_games_for_user(
         self, guild_id: int, channel_id: int | None, user_id: int
     ) -> list[GameRow]:
         """The user's active games in the guild, oldest first; only those in
         ``channel_id`` unless it is None."""
-        async with self._transaction(write=False) as db:
-            return await self._load_games(
-                db,
-                """
-                g.status = 'active' AND g.guild_id = :guild
-                AND (:channel IS NULL OR g.channel_id = :channel)
-                AND g.id IN (SELECT game_id FROM seats WHERE user_id = :user)
-                """,
-                {"guild": guild_id, "channel": channel_id, "user": user_id},
-            )
-
-    @staticmethod
-    async def _load_games(
-        db: aiosqlite.Connection, where: str, params: Mapping[str, Any]
-    ) -> list[GameRow]:
-        # ``where`` is one of this module's fixed SQL fragments over ``games AS g``;
-        # values always go through ``params``. Three queries for any number of games.
-        headers = await db.execute_fetchall(
-            f"SELECT * FROM games AS g WHERE {where} ORDER BY g.id", params
-        )
-        if not headers:
-            return []
-        seats: dict[int, list[SeatRow]] = {}
-        for row in await db.execute_fetchall(
-            f"""
-            SELECT s.game_id, s.seat, s.side, s.kind, s.user_id, s.level, p.display_name,
-                   s.resigned_at IS NOT NULL AS resigned
-            FROM seats AS s
-            JOIN games AS g ON g.id = s.game_id
-            LEFT JOIN players AS p ON p.guild_id = g.guild_id AND p.user_id = s.user_id
-            WHERE {where}
-            ORDER BY s.game_id, s.seat
-            """,
-            params,
-        ):
-            seats.setdefault(row["game_id"], []).append(
-                SeatRow(
-                    seat=row["seat"],
-                    kind=SeatKind(row["kind"]),
-                    user_id=row["user_id"],
-                    level=row["level"],
-                    display_name=row["display_name"],
-                    side=row["side"],
-                    resigned=bool(row["resigned"]),
-                )
-            )
-        actions: dict[int, list[str]] = {}
-        for row in await db.execute_fetchall(
-            f"""
-            SELECT a.game_id, a.action
-            FROM game_actions AS a JOIN games AS g ON g.id = a.game_id
-            WHERE {where}
-            ORDER BY a.game_id, a.seq
-            """,
-            params,
-        ):
-            actions.setdefault(row["game_id"], []).append(row["action"])
-        return [
-            GameRow(
-                id=h["id"],
-                guild_id=h["guild_id"],
-                channel_id=h["channel_id"],
-                table_message_id=h["table_message_id"],
-                thread_id=h["thread_id"],
-                variant=h["variant"],
-                options=json.loads(h["options"]),
-                seed=h["seed"],
-                first_dealer=h["first_dealer"],
-                status=GameStatus(h["status"]),
-                winner_seat=h["winner_seat"],
-                created_at=h["created_at"],
-                updated_at=h["updated_at"],
-                finished_at=h["finished_at"],
-                turn_started_at=h["turn_started_at"],
-                reminded=bool(h["reminded"]),
-                seats=tuple(seats.get(h["id"], ())),
-                actions=tuple(actions.get(h["id"], ())),
-                ping_message_id=h["ping_message_id"],
-            )
-            for h in headers
-        ]
+        in_channel = true() if channel_id is None else games.c.channel_id == channel_id
+        async with self._read() as db:
+            return await _load_games(db, and_(_active(guild_id), in_channel, _seating(user_id)))
 
     # Turn timer
 
@@ -713,18 +790,24 @@ class GameQueries(StoreBase):
                 already. Nothing is written on error.
         """
         now = _now(now)
-        async with self._transaction(write=True) as db:
-            await self._require_active(db, game_id)
-            cursor = await db.execute(
-                """
-                UPDATE seats SET resigned_at = ?
-                WHERE game_id = ? AND seat = ? AND kind = 'human' AND resigned_at IS NULL
-                """,
-                (now, game_id, seat),
+
+        async def work(db: AsyncConnection) -> None:
+            await _lock_active(db, game_id)
+            result = await db.execute(
+                update(seats_table)
+                .where(
+                    seats_table.c.game_id == game_id,
+                    seats_table.c.seat == seat,
+                    seats_table.c.kind == SeatKind.HUMAN.value,
+                    seats_table.c.resigned_at.is_(None),
+                )
+                .values(resigned_at=now)
             )
-            if cursor.rowcount != 1:
+            if result.rowcount != 1:
                 raise ValueError(f"seat {seat} of game {game_id} has no member still playing")
-            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            await db.execute(update(games).where(games.c.id == game_id).values(updated_at=now))
+
+        await self._write(work)
 
     async def record_hint(self, game_id: int, seat: int) -> int:
         """Count a hint the member in ``seat`` asked for; return their hints in the game.
@@ -732,27 +815,24 @@ class GameQueries(StoreBase):
         Raises:
             GameNotActive: the game is over: a hint helps no one then.
             GameNotFound: no such game.
+            ValueError: the game has no seat ``seat``; nothing is written.
         """
-        async with self._transaction(write=True) as db:
-            rows = list(
-                await db.execute_fetchall(
-                    """
-                    UPDATE seats SET hints = hints + 1
-                    WHERE game_id = ? AND seat = ?
-                      AND game_id IN (SELECT id FROM games WHERE status = 'active')
-                    RETURNING hints
-                    """,
-                    (game_id, seat),
+
+        async def work(db: AsyncConnection) -> int:
+            await _lock_active(db, game_id)
+            hints = (
+                await db.execute(
+                    update(seats_table)
+                    .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat)
+                    .values(hints=seats_table.c.hints + 1)
+                    .returning(seats_table.c.hints)
                 )
-            )
-            if not rows:
-                status = await db.execute_fetchall(
-                    "SELECT status FROM games WHERE id = ?", (game_id,)
-                )
-                for (found,) in status:
-                    raise GameNotActive(game_id, GameStatus(found))
-                raise GameNotFound(game_id)
-            return int(rows[0][0])
+            ).scalar_one_or_none()
+            if hints is None:
+                raise ValueError(f"game {game_id} has no seat {seat}")
+            return int(hints)
+
+        return await self._write(work)
 
     async def touch_turn(self, game_id: int, *, now: float | None = None) -> bool:
         """Start the turn timer afresh (a new turn began) and clear the reminder flag.
@@ -760,15 +840,16 @@ class GameQueries(StoreBase):
         Returns False, changing nothing, if the game is not active or does not exist.
         """
         now = _now(now)
-        async with self._transaction(write=True) as db:
-            cursor = await db.execute(
-                """
-                UPDATE games SET turn_started_at = ?, reminded = 0, updated_at = ?
-                WHERE id = ? AND status = 'active'
-                """,
-                (now, now, game_id),
+
+        async def work(db: AsyncConnection) -> bool:
+            result = await db.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.status == GameStatus.ACTIVE.value)
+                .values(turn_started_at=now, reminded=0, updated_at=now)
             )
-            return cursor.rowcount == 1
+            return result.rowcount == 1
+
+        return await self._write(work)
 
     async def mark_reminded(self, game_id: int) -> bool:
         """Note that the current turn's reminder was sent.
@@ -776,50 +857,86 @@ class GameQueries(StoreBase):
         Returns True only for the call that flipped the flag, so of two timers racing
         exactly one sends the reminder; False if already reminded or not active.
         """
-        async with self._transaction(write=True) as db:
-            cursor = await db.execute(
-                "UPDATE games SET reminded = 1 WHERE id = ? AND status = 'active' AND reminded = 0",
-                (game_id,),
+
+        async def work(db: AsyncConnection) -> bool:
+            # A compare-and-set: a second UPDATE of the row waits for the first one's
+            # transaction (on PostgreSQL, then runs again and finds the flag set).
+            result = await db.execute(
+                update(games)
+                .where(
+                    games.c.id == game_id,
+                    games.c.status == GameStatus.ACTIVE.value,
+                    games.c.reminded == 0,
+                )
+                .values(reminded=1)
             )
-            return cursor.rowcount == 1
+            return result.rowcount == 1
+
+        return await self._write(work)
 
     async def due_turn_timers(
         self, now: float, remind_after: float, forfeit_after: float
     ) -> list[TurnTimer]:
-        """Active games whose turn started at least ``forfeit_after`` seconds before
-        ``now`` (due: forfeit), or ``remind_after`` seconds and not yet reminded
-        (due: remind); longest-waiting first. The two delays are the bot's defaults: a
-        server whose settings have a turn timer of its own (``guild_settings``) uses it.
+        """Active games of this process's shards whose turn started at least
+        ``forfeit_after`` seconds before ``now`` (due: forfeit), or ``remind_after``
+        seconds and not yet reminded (due: remind); longest-waiting first. The two delays
+        are the bot's defaults: a server whose settings have a turn timer of its own
+        (``guild_settings``) uses it.
 
         The store knows only the clock: the caller skips games where a computer is
         to move and decides which seat forfeits.
         """
-        async with self._transaction(write=False) as db:
-            rows = await db.execute_fetchall(
-                """
-                WITH timers AS (
-                    SELECT g.id, g.turn_started_at, g.reminded,
-                           COALESCE(s.reminder_minutes * 60, :remind_after) AS remind_after,
-                           COALESCE(s.away_minutes * 60, :forfeit_after) AS forfeit_after
-                    FROM games AS g LEFT JOIN guild_settings AS s USING (guild_id)
-                    WHERE g.status = 'active'
-                )
-                SELECT id, turn_started_at, remind_after, forfeit_after,
-                       turn_started_at <= :now - forfeit_after AS forfeit
-                FROM timers
-                WHERE turn_started_at <= :now - forfeit_after
-                   OR (reminded = 0 AND turn_started_at <= :now - remind_after)
-                ORDER BY turn_started_at, id
-                """,
-                {"now": now, "remind_after": remind_after, "forfeit_after": forfeit_after},
+        now, remind_after, forfeit_after = float(now), float(remind_after), float(forfeit_after)
+        timers = (
+            select(
+                games.c.id,
+                games.c.turn_started_at,
+                games.c.reminded,
+                func.coalesce(guild_settings.c.reminder_minutes * 60, remind_after).label(
+                    "remind_after"
+                ),
+                func.coalesce(guild_settings.c.away_minutes * 60, forfeit_after).label(
+                    "forfeit_after"
+                ),
             )
+            .select_from(
+                games.outerjoin(guild_settings, guild_settings.c.guild_id == games.c.guild_id)
+            )
+            .where(
+                games.c.status == GameStatus.ACTIVE.value,
+                self.shards.clause(games.c.guild_id),
+            )
+            .cte("timers")
+        )
+        forfeit = timers.c.turn_started_at <= now - timers.c.forfeit_after
+        query = (
+            select(
+                timers.c.id,
+                timers.c.turn_started_at,
+                timers.c.remind_after,
+                timers.c.forfeit_after,
+                forfeit.label("forfeit"),
+            )
+            .where(
+                or_(
+                    forfeit,
+                    and_(
+                        timers.c.reminded == 0,
+                        timers.c.turn_started_at <= now - timers.c.remind_after,
+                    ),
+                )
+            )
+            .order_by(timers.c.turn_started_at, timers.c.id)
+        )
+        async with self._read() as db:
+            rows = (await db.execute(query)).all()
         return [
             TurnTimer(
-                game_id=r["id"],
-                due=TimerDue.FORFEIT if r["forfeit"] else TimerDue.REMIND,
-                turn_started_at=r["turn_started_at"],
-                remind_after=float(r["remind_after"]),
-                forfeit_after=float(r["forfeit_after"]),
+                game_id=r.id,
+                due=TimerDue.FORFEIT if r.forfeit else TimerDue.REMIND,
+                turn_started_at=r.turn_started_at,
+                remind_after=float(r.remind_after),
+                forfeit_after=float(r.forfeit_after),
             )
             for r in rows
         ]
@@ -866,71 +983,77 @@ class GameQueries(StoreBase):
             raise ValueError("finish_game needs a final status")
         scores = dict(scores or {})
         now = _now(now)
-        async with self._transaction(write=True) as db:
-            game = await self._require_active(db, game_id)
-            seats = [
+
+        async def work(db: AsyncConnection) -> list[RatingChange]:
+            game = await _lock_active(db, game_id)
+            seated = [
                 SeatRow(
-                    r["seat"],
-                    SeatKind(r["kind"]),
-                    r["user_id"],
-                    r["level"],
-                    side=r["side"],
-                    resigned=r["resigned_at"] is not None,
+                    r.seat,
+                    SeatKind(r.kind),
+                    r.user_id,
+                    r.level,
+                    side=r.side,
+                    resigned=r.resigned_at is not None,
                 )
-                for r in await db.execute_fetchall(
-                    """
-                    SELECT seat, side, kind, user_id, level, resigned_at FROM seats
-                    WHERE game_id = ? ORDER BY seat
-                    """,
-                    (game_id,),
+                for r in await db.execute(
+                    select(
+                        seats_table.c.seat,
+                        seats_table.c.side,
+                        seats_table.c.kind,
+                        seats_table.c.user_id,
+                        seats_table.c.level,
+                        seats_table.c.resigned_at,
+                    )
+                    .where(seats_table.c.game_id == game_id)
+                    .order_by(seats_table.c.seat)
                 )
             ]
             if status is GameStatus.ABANDONED:
                 if winner_seat is not None or scores:
                     raise ValueError("an abandoned game has no winner and no scores")
             else:
-                if winner_seat not in {s.seat for s in seats}:
+                if winner_seat not in {s.seat for s in seated}:
                     raise ValueError(f"winner_seat {winner_seat} is not a seat of game {game_id}")
-                if set(scores) != {s.seat for s in seats}:
+                if set(scores) != {s.seat for s in seated}:
                     raise ValueError("scores must give a score for every seat")
-                side_score = {s.side: scores[s.seat] for s in seats}
-                if any(scores[s.seat] != side_score[s.side] for s in seats):
+                side_score = {s.side: scores[s.seat] for s in seated}
+                if any(scores[s.seat] != side_score[s.side] for s in seated):
                     raise ValueError("partners (seats of one side) share their side's score")
             await db.execute(
-                """
-                UPDATE games SET status = ?, winner_seat = ?, finished_at = ?, updated_at = ?
-                WHERE id = ?
-                """,
-                (status, winner_seat, now, now, game_id),
+                update(games)
+                .where(games.c.id == game_id)
+                .values(
+                    status=status.value, winner_seat=winner_seat, finished_at=now, updated_at=now
+                )
             )
             if winner_seat is None:
                 return []
-            winning_side = seats[winner_seat].side
-            out = _sides_out(seats)
+            winning_side = seated[winner_seat].side
+            out = _sides_out(seated)
             if winning_side in out:
                 raise ValueError(f"side {winning_side}'s members all resigned: it cannot win")
             place = _places({k: v for k, v in side_score.items() if k not in out}, winning_side)
             last = len(place) + 1
             place |= dict.fromkeys(out, last)
-            vs_computer = any(s.kind is SeatKind.COMPUTER for s in seats)
-            await db.executemany(
-                """
-                INSERT INTO results (game_id, seat, user_id, outcome, score, vs_computer,
-                                     side, rank)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+            vs_computer = any(s.kind is SeatKind.COMPUTER for s in seated)
+            await db.execute(
+                insert(results),
                 [
-                    (
-                        game_id,
-                        s.seat,
-                        s.user_id,
-                        Outcome.WIN if s.side == winning_side and not s.resigned else Outcome.LOSS,
-                        scores[s.seat],
-                        int(vs_computer),
-                        s.side,
-                        last if s.resigned else place[s.side],
-                    )
-                    for s in seats
+                    {
+                        "game_id": game_id,
+                        "seat": s.seat,
+                        "user_id": s.user_id,
+                        "outcome": (
+                            Outcome.WIN
+                            if s.side == winning_side and not s.resigned
+                            else Outcome.LOSS
+                        ).value,
+                        "score": scores[s.seat],
+                        "vs_computer": int(vs_computer),
+                        "side": s.side,
+                        "rank": last if s.resigned else place[s.side],
+                    }
+                    for s in seated
                 ],
             )
             if vs_computer:
@@ -938,11 +1061,13 @@ class GameQueries(StoreBase):
             # Each side rated with the members who played it to the end; each member who
             # resigned as a team of one in the last place (docs/rulings.md R26).
             order = sorted(set(place) - out, key=lambda side: (place[side], side))
-            playing = [s for s in seats if s.user_id is not None and not s.resigned]
+            playing = [s for s in seated if s.user_id is not None and not s.resigned]
             teams = [[s.user_id for s in playing if s.side == side] for side in order]
             ranks = [place[side] for side in order]
-            for s in seats:
+            for s in seated:
                 if s.resigned and s.user_id is not None:
                     teams.append([s.user_id])
                     ranks.append(last)
-            return await _rate(db, game["guild_id"], game["variant"], teams, ranks, now)
+            return await _rate(db, game.guild_id, game.variant, teams, ranks, now)
+
+        return await self._write(work)

@@ -8,7 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import StrEnum
 
-from bot.store.base import StoreBase, _now
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.store.base import StoreBase, _now, dialect_insert
+from bot.store.schema import member_prefs
 
 
 class Autoplay(StrEnum):
@@ -34,12 +38,12 @@ class MemberQueries(StoreBase):
         found = dict.fromkeys(users, DEFAULT_AUTOPLAY)
         if not users:
             return found
-        marks = ", ".join("?" * len(users))
-        async with self._transaction(write=False) as db:
-            rows = await db.execute_fetchall(
-                f"SELECT user_id, autoplay FROM member_prefs WHERE user_id IN ({marks})", users
-            )
-        found.update({row["user_id"]: Autoplay(row["autoplay"]) for row in rows})
+        query = select(member_prefs.c.user_id, member_prefs.c.autoplay).where(
+            member_prefs.c.user_id.in_(users)
+        )
+        async with self._read() as db:
+            rows = (await db.execute(query)).all()
+        found.update({row.user_id: Autoplay(row.autoplay) for row in rows})
         return found
 
     async def set_autoplay(
@@ -47,12 +51,19 @@ class MemberQueries(StoreBase):
     ) -> None:
         """Store ``user_id``'s auto-play choice."""
         now = _now(now)
-        async with self._transaction(write=True) as db:
-            await db.execute(
-                """
-                INSERT INTO member_prefs (user_id, autoplay, updated_at) VALUES (?, ?, ?)
-                ON CONFLICT (user_id) DO UPDATE
-                SET autoplay = excluded.autoplay, updated_at = excluded.updated_at
-                """,
-                (user_id, choice.value, now),
+
+        async def work(db: AsyncConnection) -> None:
+            insert = dialect_insert(db, member_prefs).values(
+                user_id=user_id, autoplay=choice.value, updated_at=now
             )
+            await db.execute(
+                insert.on_conflict_do_update(
+                    index_elements=[member_prefs.c.user_id],
+                    set_={
+                        "autoplay": insert.excluded.autoplay,
+                        "updated_at": insert.excluded.updated_at,
+                    },
+                )
+            )
+
+        await self._write(work)

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import aiosqlite
+from sqlalchemy import ColumnElement, Double, and_, cast, distinct, func, select, true
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.ratings import DEFAULT_RATING, ORDINAL_Z, Rating, rate
-from bot.store.base import StoreBase, _now
+from bot.store.base import StoreBase, _now, dialect_insert
+from bot.store.schema import games, hand_tricks, hands, players, ratings, results, seats
 
 
 @dataclass(frozen=True)
@@ -92,21 +94,24 @@ class PlayerStats:
 
 
 async def _upsert_player(
-    db: aiosqlite.Connection, guild_id: int, user_id: int, display_name: str, now: float
+    db: AsyncConnection, guild_id: int, user_id: int, display_name: str, now: float
 ) -> None:
+    insert = dialect_insert(db, players).values(
+        guild_id=guild_id, user_id=user_id, display_name=display_name, updated_at=now
+    )
     await db.execute(
-        """
-        INSERT INTO players (guild_id, user_id, display_name, updated_at)
-        VALUES (?, ?, ?, ?)
-        ON CONFLICT (guild_id, user_id) DO UPDATE
-        SET display_name = excluded.display_name, updated_at = excluded.updated_at
-        """,
-        (guild_id, user_id, display_name, now),
+        insert.on_conflict_do_update(
+            index_elements=[players.c.guild_id, players.c.user_id],
+            set_={
+                "display_name": insert.excluded.display_name,
+                "updated_at": insert.excluded.updated_at,
+            },
+        )
     )
 
 
 async def _rate(
-    db: aiosqlite.Connection,
+    db: AsyncConnection,
     guild_id: int,
     variant: str,
     teams: list[list[int]],
@@ -118,35 +123,56 @@ async def _rate(
     return the changes, one per user in the order given."""
     users = [u for team in teams for u in team]
     won = [rank == 1 for team, rank in zip(teams, ranks, strict=True) for _ in team]
-    marks = ", ".join("?" * len(users))
     current = {
-        r["user_id"]: Rating(r["mu"], r["sigma"])
-        for r in await db.execute_fetchall(
-            f"""
-            SELECT user_id, mu, sigma FROM ratings
-            WHERE guild_id = ? AND variant = ? AND user_id IN ({marks})
-            """,
-            (guild_id, variant, *users),
+        r.user_id: Rating(r.mu, r.sigma)
+        for r in await db.execute(
+            select(ratings.c.user_id, ratings.c.mu, ratings.c.sigma).where(
+                ratings.c.guild_id == guild_id,
+                ratings.c.variant == variant,
+                ratings.c.user_id.in_(users),
+            )
         )
     }
     before = [[current.get(u, DEFAULT_RATING) for u in team] for team in teams]
     after = [r for team in rate(before, ranks) for r in team]
     flat_before = [r for team in before for r in team]
-    await db.executemany(
-        """
-        INSERT INTO ratings (guild_id, user_id, variant, mu, sigma, wins, losses, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (guild_id, variant, user_id) DO UPDATE
-        SET mu = excluded.mu, sigma = excluded.sigma,
-            wins = wins + excluded.wins, losses = losses + excluded.losses,
-            updated_at = excluded.updated_at
-        """,
+    insert = dialect_insert(db, ratings)
+    await db.execute(
+        insert.on_conflict_do_update(
+            index_elements=[ratings.c.guild_id, ratings.c.variant, ratings.c.user_id],
+            set_={
+                "mu": insert.excluded.mu,
+                "sigma": insert.excluded.sigma,
+                "wins": ratings.c.wins + insert.excluded.wins,
+                "losses": ratings.c.losses + insert.excluded.losses,
+                "updated_at": insert.excluded.updated_at,
+            },
+        ),
         [
-            (guild_id, u, variant, r.mu, r.sigma, int(w), int(not w), now)
+            {
+                "guild_id": guild_id,
+                "user_id": u,
+                "variant": variant,
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "wins": int(w),
+                "losses": int(not w),
+                "updated_at": now,
+            }
             for w, u, r in zip(won, users, after, strict=True)
         ],
     )
     return [RatingChange(u, b, a) for u, b, a in zip(users, flat_before, after, strict=True)]
+
+
+def _of_variant(column: ColumnElement[str], variant: str | None) -> ColumnElement[bool]:
+    """``column`` is ``variant``; always true when ``variant`` is None (every variant)."""
+    return true() if variant is None else column == variant
+
+
+def _ordinal() -> ColumnElement[float]:
+    """The displayed rating (``Rating.ordinal``) of a ``ratings`` row, in SQL."""
+    return ratings.c.mu - ORDINAL_Z * ratings.c.sigma
 
 
 class RecordQueries(StoreBase):
@@ -156,8 +182,12 @@ class RecordQueries(StoreBase):
         self, guild_id: int, user_id: int, display_name: str, *, now: float | None = None
     ) -> None:
         """Record ``display_name`` as the player's current name in the guild."""
-        async with self._transaction(write=True) as db:
-            await _upsert_player(db, guild_id, user_id, display_name, _now(now))
+        now = _now(now)
+
+        async def work(db: AsyncConnection) -> None:
+            await _upsert_player(db, guild_id, user_id, display_name, now)
+
+        await self._write(work)
 
     async def leaderboard(
         self, guild_id: int, variant: str | None = None, *, limit: int = 10, offset: int = 0
@@ -171,49 +201,49 @@ class RecordQueries(StoreBase):
         """
         if limit < 1 or offset < 0:
             raise ValueError("limit must be >= 1 and offset >= 0")
-        async with self._transaction(write=False) as db:
-            rows = await db.execute_fetchall(
-                """
-                SELECT r.user_id, p.display_name, SUM(r.wins) AS wins, SUM(r.losses) AS losses,
-                       MAX(r.mu - :z * r.sigma) AS rating
-                FROM ratings AS r
-                LEFT JOIN players AS p ON p.guild_id = r.guild_id AND p.user_id = r.user_id
-                WHERE r.guild_id = :guild AND (:variant IS NULL OR r.variant = :variant)
-                GROUP BY r.user_id
-                ORDER BY rating DESC, wins DESC, r.user_id
-                LIMIT :limit OFFSET :offset
-                """,
-                {
-                    "z": ORDINAL_Z,
-                    "guild": guild_id,
-                    "variant": variant,
-                    "limit": limit,
-                    "offset": offset,
-                },
+        wins = func.sum(ratings.c.wins).label("wins")
+        losses = func.sum(ratings.c.losses).label("losses")
+        rating = func.max(_ordinal()).label("rating")
+        query = (
+            select(ratings.c.user_id, players.c.display_name, wins, losses, rating)
+            .select_from(
+                ratings.outerjoin(
+                    players,
+                    and_(
+                        players.c.guild_id == ratings.c.guild_id,
+                        players.c.user_id == ratings.c.user_id,
+                    ),
+                )
             )
+            .where(ratings.c.guild_id == guild_id, _of_variant(ratings.c.variant, variant))
+            # One name per user in the guild (the players key): grouping by it changes
+            # nothing, and PostgreSQL wants every selected column grouped.
+            .group_by(ratings.c.user_id, players.c.display_name)
+            .order_by(rating.desc(), wins.desc(), ratings.c.user_id)
+            .limit(limit)
+            .offset(offset)
+        )
+        async with self._read() as db:
+            rows = (await db.execute(query)).all()
         return [
             LeaderboardRow(
                 rank=offset + i + 1,
-                user_id=r["user_id"],
-                display_name=r["display_name"],
-                wins=r["wins"],
-                losses=r["losses"],
-                rating=r["rating"],
+                user_id=r.user_id,
+                display_name=r.display_name,
+                wins=int(r.wins),
+                losses=int(r.losses),
+                rating=float(r.rating),
             )
             for i, r in enumerate(rows)
         ]
 
     async def leaderboard_count(self, guild_id: int, variant: str | None = None) -> int:
         """How many players the leaderboard of ``leaderboard(guild_id, variant)`` has."""
-        async with self._transaction(write=False) as db:
-            rows = await db.execute_fetchall(
-                """
-                SELECT COUNT(DISTINCT user_id) FROM ratings
-                WHERE guild_id = :guild AND (:variant IS NULL OR variant = :variant)
-                """,
-                {"guild": guild_id, "variant": variant},
-            )
-        return int(next(iter(rows))[0])
+        query = select(func.count(distinct(ratings.c.user_id))).where(
+            ratings.c.guild_id == guild_id, _of_variant(ratings.c.variant, variant)
+        )
+        async with self._read() as db:
+            return int((await db.execute(query)).scalar_one())
 
     async def player_stats(
         self, guild_id: int, user_id: int, variant: str | None = None
@@ -222,76 +252,81 @@ class RecordQueries(StoreBase):
 
         A player who never played gets all zeros and None averages.
         """
-        params = {"guild": guild_id, "user": user_id, "variant": variant, "z": ORDINAL_Z}
-        async with self._transaction(write=False) as db:
-            games = await db.execute_fetchall(
-                """
-                SELECT COUNT(*) FILTER (WHERE NOT r.vs_computer) AS games,
-                       COUNT(*) FILTER (WHERE NOT r.vs_computer AND r.outcome = 'win') AS wins,
-                       COUNT(*) FILTER (WHERE r.vs_computer AND r.outcome = 'win') AS cpu_wins,
-                       COUNT(*) FILTER (WHERE r.vs_computer AND r.outcome = 'loss') AS cpu_losses
-                FROM results AS r JOIN games AS g ON g.id = r.game_id
-                WHERE r.user_id = :user AND g.guild_id = :guild
-                  AND (:variant IS NULL OR g.variant = :variant)
-                """,
-                params,
+        in_games = and_(games.c.guild_id == guild_id, _of_variant(games.c.variant, variant))
+        human, computer = results.c.vs_computer == 0, results.c.vs_computer == 1
+        won, lost = results.c.outcome == "win", results.c.outcome == "loss"
+        count = func.count()
+        games_query = (
+            select(
+                count.filter(human).label("games"),
+                count.filter(and_(human, won)).label("wins"),
+                count.filter(and_(computer, won)).label("cpu_wins"),
+                count.filter(and_(computer, lost)).label("cpu_losses"),
             )
-            called = await db.execute_fetchall(
-                """
-                SELECT COUNT(*) AS called,
-                       COUNT(*) FILTER (WHERE h.euchred) AS euchred,
-                       COUNT(*) FILTER (WHERE h.march) AS marches
-                FROM hands AS h
-                JOIN seats AS s ON s.game_id = h.game_id AND s.seat = h.maker_seat
-                JOIN games AS g ON g.id = h.game_id
-                WHERE s.user_id = :user AND g.guild_id = :guild
-                  AND (:variant IS NULL OR g.variant = :variant)
-                """,
-                params,
+            .select_from(results.join(games, games.c.id == results.c.game_id))
+            .where(results.c.user_id == user_id, in_games)
+        )
+        called_query = (
+            select(
+                count.label("called"),
+                count.filter(hands.c.euchred == 1).label("euchred"),
+                count.filter(hands.c.march == 1).label("marches"),
             )
-            tricks = await db.execute_fetchall(
-                """
-                SELECT COUNT(*) AS played, AVG(t.tricks) AS avg_tricks
-                FROM hand_tricks AS t
-                JOIN seats AS s ON s.game_id = t.game_id AND s.seat = t.seat
-                JOIN games AS g ON g.id = t.game_id
-                WHERE s.user_id = :user AND g.guild_id = :guild
-                  AND (:variant IS NULL OR g.variant = :variant)
-                """,
-                params,
+            .select_from(
+                hands.join(
+                    seats,
+                    and_(seats.c.game_id == hands.c.game_id, seats.c.seat == hands.c.maker_seat),
+                ).join(games, games.c.id == hands.c.game_id)
             )
-            hints = await db.execute_fetchall(
-                """
-                SELECT COALESCE(SUM(s.hints), 0) FROM seats AS s
-                JOIN games AS g ON g.id = s.game_id
-                WHERE s.user_id = :user AND g.guild_id = :guild
-                  AND (:variant IS NULL OR g.variant = :variant)
-                """,
-                params,
+            .where(seats.c.user_id == user_id, in_games)
+        )
+        tricks_query = (
+            select(
+                count.label("played"),
+                # As a float on both databases (PostgreSQL averages integers as NUMERIC).
+                func.avg(cast(hand_tricks.c.tricks, Double)).label("avg_tricks"),
             )
-            rating = await db.execute_fetchall(
-                """
-                SELECT MAX(mu - :z * sigma) FROM ratings
-                WHERE guild_id = :guild AND user_id = :user
-                  AND (:variant IS NULL OR variant = :variant)
-                """,
-                params,
+            .select_from(
+                hand_tricks.join(
+                    seats,
+                    and_(
+                        seats.c.game_id == hand_tricks.c.game_id,
+                        seats.c.seat == hand_tricks.c.seat,
+                    ),
+                ).join(games, games.c.id == hand_tricks.c.game_id)
             )
-        g, c, t = next(iter(games)), next(iter(called)), next(iter(tricks))
+            .where(seats.c.user_id == user_id, in_games)
+        )
+        hints_query = (
+            select(func.coalesce(func.sum(seats.c.hints), 0))
+            .select_from(seats.join(games, games.c.id == seats.c.game_id))
+            .where(seats.c.user_id == user_id, in_games)
+        )
+        rating_query = select(func.max(_ordinal())).where(
+            ratings.c.guild_id == guild_id,
+            ratings.c.user_id == user_id,
+            _of_variant(ratings.c.variant, variant),
+        )
+        async with self._read() as db:
+            g = (await db.execute(games_query)).one()
+            c = (await db.execute(called_query)).one()
+            t = (await db.execute(tricks_query)).one()
+            hints = (await db.execute(hints_query)).scalar_one()
+            rating = (await db.execute(rating_query)).scalar_one()
         return PlayerStats(
             user_id=user_id,
             variant=variant,
-            games=g["games"],
-            wins=g["wins"],
-            losses=g["games"] - g["wins"],
-            rating=next(iter(rating))[0],
-            computer_wins=g["cpu_wins"],
-            computer_losses=g["cpu_losses"],
-            hands_played=t["played"],
-            hands_called=c["called"],
-            hands_made=c["called"] - c["euchred"],
-            hands_euchred=c["euchred"],
-            marches=c["marches"],
-            avg_tricks=t["avg_tricks"],
-            hints=next(iter(hints))[0],
+            games=g.games,
+            wins=g.wins,
+            losses=g.games - g.wins,
+            rating=None if rating is None else float(rating),
+            computer_wins=g.cpu_wins,
+            computer_losses=g.cpu_losses,
+            hands_played=t.played,
+            hands_called=c.called,
+            hands_made=c.called - c.euchred,
+            hands_euchred=c.euchred,
+            marches=c.marches,
+            avg_tricks=t.avg_tricks,
+            hints=int(hints),
         )

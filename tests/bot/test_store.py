@@ -1,4 +1,6 @@
-"""The store, on a real SQLite file in a temporary folder."""
+"""The store, on each backend: a real SQLite file in a temporary folder and a database on
+the tests' PostgreSQL server (the ``database`` fixture). Tests about SQLite files
+themselves (opening, PRAGMAs, migrating old files) use an SQLite path alone."""
 
 from __future__ import annotations
 
@@ -8,11 +10,12 @@ import random
 import shutil
 import sqlite3
 from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from pathlib import Path
 
 import aiosqlite
 import pytest
+from sqlalchemy import text
 
 from bot.migrations import MIGRATIONS_DIR, DatabaseTooNew, apply_migrations, discover
 from bot.ratings import DEFAULT_RATING, rate
@@ -33,6 +36,7 @@ from bot.store import (
     TimerDue,
 )
 from bot.store import records as store_records
+from bot.store.base import Shards
 from engine.cards import Suit, parse_cards
 from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
 from engine.players.random import RandomPlayer
@@ -52,9 +56,9 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    """An open store on a fresh database file."""
-    async with await Store.open(db_path) as opened:
+async def store(database: str | Path) -> AsyncIterator[Store]:
+    """An open store on a fresh database, once on each backend."""
+    async with await Store.open(database) as opened:
         yield opened
 
 
@@ -111,9 +115,19 @@ async def play_out(
     await store.finish_game(game_id, GameStatus.FINISHED, winner_seat, scores, now=now)
 
 
+async def sql(store: Store, statement: str, **params: object) -> list[tuple[object, ...]]:
+    """Run ``statement`` on the store's database behind its back (to inspect or arrange
+    rows, on either backend) and return its rows, if any."""
+    async with store._engine.connect() as conn:
+        result = await conn.execute(text(statement), params)
+        rows = [tuple(row) for row in result] if result.returns_rows else []
+        await conn.commit()
+    return rows
+
+
 @contextmanager
 def raw(db_path: Path) -> Iterator[sqlite3.Connection]:
-    """A plain second connection to inspect or arrange the file behind the store's back."""
+    """A plain second connection to inspect or arrange an SQLite file."""
     conn = sqlite3.connect(db_path, isolation_level=None)
     try:
         yield conn
@@ -179,12 +193,10 @@ async def test_create_and_load_game(store: Store) -> None:
     assert game.seat_of(ANN) == 0
 
 
-async def test_game_ids_are_never_reused(store: Store, db_path: Path) -> None:
+async def test_game_ids_are_never_reused(store: Store) -> None:
     """A new game never takes the id of a deleted one (old buttons carry game ids)."""
     first = await new_game(store, ANN, BOB)
-    with raw(db_path) as conn:
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("DELETE FROM games WHERE id = ?", (first,))
+    await sql(store, "DELETE FROM games WHERE id = :id", id=first)
     assert await new_game(store, ANN, BOB) > first
 
 
@@ -423,15 +435,15 @@ async def test_engine_game_round_trips_through_store(store: Store, variant: str)
 # Active games
 
 
-async def test_active_games_survive_restart(db_path: Path) -> None:
+async def test_active_games_survive_restart(database: str | Path) -> None:
     """After reopening, active_games returns exactly the unfinished games with their logs."""
-    async with await Store.open(db_path) as store:
+    async with await Store.open(database) as store:
         running = await new_game(store, ANN, BOB)
         await store.append_actions(running, 0, ["deal", "pass", "order"])
         other = await new_game(store, CAT, None)
         done = await new_game(store, ANN, CAT)
         await store.finish_game(done, GameStatus.ABANDONED, None)
-    async with await Store.open(db_path) as store:
+    async with await Store.open(database) as store:
         games = await store.active_games()
     assert [g.id for g in games] == [running, other]
     assert games[0].actions == ("deal", "pass", "order")
@@ -505,6 +517,26 @@ async def test_touch_turn_ignores_finished_game(store: Store) -> None:
     game_id = await new_game(store, ANN, BOB)
     await store.finish_game(game_id, GameStatus.ABANDONED, None)
     assert not await store.touch_turn(game_id)
+
+
+async def test_a_process_restores_and_times_only_the_games_of_its_shards(
+    store: Store, database: str | Path
+) -> None:
+    """With two shards, each process's active games and due timers are those of the
+    guilds on its shards ((guild_id >> 22) % 2); a game is still found by its id or its
+    members from any process."""
+    guilds = {0: 2 << 22, 1: 3 << 22}  # on shards 0 and 1 of two
+    games = {shard: await new_game(store, ANN, BOB, guild=g) for shard, g in guilds.items()}
+    for shard, game_id in games.items():
+        async with await Store.open(database, shards=Shards(frozenset({shard}), 2)) as process:
+            assert [g.id for g in await process.active_games()] == [game_id]
+            due = await process.due_turn_timers(T0 + 300, remind_after=150, forfeit_after=300)
+            assert [t.game_id for t in due] == [game_id]
+            other = games[1 - shard]
+            assert (await process.load_game(other)).guild_id == guilds[1 - shard]
+            found = await process.active_game_between(guilds[1 - shard], ANN, BOB)
+            assert found is not None and found.id == other
+    assert [g.id for g in await store.active_games()] == sorted(games.values())
 
 
 # Finishing games and ratings
@@ -615,22 +647,116 @@ async def test_ratings_accumulate(store: Store) -> None:
     assert (await store.leaderboard(GUILD))[0].wins == 2
 
 
+# Writers racing from several processes (on PostgreSQL, SERIALIZABLE transactions and
+# the game row locked FOR UPDATE; on SQLite, one writer at a time on the file)
+
+RACERS = 3
+
+
+@asynccontextmanager
+async def processes(database: str | Path, count: int = RACERS) -> AsyncIterator[list[Store]]:
+    """``count`` stores on one database, each with its own connections, as the bot's
+    processes have."""
+    async with AsyncExitStack() as stack:
+        yield [await stack.enter_async_context(await Store.open(database)) for _ in range(count)]
+
+
+async def test_appends_of_one_seq_from_several_processes_apply_once(
+    store: Store, database: str | Path
+) -> None:
+    """The same click applied by several processes at once: one append lands, the others
+    raise StaleAction, and the log holds exactly one action at that seq."""
+    game_id = await new_game(store, ANN, BOB)
+    await store.append_actions(game_id, 0, ["deal"])
+    async with processes(database) as stores:
+        results = await asyncio.gather(
+            *(other.append_actions(game_id, 1, [f"play {i}"]) for i, other in enumerate(stores)),
+            return_exceptions=True,
+        )
+    assert sum(r == 2 for r in results) == 1
+    stale = [r for r in results if isinstance(r, StaleAction)]
+    assert [(r.first_seq, r.expected_seq) for r in stale] == [(1, 2)] * (RACERS - 1)
+    game = await store.load_game(game_id)
+    assert len(game.actions) == 2 and game.actions[1] in {f"play {i}" for i in range(RACERS)}
+
+
+async def test_games_for_one_pair_created_from_several_processes_are_one(
+    store: Store, database: str | Path
+) -> None:
+    """Several processes start a game between the same two members at once: one game
+    is created, every other call raises AlreadyPlaying naming it, and no seat of theirs
+    stays behind."""
+    # No names: no players row is written, so nothing but the rule's own check (the
+    # seats read, then written) can make the creations conflict.
+    seats = [SeatRow.human(0, ANN), SeatRow.human(1, BOB)]
+    async with processes(database) as stores:
+        results = await asyncio.gather(
+            *(
+                other.create_game(GUILD, CHANNEL + i, "tuque", {}, 7, 0, seats)
+                for i, other in enumerate(stores)
+            ),
+            return_exceptions=True,
+        )
+    [game_id] = [r for r in results if isinstance(r, int)]
+    refused = [r for r in results if isinstance(r, AlreadyPlaying)]
+    assert len(refused) == RACERS - 1
+    assert {(r.game_id, r.user_ids) for r in refused} == {(game_id, (ANN, BOB))}
+    assert await sql(store, "SELECT id FROM games") == [(game_id,)]
+    assert await sql(store, "SELECT COUNT(*) FROM seats") == [(2,)]
+
+
+async def test_finishes_from_several_processes_rate_the_game_once(
+    store: Store, database: str | Path
+) -> None:
+    """The last card and a timer's forfeit from several processes at once: one finish
+    wins, the others raise GameNotActive; one set of results and one rating update."""
+    game_id = await new_game(store, ANN, BOB)
+    async with processes(database) as stores:
+        results = await asyncio.gather(
+            *(
+                other.finish_game(game_id, status, 0, {0: 10, 1: 2}, now=T0 + 1)
+                for other, status in zip(
+                    stores, [GameStatus.FINISHED, GameStatus.FORFEITED] * RACERS, strict=False
+                )
+            ),
+            return_exceptions=True,
+        )
+    [changes] = [r for r in results if isinstance(r, list)]
+    assert sum(isinstance(r, GameNotActive) for r in results) == RACERS - 1
+    assert [c.before for c in changes] == [DEFAULT_RATING] * 2
+    assert await sql(store, "SELECT COUNT(*) FROM results") == [(2,)]
+    board = await store.leaderboard(GUILD)
+    assert [(r.user_id, r.wins, r.losses) for r in board] == [(ANN, 1, 0), (BOB, 0, 1)]
+    assert [r.rating for r in board] == pytest.approx([c.after.ordinal for c in changes])
+
+
 # Leaderboard
 
 
-def seed_ratings(db_path: Path, rows: list[tuple[int, str, float, float, int, int]]) -> None:
+async def seed_ratings(store: Store, rows: list[tuple[int, str, float, float, int, int]]) -> None:
     """Write rating rows (user, variant, mu, sigma, wins, losses) for GUILD directly."""
-    with raw(db_path) as conn:
-        conn.executemany(
-            "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(GUILD, u, v, mu, sigma, w, lo, T0) for u, v, mu, sigma, w, lo in rows],
+    for u, v, mu, sigma, w, lo in rows:
+        await sql(
+            store,
+            """
+            INSERT INTO ratings (guild_id, user_id, variant, mu, sigma, wins, losses, updated_at)
+            VALUES (:guild, :user, :variant, :mu, :sigma, :wins, :losses, :now)
+            """,
+            guild=GUILD,
+            user=u,
+            variant=v,
+            mu=mu,
+            sigma=sigma,
+            wins=w,
+            losses=lo,
+            now=T0,
         )
 
 
-async def test_leaderboard_orders_by_rating_then_wins(store: Store, db_path: Path) -> None:
+async def test_leaderboard_orders_by_rating_then_wins(store: Store) -> None:
     """Higher rating ranks first; equal ratings rank by wins, then user id."""
-    seed_ratings(
-        db_path,
+    await seed_ratings(
+        store,
         [
             (ANN, "tuque", 30.0, 5.0, 3, 1),
             (BOB, "tuque", 35.0, 5.0, 1, 0),
@@ -645,19 +771,19 @@ async def test_leaderboard_orders_by_rating_then_wins(store: Store, db_path: Pat
     assert (board[3].games, board[3].win_rate) == (4, 0.75)
 
 
-async def test_leaderboard_pages(store: Store, db_path: Path) -> None:
+async def test_leaderboard_pages(store: Store) -> None:
     """limit and offset page through the board with ranks continuing across pages."""
-    seed_ratings(db_path, [(1000 + i, "tuque", 40.0 - i, 5.0, i, 0) for i in range(5)])
+    await seed_ratings(store, [(1000 + i, "tuque", 40.0 - i, 5.0, i, 0) for i in range(5)])
     page = await store.leaderboard(GUILD, limit=2, offset=2)
     assert [(r.rank, r.user_id) for r in page] == [(3, 1002), (4, 1003)]
     assert await store.leaderboard_count(GUILD) == 5
     assert await store.leaderboard(GUILD, limit=2, offset=6) == []
 
 
-async def test_leaderboard_variant_filter(store: Store, db_path: Path) -> None:
+async def test_leaderboard_variant_filter(store: Store) -> None:
     """A variant's board has that variant's players; all variants sum records, best rating."""
-    seed_ratings(
-        db_path,
+    await seed_ratings(
+        store,
         [
             (ANN, "tuque", 30.0, 5.0, 2, 1),
             (ANN, "euchre", 40.0, 5.0, 1, 1),
@@ -763,14 +889,13 @@ async def test_hands_survive_abandoned_game(store: Store) -> None:
     assert (await store.player_stats(GUILD, ANN)).hands_called == 1
 
 
-async def test_results_record_outcome_per_seat(store: Store, db_path: Path) -> None:
+async def test_results_record_outcome_per_seat(store: Store) -> None:
     """Each seat gets one result row with its outcome, score and computer flag."""
     game_id = await new_game(store, ANN, None)
     await store.finish_game(game_id, GameStatus.FORFEITED, 1, {0: 3, 1: 5})
-    with raw(db_path) as conn:
-        rows = conn.execute(
-            "SELECT seat, user_id, outcome, score, vs_computer FROM results ORDER BY seat"
-        ).fetchall()
+    rows = await sql(
+        store, "SELECT seat, user_id, outcome, score, vs_computer FROM results ORDER BY seat"
+    )
     assert rows == [(0, ANN, Outcome.LOSS, 3, 1), (1, None, Outcome.WIN, 5, 1)]
 
 
@@ -817,10 +942,10 @@ async def test_accept_race_has_one_winner(store: Store) -> None:
     assert (await store.load_challenge(challenge_id)).status is ChallengeStatus.ACCEPTED
 
 
-async def test_accept_race_across_connections(store: Store, db_path: Path) -> None:
+async def test_accept_race_across_connections(store: Store, database: str | Path) -> None:
     """Accept and decline racing from two processes' stores: exactly one wins."""
     challenge_id = await new_challenge(store)
-    async with await Store.open(db_path) as other:
+    async with await Store.open(database) as other:
         results = await asyncio.gather(
             store.resolve_challenge(challenge_id, ChallengeStatus.ACCEPTED, now=T0 + 1),
             other.resolve_challenge(challenge_id, ChallengeStatus.DECLINED, now=T0 + 1),
@@ -864,10 +989,10 @@ async def test_accepting_creates_the_game_and_its_deal_in_one_step(store: Store)
     assert game.next_seq == 1
 
 
-async def test_accept_race_creates_one_game(store: Store, db_path: Path) -> None:
+async def test_accept_race_creates_one_game(store: Store, database: str | Path) -> None:
     """Two accepts from two connections: one game; the other raises and writes nothing."""
     challenge_id = await new_challenge(store)
-    async with await Store.open(db_path) as other:
+    async with await Store.open(database) as other:
         results = await asyncio.gather(
             _accept(store, challenge_id, T0 + 1),
             _accept(other, challenge_id, T0 + 1),
@@ -875,16 +1000,14 @@ async def test_accept_race_creates_one_game(store: Store, db_path: Path) -> None
         )
     assert sum(isinstance(r, ChallengeClosed) for r in results) == 1
     assert sum(isinstance(r, int) for r in results) == 1
-    with raw(db_path) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
-        assert conn.execute("SELECT COUNT(*) FROM game_actions").fetchone()[0] == 1
+    assert await sql(store, "SELECT COUNT(*) FROM games") == [(1,)]
+    assert await sql(store, "SELECT COUNT(*) FROM game_actions") == [(1,)]
 
 
-async def test_a_call_cancelled_mid_transaction_leaves_the_store_usable(
-    store: Store, db_path: Path
-) -> None:
-    """A write cancelled while its BEGIN is on aiosqlite's thread (a task cancelled at
-    shutdown, a timeout) is rolled back; the next write works and nothing half-done stays."""
+async def test_a_call_cancelled_mid_transaction_leaves_the_store_usable(store: Store) -> None:
+    """A write cancelled part-way (while its BEGIN is on aiosqlite's thread, or its
+    statement with PostgreSQL; a task cancelled at shutdown, a timeout) is rolled back; the
+    next write works and nothing half-done stays."""
     for steps in range(6):
         task = asyncio.create_task(store.upsert_player(GUILD, ANN, "Ann", now=T0))
         for _ in range(steps):
@@ -892,17 +1015,16 @@ async def test_a_call_cancelled_mid_transaction_leaves_the_store_usable(
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
         await store.upsert_player(GUILD, BOB, "Bob", now=T0)
-    with raw(db_path) as conn:
-        assert conn.execute(
-            "SELECT COUNT(*) FROM players WHERE user_id = ?", (BOB,)
-        ).fetchone() == (1,)
+    assert await sql(store, "SELECT COUNT(*) FROM players WHERE user_id = :bob", bob=BOB) == [(1,)]
 
 
-async def test_two_challenges_accepted_at_once_start_one_game(store: Store, db_path: Path) -> None:
+async def test_two_challenges_accepted_at_once_start_one_game(
+    store: Store, database: str | Path
+) -> None:
     """Two open challenges between the same members, accepted from two connections at
     once: one game; the other accept raises AlreadyPlaying and its challenge stays open."""
     first, second = await new_challenge(store), await new_challenge(store)
-    async with await Store.open(db_path) as other:
+    async with await Store.open(database) as other:
         results = await asyncio.gather(
             _accept(store, first, T0 + 1), _accept(other, second, T0 + 1), return_exceptions=True
         )
@@ -913,9 +1035,8 @@ async def test_two_challenges_accepted_at_once_start_one_game(store: Store, db_p
     assert refused[0].user_ids == (ANN, BOB)
     statuses = {(await store.load_challenge(c)).status for c in (first, second)}
     assert statuses == {ChallengeStatus.ACCEPTED, ChallengeStatus.OPEN}
-    with raw(db_path) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
-        assert conn.execute("SELECT COUNT(*) FROM seats").fetchone()[0] == 2
+    assert await sql(store, "SELECT COUNT(*) FROM games") == [(1,)]
+    assert await sql(store, "SELECT COUNT(*) FROM seats") == [(2,)]
 
 
 async def test_one_active_game_between_two_members(store: Store) -> None:
@@ -934,7 +1055,7 @@ async def test_one_active_game_between_two_members(store: Store) -> None:
     await new_game(store, ANN, BOB)
 
 
-async def test_accepting_a_closed_challenge_writes_nothing(store: Store, db_path: Path) -> None:
+async def test_accepting_a_closed_challenge_writes_nothing(store: Store) -> None:
     """An expired, declined or unknown challenge creates no game, seat or action."""
     expired = await new_challenge(store, lifetime=60)
     declined = await new_challenge(store)
@@ -945,9 +1066,8 @@ async def test_accepting_a_closed_challenge_writes_nothing(store: Store, db_path
     with pytest.raises(ChallengeNotFound):
         await _accept(store, 404, T0 + 1)
     assert (await store.load_challenge(expired)).status is ChallengeStatus.OPEN
-    with raw(db_path) as conn:
-        for table in ("games", "seats", "game_actions", "players"):
-            assert conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0, table
+    for table in ("games", "seats", "game_actions", "players"):
+        assert await sql(store, f"SELECT COUNT(*) FROM {table}") == [(0,)], table
 
 
 async def test_resolve_unknown_challenge(store: Store) -> None:
@@ -978,24 +1098,22 @@ async def test_expire_challenges(store: Store) -> None:
     assert (await store.load_challenge(answered)).status is ChallengeStatus.CANCELLED
 
 
-async def test_open_challenges_survive_restart(db_path: Path) -> None:
+async def test_open_challenges_survive_restart(database: str | Path) -> None:
     """Open challenges are listed again after reopening the database."""
-    async with await Store.open(db_path) as store:
+    async with await Store.open(database) as store:
         challenge_id = await new_challenge(store)
-    async with await Store.open(db_path) as store:
+    async with await Store.open(database) as store:
         assert [c.id for c in await store.open_challenges()] == [challenge_id]
 
 
 # Players
 
 
-async def test_upsert_player_updates_name(store: Store, db_path: Path) -> None:
+async def test_upsert_player_updates_name(store: Store) -> None:
     """Recording a player twice keeps one row with the newest name."""
     await store.upsert_player(GUILD, ANN, "Ann", now=T0)
     await store.upsert_player(GUILD, ANN, "Annie", now=T0 + 1)
-    with raw(db_path) as conn:
-        rows = conn.execute("SELECT display_name, updated_at FROM players").fetchall()
-    assert rows == [("Annie", T0 + 1)]
+    assert await sql(store, "SELECT display_name, updated_at FROM players") == [("Annie", T0 + 1)]
 
 
 # Tables of two to six seats, any sides (migration 002)
@@ -1281,7 +1399,7 @@ def test_hand_record_rejects_seats_and_sides_past_six() -> None:
 
 
 async def test_a_six_seat_team_game_is_stored_and_rated_three_against_three(
-    store: Store, db_path: Path
+    store: Store,
 ) -> None:
     """RULES.md §6: teams of three seated alternately; a loner's two partners sit out of
     the hand's tricks; the result ranks both teams and rates the six members as 3 vs 3."""
@@ -1298,12 +1416,12 @@ async def test_a_six_seat_team_game_is_stored_and_rated_three_against_three(
     assert [c.user_id for c in changes] == [BOB, DAN, 600, ANN, CAT, 500]
     after = rate([[DEFAULT_RATING] * 3, [DEFAULT_RATING] * 3], [1, 2])
     assert [c.after for c in changes] == after[0] + after[1]
-    with raw(db_path) as db:
-        rows = db.execute(
-            "SELECT seat, side, rank, outcome FROM results WHERE game_id = ? ORDER BY seat",
-            (game_id,),
-        ).fetchall()
-        assert db.execute("SELECT side, points FROM hand_points").fetchall() == [(1, 6)]
+    rows = await sql(
+        store,
+        "SELECT seat, side, rank, outcome FROM results WHERE game_id = :game ORDER BY seat",
+        game=game_id,
+    )
+    assert await sql(store, "SELECT side, points FROM hand_points") == [(1, 6)]
     assert rows == [(s, s % 2, 2 - s % 2, "win" if s % 2 else "loss") for s in range(6)]
     dan = await store.player_stats(GUILD, DAN)
     assert (dan.wins, dan.hands_played, dan.marches, dan.avg_tricks) == (1, 1, 0, 5.0)
@@ -1312,9 +1430,7 @@ async def test_a_six_seat_team_game_is_stored_and_rated_three_against_three(
     assert [(r.wins, r.losses) for r in board] == [(1, 0)] * 3 + [(0, 1)] * 3
 
 
-async def test_a_three_way_game_ranks_every_side_and_rates_a_ranking(
-    store: Store, db_path: Path
-) -> None:
+async def test_a_three_way_game_ranks_every_side_and_rates_a_ranking(store: Store) -> None:
     """RULES.md §5 three-hand, each for themself: places 1, 2, 3 by score (negative
     scores too); the ratings are OpenSkill's for three teams of one in that order."""
     seats = [SeatRow.human(s, u, side=s) for s, u in enumerate((ANN, BOB, CAT))]
@@ -1329,21 +1445,19 @@ async def test_a_three_way_game_ranks_every_side_and_rates_a_ranking(
     assert [c.user_id for c in changes] == [BOB, ANN, CAT]
     assert [c.after for c in changes] == [t[0] for t in rate([[DEFAULT_RATING]] * 3, [1, 2, 3])]
     assert changes[0].delta > changes[1].delta > changes[2].delta
-    with raw(db_path) as db:
-        assert db.execute(
-            "SELECT seat, side, rank, outcome, score FROM results WHERE game_id = ? ORDER BY seat",
-            (game_id,),
-        ).fetchall() == [(0, 0, 2, "loss", 3), (1, 1, 1, "win", 10), (2, 2, 3, "loss", -2)]
-        assert db.execute("SELECT side, points FROM hand_points").fetchall() == [(2, -2)]
+    assert await sql(
+        store,
+        "SELECT seat, side, rank, outcome, score FROM results WHERE game_id = :game ORDER BY seat",
+        game=game_id,
+    ) == [(0, 0, 2, "loss", 3), (1, 1, 1, "win", 10), (2, 2, 3, "loss", -2)]
+    assert await sql(store, "SELECT side, points FROM hand_points") == [(2, -2)]
     board = await store.leaderboard(GUILD, "three_hand")
     assert [(r.user_id, r.wins, r.losses) for r in board] == [(BOB, 1, 0), (ANN, 0, 1), (CAT, 0, 1)]
     cat = await store.player_stats(GUILD, CAT)
     assert (cat.games, cat.losses, cat.hands_called, cat.hands_euchred) == (1, 1, 1, 1)
 
 
-async def test_tied_sides_share_a_place_and_the_next_is_skipped(
-    store: Store, db_path: Path
-) -> None:
+async def test_tied_sides_share_a_place_and_the_next_is_skipped(store: Store) -> None:
     """Five each for themself: the winner 1, then by score with ties sharing (1, 2, 2, 4,
     5); the tied players' ratings move alike."""
     users = (ANN, BOB, CAT, DAN, 500)
@@ -1351,8 +1465,7 @@ async def test_tied_sides_share_a_place_and_the_next_is_skipped(
     game_id = await store.create_game(GUILD, CHANNEL, "jackpot", {"players": 5}, 4, 0, seats)
     scores = {0: -3, 1: 9, 2: 5, 3: 5, 4: -7}
     changes = await store.finish_game(game_id, GameStatus.FINISHED, 1, scores)
-    with raw(db_path) as db:
-        ranks = db.execute("SELECT rank FROM results ORDER BY seat").fetchall()
+    ranks = await sql(store, "SELECT rank FROM results ORDER BY seat")
     assert [r for (r,) in ranks] == [4, 1, 2, 2, 5]
     after = {c.user_id: c.after for c in changes}
     expected = rate([[DEFAULT_RATING]] * 5, [4, 1, 2, 2, 5])
@@ -1366,18 +1479,17 @@ async def test_tied_sides_share_a_place_and_the_next_is_skipped(
     assert sum(r.wins for r in board) == 1 and sum(r.losses for r in board) == 4
 
 
-async def test_a_resignation_wins_for_the_side_named_even_on_fewer_points(
-    store: Store, db_path: Path
-) -> None:
+async def test_a_resignation_wins_for_the_side_named_even_on_fewer_points(store: Store) -> None:
     """A game conceded (resigned or forfeited) places the side named first, whatever the
     scores; the others follow by score."""
     seats = [SeatRow.human(s, u, side=s) for s, u in enumerate((ANN, BOB, CAT))]
     game_id = await store.create_game(GUILD, CHANNEL, "three_hand", {}, 4, 0, seats, now=T0)
     await store.finish_game(game_id, GameStatus.RESIGNED, 2, {0: 4, 1: 7, 2: 1}, now=T0)
-    with raw(db_path) as db:
-        assert db.execute(
-            "SELECT seat, rank, outcome FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
-        ).fetchall() == [(0, 3, "loss"), (1, 2, "loss"), (2, 1, "win")]
+    assert await sql(
+        store,
+        "SELECT seat, rank, outcome FROM results WHERE game_id = :game ORDER BY seat",
+        game=game_id,
+    ) == [(0, 3, "loss"), (1, 2, "loss"), (2, 1, "win")]
     assert (await store.player_stats(GUILD, CAT)).wins == 1
 
 
@@ -1395,16 +1507,15 @@ async def test_a_resignation_wins_for_the_side_named_even_on_fewer_points(
     ],
 )
 async def test_create_game_rejects_bad_sides_and_writes_nothing(
-    store: Store, db_path: Path, sides: tuple[int, ...]
+    store: Store, sides: tuple[int, ...]
 ) -> None:
     """Sides must be the engine's (0..m-1, m >= 2, side k holding seat k) and seats at
     most six; the error leaves no game, seat or player behind."""
     seats = [SeatRow.human(s, 100 + s, f"user{s}", side=side) for s, side in enumerate(sides)]
     with pytest.raises(ValueError):
         await store.create_game(GUILD, CHANNEL, "six_hand", {}, 1, 0, seats)
-    with raw(db_path) as db:
-        counts = [db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in COLUMNS_002]
-    assert counts == [0] * len(COLUMNS_002)
+    counts = [await sql(store, f"SELECT COUNT(*) FROM {t}") for t in COLUMNS_002]
+    assert counts == [[(0,)]] * len(COLUMNS_002)
 
 
 async def test_finish_rejects_partners_with_different_scores(store: Store) -> None:
@@ -1422,7 +1533,7 @@ async def test_finish_rejects_partners_with_different_scores(store: Store) -> No
     ids=[*VARIANTS, "call_ace-6", "jackpot-5"],
 )
 async def test_any_variant_round_trips_with_its_hands(
-    store: Store, db_path: Path, variant: str, options: dict[str, int]
+    store: Store, variant: str, options: dict[str, int]
 ) -> None:
     """A seeded game of every variant, stored hand by hand with its sides, rebuilds
     exactly; the hands' points add up to the scores, the callers' hands are counted,
@@ -1454,9 +1565,8 @@ async def test_any_variant_round_trips_with_its_hands(
     assert Game.from_record({**game.to_record(), "actions": list(row.actions)}).hand_results == (
         game.hand_results
     )
-    with raw(db_path) as db:
-        points = dict(db.execute("SELECT side, SUM(points) FROM hand_points GROUP BY side"))
-        assert [points.get(side, 0) for side in range(len(game.scores))] == list(game.scores)
+    points = dict(await sql(store, "SELECT side, SUM(points) FROM hand_points GROUP BY side"))
+    assert [points.get(side, 0) for side in range(len(game.scores))] == list(game.scores)
     stats = [await store.player_stats(GUILD, user) for user in users]
     assert sum(s.hands_called for s in stats) == sum(r.maker is not None for r in game.hand_results)
     if game.winner is None:
@@ -1465,13 +1575,12 @@ async def test_any_variant_round_trips_with_its_hands(
     scores = {seat: game.scores[v.sides[seat]] for seat in range(v.players)}
     changes = await store.finish_game(game_id, GameStatus.FINISHED, game.winner, scores)
     assert len(changes) == v.players
-    with raw(db_path) as db:
-        winners = db.execute("SELECT side FROM results WHERE rank = 1").fetchall()
+    winners = await sql(store, "SELECT side FROM results WHERE rank = 1")
     assert {side for (side,) in winners} == {game.winner}
 
 
 async def test_a_member_who_resigned_loses_and_places_last_while_the_others_play_on(
-    store: Store, db_path: Path
+    store: Store,
 ) -> None:
     """docs/rulings.md R26, three-hand: Ann resigns and a computer plays her seat; her
     computer scores best, yet Bob wins, Cat is second, and Ann is last, rated last."""
@@ -1486,14 +1595,15 @@ async def test_a_member_who_resigned_loses_and_places_last_while_the_others_play
     changes = await store.finish_game(game_id, GameStatus.FINISHED, 1, {0: 10, 1: 7, 2: 3})
     assert [c.user_id for c in changes] == [BOB, CAT, ANN]
     assert [c.after for c in changes] == [t[0] for t in rate([[DEFAULT_RATING]] * 3, [1, 2, 3])]
-    with raw(db_path) as db:
-        assert db.execute(
-            "SELECT seat, rank, outcome FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
-        ).fetchall() == [(0, 3, "loss"), (1, 1, "win"), (2, 2, "loss")]
+    assert await sql(
+        store,
+        "SELECT seat, rank, outcome FROM results WHERE game_id = :game ORDER BY seat",
+        game=game_id,
+    ) == [(0, 3, "loss"), (1, 1, "win"), (2, 2, "loss")]
 
 
 async def test_a_partner_who_plays_on_after_a_resignation_keeps_the_sides_result(
-    store: Store, db_path: Path
+    store: Store,
 ) -> None:
     """docs/rulings.md R26, Euchre: Ann resigns, Cat (her partner) plays on with a
     computer and their side wins: Cat wins, Ann loses, rated as a team of her own."""
@@ -1502,11 +1612,11 @@ async def test_a_partner_who_plays_on_after_a_resignation_keeps_the_sides_result
     changes = await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 8, 2: 10, 3: 8})
     assert [c.user_id for c in changes] == [CAT, BOB, DAN, ANN]
     assert changes[0].delta > 0 > changes[-1].delta
-    with raw(db_path) as db:
-        assert db.execute(
-            "SELECT user_id, rank, outcome FROM results WHERE game_id = ? ORDER BY seat",
-            (game_id,),
-        ).fetchall() == [(ANN, 3, "loss"), (BOB, 2, "loss"), (CAT, 1, "win"), (DAN, 2, "loss")]
+    assert await sql(
+        store,
+        "SELECT user_id, rank, outcome FROM results WHERE game_id = :game ORDER BY seat",
+        game=game_id,
+    ) == [(ANN, 3, "loss"), (BOB, 2, "loss"), (CAT, 1, "win"), (DAN, 2, "loss")]
     ann = await store.player_stats(GUILD, ANN)
     assert (ann.games, ann.wins, ann.losses) == (1, 0, 1)
 

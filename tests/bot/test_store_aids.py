@@ -1,14 +1,15 @@
-"""The store's play aids on a real database file: hints counted per seat and shown in
-stats, members' auto-play choices, and rematch invitations (one open per game)."""
+"""The store's play aids on each backend (SQLite and PostgreSQL): hints counted per seat
+and shown in stats, members' auto-play choices, and rematch invitations (one open per
+game)."""
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from bot.store import (
     DEFAULT_AUTOPLAY,
@@ -22,20 +23,25 @@ from bot.store import (
     SeatUnavailable,
     Store,
 )
+from bot.store.schema import metadata
 
 T0 = 1_000_000.0
 ANN, BOB, CAT = (100, "Ann"), (200, "Bob"), (300, "Cat")
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    async with await Store.open(tmp_path / "tuque.db") as opened:
+async def store(database: str | Path) -> AsyncIterator[Store]:
+    async with await Store.open(database) as opened:
         yield opened
 
 
-def dump(tmp_path: Path) -> list[str]:
-    with sqlite3.connect(tmp_path / "tuque.db") as db:
-        return list(db.iterdump())
+async def dump(store: Store) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table, in a fixed order, read behind the store's back."""
+    async with store._engine.connect() as db:
+        return {
+            table.name: [tuple(row) for row in await db.execute(select(table).order_by(*table.c))]
+            for table in metadata.sorted_tables
+        }
 
 
 async def euchre(store: Store, *, finished: bool = True) -> int:
@@ -61,16 +67,19 @@ async def test_hints_are_counted_per_seat_and_shown_in_stats(store: Store) -> No
     assert (await store.player_stats(1, ANN[0], "euchre")).hints == 2
     assert (await store.player_stats(1, ANN[0], "tuque")).hints == 0
     assert (await store.player_stats(1, BOB[0])).hints == 0
+    with pytest.raises(ValueError):
+        await store.record_hint(game_id, 4)
+    assert (await store.load_game(game_id)).seats[0].display_name == ANN[1]
 
 
-async def test_no_hint_is_counted_once_the_game_is_over(store: Store, tmp_path: Path) -> None:
+async def test_no_hint_is_counted_once_the_game_is_over(store: Store) -> None:
     game_id = await euchre(store)
-    before = dump(tmp_path)
+    before = await dump(store)
     with pytest.raises(GameNotActive):
         await store.record_hint(game_id, 0)
     with pytest.raises(GameNotFound):
         await store.record_hint(game_id + 1, 0)
-    assert dump(tmp_path) == before
+    assert await dump(store) == before
 
 
 async def test_autoplay_defaults_to_the_last_trick_and_keeps_a_choice(store: Store) -> None:
@@ -138,16 +147,14 @@ async def test_a_rematch_alone_against_computers_needs_no_invitation(store: Stor
     ]
 
 
-async def test_a_rematch_is_refused_to_strangers_and_for_games_not_over(
-    store: Store, tmp_path: Path
-) -> None:
+async def test_a_rematch_is_refused_to_strangers_and_for_games_not_over(store: Store) -> None:
     finished = await euchre(store)
     running = await euchre(store, finished=False)
-    before = dump(tmp_path)
+    before = await dump(store)
     with pytest.raises(SeatUnavailable, match="Only the players"):
         await store.open_rematch(finished, (999, "Zed"), lifetime=900, now=T0)
     with pytest.raises(SeatUnavailable, match="not over"):
         await store.open_rematch(running, ANN, lifetime=900, now=T0)
     with pytest.raises(SeatUnavailable, match="no game"):
         await store.open_rematch(running + 10, ANN, lifetime=900, now=T0)
-    assert dump(tmp_path) == before
+    assert await dump(store) == before
