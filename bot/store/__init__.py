@@ -1,10 +1,13 @@
 """The bot's persistent state. ``Store`` owns every SQL statement of the project.
 
-``Store`` is one class over one SQLite connection; its methods are written by
-aggregate, each module with its rows, enums, errors and design notes:
+``Store`` is one class over one database, an SQLite file or PostgreSQL (SQLAlchemy
+Core on aiosqlite or asyncpg); its methods are written by aggregate, each module with
+its rows, enums, errors and design notes:
 
-- ``bot.store.base``: opening, migrating and closing the database, one transaction
-  at a time, ``StoreError`` and ``DatabaseUnusable``.
+- ``bot.store.base``: opening, migrating and closing the database, read and write
+  transactions (serializable, retried on PostgreSQL), ``Shards``, ``StoreError`` and
+  ``DatabaseUnusable``.
+- ``bot.store.schema``: the tables, as SQLAlchemy Core declares them.
 - ``bot.store.games``: games, their seats, action logs, hands, turn timers and
   ends (results and, through ``records``, ratings).
 - ``bot.store.challenges``: challenges and their answers.
@@ -14,6 +17,7 @@ aggregate, each module with its rows, enums, errors and design notes:
 - ``bot.store.members``: members' own choices (auto-play of forced moves).
 - ``bot.store.settings``: each server's settings (``/tuque settings``) over the bot's
   defaults.
+- ``bot.store.copy``: copying an SQLite database into PostgreSQL.
 
 Import everything from here (``from bot.store import Store, GameRow``).
 """
@@ -102,9 +106,9 @@ __all__ = [
 class Store(
     GameQueries, ChallengeQueries, LobbyQueries, RecordQueries, MemberQueries, SettingsQueries
 ):
-    """Async access to the bot's SQLite database. Create with ``await Store.open(path)``.
+    """Async access to the bot's database. Create with ``await Store.open(path_or_url)``.
 
-    Usable as ``async with await Store.open(path) as store: ...``. Methods raise
-    the ``StoreError`` subclasses documented on each, ``ValueError`` for
-    arguments that break the data's rules, and ``sqlite3.Error`` for I/O trouble.
+    Usable as ``async with await Store.open(path_or_url) as store: ...``. Methods raise
+    the ``StoreError`` subclasses documented on each, ``ValueError`` for arguments that
+    break the data's rules, and ``sqlalchemy.exc.SQLAlchemyError`` for I/O trouble.
     """

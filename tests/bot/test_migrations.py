@@ -6,6 +6,7 @@ import asyncio
 import re
 import sqlite3
 from collections.abc import AsyncIterator
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import aiosqlite
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from bot.migrations import (
     MIGRATIONS_DIR,
+    POSTGRESQL_MIGRATIONS_DIR,
     DatabaseTooNew,
     InvalidMigrations,
     MigrationFailed,
@@ -193,10 +195,12 @@ def test_split_matches_sqlite_on_tricky_literals(texts: list[str]) -> None:
         db.close()
 
 
-def test_repository_migrations_are_valid() -> None:
-    """The bot's migrations are found as the ``migrations`` package's data, numbered 1..N."""
-    migrations = discover()
-    assert MIGRATIONS_DIR.name == "migrations"
+@pytest.mark.parametrize("folder", [MIGRATIONS_DIR, POSTGRESQL_MIGRATIONS_DIR])
+def test_repository_migrations_are_valid(folder: Traversable) -> None:
+    """The bot's migrations for each database are found as the ``migrations`` package's
+    data (``sqlite/``, ``postgresql/``), numbered 1..N."""
+    migrations = discover(folder)
+    assert folder.name in {"sqlite", "postgresql"}
     assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
     assert migrations[0].path.name == "001_initial.sql"
 
