@@ -22,4 +22,8 @@ RUN pip install . && rm -rf /src
 WORKDIR /home/tuque
 USER tuque
 VOLUME ["/data"]
+# With METRICS_PORT set: healthy while /metrics answers and every shard is connected to
+# Discord; unset, the check passes and says there is nothing to ask (bot/healthcheck.py).
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot.healthcheck"]
 ENTRYPOINT ["tuque-bot"]

@@ -23,6 +23,7 @@ import discord
 from pydantic import ValidationError
 
 from bot.client import TuqueBot, tune_gc
+from bot.metrics import MetricsUnavailable
 from bot.migrations import MigrationError
 from bot.settings import Settings
 from bot.store import Store, StoreError
@@ -77,6 +78,8 @@ async def serve(settings: Settings, token: str) -> int:
             await running
         except discord.LoginFailure:
             return _fail("Discord refused DISCORD_TOKEN: reset it in the developer portal")
+        except MetricsUnavailable as error:
+            return _fail(f"cannot serve metrics (METRICS_HOST, METRICS_PORT): {error}")
         except (
             aiohttp.ClientError,
             OSError,

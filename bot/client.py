@@ -19,6 +19,7 @@ from bot import replies
 from bot.cogs import EXTENSIONS
 from bot.components import DYNAMIC_ITEMS
 from bot.emojis import CardFaces, FaceEmojis
+from bot.metrics import Metrics
 from bot.sessions import GameSessions
 from bot.settings import Settings
 from bot.store import Store
@@ -116,6 +117,9 @@ class TuqueBot(commands.Bot):
         # No message cache: the bot edits its messages by id and never reads the cache,
         # and a thousand cached messages would only lengthen every garbage collection.
         options.setdefault("max_messages", None)
+        metrics = Metrics() if settings.metrics_port is not None else None
+        if metrics is not None:
+            options.setdefault("http_trace", metrics.http_trace)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -123,6 +127,9 @@ class TuqueBot(commands.Bot):
             **options,
         )
         self.settings = settings
+        self.metrics = metrics
+        """The Prometheus metrics (:mod:`bot.metrics`), served from ``setup_hook`` on;
+        None unless ``METRICS_PORT`` is set."""
         self._executor = executor
         self._own_executor = executor is None
         self._drawer = drawer
@@ -166,6 +173,14 @@ class TuqueBot(commands.Bot):
             ping_delay=self.settings.turn_ping_delay_seconds,
             faces=lambda: self.faces,
         )
+        if self.metrics is not None and self.settings.metrics_port is not None:
+            await self.metrics.start(
+                self,
+                self.sessions,
+                self.store,
+                host=self.settings.metrics_host,
+                port=self.settings.metrics_port,
+            )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -227,6 +242,8 @@ class TuqueBot(commands.Bot):
             pause = min(2 * pause, SYNC_RETRY_MOST)
 
     async def close(self) -> None:
+        if self.metrics is not None:
+            await self.metrics.close()
         for task in (self._faces_sync, self._sync_retry):
             if task is not None and not task.done():
                 task.cancel()

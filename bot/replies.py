@@ -20,6 +20,11 @@ channel post done twice is a second message. So every channel post carries a
 ``nonce`` from ``nonce`` and sends it in each of its tries: discord.py sends it
 with ``enforce_nonce``, and Discord answers a repeat with the message it created
 the first time, within a few minutes.
+
+Three marks let the bot's metrics (``bot.metrics``, when on) see what happens here
+without this module knowing of them: an interaction deferred by ``deadline`` carries
+``extras[DEFERRED]``; ``report_failure`` dispatches the client event ``FAILURE_EVENT``;
+and while ``deliver`` tries a call again, ``RETRY`` says why the try before failed.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
@@ -39,9 +46,14 @@ from discord import app_commands
 
 __all__ = [
     "CALL_TIMEOUT",
+    "DEFERRED",
     "DEFER_AFTER",
+    "FAILURE_EVENT",
     "NONCE_LENGTH",
+    "RETRY",
     "RETRY_DELAYS",
+    "RETRY_REASONS",
+    "Retry",
     "UserError",
     "deadline",
     "deliver",
@@ -67,6 +79,33 @@ NONCE_LENGTH = 24
 
 _TRANSIENT = (discord.DiscordServerError, discord.RateLimited, aiohttp.ClientError, OSError)
 _LOCK = "tuque.reply-lock"
+
+DEFERRED = "tuque.deferred"
+"""The key of ``Interaction.extras`` that ``deadline`` sets (True) before deferring."""
+
+FAILURE_EVENT = "tuque_interaction_failure"
+"""The client event ``report_failure`` dispatches with ``(interaction, reason)``: reason
+``"refused"`` (a ``UserError`` shown to the member) or ``"error"`` (unexpected). A
+listener is ``on_tuque_interaction_failure``."""
+
+RETRY_REASONS = ("rate_limited", "server_error", "timeout", "network")
+"""Why a try of ``deliver`` failed and the call is tried again (``Retry.reason``)."""
+
+
+@dataclass(slots=True)
+class Retry:
+    """A call that ``deliver`` tries again, while that try runs (:data:`RETRY`)."""
+
+    reason: str
+    """Why the try before failed: one of ``RETRY_REASONS``."""
+    counted: bool = False
+    """Set by whoever counts retries (the bot's metrics, at the try's first request), so
+    that a try of several requests counts once."""
+
+
+RETRY: ContextVar[Retry | None] = ContextVar("tuque_retry", default=None)
+"""The retry under way in this task, None on a first try: ``deliver`` sets it around
+each try, and the bot's HTTP trace reads it (``bot.metrics``)."""
 
 
 class UserError(app_commands.AppCommandError):
@@ -128,6 +167,7 @@ async def deadline(
         async with _lock(interaction):
             if interaction.response.is_done():
                 return
+            interaction.extras[DEFERRED] = True
             try:
                 if interaction.type is discord.InteractionType.component:
                     await interaction.response.defer()
@@ -167,12 +207,14 @@ async def report_failure(interaction: discord.Interaction, error: BaseException)
     cause = error.__cause__ if isinstance(error, app_commands.CommandInvokeError) else error
     if isinstance(cause, UserError):
         text = str(cause)
+        interaction.client.dispatch(FAILURE_EVENT, interaction, "refused")
     elif isinstance(cause, app_commands.CheckFailure) and interaction.response.is_done():
         return
     else:
         error_id = secrets.token_hex(4)
         log.error("%s failed (error id %s)", _where(interaction), error_id, exc_info=cause or error)
         text = f"Something went wrong; the game is safe. (Error id `{error_id}`.)"
+        interaction.client.dispatch(FAILURE_EVENT, interaction, "error")
     try:
         await deny(interaction, text)
     except discord.HTTPException as err:
@@ -205,20 +247,25 @@ async def deliver(what: str, call: Callable[[], Awaitable[object]]) -> bool:
     """Run a Discord call, retrying on rate limits, server errors and timeouts.
 
     Returns whether it succeeded; a final failure is logged once and never
-    raised. ``what`` names the game or challenge and the call, never a card.
+    raised. ``what`` names the game or challenge and the call, never a card. Each try
+    after the first runs with :data:`RETRY` set.
     """
     failure = ""
+    retry: Retry | None = None
     for delay in (0.0, *RETRY_DELAYS):
         if delay:
             await asyncio.sleep(delay)
+        marked = RETRY.set(retry)
         try:
             async with asyncio.timeout(CALL_TIMEOUT):
                 await call()
             return True
         except TimeoutError:
             failure = f"no answer in {CALL_TIMEOUT:.0f} s"
+            retry = Retry("timeout")
         except _TRANSIENT as err:
             failure = getattr(err, "status", None) or type(err).__name__
+            retry = Retry(_retry_reason(err))
         except discord.HTTPException as err:
             # A 4xx (unknown message, expired token, missing access) does not heal.
             log.warning("%s refused (%s %s)", what, err.status, err.code)
@@ -226,5 +273,16 @@ async def deliver(what: str, call: Callable[[], Awaitable[object]]) -> bool:
         except Exception:
             log.exception("%s failed", what)
             return False
+        finally:
+            RETRY.reset(marked)
     log.warning("%s failed after %d tries (%s)", what, 1 + len(RETRY_DELAYS), failure)
     return False
+
+
+def _retry_reason(error: BaseException) -> str:
+    """The ``RETRY_REASONS`` word for a transient failure of a try."""
+    if isinstance(error, discord.RateLimited):
+        return "rate_limited"
+    if isinstance(error, discord.DiscordServerError):
+        return "server_error"
+    return "network"

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from typing import Protocol
 
@@ -95,6 +96,9 @@ class Computers:
         self.move_delays: dict[int, float] = {}
         """Guild id -> its own computer move delay (``/tuque settings`` keeps it up to
         date); other guilds' computers wait ``move_delay``."""
+        self.on_decision: Callable[[str, float], None] | None = None
+        """Called with the level and the seconds of each computer decision, from asking
+        the executor to its answer (the bot's metrics set it)."""
 
     def schedule(self, session: Session) -> None:
         """Start the computer's moves if a computer is on turn and none is under way."""
@@ -119,9 +123,12 @@ class Computers:
                 elif session.is_computer(seat):
                     level = session.seats[seat].level or session.standin_level
                     seed = hash((game.seed, seq, seat)) & ((1 << 62) - 1)
+                    asked = time.perf_counter()
                     action_id = await loop.run_in_executor(
                         self.executor, choose_action, level, seed, game.view(seat)
                     )
+                    if self.on_decision is not None:
+                        self.on_decision(level, time.perf_counter() - asked)
                 else:
                     # The member changed their auto-play choice during the pause: their
                     # hand, not refreshed for a move that was to play itself, needs its buttons.

@@ -203,6 +203,10 @@ class GameSessions:
                 session.autoplay[seat] = choice
                 self.computers.schedule(session)
 
+    def running(self) -> list[Session]:
+        """Every game in progress (the bot's metrics count them)."""
+        return [s for s in self._sessions.values() if not s.finished]
+
     def session(self, game_id: int) -> Session | None:
         """The running session of ``game_id``, if any."""
         return self._sessions.get(game_id)
