@@ -148,7 +148,13 @@ async def _start_game(
     invited = dict(zip(options, members[1:], strict=True))
     rec = await double.slash(members[0], channel, "tuque", "challenge", variant=variant, **invited)
     await rec.settled(timeout=30)
-    invite = double.latest_message(channel)
+    # The newest invitation (games start one at a time), not the newest post: computer
+    # games post in the channel too.
+    invite = next(
+        m
+        for m in reversed(double.channel_messages(channel))
+        if any(b.label == "Accept" for b in m.buttons)
+    )
     for member in members[1:]:
         accept = next(x.custom_id for x in invite.buttons if x.label == "Accept")
         assert accept is not None
@@ -191,6 +197,13 @@ async def _play(
         seq, user, message, buttons = max(ready, key=lambda r: r[0])
         if think:
             await asyncio.sleep(rng.expovariate(1 / think))
+            # Computers move while a member thinks: their buttons may be gone by now.
+            try:
+                message, buttons, now_seq = _newest_buttons(double, user)
+            except LookupError:
+                continue
+            if now_seq != seq:
+                continue
         choice = rng.choice(buttons)
         rec = await double.click(user, message, choice)
         await rec.response(timeout=30)

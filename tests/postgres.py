@@ -12,10 +12,16 @@ from __future__ import annotations
 
 import itertools
 import os
+import warnings
 from pathlib import Path
 
 import asyncpg
-import pgserver
+
+with warnings.catch_warnings():
+    # pgserver keeps its lock file under XDG_RUNTIME_DIR, and where that is unset (as in
+    # CI) in /tmp, which is what the tests want: not a warning in every worker.
+    warnings.simplefilter("ignore")
+    import pgserver
 
 _counter = itertools.count()
 
