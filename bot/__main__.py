@@ -1,11 +1,12 @@
 """``tuque-bot`` / ``python -m bot``: run the Discord bot with settings from ``.env``.
 
-The database is opened before logging in, so a bad ``DATABASE_PATH`` is reported
-without touching the network. SIGINT (Ctrl-C) and SIGTERM (``docker stop``) close
-the bot cleanly: timers and computer players stop, the store closes, the worker
-process ends; then the process exits with code 0. Anything that stops the bot from
-starting (no token, a token Discord refuses, Discord out of reach, a database it
-cannot use) is one line on stderr saying what to do, and exit code 2.
+The database is opened before logging in, so a bad ``DATABASE_PATH`` (or
+``DATABASE_URL``) is reported without touching the network. SIGINT (Ctrl-C) and
+SIGTERM (``docker stop``) close the bot cleanly: timers and computer players stop, the
+store closes, the worker processes end; then the process exits with code 0. Anything
+that stops the bot from starting (no token, a token Discord refuses, Discord out of
+reach, a database it cannot use, shards Discord refuses) is one line on stderr saying
+what to do, and exit code 2.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
-from bot.client import TuqueBot, tune_gc
+from bot.client import TuqueBot, process_shards, tune_gc
 from bot.metrics import MetricsUnavailable
 from bot.migrations import MigrationError
 from bot.settings import Settings
@@ -32,6 +33,14 @@ from bot.store.copy import copy_database
 __all__ = ["main", "serve"]
 
 log = logging.getLogger("bot")
+
+
+_SHARDING_REFUSED = {
+    4010: "4010 Invalid shard: SHARD_IDS must be below SHARD_COUNT",
+    4011: "4011 Sharding required: set SHARD_COUNT to at least the number Discord "
+    "recommends, or leave SHARD_COUNT and SHARD_IDS unset",
+}
+"""The gateway's close codes for shards it refuses, and what the operator should do."""
 
 
 def _fail(text: str) -> int:
@@ -54,13 +63,19 @@ async def serve(settings: Settings, token: str) -> int:
 
     Returns:
         0 after a clean stop; 2 (after one line on stderr) when the database cannot
-        be used, Discord refuses the token, or Discord cannot be reached (no network,
-        or its servers fail until discord.py gives up).
+        be used, Discord refuses the token or the shards (SHARD_IDS, SHARD_COUNT), or
+        Discord cannot be reached (no network, or its servers fail until discord.py
+        gives up).
     """
     try:
-        store = await Store.open(settings.database_path)
+        store = await Store.open(
+            settings.database,
+            shards=process_shards(settings),
+            pool_size=settings.database_pool_size,
+        )
     except (StoreError, MigrationError) as error:
-        return _fail(f"cannot use the database (DATABASE_PATH): {error}")
+        used = "DATABASE_URL" if settings.database_url else "DATABASE_PATH"
+        return _fail(f"cannot use the database ({used}): {error}")
     bot = TuqueBot(settings, store=store)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -80,6 +95,10 @@ async def serve(settings: Settings, token: str) -> int:
             return _fail("Discord refused DISCORD_TOKEN: reset it in the developer portal")
         except MetricsUnavailable as error:
             return _fail(f"cannot serve metrics (METRICS_HOST, METRICS_PORT): {error}")
+        except discord.ConnectionClosed as error:
+            if error.code not in _SHARDING_REFUSED:
+                raise
+            return _fail(f"Discord refused the shards ({_SHARDING_REFUSED[error.code]})")
         except (
             aiohttp.ClientError,
             OSError,

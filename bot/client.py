@@ -1,5 +1,12 @@
-"""The bot: a ``commands.Bot`` that opens the store, restores games and finds its card
-faces in ``setup_hook``."""
+"""The bot: a ``commands.AutoShardedBot`` that opens the store, restores games and finds
+its card faces in ``setup_hook``.
+
+One process runs the shards ``SHARD_IDS`` of ``SHARD_COUNT`` (unset: every shard Discord
+recommends): it restores, times and plays the games of those shards' guilds only, and
+refuses an interaction from another shard's guild. The work done once for the whole
+bot, the slash commands' sync and the card faces' uploads, is the work of the process
+that runs shard 0.
+"""
 
 from __future__ import annotations
 
@@ -17,12 +24,13 @@ from discord.ext import commands
 
 from bot import replies
 from bot.cogs import EXTENSIONS
-from bot.components import DYNAMIC_ITEMS
+from bot.components import DYNAMIC_ITEMS, OTHER_PROCESS
 from bot.emojis import CardFaces, FaceEmojis
 from bot.metrics import Metrics
 from bot.sessions import GameSessions
 from bot.settings import Settings
 from bot.store import Store
+from bot.store.base import Shards
 from bot.workers import computer_pool, drawing_pool
 
 __all__ = [
@@ -32,6 +40,7 @@ __all__ = [
     "SYNC_RETRY_MOST",
     "TuqueBot",
     "TuqueTree",
+    "process_shards",
     "tune_gc",
 ]
 
@@ -50,6 +59,26 @@ FACES_WAIT_SECONDS = 10.0
 uploads 40, and Discord may rate-limit that) before going on; the uploads, and the
 retries of any that failed, go on meanwhile, and a card shows as text until its face
 is there."""
+
+
+def process_shards(settings: Settings) -> Shards:
+    """The shards this process runs: ``SHARD_IDS`` of ``SHARD_COUNT``, all of them when
+    ``SHARD_IDS`` is unset, and ``Shards.all()`` when ``SHARD_COUNT`` is unset (discord.py
+    then asks Discord how many at login and runs them all in this process, so every
+    guild is this process's whatever the count)."""
+    if settings.shard_count is None:
+        return Shards.all()
+    ids = settings.shard_ids if settings.shard_ids is not None else range(settings.shard_count)
+    return Shards(frozenset(ids), settings.shard_count)
+
+
+def _described(shards: Shards, settings: Settings) -> str:
+    """The shards this process runs, in words, for the start-up line."""
+    if settings.shard_count is None:
+        return "every shard (as many as Discord recommends)"
+    ids = sorted(shards.ids)
+    word = "shard" if len(ids) == 1 else "shards"
+    return f"{word} {', '.join(map(str, ids))} of {shards.count}"
 
 
 def tune_gc() -> None:
@@ -78,6 +107,10 @@ class TuqueTree(app_commands.CommandTree["TuqueBot"]):
                 interaction, "Tuque is played in a server: use `/tuque` in one of its channels."
             )
             return False
+        if not self.client.serves_guild(interaction.guild_id):
+            if interaction.type is not discord.InteractionType.autocomplete:
+                await replies.deny(interaction, OTHER_PROCESS)
+            return False
         return True
 
     async def on_error(
@@ -86,22 +119,29 @@ class TuqueTree(app_commands.CommandTree["TuqueBot"]):
         await replies.report_failure(interaction, error)
 
 
-class TuqueBot(commands.Bot):
+class TuqueBot(commands.AutoShardedBot):
     """Hosts Tuque games: slash commands under ``/tuque``, persistent buttons, timers.
 
     The features are cogs (``bot.cogs``), loaded as extensions in ``setup_hook``;
     this class owns what they share: the settings, the store, the session manager,
     the ``/tuque`` group, the executor and the card faces (:attr:`faces`).
 
+    The process runs the shards of ``settings`` (``SHARD_COUNT``, ``SHARD_IDS``; both
+    unset: every shard Discord recommends) and serves only their guilds
+    (:meth:`serves_guild`); :attr:`syncs` says whether it does the bot-wide work.
+
     Args:
         settings: the configuration.
-        executor: where computer players think; default ``workers.computer_pool()``,
-            so a search never blocks the event loop (the bot shuts it down on close).
+        executor: where computer players think; default
+            ``workers.computer_pool(settings.computer_processes)``, so a search never
+            blocks the event loop (the bot shuts it down on close).
         drawer: where the tables' pictures are drawn; default
             ``workers.drawing_pool()`` (the bot shuts it down on close).
-        store: the open database; default ``settings.database_path``, opened in
+        store: the open database, opened with this process's shards
+            (:func:`process_shards`); default ``settings.database``, opened in
             ``setup_hook``. Either way the bot closes it on close.
-        **options: passed to ``commands.Bot`` (e.g. ``guild_ready_timeout`` in tests).
+        **options: passed to ``commands.AutoShardedBot`` (e.g. ``guild_ready_timeout``
+            in tests).
     """
 
     def __init__(
@@ -117,6 +157,8 @@ class TuqueBot(commands.Bot):
         # No message cache: the bot edits its messages by id and never reads the cache,
         # and a thousand cached messages would only lengthen every garbage collection.
         options.setdefault("max_messages", None)
+        options.setdefault("shard_count", settings.shard_count)
+        options.setdefault("shard_ids", settings.shard_ids)
         metrics = Metrics() if settings.metrics_port is not None else None
         if metrics is not None:
             options.setdefault("http_trace", metrics.http_trace)
@@ -130,6 +172,8 @@ class TuqueBot(commands.Bot):
         self.metrics = metrics
         """The Prometheus metrics (:mod:`bot.metrics`), served from ``setup_hook`` on;
         None unless ``METRICS_PORT`` is set."""
+        self.own_shards = store.shards if store is not None else process_shards(settings)
+        """The shards whose guilds this process serves (the store lists their games)."""
         self._executor = executor
         self._own_executor = executor is None
         self._drawer = drawer
@@ -143,11 +187,27 @@ class TuqueBot(commands.Bot):
         )
         """The ``/tuque`` group: every cog's slash commands are its subcommands."""
         self.tree.add_command(self.tuque)
-        self.card_emojis = FaceEmojis(self)
-        """Finds and uploads the card faces' emojis (see :mod:`bot.emojis`)."""
+        self.card_emojis = FaceEmojis(self, uploads=self.syncs)
+        """Finds the card faces' emojis, and uploads them in the process of shard 0 (see
+        :mod:`bot.emojis`)."""
         self._faces_sync: asyncio.Task[None] | None = None
         self._sync_retry: asyncio.Task[None] | None = None
         self._transient_sync_failure = False
+
+    @property
+    def syncs(self) -> bool:
+        """Whether this process does the work done once for the whole bot: it runs shard 0,
+        so it syncs the slash commands and uploads the card faces; the others use them."""
+        return 0 in self.own_shards.ids
+
+    @property
+    def runs_every_shard(self) -> bool:
+        """Whether this process is the whole bot (no other process serves a guild)."""
+        return len(self.own_shards.ids) == self.own_shards.count
+
+    def serves_guild(self, guild_id: int) -> bool:
+        """Whether ``guild_id``'s games are this process's (its guild is on our shards)."""
+        return self.own_shards.owns(guild_id)
 
     @property
     def faces(self) -> CardFaces:
@@ -158,8 +218,17 @@ class TuqueBot(commands.Bot):
         # Uploads overlap the rest of the start-up, and do not hold it up for long.
         self._faces_sync = asyncio.create_task(self.card_emojis.sync(), name="card-faces")
         if not hasattr(self, "store"):
-            self.store = await Store.open(self.settings.database_path)
-        executor = self._executor or computer_pool()
+            self.store = await Store.open(
+                self.settings.database,
+                shards=self.own_shards,
+                pool_size=self.settings.database_pool_size,
+            )
+        log.info(
+            "this process runs %s; database: %s",
+            _described(self.own_shards, self.settings),
+            self.store.backend,
+        )
+        executor = self._executor or computer_pool(self.settings.computer_processes)
         self._executor = executor
         drawer = self._drawer or drawing_pool()
         self._drawer = drawer
@@ -185,7 +254,8 @@ class TuqueBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sessions.restore()
-        await self.sync_commands()
+        if self.syncs:
+            await self.sync_commands()
         # The first round only: a face that failed is retried in the background, minutes
         # later, and the bot does not wait for that.
         first_round = asyncio.create_task(self.card_emojis.first_round.wait())

@@ -65,6 +65,7 @@ __all__ = [
     "DYNAMIC_ITEMS",
     "HINT_EMOJI",
     "LOBBY_BUTTONS",
+    "OTHER_PROCESS",
     "ActionButton",
     "ActionSelect",
     "ChallengeButton",
@@ -78,6 +79,7 @@ __all__ = [
     "RematchButton",
     "ReplayButton",
     "ResignButton",
+    "ShardedClient",
     "ShowHandButton",
     "SuitSelect",
     "UnknownButton",
@@ -144,6 +146,19 @@ class RecordControls(Protocol):
     ) -> None: ...
 
 
+class ShardedClient(Protocol):
+    """The client as components see it: which guilds its process serves (``TuqueBot``)."""
+
+    def serves_guild(self, guild_id: int) -> bool: ...
+
+
+OTHER_PROCESS = (
+    "This server is served by another of the bot's processes, not this one: try again in a moment."
+)
+"""The answer to a click in a guild of a shard this process does not run (Discord
+routes none here; a misrouted one is refused and changes nothing)."""
+
+
 def _cog(interaction: discord.Interaction, name: str) -> Any:
     cog = cast(commands.Bot, interaction.client).get_cog(name)
     if cog is None:
@@ -167,11 +182,17 @@ Callback = Callable[[Any, discord.Interaction], Awaitable[None]]
 
 
 def _guarded(callback: Callback) -> Callback:
-    """Answer any failure of a button's callback (discord.py would only log it)."""
+    """Answer any failure of a button's callback (discord.py would only log it), and
+    refuse a click from a guild another of the bot's processes serves."""
 
     @wraps(callback)
     async def run(item: Any, interaction: discord.Interaction) -> None:
         try:
+            guild_id = interaction.guild_id
+            client = cast(ShardedClient, interaction.client)
+            if guild_id is not None and not client.serves_guild(guild_id):
+                await replies.deny(interaction, OTHER_PROCESS)
+                return
             await callback(item, interaction)
         except Exception as error:
             await replies.report_failure(interaction, error)

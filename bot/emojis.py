@@ -5,6 +5,10 @@ where the face has no emoji. :class:`FaceEmojis` keeps one current from start-up
 lists the application's emojis (application emojis work in every guild and need no
 permission there), then uploads the faces missing from them; a face whose upload
 failed is tried again later, with a growing pause, until every face is there.
+
+The emojis are the application's, one set for the whole bot: of a bot split into shard
+processes only one uploads (the process of shard 0); the others only list them, again
+later while some are missing, and show those cards as text meanwhile.
 """
 
 from __future__ import annotations
@@ -107,12 +111,16 @@ class FaceEmojis:
         client: a logged-in client (its ``application_id`` is known).
         images: the PNG of every emoji by name; drawn off the event loop, and only when
             a face is missing.
+        uploads: whether this process uploads the missing faces; False in every shard
+            process but one, which only finds the faces that one uploads.
     """
 
     def __init__(
         self,
         client: discord.Client,
         images: Callable[[], Mapping[str, bytes]] = face_pngs,
+        *,
+        uploads: bool = True,
     ) -> None:
         self.faces = TEXT_FACES
         self.first_round = asyncio.Event()
@@ -120,6 +128,7 @@ class FaceEmojis:
         waits for it, not for the retries."""
         self._client = client
         self._images = images
+        self.uploads = uploads
         self._pngs: Mapping[str, bytes] | None = None
 
     async def sync(self) -> None:
@@ -133,6 +142,10 @@ class FaceEmojis:
         cards show as text. Listing first finds an upload whose answer was lost, so no
         face is uploaded twice. Discord's rate limits are waited out by discord.py.
         Never raises but on cancellation.
+
+        Without :attr:`uploads` a round only lists: faces still missing are another
+        process's to upload, and are looked for again after the same pauses (logged at
+        INFO: they are on their way, not failed).
         """
         pause = RETRY_FIRST
         while True:
@@ -142,13 +155,14 @@ class FaceEmojis:
                 self.first_round.set()
             if not missing:
                 return
-            log.warning(
+            log.log(
+                logging.WARNING if self.uploads or why else logging.INFO,
                 "card faces: %d of %d show as text (%s); trying again in %.0f s: %s",
                 len(missing),
                 len(EMOJI_NAMES),
                 _names(missing),
                 pause,
-                why,
+                why or "the process of shard 0 uploads them",
             )
             await asyncio.sleep(pause)
             pause = min(2 * pause, RETRY_MOST)
@@ -158,7 +172,7 @@ class FaceEmojis:
 
         Returns:
             the names of the faces still missing (all of them if the list failed), and
-            the first failure in words ("" if none is missing).
+            the first failure in words ("" if none failed).
         """
         try:
             present = await self._client.fetch_application_emojis()
@@ -171,6 +185,8 @@ class FaceEmojis:
         missing = self.faces.missing
         if not missing:
             return [], ""
+        if not self.uploads:
+            return missing, ""
         if self._pngs is None:
             self._pngs = await asyncio.to_thread(self._images)
         failed: list[str] = []

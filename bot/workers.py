@@ -1,12 +1,13 @@
-"""Where computer players think and tables are drawn: one-process pools whose worker dies
+"""Where computer players think and tables are drawn: process pools whose workers die
 with the bot.
 
-The worker is started with "spawn", a fresh interpreter: forking the bot, which
-already runs the database thread, could copy a held lock into the child, and a
-"forkserver" is one more process that outlives a bot killed with SIGKILL. The
-worker watches its parent and exits within ``PARENT_POLL`` seconds of the bot's
-death, however the bot died; multiprocessing's resource tracker then sees its
-last user gone and exits too.
+The computers' pool has as many workers as ``COMPUTER_PROCESSES`` (by default the cores
+there are: the hard level's search is CPU-bound); the drawing pool has one. Workers
+are started with "spawn", a fresh interpreter: forking the bot, which already runs the
+database thread, could copy a held lock into the child, and a "forkserver" is one
+more process that outlives a bot killed with SIGKILL. Every worker watches its parent
+and exits within ``PARENT_POLL`` seconds of the bot's death, however the bot died;
+multiprocessing's resource tracker then sees its last user gone and exits too.
 """
 
 from __future__ import annotations
@@ -35,9 +36,11 @@ def _exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def computer_pool() -> ProcessPoolExecutor:
-    """A pool of one worker process for the computer players' moves."""
-    return _one_worker()
+def computer_pool(processes: int = 1) -> ProcessPoolExecutor:
+    """A pool of ``processes`` worker processes for the computer players' moves and the
+    hints (started as moves are asked for, up to ``processes``). Raises ``ValueError``
+    if ``processes`` < 1."""
+    return _pool(processes)
 
 
 def drawing_pool() -> ProcessPoolExecutor:
@@ -45,12 +48,13 @@ def drawing_pool() -> ProcessPoolExecutor:
     thread of the bot would hold the GIL for milliseconds at a time and stall the
     event loop (bench/bot.py at 100 games: a click's p99 70-300 ms in a thread, 50 ms
     in this process), and a computer's search must not hold up a table."""
-    return _one_worker()
+    return _pool(1)
 
 
-def _one_worker() -> ProcessPoolExecutor:
+def _pool(processes: int) -> ProcessPoolExecutor:
+    # The initializer runs in every worker: each one exits with the bot.
     return ProcessPoolExecutor(
-        max_workers=1,
+        max_workers=processes,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_exit_with_parent,
         initargs=(os.getpid(),),

@@ -395,6 +395,106 @@ async def test_sharded_client_global_commands_and_presence(
     assert double.presence_updates[0]["activities"][0]["name"] == "Tuque"
 
 
+class ShardBot(discord.AutoShardedClient):
+    """One process of a bot split in shards, answering `/where` with the guild it came
+    from; it identifies its shards without discord.py's 5 s pause between them."""
+
+    def __init__(self, shard_ids: list[int] | None = None, shard_count: int | None = None) -> None:
+        super().__init__(
+            intents=discord.Intents.default(),
+            shard_ids=shard_ids,
+            shard_count=shard_count,
+            guild_ready_timeout=0.05,
+        )
+        self.tree = app_commands.CommandTree(self)
+        self.tree.add_command(where)
+        self.seen: list[int | None] = []
+        """The guild of each interaction this process received (None: a DM)."""
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        self.seen.append(interaction.guild_id)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """No pause: the double takes any number of IDENTIFYs at once."""
+
+
+async def test_each_shard_gets_only_its_guilds_events_and_interactions(
+    double: DiscordDouble,
+) -> None:
+    """Two processes of one bot, shard 0 and shard 1 of 2: each is told of its shard's
+    guilds only, and a guild's channel events and slash commands reach its shard only;
+    direct messages reach shard 0."""
+    guilds = [double.add_guild(f"on shard {n}", shard=(n, 2)) for n in (0, 1)]
+    assert [(g.id >> 22) % 2 for g in guilds] == [0, 1]
+    channels = [double.add_channel(g, "tuque") for g in guilds]
+    alice = double.add_user("alice", guild=guilds[0])
+    double.add_member(guilds[1], alice)
+    clients = [ShardBot([0], 2), ShardBot([1], 2)]
+    async with double.running(clients[0]), double.running(clients[1]):
+        await clients[0].tree.sync()
+        assert [[g.id for g in c.guilds] for c in clients] == [[guilds[0].id], [guilds[1].id]]
+        late = [double.add_channel(g, "late") for g in guilds]
+        await double.wait_until(
+            lambda: all(c.get_channel(ch.id) for c, ch in zip(clients, late, strict=True))
+        )
+        assert clients[0].get_channel(late[1].id) is None
+        assert clients[1].get_channel(late[0].id) is None
+        for channel in channels:
+            await (await double.slash(alice, channel, "where")).settled()
+            assert double.latest_ephemeral(alice).content == f"guild {channel.guild.id}"
+        await (await double.forge_slash(alice, channels[1], "where", dm=True)).settled()
+    # A direct message goes to shard 0, whatever guild the double files it under.
+    assert [c.seen for c in clients] == [[guilds[0].id, None], [guilds[1].id]]
+    assert double.gateway_events["GUILD_CREATE"] == 2
+
+
+async def test_gateway_bot_recommends_the_shards_set(double: DiscordDouble) -> None:
+    """An AutoShardedClient with no shard count asks GET /gateway/bot and runs every shard
+    it recommends in one process: each guild on its own shard."""
+    double.recommended_shards = 3
+    guilds = [double.add_guild(f"on shard {n}", shard=(n, 3)) for n in (0, 1, 2)]
+    client = ShardBot()
+    async with double.running(client):
+        assert client.shard_count == 3 and sorted(client.shards) == [0, 1, 2]
+        assert sorted(g.id for g in client.guilds) == sorted(g.id for g in guilds)
+        assert [client.get_guild(g.id).shard_id for g in guilds] == [0, 1, 2]  # type: ignore[union-attr]
+    assert double.rest_calls["GET /gateway/bot"] == 1
+
+
+async def test_an_invalid_shard_is_closed_with_4010(double: DiscordDouble) -> None:
+    """IDENTIFY with shard id 2 of 2: Discord closes the session, 4010 Invalid shard."""
+    client = discord.Client(
+        intents=discord.Intents.default(), shard_id=2, shard_count=2, guild_ready_timeout=0.05
+    )
+    with pytest.raises(discord.ConnectionClosed) as closed:
+        async with double.running(client):
+            pass
+    assert closed.value.code == 4010
+
+
+@pytest.mark.parametrize("shard_count", [None, 3])
+async def test_a_shard_count_other_than_required_is_closed_with_4011(
+    double: DiscordDouble, shard_count: int | None
+) -> None:
+    """The double requires 2 shards: an unsharded session, or one of 3 shards, is closed
+    with 4011 Sharding required; shard 1 of 2 connects."""
+    double.recommended_shards = 2
+    double.require_sharding = True
+    shard_id = None if shard_count is None else 0
+    client = discord.Client(
+        intents=discord.Intents.default(),
+        shard_id=shard_id,
+        shard_count=shard_count,
+        guild_ready_timeout=0.05,
+    )
+    with pytest.raises(discord.ConnectionClosed) as closed:
+        async with double.running(client):
+            pass
+    assert closed.value.code == 4011
+    async with double.running(ShardBot([1], 2)):
+        pass
+
+
 async def test_privileged_intents_must_be_enabled(double: DiscordDouble) -> None:
     double.privileged_intents = 0
     client = discord.Client(intents=discord.Intents.all(), guild_ready_timeout=0.05)

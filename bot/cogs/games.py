@@ -62,8 +62,11 @@ class GamesCog(TuqueCog, name="Games"):
 
     async def sweep(self) -> None:
         """The turn timers: remind, hand an away member's cards to the computer, forfeit
-        (docs/rulings.md R9), and restart a computer that stopped."""
+        (docs/rulings.md R9), and restart a computer that stopped. In one of several
+        shard processes, also the auto-play choices members made through the others."""
         settings = self.bot.settings
+        if not self.bot.runs_every_shard:
+            await self.sessions.reload_autoplay()
         await self.sessions.timers.tick(
             settings.turn_reminder_seconds, settings.turn_forfeit_seconds
         )

@@ -57,16 +57,23 @@ class Background:
 
     def __init__(self) -> None:
         self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
 
     def spawn(self, work: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
-        """Run ``work`` in the background as task ``name``."""
+        """Run ``work`` in the background as task ``name``; once closed, never: the task
+        is cancelled before it starts (an interaction handled while the bot stops may
+        still ask for a computer move or a post, and the workers are gone)."""
         task = asyncio.create_task(work, name=name)
+        if self._closed:
+            task.cancel()
+            return task
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
 
     async def close(self) -> None:
-        """Cancel every task and wait for them to end."""
+        """Cancel every task, wait for them to end, and start no other."""
+        self._closed = True
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()

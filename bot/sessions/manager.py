@@ -187,6 +187,24 @@ class GameSessions:
         choices = await self.store.autoplay_of(members)
         session.autoplay = {members[user]: choice for user, choice in choices.items()}
 
+    async def reload_autoplay(self) -> None:
+        """Take up the auto-play choices of the members in this process's games afresh
+        from the store: a choice is the member's in every server, and one made in a
+        server of another shard was stored by another of the bot's processes. A forced
+        move a new choice covers is played."""
+        members = {s.user_id for g in self._sessions.values() for s in g.seats if s.user_id}
+        if not members:
+            return
+        choices = await self.store.autoplay_of(members)
+        for session in list(self._sessions.values()):
+            for seat in session.seats:
+                if seat.user_id is None:
+                    continue
+                choice = choices[seat.user_id]
+                if session.autoplay.get(seat.seat) != choice:
+                    session.autoplay[seat.seat] = choice
+                    self.computers.schedule(session)
+
     def hints_on(self, session: Session) -> bool:
         """Whether members may ask for hints: in games with a computer (unrated), and in
         rated games where the guild allows it."""

@@ -50,14 +50,16 @@ def run_bot(database: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def run_bot_at(
-    api_url: str, gateway_url: str, token: str, cwd: Path
+    api_url: str, gateway_url: str, token: str, cwd: Path, **variables: str
 ) -> subprocess.CompletedProcess[str]:
-    """``tuque-bot``'s entry point with ``token``, talking to Discord at ``api_url``."""
+    """``tuque-bot``'s entry point with ``token`` (and the settings ``variables``),
+    talking to Discord at ``api_url``."""
     env = {
         **os.environ,
         "DISCORD_TOKEN": token,
         "DATABASE_PATH": str(cwd / "data" / "tuque.db"),
         "PYTHONPATH": str(ROOT),
+        **variables,
     }
     return subprocess.run(
         [sys.executable, str(LAUNCHER), api_url, gateway_url],
@@ -124,6 +126,36 @@ async def test_a_token_discord_refuses(double: DiscordDouble, tmp_path: Path) ->
     line = assert_one_line(result, "tuque-bot: Discord refused DISCORD_TOKEN")
     assert "developer portal" in line
     assert "MTIz.wrong.token" not in result.stderr
+
+
+async def test_shards_discord_refuses(double: DiscordDouble, tmp_path: Path) -> None:
+    """Discord wants 2 shards and the process says 3: the gateway closes with 4011, and
+    the operator reads what to set."""
+    double.recommended_shards = 2
+    double.require_sharding = True
+    result = await asyncio.to_thread(
+        run_bot_at,
+        double.api_url,
+        double.gateway_url,
+        double.token,
+        tmp_path,
+        SHARD_COUNT="3",
+        SHARD_IDS="0",
+    )
+    line = assert_one_line(result, "tuque-bot: Discord refused the shards (4011 Sharding")
+    assert "SHARD_COUNT" in line
+
+
+def test_a_database_url_that_cannot_be_used_is_named(tmp_path: Path) -> None:
+    """``DATABASE_URL`` to a server that is not there: the line names ``DATABASE_URL``
+    and the URL without its password."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"postgresql://tuque:hunter2@127.0.0.1:{port}/tuque"
+    result = run_unconfigured(tmp_path, DISCORD_TOKEN="MTIz.a.b", DATABASE_URL=url)
+    line = assert_one_line(result, "tuque-bot: cannot use the database (DATABASE_URL): ")
+    assert f"tuque:***@127.0.0.1:{port}/tuque" in line and "hunter2" not in result.stderr
 
 
 def test_discord_out_of_reach(tmp_path: Path) -> None:

@@ -182,7 +182,12 @@ async def stop(t: Table, process: subprocess.Popen[bytes], signum: int) -> None:
     """Stop the bot with ``signum``: exit code 0, no traceback, no process left behind."""
     family = descendants(process.pid)
     process.send_signal(signum)
-    assert process.wait(timeout=15) == 0
+    # Waited for without blocking the loop: the double must answer the gateway's close
+    # (an AutoShardedClient waits for Discord's reply to its close frame).
+    deadline = time.monotonic() + 15
+    while process.poll() is None and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert process.wait(timeout=1) == 0
     assert "Traceback" not in log_of(t)
     assert await gone_within(family, 5) == set()
 

@@ -18,6 +18,11 @@ VARIABLES = (
     "TURN_REMINDER_MINUTES",
     "TURN_AWAY_MINUTES",
     "COMPUTER_MOVE_DELAY_SECONDS",
+    "DATABASE_URL",
+    "DATABASE_POOL_SIZE",
+    "SHARD_COUNT",
+    "SHARD_IDS",
+    "COMPUTER_PROCESSES",
 )
 
 
@@ -39,6 +44,8 @@ def test_defaults() -> None:
     assert settings.turn_reminder_minutes == 5
     assert settings.turn_away_minutes == 15
     assert settings.computer_move_delay_seconds == 1.0
+    assert settings.shard_count is None and settings.shard_ids is None
+    assert settings.database == Path("data/tuque.db")
 
 
 def test_environment_variables_are_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -134,4 +141,57 @@ def test_invalid_values_are_rejected(
     """Out-of-range or malformed values raise ValidationError naming the setting."""
     monkeypatch.setenv(name, value)
     with pytest.raises(ValidationError, match=name.lower()):
+        Settings()
+
+
+@pytest.mark.parametrize(
+    ("ids", "expected"), [("1", [1]), ("0,2", [0, 2]), (" 3 , 1 ", [3, 1]), ("2,", [2])]
+)
+def test_shard_ids_are_comma_separated(
+    monkeypatch: pytest.MonkeyPatch, ids: str, expected: list[int]
+) -> None:
+    """``SHARD_IDS`` is a list of numbers separated by commas, spaces allowed."""
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", ids)
+    settings = Settings()
+    assert settings.shard_count == 4 and settings.shard_ids == expected
+
+
+def test_a_shard_count_alone_runs_every_shard(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``SHARD_COUNT`` without ``SHARD_IDS``: this process runs all of them."""
+    monkeypatch.setenv("SHARD_COUNT", "3")
+    settings = Settings()
+    assert settings.shard_count == 3 and settings.shard_ids is None
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "says"),
+    [
+        (None, "0", "SHARD_IDS needs SHARD_COUNT"),
+        ("2", "2", "SHARD_IDS must be numbers from 0 to 1"),
+        ("2", "-1", "SHARD_IDS must be numbers from 0 to 1"),
+        ("2", "1,1", "SHARD_IDS names a shard twice"),
+        ("2", "one", "shard_ids"),
+        ("0", None, "shard_count"),
+    ],
+)
+def test_shards_that_cannot_be_run_are_refused(
+    monkeypatch: pytest.MonkeyPatch, count: str | None, ids: str | None, says: str
+) -> None:
+    """Shard ids outside the count, named twice or without a count, and a count below
+    one are each refused with a reason."""
+    for name, value in (("SHARD_COUNT", count), ("SHARD_IDS", ids)):
+        if value is not None:
+            monkeypatch.setenv(name, value)
+    with pytest.raises(ValidationError, match=says):
+        Settings()
+
+
+def test_a_database_url_wins_over_the_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``DATABASE_URL`` set, the store opens PostgreSQL, not the SQLite file."""
+    url = "postgresql://tuque:secret@db:5432/tuque"
+    monkeypatch.setenv("DATABASE_URL", url)
+    assert Settings().database == url
+    monkeypatch.setenv("DATABASE_URL", "mysql://db/tuque")
+    with pytest.raises(ValidationError, match="database_url"):
         Settings()

@@ -73,6 +73,16 @@ class SnowflakeFactory:
         self._last = max(ms << 22, self._last + 1)
         return self._last
 
+    def on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next snowflake of a guild Discord routes to shard `shard_id` of
+        `shard_count` (``(id >> 22) % shard_count == shard_id``): the timestamp is moved
+        on by at most `shard_count` ms, so ids still compare greater."""
+        after = self()
+        ms = -(-after >> 22)  # the first whole millisecond at or after it
+        ms += (shard_id - ms) % shard_count
+        self._last = ms << 22
+        return self._last
+
 
 def iso_now() -> str:
     """Return the current UTC time as Discord's ISO-8601 timestamp string."""

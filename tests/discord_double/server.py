@@ -207,6 +207,17 @@ def _image_size(data: bytes) -> dict[str, int]:
     return {"width": width, "height": height}
 
 
+def _shard_of(value: Any) -> tuple[int, int] | None:
+    """An IDENTIFY's `shard` as `(shard_id, shard_count)`; None if Discord would close the
+    session with 4010 Invalid shard (not two integers, or not 0 <= id < count)."""
+    if not isinstance(value, list) or len(value) != 2:
+        return None
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
+        return None
+    shard_id, shard_count = value
+    return (shard_id, shard_count) if 0 <= shard_id < shard_count else None
+
+
 def _snowflake_param(request: web.Request, name: str) -> int | None:
     value = request.match_info.get(name, "")
     return int(value) if value.isdigit() else None
@@ -241,14 +252,23 @@ class DiscordDouble:
         ack_deadline: float | None = 3.0,
         privileged_intents: int = PRIVILEGED_INTENTS,
         check_spec: bool = True,
+        recommended_shards: int = 1,
+        require_sharding: bool = False,
     ) -> None:
         """`ack_deadline` is Discord's 3-second rule (None disables it); `privileged_intents`
         are the ones "enabled in the developer portal" (others close the gateway with 4014);
-        `check_spec` validates every request against Discord's API specification (`spec`)."""
+        `check_spec` validates every request against Discord's API specification (`spec`).
+
+        Sharding: GET /gateway/bot recommends `recommended_shards`; with `require_sharding`
+        every IDENTIFY must name `[shard_id, recommended_shards]` (another shard count, or
+        none, is closed with 4011 "Sharding required", as Discord does for a bot past its
+        guild limit per session). Each session gets only its shard's guilds and events."""
         self.token = token
         self.ack_deadline = ack_deadline
         self.privileged_intents = privileged_intents
         self.check_spec = check_spec
+        self.recommended_shards = recommended_shards
+        self.require_sharding = require_sharding
         self.spec_counts: collections.Counter[str] = collections.Counter()
         """Requests validated against the specification, by operationId."""
         self.spec_seconds = 0.0
@@ -423,9 +443,19 @@ class DiscordDouble:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def add_guild(self, name: str = "Test Guild") -> Guild:
-        """Create a guild the bot is a member of (with @everyone and an admin role for the bot)."""
-        guild = Guild(id=self._snowflake(), name=name, owner_id=self.owner.id)
+    def add_guild(self, name: str = "Test Guild", *, shard: tuple[int, int] | None = None) -> Guild:
+        """Create a guild the bot is a member of (with @everyone and an admin role for the bot).
+
+        `shard` is `(shard_id, shard_count)`: the guild's id is one Discord routes to that
+        shard (``(id >> 22) % shard_count == shard_id``); default any id."""
+        if shard is None:
+            guild_id = self._snowflake()
+        else:
+            shard_id, shard_count = shard
+            if not 0 <= shard_id < shard_count:
+                raise ScriptError(f"no shard {shard_id} among {shard_count}")
+            guild_id = self._snowflake.on_shard(shard_id, shard_count)
+        guild = Guild(id=guild_id, name=name, owner_id=self.owner.id)
         guild.roles[guild.id] = Role(
             id=guild.id, name="@everyone", permissions=EVERYONE_PERMISSIONS
         )
@@ -1072,9 +1102,16 @@ class DiscordDouble:
         member = guild.members.get(user.id)
         if member is None:
             raise ScriptError(f"{user.name} is not a member of {guild.name}")
-        sessions = [s for s in self._sessions if s.open and s.covers_guild(guild.id)]
+        # Discord routes a guild's interactions to the guild's shard, direct messages to
+        # shard 0.
+        sessions = [
+            s
+            for s in self._sessions
+            if s.open and (s.shard[0] == 0 if dm else s.covers_guild(guild.id))
+        ]
         if not sessions:
-            raise ScriptError("no bot is connected to the gateway")
+            where = "shard 0 (direct messages)" if dm else f"the shard of {guild.name}"
+            raise ScriptError(f"no bot is connected to the gateway on {where}")
         rec = InteractionRecord(
             id=self._snowflake(),
             token=f"double-{secrets.token_urlsafe(24)}",
@@ -1229,9 +1266,16 @@ class DiscordDouble:
         if intents & PRIVILEGED_INTENTS & ~self.privileged_intents:
             await session.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
+        # No shard at all is an unsharded session: [0, 1].
+        shard = _shard_of(data["shard"]) if data.get("shard") is not None else (0, 1)
+        if shard is None:
+            await session.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        if self.require_sharding and shard[1] != self.recommended_shards:
+            await session.ws.close(code=4011, message=b"Sharding required.")
+            return
         session.intents = intents
-        shard = data.get("shard") or [0, 1]
-        session.shard = (int(shard[0]), int(shard[1]))
+        session.shard = shard
         self._sessions.append(session)
         self._resumable[session.session_id] = session
         guilds = [g for g in self.guilds.values() if session.covers_guild(g.id)]
@@ -1277,7 +1321,8 @@ class DiscordDouble:
         guild_ids = raw_ids if isinstance(raw_ids, list) else [raw_ids]
         for raw in guild_ids:
             guild = self.guilds.get(int(raw))
-            if guild is None:
+            # Discord answers only for the guilds of the session's shard.
+            if guild is None or not session.covers_guild(guild.id):
                 continue
             members = list(guild.members.values())
             if data.get("user_ids"):
@@ -1569,7 +1614,7 @@ class DiscordDouble:
         return _json(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.recommended_shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
