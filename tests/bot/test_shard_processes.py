@@ -107,11 +107,19 @@ async def act(double: DiscordDouble, room: Room, timeout: float = 20) -> None:
 async def show_hand(double: DiscordDouble, room: Room) -> None:
     """The member presses the table's "Show my hand" (a restarted bot cannot edit the
     hands it sent before)."""
-    messages = double.channel_messages(room.channel)
-    table = next(m for m in reversed(messages) if any(b.label == "Show my hand" for b in m.buttons))
-    show = next(b.custom_id for b in table.buttons if b.label == "Show my hand")
+
+    def table() -> StoredMessage | None:
+        messages = reversed(double.channel_messages(room.channel))
+        shown = (m for m in messages if any(b.label == "Show my hand" for b in m.buttons))
+        return next(shown, None)
+
+    # A restarted bot may be editing the table message as the member looks for it.
+    await double.wait_until(lambda: table() is not None, timeout=10)
+    found = table()
+    assert found is not None
+    show = next(b.custom_id for b in found.buttons if b.label == "Show my hand")
     assert show is not None
-    await (await double.click(room.member, table, show)).response(timeout=10)
+    await (await double.click(room.member, found, show)).response(timeout=10)
 
 
 async def play_to_the_end(double: DiscordDouble, database: str, room: Room) -> None:
