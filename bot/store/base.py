@@ -2,10 +2,11 @@
 
 One ``Store`` holds one SQLAlchemy async engine on one of two databases:
 
-- **SQLite** (a file path; aiosqlite), the embedded default: one connection in WAL
-  mode with foreign keys on, one transaction at a time under an asyncio lock. Writes
-  use ``BEGIN IMMEDIATE``, so a second process on the same file waits (up to
-  ``BUSY_TIMEOUT_MS``) instead of failing half-way.
+- **SQLite** (a file path), the embedded default: one connection in WAL mode with
+  foreign keys on, in a thread of the store's own (``bot.store.sqlite``: a write
+  transaction is one trip to that thread), one transaction at a time under an asyncio
+  lock. Writes use ``BEGIN IMMEDIATE``, so a second process on the same file waits (up
+  to ``BUSY_TIMEOUT_MS``) instead of failing half-way.
 - **PostgreSQL** (a ``postgresql://`` URL; asyncpg), shared by the shard processes: a
   pool of connections. Write transactions are SERIALIZABLE, so every rule the store
   checks before it writes ("one game per pair", "start only when all accepted", "one
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import sqlite3
@@ -43,7 +45,7 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 import aiosqlite
-from sqlalchemy import ColumnElement, Table, event, literal, true
+from sqlalchemy import ColumnElement, Table, create_engine, event, literal, true
 from sqlalchemy.dialects.postgresql import Insert as PostgresqlInsert
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
@@ -51,7 +53,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlalchemy.pool import AsyncAdaptedQueuePool
+from sqlalchemy.pool import StaticPool
 
 from bot.migrations import (
     MIGRATIONS_DIR,
@@ -60,6 +62,7 @@ from bot.migrations import (
     apply_migrations,
     apply_postgresql_migrations,
 )
+from bot.store.sqlite import SQLiteConnection
 
 # The whole package logs under one name, as the single module it was split from did.
 log = logging.getLogger("bot.store")
@@ -76,6 +79,10 @@ WRITE_ATTEMPTS = 10
 _RETRYABLE = frozenset({"40001", "40P01"})
 
 T = TypeVar("T")
+
+#: A connection in one of the store's transactions: SQLAlchemy's ``AsyncConnection`` on
+#: PostgreSQL, ``SQLiteConnection`` on SQLite; both ``await db.execute(statement)``.
+Connection = AsyncConnection | SQLiteConnection
 
 
 SEAT_COUNTS = (2, 3, 4, 5, 6)
@@ -179,12 +186,11 @@ class StoreBase:
     aggregates' query classes (``GameQueries``, ``ChallengeQueries``, ...) run every
     statement in."""
 
-    def __init__(self, engine: AsyncEngine, shards: Shards) -> None:
-        """Wrap an engine on a migrated database; use ``Store.open`` instead."""
-        self._engine = engine
-        self._sqlite = engine.dialect.name == "sqlite"
+    def __init__(self, database: AsyncEngine | SQLiteConnection, shards: Shards) -> None:
+        """Wrap a migrated database; use ``Store.open`` instead."""
+        self._database = database
         # SQLite has one connection: coroutines must not see each other's half-done work.
-        self._lock = asyncio.Lock() if self._sqlite else None
+        self._lock = asyncio.Lock() if isinstance(database, SQLiteConnection) else None
         self.shards = shards
         #: Called with each committed write transaction's duration in seconds (metrics).
         self.on_write: Callable[[float], None] | None = None
@@ -192,7 +198,7 @@ class StoreBase:
     @property
     def backend(self) -> str:
         """``"sqlite"`` or ``"postgresql"``."""
-        return self._engine.dialect.name
+        return self._database.dialect.name
 
     @classmethod
     async def open(
@@ -220,20 +226,22 @@ class StoreBase:
         if isinstance(database, str) and database.startswith(
             ("postgresql:", "postgres:", "postgresql+")
         ):
-            engine = await _open_postgresql(
-                make_url(database), pool_size, migrations_dir or POSTGRESQL_MIGRATIONS_DIR
+            return cls(
+                await _open_postgresql(
+                    make_url(database), pool_size, migrations_dir or POSTGRESQL_MIGRATIONS_DIR
+                ),
+                shards,
             )
-        else:
-            engine = await _open_sqlite(Path(database), migrations_dir or MIGRATIONS_DIR)
-        return cls(engine, shards)
+        return cls(await _open_sqlite(Path(database), migrations_dir or MIGRATIONS_DIR), shards)
 
     async def close(self) -> None:
         """Close the connections; the store is unusable afterwards."""
-        if self._lock is not None:
+        if isinstance(self._database, SQLiteConnection):
+            assert self._lock is not None
             async with self._lock:
-                await self._engine.dispose()
+                await self._database.close()
         else:
-            await self._engine.dispose()
+            await self._database.dispose()
 
     async def __aenter__(self) -> Self:
         return self
@@ -247,35 +255,47 @@ class StoreBase:
         await self.close()
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[AsyncConnection]:
+    async def _read(self) -> AsyncIterator[Connection]:
         """A read-only transaction on one consistent snapshot."""
-        if self._lock is None:
-            async with self._engine.connect() as conn:
-                conn = await conn.execution_options(
-                    isolation_level="REPEATABLE READ", postgresql_readonly=True
-                )
-                async with conn.begin():
-                    yield conn
+        if isinstance(self._database, SQLiteConnection):
+            assert self._lock is not None
+            async with self._lock:
+                db = self._database
+                await db.exec_driver_sql("BEGIN")
+                try:
+                    yield db
+                finally:
+                    # Nothing was written: COMMIT and ROLLBACK end the snapshot alike.
+                    await db.exec_driver_sql("ROLLBACK")
             return
-        async with self._lock, self._sqlite_transaction("BEGIN") as conn:
-            yield conn
+        async with self._database.connect() as conn:
+            conn = await conn.execution_options(
+                isolation_level="REPEATABLE READ", postgresql_readonly=True
+            )
+            async with conn.begin():
+                yield conn
 
-    async def _write(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+    async def _write(self, work: Callable[[Connection], Awaitable[T]]) -> T:
         """Run ``work(connection)`` in one write transaction and return what it returns.
 
-        On PostgreSQL the transaction is SERIALIZABLE, and a serialization failure or
-        deadlock runs ``work`` again from the start, up to ``WRITE_ATTEMPTS`` times, so
+        On SQLite ``work`` runs whole in the store's database thread (``bot.store.sqlite``),
+        so it must await nothing but the connection's methods. On PostgreSQL the
+        transaction is SERIALIZABLE, and a serialization failure or deadlock runs
+        ``work`` again from the start, up to ``WRITE_ATTEMPTS`` times. Either way
         ``work`` must only read and write the database. Whatever ``work`` raises rolls
         the transaction back and propagates.
         """
         for attempt in range(1, WRITE_ATTEMPTS + 1):
             started = time.perf_counter()
             try:
-                if self._lock is not None:
-                    async with self._lock, self._sqlite_transaction("BEGIN IMMEDIATE") as conn:
-                        result = await work(conn)
+                if isinstance(self._database, SQLiteConnection):
+                    assert self._lock is not None
+                    async with self._lock:
+                        result = await self._database.drive(
+                            functools.partial(_sqlite_transaction, work)
+                        )
                 else:
-                    async with self._engine.connect() as conn:
+                    async with self._database.connect() as conn:
                         conn = await conn.execution_options(isolation_level="SERIALIZABLE")
                         async with conn.begin():
                             result = await work(conn)
@@ -292,25 +312,25 @@ class StoreBase:
             return result
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    @asynccontextmanager
-    async def _sqlite_transaction(self, begin: str) -> AsyncIterator[AsyncConnection]:
-        # The engine runs SQLite in autocommit, so that the transaction is ours: IMMEDIATE
-        # takes the write lock up front, so a write never fails half-way with
-        # SQLITE_BUSY; readers get a consistent snapshot.
-        async with self._engine.connect() as conn:
-            try:
-                await conn.exec_driver_sql(begin)
-                yield conn
-                await conn.exec_driver_sql("COMMIT")
-            except BaseException:
-                # A failing rollback ("no transaction is active") must not hide the first
-                # error.
-                with contextlib.suppress(DBAPIError, sqlite3.Error):
-                    await conn.exec_driver_sql("ROLLBACK")
-                raise
+
+async def _sqlite_transaction(
+    work: Callable[[Connection], Awaitable[T]], db: SQLiteConnection
+) -> T:
+    # The engine runs SQLite in autocommit, so that the transaction is ours: IMMEDIATE
+    # takes the write lock up front, so a write never fails half-way with SQLITE_BUSY.
+    await db.exec_driver_sql("BEGIN IMMEDIATE")
+    try:
+        result = await work(db)
+    except BaseException:
+        # A failing rollback ("no transaction is active") must not hide the first error.
+        with contextlib.suppress(DBAPIError):
+            await db.exec_driver_sql("ROLLBACK")
+        raise
+    await db.exec_driver_sql("COMMIT")
+    return result
 
 
-def dialect_insert(db: AsyncConnection, table: Table) -> SqliteInsert | PostgresqlInsert:
+def dialect_insert(db: Connection, table: Table) -> SqliteInsert | PostgresqlInsert:
     """``INSERT`` into ``table`` in ``db``'s dialect, for ``on_conflict_do_update`` and
     ``on_conflict_do_nothing`` (an upsert), which both dialects write alike."""
     if db.dialect.name == "postgresql":
@@ -318,7 +338,7 @@ def dialect_insert(db: AsyncConnection, table: Table) -> SqliteInsert | Postgres
     return sqlite_insert(table)
 
 
-async def _open_sqlite(path: Path, migrations_dir: Traversable) -> AsyncEngine:
+async def _open_sqlite(path: Path, migrations_dir: Traversable) -> SQLiteConnection:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -355,16 +375,16 @@ async def _open_sqlite(path: Path, migrations_dir: Traversable) -> AsyncEngine:
     finally:
         await db.close()
     log.info("database %s (SQLite) at schema version %d", path, version)
-    # One connection, as SQLite has one writer; the store's lock queues its users.
-    engine = create_async_engine(
-        URL.create("sqlite+aiosqlite", database=str(path)),
-        poolclass=AsyncAdaptedQueuePool,
-        pool_size=1,
-        max_overflow=0,
+    # One connection, as SQLite has one writer, used from the store's thread only (so
+    # sqlite3 need not check which thread calls); the store's lock queues its users.
+    engine = create_engine(
+        URL.create("sqlite+pysqlite", database=str(path)),
+        poolclass=StaticPool,
         isolation_level="AUTOCOMMIT",
+        connect_args={"check_same_thread": False},
     )
 
-    @event.listens_for(engine.sync_engine, "connect")
+    @event.listens_for(engine, "connect")
     def _pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
@@ -373,7 +393,9 @@ async def _open_sqlite(path: Path, migrations_dir: Traversable) -> AsyncEngine:
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.close()
 
-    return engine
+    connection = SQLiteConnection(engine)
+    await connection.connect()
+    return connection
 
 
 async def _open_postgresql(url: URL, pool_size: int, migrations_dir: Traversable) -> AsyncEngine:

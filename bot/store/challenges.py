@@ -17,9 +17,8 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import Row, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.store.base import StoreBase, StoreError, _dump_options, _now
+from bot.store.base import Connection, StoreBase, StoreError, _dump_options, _now
 from bot.store.schema import challenges
 
 
@@ -67,9 +66,7 @@ class ChallengeRow:
     resolved_at: float | None
 
 
-async def _resolve(
-    db: AsyncConnection, challenge_id: int, status: ChallengeStatus, now: float
-) -> bool:
+async def _resolve(db: Connection, challenge_id: int, status: ChallengeStatus, now: float) -> bool:
     """Move the open, unexpired challenge to ``status`` inside the caller's write
     transaction; return whether this call changed it. Raises ``ChallengeNotFound``.
 
@@ -147,7 +144,7 @@ class ChallengeQueries(StoreBase):
             "expires_at": now + lifetime,
         }
 
-        async def work(db: AsyncConnection) -> Row[Any]:
+        async def work(db: Connection) -> Row[Any]:
             return (await db.execute(insert(challenges).values(row).returning(challenges))).one()
 
         return _challenge(await self._write(work))
@@ -155,7 +152,7 @@ class ChallengeQueries(StoreBase):
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         """Remember the Discord message showing the challenge. Raises ``ChallengeNotFound``."""
 
-        async def work(db: AsyncConnection) -> None:
+        async def work(db: Connection) -> None:
             result = await db.execute(
                 update(challenges)
                 .where(challenges.c.id == challenge_id)
@@ -192,7 +189,7 @@ class ChallengeQueries(StoreBase):
             raise ValueError(f"resolve_challenge cannot set {status}")
         now = _now(now)
 
-        async def work(db: AsyncConnection) -> bool:
+        async def work(db: Connection) -> bool:
             return await _resolve(db, challenge_id, status, now)
 
         return await self._write(work)
@@ -216,7 +213,7 @@ class ChallengeQueries(StoreBase):
         expired; return them (oldest first) so their messages can be updated."""
         now = _now(now)
 
-        async def work(db: AsyncConnection) -> list[Row[Any]]:
+        async def work(db: Connection) -> list[Row[Any]]:
             result = await db.execute(
                 update(challenges)
                 .where(

@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sqlalchemy import Table, func, select, text
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.store import schema
-from bot.store.base import StoreBase, StoreError
+from bot.store.base import Connection, StoreBase, StoreError
+from bot.store.sqlite import SQLiteConnection
 
 log = logging.getLogger("bot.store")
 
@@ -69,6 +69,7 @@ async def copy_database(source: Path, target: str) -> dict[str, int]:
             if postgresql.backend != "postgresql":
                 raise CopyFailed(f"{target}: the copy goes into PostgreSQL (postgresql://...)")
             async with sqlite._read() as reading:
+                assert isinstance(reading, SQLiteConnection)
                 return await postgresql._write(lambda writing: _copy(reading, writing))
         finally:
             await postgresql.close()
@@ -76,7 +77,7 @@ async def copy_database(source: Path, target: str) -> dict[str, int]:
         await sqlite.close()
 
 
-async def _copy(source: AsyncConnection, target: AsyncConnection) -> dict[str, int]:
+async def _copy(source: SQLiteConnection, target: Connection) -> dict[str, int]:
     for table in TABLES:
         if (await target.execute(select(func.count()).select_from(table))).scalar_one():
             raise CopyFailed(
@@ -85,8 +86,8 @@ async def _copy(source: AsyncConnection, target: AsyncConnection) -> dict[str, i
     counts: dict[str, int] = {}
     for table in TABLES:
         copied = 0
-        rows = await source.stream(select(table).order_by(*table.primary_key.columns))
-        async for batch in rows.mappings().partitions(BATCH):
+        rows = await source.stream(select(table).order_by(*table.primary_key.columns), BATCH)
+        for batch in rows:
             await target.execute(table.insert(), [dict(row) for row in batch])
             copied += len(batch)
         expected = (await source.execute(select(func.count()).select_from(table))).scalar_one()

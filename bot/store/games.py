@@ -56,9 +56,16 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ColumnElement, Row, and_, func, insert, or_, select, true, update
-from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.store.base import SEAT_COUNTS, SeatKind, StoreBase, StoreError, _dump_options, _now
+from bot.store.base import (
+    SEAT_COUNTS,
+    Connection,
+    SeatKind,
+    StoreBase,
+    StoreError,
+    _dump_options,
+    _now,
+)
 from bot.store.challenges import ChallengeClosed, ChallengeStatus, _resolve
 from bot.store.lobbies import _ready_lobby, _start_lobby
 from bot.store.records import RatingChange, _rate, _upsert_player
@@ -358,7 +365,7 @@ def _seating(user_id: int) -> ColumnElement[bool]:
     return games.c.id.in_(select(seated.c.game_id).where(seated.c.user_id == user_id))
 
 
-async def _lock_active(db: AsyncConnection, game_id: int) -> Row[Any]:
+async def _lock_active(db: Connection, game_id: int) -> Row[Any]:
     """The active game's ``guild_id``, ``variant`` and ``status``, its row locked until the
     caller's write transaction ends (``FOR UPDATE`` on PostgreSQL; SQLite's writer holds
     the whole file), so writes to one game queue. Raises ``GameNotFound`` and
@@ -378,7 +385,7 @@ async def _lock_active(db: AsyncConnection, game_id: int) -> Row[Any]:
     return row
 
 
-async def _insert_hand(db: AsyncConnection, game_id: int, hand: HandRecord, now: float) -> None:
+async def _insert_hand(db: Connection, game_id: int, hand: HandRecord, now: float) -> None:
     await db.execute(
         insert(hands).values(
             game_id=game_id,
@@ -408,9 +415,7 @@ async def _insert_hand(db: AsyncConnection, game_id: int, hand: HandRecord, now:
         )
 
 
-async def _require_no_shared_game(
-    db: AsyncConnection, guild_id: int, user_ids: Sequence[int]
-) -> None:
+async def _require_no_shared_game(db: Connection, guild_id: int, user_ids: Sequence[int]) -> None:
     if len(user_ids) < 2:
         return
     a, b = seats_table.alias("a"), seats_table.alias("b")
@@ -431,7 +436,7 @@ async def _require_no_shared_game(
         raise AlreadyPlaying(row.game_id, (row.user_id, row.other_id))
 
 
-async def _load_games(db: AsyncConnection, where: ColumnElement[bool]) -> list[GameRow]:
+async def _load_games(db: Connection, where: ColumnElement[bool]) -> list[GameRow]:
     # ``where`` is a condition on ``games``; three queries for any number of games.
     headers = (await db.execute(select(games).where(where).order_by(games.c.id))).all()
     if not headers:
@@ -570,7 +575,7 @@ class GameQueries(StoreBase):
         options_json = _dump_options(options)
         now = _now(now)
 
-        async def work(db: AsyncConnection) -> int:
+        async def work(db: Connection) -> int:
             if accepting is not None and not await _resolve(
                 db, accepting, ChallengeStatus.ACCEPTED, now
             ):
@@ -641,7 +646,7 @@ class GameQueries(StoreBase):
         Raises ``GameNotFound``.
         """
 
-        async def work(db: AsyncConnection) -> None:
+        async def work(db: Connection) -> None:
             result = await db.execute(
                 update(games)
                 .where(games.c.id == game_id)
@@ -656,7 +661,7 @@ class GameQueries(StoreBase):
         """Remember the message that mentions the member on turn (None: there is none
         now), so a restart can still delete it. Raises ``GameNotFound``."""
 
-        async def work(db: AsyncConnection) -> None:
+        async def work(db: Connection) -> None:
             result = await db.execute(
                 update(games).where(games.c.id == game_id).values(ping_message_id=message_id)
             )
@@ -693,7 +698,7 @@ class GameQueries(StoreBase):
         if new_turn:
             header |= {"turn_started_at": now, "reminded": 0}
 
-        async def work(db: AsyncConnection) -> int:
+        async def work(db: Connection) -> int:
             # One query for both guards: every await is a trip to the database, and under
             # load each trip waits for a turn of the event loop. The game's row is locked:
             # a second click on it waits for this one, then finds its seq taken.
@@ -791,7 +796,7 @@ class GameQueries(StoreBase):
         """
         now = _now(now)
 
-        async def work(db: AsyncConnection) -> None:
+        async def work(db: Connection) -> None:
             await _lock_active(db, game_id)
             result = await db.execute(
                 update(seats_table)
@@ -818,7 +823,7 @@ class GameQueries(StoreBase):
             ValueError: the game has no seat ``seat``; nothing is written.
         """
 
-        async def work(db: AsyncConnection) -> int:
+        async def work(db: Connection) -> int:
             await _lock_active(db, game_id)
             hints = (
                 await db.execute(
@@ -841,7 +846,7 @@ class GameQueries(StoreBase):
         """
         now = _now(now)
 
-        async def work(db: AsyncConnection) -> bool:
+        async def work(db: Connection) -> bool:
             result = await db.execute(
                 update(games)
                 .where(games.c.id == game_id, games.c.status == GameStatus.ACTIVE.value)
@@ -858,7 +863,7 @@ class GameQueries(StoreBase):
         exactly one sends the reminder; False if already reminded or not active.
         """
 
-        async def work(db: AsyncConnection) -> bool:
+        async def work(db: Connection) -> bool:
             # A compare-and-set: a second UPDATE of the row waits for the first one's
             # transaction (on PostgreSQL, then runs again and finds the flag set).
             result = await db.execute(
@@ -984,7 +989,7 @@ class GameQueries(StoreBase):
         scores = dict(scores or {})
         now = _now(now)
 
-        async def work(db: AsyncConnection) -> list[RatingChange]:
+        async def work(db: Connection) -> list[RatingChange]:
             game = await _lock_active(db, game_id)
             seated = [
                 SeatRow(

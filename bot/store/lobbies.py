@@ -20,10 +20,10 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import Select, and_, delete, insert, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.store.base import (
     SEAT_COUNTS,
+    Connection,
     SeatKind,
     StoreBase,
     StoreError,
@@ -151,7 +151,7 @@ def _seats_query(lobby_id: int) -> Select[Any]:
     )
 
 
-async def _load(db: AsyncConnection, lobby_id: int, *, lock: bool = False) -> LobbyRow:
+async def _load(db: Connection, lobby_id: int, *, lock: bool = False) -> LobbyRow:
     """The lobby; with ``lock``, its row is locked for the rest of the write transaction
     (``FOR UPDATE`` on PostgreSQL; SQLite's writer holds the whole file already)."""
     query = select(lobbies).where(lobbies.c.id == lobby_id)
@@ -191,7 +191,7 @@ async def _load(db: AsyncConnection, lobby_id: int, *, lock: bool = False) -> Lo
     )
 
 
-async def _open_lobby(db: AsyncConnection, lobby_id: int, now: float) -> LobbyRow:
+async def _open_lobby(db: Connection, lobby_id: int, now: float) -> LobbyRow:
     """The lobby, if it is open and unexpired, its row locked for the caller's write
     transaction (so racing changes of one lobby queue). Raises ``LobbyNotFound``,
     ``LobbyClosed``."""
@@ -217,7 +217,7 @@ def lobby_seating(lobby: LobbyRow) -> dict[int, tuple[SeatKind, int | None, str 
 
 
 async def _ready_lobby(
-    db: AsyncConnection,
+    db: Connection,
     lobby_id: int,
     seating: Mapping[int, tuple[SeatKind, int | None, str | None]],
     now: float,
@@ -234,7 +234,7 @@ async def _ready_lobby(
         raise LobbyChanged(lobby_id)
 
 
-async def _start_lobby(db: AsyncConnection, lobby_id: int, game_id: int, now: float) -> None:
+async def _start_lobby(db: Connection, lobby_id: int, game_id: int, now: float) -> None:
     """Close the open lobby as started by ``game_id`` inside the caller's transaction
     (which checked it with ``_ready_lobby``)."""
     await db.execute(
@@ -244,7 +244,7 @@ async def _start_lobby(db: AsyncConnection, lobby_id: int, game_id: int, now: fl
     )
 
 
-async def _seat(db: AsyncConnection, lobby_id: int, seat: int, **values: object) -> None:
+async def _seat(db: Connection, lobby_id: int, seat: int, **values: object) -> None:
     """Insert the seat; the caller has checked that it is free.
 
     On PostgreSQL a seat taken by a transaction that committed after this one's snapshot
@@ -263,14 +263,14 @@ async def _seat(db: AsyncConnection, lobby_id: int, seat: int, **values: object)
 
 
 async def _seat_member(
-    db: AsyncConnection, lobby_id: int, seat: int, user_id: int, accepted: bool
+    db: Connection, lobby_id: int, seat: int, user_id: int, accepted: bool
 ) -> None:
     await _seat(
         db, lobby_id, seat, kind=SeatKind.HUMAN.value, user_id=user_id, accepted=int(accepted)
     )
 
 
-async def _seat_computer(db: AsyncConnection, lobby_id: int, seat: int, level: str) -> None:
+async def _seat_computer(db: Connection, lobby_id: int, seat: int, level: str) -> None:
     await _seat(db, lobby_id, seat, kind=SeatKind.COMPUTER.value, level=level, accepted=1)
 
 
@@ -324,7 +324,7 @@ class LobbyQueries(StoreBase):
             "expires_at": now + lifetime,
         }
 
-        async def work(db: AsyncConnection) -> LobbyRow:
+        async def work(db: Connection) -> LobbyRow:
             lobby_id = (
                 await db.execute(insert(lobbies).values(row).returning(lobbies.c.id))
             ).scalar_one()
@@ -361,7 +361,7 @@ class LobbyQueries(StoreBase):
         """
         now = _now(now)
 
-        async def work(db: AsyncConnection) -> tuple[LobbyRow, bool]:
+        async def work(db: Connection) -> tuple[LobbyRow, bool]:
             # Locked first: a second request waits here for the first one's lobby. NO
             # KEY UPDATE, as nothing changes the game's id: rows that refer to the game
             # may still be written meanwhile.
@@ -472,7 +472,7 @@ class LobbyQueries(StoreBase):
     async def set_lobby_message(self, lobby_id: int, message_id: int) -> None:
         """Remember the Discord message showing the lobby. Raises ``LobbyNotFound``."""
 
-        async def work(db: AsyncConnection) -> None:
+        async def work(db: Connection) -> None:
             result = await db.execute(
                 update(lobbies).where(lobbies.c.id == lobby_id).values(message_id=message_id)
             )
@@ -499,7 +499,7 @@ class LobbyQueries(StoreBase):
         user_id, name = user
         now = _now(now)
 
-        async def work(db: AsyncConnection) -> LobbyRow:
+        async def work(db: Connection) -> LobbyRow:
             lobby = await _open_lobby(db, lobby_id, now)
             if seat is not None and not 0 <= seat < lobby.seats:
                 raise ValueError(f"seat {seat} is not a seat of lobby {lobby_id}")
@@ -540,7 +540,7 @@ class LobbyQueries(StoreBase):
         ``SeatUnavailable`` (the host, a member not seated, an invitation)."""
         now = _now(now)
 
-        async def work(db: AsyncConnection) -> LobbyRow:
+        async def work(db: Connection) -> LobbyRow:
             lobby = await _open_lobby(db, lobby_id, now)
             if user_id == lobby.host_id:
                 raise SeatUnavailable("You're the host: **Cancel** closes the table.")
@@ -564,7 +564,7 @@ class LobbyQueries(StoreBase):
         ``LobbyNotFound``, ``LobbyClosed`` and ``SeatUnavailable`` (full, invitation)."""
         now = _now(now)
 
-        async def work(db: AsyncConnection) -> LobbyRow:
+        async def work(db: Connection) -> LobbyRow:
             lobby = await _open_lobby(db, lobby_id, now)
             if lobby.invited:
                 raise SeatUnavailable("The computers join this table when everyone accepts.")
@@ -582,7 +582,7 @@ class LobbyQueries(StoreBase):
         ``SeatUnavailable`` (not invited, accepted already)."""
         now = _now(now)
 
-        async def work(db: AsyncConnection) -> LobbyRow:
+        async def work(db: Connection) -> LobbyRow:
             lobby = await _open_lobby(db, lobby_id, now)
             seat = lobby.seat_of(user_id)
             if not lobby.invited or seat is None:
@@ -612,7 +612,7 @@ class LobbyQueries(StoreBase):
             raise ValueError(f"close_lobby cannot set {status}")
         now = _now(now)
 
-        async def work(db: AsyncConnection) -> LobbyRow:
+        async def work(db: Connection) -> LobbyRow:
             await _open_lobby(db, lobby_id, now)
             await db.execute(
                 update(lobbies)
@@ -628,7 +628,7 @@ class LobbyQueries(StoreBase):
         return them (oldest first) so their messages can say so."""
         now = _now(now)
 
-        async def work(db: AsyncConnection) -> list[LobbyRow]:
+        async def work(db: Connection) -> list[LobbyRow]:
             expired = await db.execute(
                 update(lobbies)
                 .where(

@@ -9,9 +9,8 @@ from collections.abc import Iterable
 from enum import StrEnum
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.store.base import StoreBase, _now, dialect_insert
+from bot.store.base import Connection, StoreBase, _now, dialect_insert
 from bot.store.schema import member_prefs
 
 
@@ -52,7 +51,7 @@ class MemberQueries(StoreBase):
         """Store ``user_id``'s auto-play choice."""
         now = _now(now)
 
-        async def work(db: AsyncConnection) -> None:
+        async def work(db: Connection) -> None:
             insert = dialect_insert(db, member_prefs).values(
                 user_id=user_id, autoplay=choice.value, updated_at=now
             )

@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import ColumnElement, Double, and_, cast, distinct, func, select, true
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.ratings import DEFAULT_RATING, ORDINAL_Z, Rating, rate
-from bot.store.base import StoreBase, _now, dialect_insert
+from bot.store.base import Connection, StoreBase, _now, dialect_insert
 from bot.store.schema import games, hand_tricks, hands, players, ratings, results, seats
 
 
@@ -94,7 +93,7 @@ class PlayerStats:
 
 
 async def _upsert_player(
-    db: AsyncConnection, guild_id: int, user_id: int, display_name: str, now: float
+    db: Connection, guild_id: int, user_id: int, display_name: str, now: float
 ) -> None:
     insert = dialect_insert(db, players).values(
         guild_id=guild_id, user_id=user_id, display_name=display_name, updated_at=now
@@ -111,7 +110,7 @@ async def _upsert_player(
 
 
 async def _rate(
-    db: AsyncConnection,
+    db: Connection,
     guild_id: int,
     variant: str,
     teams: list[list[int]],
@@ -184,7 +183,7 @@ class RecordQueries(StoreBase):
         """Record ``display_name`` as the player's current name in the guild."""
         now = _now(now)
 
-        async def work(db: AsyncConnection) -> None:
+        async def work(db: Connection) -> None:
             await _upsert_player(db, guild_id, user_id, display_name, now)
 
         await self._write(work)

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Row, delete, select
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.settings import Settings
-from bot.store.base import StoreBase, _now, dialect_insert
+from bot.store.base import Connection, StoreBase, _now, dialect_insert
 from bot.store.schema import guild_settings
 from engine.variants import VARIANTS
 
@@ -141,7 +140,7 @@ class SettingsQueries(StoreBase):
         row = {name: int(v) if isinstance(v, bool) else v for name, v in values.items()}
         row |= {"guild_id": guild_id, "updated_at": _now(now), "updated_by": by}
 
-        async def work(db: AsyncConnection) -> None:
+        async def work(db: Connection) -> None:
             upsert = dialect_insert(db, guild_settings).values(row)
             changed = [name for name in row if name != "guild_id"]
             await db.execute(
@@ -157,7 +156,7 @@ class SettingsQueries(StoreBase):
         """Put every setting of the server back to the bot's defaults; return whether it
         had any of its own."""
 
-        async def work(db: AsyncConnection) -> bool:
+        async def work(db: Connection) -> bool:
             result = await db.execute(
                 delete(guild_settings).where(guild_settings.c.guild_id == guild_id)
             )

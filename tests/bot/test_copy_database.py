@@ -93,13 +93,12 @@ async def test_copy_checks_the_counts_before_it_commits(
     """A table that arrives short (here a rule on PostgreSQL drops one action as it is
     inserted) stops the copy, and PostgreSQL keeps nothing."""
     target = await postgres.database()
-    async with await Store.open(target) as store, store._engine.begin() as db:
-        await db.execute(
-            sqlalchemy.text(
-                "CREATE RULE lose_one AS ON INSERT TO game_actions "
-                "WHERE NEW.seq = 0 AND NEW.game_id = 1 DO INSTEAD NOTHING"
-            )
-        )
+    rule = sqlalchemy.text(
+        "CREATE RULE lose_one AS ON INSERT TO game_actions "
+        "WHERE NEW.seq = 0 AND NEW.game_id = 1 DO INSTEAD NOTHING"
+    )
+    async with await Store.open(target) as store:
+        await store._write(lambda db: db.execute(rule))
     with pytest.raises(CopyFailed, match=r"game_actions: .* nothing was kept"):
         await copy_database(old_database, target)
     assert set((await counts(target)).values()) == {0}

@@ -267,7 +267,7 @@ async def stores(postgres: PostgresServer) -> AsyncIterator[tuple[Store, Store]]
 
 async def count(store: Store, table: Any, *where: Any) -> int:
     """How many rows of ``table`` match ``where``, read behind the store's methods."""
-    async with store._engine.connect() as db:
+    async with store._read() as db:
         query = select(func.count()).select_from(table).where(*where)
         return int((await db.execute(query)).scalar_one())
 

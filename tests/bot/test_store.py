@@ -36,7 +36,7 @@ from bot.store import (
     TimerDue,
 )
 from bot.store import records as store_records
-from bot.store.base import Shards
+from bot.store.base import Connection, Shards
 from engine.cards import Suit, parse_cards
 from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
 from engine.players.random import RandomPlayer
@@ -118,11 +118,12 @@ async def play_out(
 async def sql(store: Store, statement: str, **params: object) -> list[tuple[object, ...]]:
     """Run ``statement`` on the store's database behind its back (to inspect or arrange
     rows, on either backend) and return its rows, if any."""
-    async with store._engine.connect() as conn:
-        result = await conn.execute(text(statement), params)
-        rows = [tuple(row) for row in result] if result.returns_rows else []
-        await conn.commit()
-    return rows
+
+    async def run(db: Connection) -> list[tuple[object, ...]]:
+        result = await db.execute(text(statement), params)
+        return [tuple(row) for row in result] if result.returns_rows else []
+
+    return await store._write(run)
 
 
 @contextmanager

@@ -37,7 +37,7 @@ async def store(database: str | Path) -> AsyncIterator[Store]:
 
 async def dump(store: Store) -> dict[str, list[tuple[object, ...]]]:
     """Every row of every table, in a fixed order, read behind the store's back."""
-    async with store._engine.connect() as db:
+    async with store._read() as db:
         return {
             table.name: [tuple(row) for row in await db.execute(select(table).order_by(*table.c))]
             for table in metadata.sorted_tables

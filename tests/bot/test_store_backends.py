@@ -47,8 +47,8 @@ def _declared() -> dict[str, Any]:
 async def test_the_declared_tables_are_what_the_migrations_build(database: str | Path) -> None:
     """Every table, column, NULL-ability and primary key of schema.py is in the migrated
     database, and nothing else, on SQLite and on PostgreSQL."""
-    async with await Store.open(database) as store, store._engine.connect() as conn:
-        assert await conn.run_sync(_shape) == _declared()
+    async with await Store.open(database) as store, store._read() as db:
+        assert await db.run_sync(_shape) == _declared()
 
 
 async def test_postgresql_migrates_once_when_processes_start_together(
@@ -68,8 +68,10 @@ async def test_postgresql_migrates_once_when_processes_start_together(
 async def test_postgresql_refuses_a_newer_database(postgres: PostgresServer) -> None:
     """A database migrated by newer code is refused with DatabaseTooNew, untouched."""
     url = await postgres.database()
-    async with await Store.open(url) as store, store._engine.begin() as db:
-        await db.execute(sqlalchemy.text("UPDATE schema_version SET version = 999"))
+    async with await Store.open(url) as store:
+        await store._write(
+            lambda db: db.execute(sqlalchemy.text("UPDATE schema_version SET version = 999"))
+        )
     with pytest.raises(DatabaseTooNew):
         await Store.open(url)
 

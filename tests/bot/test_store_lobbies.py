@@ -48,7 +48,7 @@ async def euchre_lobby(store: Store, **kwargs: object) -> int:
 
 async def dump(store: Store, *tables: Table) -> dict[str, list[tuple[object, ...]]]:
     """Every row of ``tables`` (default: every table), read behind the store's methods."""
-    async with store._engine.connect() as db:
+    async with store._read() as db:
         return {
             table.name: [
                 tuple(row) for row in await db.execute(select(table).order_by(*table.primary_key))

@@ -29,7 +29,7 @@ async def store(database: str | Path) -> AsyncIterator[Store]:
 
 async def rows(store: Store) -> list[tuple[object, ...]]:
     """The ``guild_settings`` table as stored, read behind the store's methods."""
-    async with store._engine.connect() as db:
+    async with store._read() as db:
         query = select(guild_settings).order_by(guild_settings.c.guild_id)
         return [tuple(row) for row in await db.execute(query)]
 
@@ -112,15 +112,12 @@ async def test_values_the_table_refuses_write_nothing(
 
 async def test_the_table_itself_keeps_the_reminder_first(store: Store) -> None:
     """A write that bypasses the store still cannot put the reminder after the takeover."""
-    async with store._engine.connect() as db:
-        with pytest.raises(IntegrityError):
-            await db.execute(
-                text(
-                    "INSERT INTO guild_settings"
-                    " (guild_id, reminder_minutes, away_minutes, updated_at)"
-                    " VALUES (1, 10, 5, 0)"
-                )
-            )
+    insert = text(
+        "INSERT INTO guild_settings (guild_id, reminder_minutes, away_minutes, updated_at)"
+        " VALUES (1, 10, 5, 0)"
+    )
+    with pytest.raises(IntegrityError):
+        await store._write(lambda db: db.execute(insert))
     assert await rows(store) == []
 
 
