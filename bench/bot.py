@@ -13,7 +13,7 @@ used (the bot processes with their workers, PostgreSQL, this process).
 ``--mix`` sets the tables, cycled over the games: 2 is a Tuque challenge, 3
 three-hand, 4 four-hand Euchre and 6 six-hand, each started by an invitation that
 every member accepts; a ``c`` after the size (``2c``, ``4c``, ``6c``) is one member
-and computers of ``--level`` (``/tuque bot``), moving without a pause.
+and computers of ``--level`` (``/tuque bot``), pausing ``--computer-delay`` seconds.
 ``--database postgresql`` runs a PostgreSQL server for the bot (the tests' own,
 tests/postgres.py). With one process the bot is pinned to one core and this process
 to the others; with more, nothing is pinned.
@@ -226,7 +226,7 @@ def serve(config: dict[str, Any]) -> None:
         shard_count=config["shard_count"],
         shard_ids=config["shard_ids"],
         computer_processes=config["computer_processes"],
-        computer_move_delay_seconds=0,
+        computer_move_delay_seconds=config["computer_delay"],
         log_level="WARNING",
         _env_file=None,
     )
@@ -270,6 +270,7 @@ async def main(
     processes: int,
     level: str,
     computer_processes: int,
+    computer_delay: float,
 ) -> None:
     rng = random.Random(seed)
     tables_of = [mix[i % len(mix)] for i in range(games)]
@@ -311,6 +312,7 @@ async def main(
                     "shard_count": shard_count,
                     "shard_ids": [i] if shard_count else None,
                     "computer_processes": computer_processes,
+                    "computer_delay": computer_delay,
                     "report": str(report),
                 }
                 bots.append(
@@ -368,7 +370,10 @@ async def main(
     kinds = Counter(f"{size}{'c' if computers else ''}" for size, computers in tables_of)
     print(f"database:                  {database}, {processes} bot process(es)")
     print(f"games at once:             {games} (tables: {dict(sorted(kinds.items()))})")
-    print(f"think time (mean):         {think:.2f} s a click; computers: {level}")
+    print(
+        f"think time (mean):         {think:.2f} s a click; computers: {level}, "
+        f"{computer_delay:g} s pause, {computer_processes} worker(s) a process"
+    )
     print(
         f"clicks measured:           {len(latencies)} in {elapsed:.1f} s "
         f"({len(latencies) / elapsed:.0f} a second)"
@@ -421,6 +426,12 @@ if __name__ == "__main__":
     parser.add_argument(
         "--computer-processes", type=int, default=1, help="each bot's computer workers"
     )
+    parser.add_argument(
+        "--computer-delay",
+        type=float,
+        default=1.0,
+        help="seconds a computer pauses before its move (the bot's default 1; 0: at once)",
+    )
     args = parser.parse_args()
     pin = args.processes == 1 and hasattr(os, "sched_setaffinity")
     if pin and len(os.sched_getaffinity(0)) > 1:
@@ -436,5 +447,6 @@ if __name__ == "__main__":
             args.processes,
             args.level,
             args.computer_processes,
+            args.computer_delay,
         )
     )

@@ -261,7 +261,7 @@ class StoreBase:
             assert self._lock is not None
             async with self._lock:
                 db = self._database
-                await db.exec_driver_sql("BEGIN")
+                await db.begin("BEGIN")
                 try:
                     yield db
                 finally:
@@ -318,15 +318,15 @@ async def _sqlite_transaction(
 ) -> T:
     # The engine runs SQLite in autocommit, so that the transaction is ours: IMMEDIATE
     # takes the write lock up front, so a write never fails half-way with SQLITE_BUSY.
-    await db.exec_driver_sql("BEGIN IMMEDIATE")
+    await db.begin("BEGIN IMMEDIATE")
     try:
         result = await work(db)
+        await db.exec_driver_sql("COMMIT")
     except BaseException:
         # A failing rollback ("no transaction is active") must not hide the first error.
         with contextlib.suppress(DBAPIError):
             await db.exec_driver_sql("ROLLBACK")
         raise
-    await db.exec_driver_sql("COMMIT")
     return result
 
 

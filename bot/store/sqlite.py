@@ -57,9 +57,11 @@ class SQLiteConnection:
         self._connection = await self._run(connect)
 
     async def close(self) -> None:
-        """Close the connection and end the thread."""
-        if self._connection is not None:
-            await self._run(self._connection.close)
+        """Close the connection and end the thread; closing again does nothing."""
+        if self._connection is None:
+            return
+        connection, self._connection = self._connection, None
+        await self._run(connection.close)
         await self._run(self._engine.dispose)
         self._thread.shutdown()
 
@@ -74,6 +76,17 @@ class SQLiteConnection:
         """Run ``statement`` (with ``parameters``, a list for many rows) and return its
         result; raises ``sqlalchemy.exc.DBAPIError`` for what SQLite refuses."""
         return await self._run(self._sync.execute, statement, parameters)
+
+    async def begin(self, statement: str) -> None:
+        """Start a transaction with ``statement`` (``BEGIN`` or ``BEGIN IMMEDIATE``)."""
+        await self._run(self._begin, statement)
+
+    def _begin(self, statement: str) -> None:
+        if self._sync.connection.dbapi_connection.in_transaction:  # type: ignore[union-attr]
+            # A read cancelled before it ended left its snapshot open; it wrote nothing
+            # (a write ends in its own trip, committed or rolled back).
+            self._sync.exec_driver_sql("ROLLBACK")
+        self._sync.exec_driver_sql(statement)
 
     async def exec_driver_sql(self, sql: str) -> CursorResult[Any]:
         """Run ``sql`` as it is (``BEGIN``, ``COMMIT``, ``PRAGMA``)."""
