@@ -22,6 +22,7 @@ from pathlib import Path
 import aiohttp
 import discord
 from pydantic import ValidationError
+from sqlalchemy.exc import DBAPIError
 
 from bot.client import TuqueBot, process_shards, tune_gc
 from bot.metrics import MetricsUnavailable
@@ -124,15 +125,33 @@ def _arguments(argv: Sequence[str]) -> argparse.Namespace:
         "keeping every id, and check each table's count. Stop the bot first.",
     )
     copy.add_argument("source", type=Path, help="the SQLite file, e.g. data/tuque.db")
-    copy.add_argument("target", help="the PostgreSQL database, postgresql://user:pw@host/db")
+    copy.add_argument(
+        "target",
+        nargs="?",
+        help="the PostgreSQL database, postgresql://user:pw@host/db; default DATABASE_URL "
+        "(from the environment or .env, which keeps the password off the command line)",
+    )
     return parser.parse_args(argv)
 
 
-def _copy_database(source: Path, target: str) -> int:
+def _copy_database(source: Path, target: str | None) -> int:
+    if target is None:
+        try:
+            target = Settings().database_url
+        except ValidationError as error:
+            return _fail(f"fix these settings (environment or .env): {_settings_errors(error)}")
+        if target is None:
+            return _fail("copy-database: give the PostgreSQL URL, or set DATABASE_URL")
     try:
         counts = asyncio.run(copy_database(source, target))
     except (StoreError, MigrationError) as error:
         return _fail(f"copy-database: {error}")
+    except DBAPIError as error:
+        # One line, and the server's words only (hide_parameters keeps the rows out).
+        reason = " ".join(str(error.orig).split())
+        return _fail(f"copy-database: PostgreSQL refused the copy, nothing was kept: {reason}")
+    except ValueError as error:
+        return _fail(f"copy-database: not a database URL ({type(error).__name__})")
     for table, count in counts.items():
         print(f"{table:>15}  {count:>9,} rows, counts match")
     print(f"copied {sum(counts.values()):,} rows; set DATABASE_URL to use PostgreSQL")

@@ -51,8 +51,9 @@ MIGRATIONS_DIR: Traversable = files("migrations") / "sqlite"
 #: The bot's PostgreSQL migrations, numbered on their own (see the module's docstring).
 POSTGRESQL_MIGRATIONS_DIR: Traversable = files("migrations") / "postgresql"
 
-# Any constant of the bot's own: the advisory lock that one migrating process holds.
-_MIGRATION_LOCK = 0x7475_7175  # "tuqu"
+# The advisory lock that one migrating process holds: the two-key form ("tu", "qu"), a
+# key space apart from the store's one-key locks on members.
+_MIGRATION_LOCK = (0x7475, 0x7175)
 
 _FILE_NAME = re.compile(r"^(\d+)_[A-Za-z0-9_]+\.sql$")
 _LEADING_COMMENTS = re.compile(r"^(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/)*", re.DOTALL)
@@ -244,7 +245,8 @@ async def apply_postgresql_migrations(
         while True:
             async with conn.begin():
                 await conn.execute(
-                    text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK}
+                    text("SELECT pg_advisory_xact_lock(:one, :two)"),
+                    {"one": _MIGRATION_LOCK[0], "two": _MIGRATION_LOCK[1]},
                 )
                 await conn.execute(
                     text("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")

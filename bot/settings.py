@@ -62,8 +62,12 @@ class Settings(BaseSettings):
     ``SHARD_COUNT``. Unset: all of them. A process restores, times and plays the games
     of its shards' guilds only."""
 
-    computer_processes: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1, le=256)
-    """Worker processes in which the computer players think; default the cores there are."""
+    computer_processes: int = Field(
+        default_factory=lambda: len(os.sched_getaffinity(0)), ge=1, le=256
+    )
+    """Worker processes in which the computer players think; default the cores this
+    process may use. Several bot processes on one machine share its cores: give each
+    its part."""
 
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
     """A port on which to serve Prometheus metrics (``/metrics``); unset, none are served."""

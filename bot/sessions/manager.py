@@ -200,8 +200,9 @@ class GameSessions:
             for seat in session.seats:
                 if seat.user_id is None:
                     continue
-                choice = choices[seat.user_id]
-                if session.autoplay.get(seat.seat) != choice:
+                # A game that began during the read is read at its start instead.
+                choice = choices.get(seat.user_id)
+                if choice is not None and session.autoplay.get(seat.seat) != choice:
                     session.autoplay[seat.seat] = choice
                     self.computers.schedule(session)
 
@@ -213,7 +214,7 @@ class GameSessions:
 
     async def set_autoplay(self, user_id: int, choice: Autoplay) -> None:
         """Store ``user_id``'s auto-play choice and use it at once in their running games
-        (a forced move waiting for them is played). Raises ``sqlite3.Error``."""
+        (a forced move waiting for them is played). Raises ``sqlalchemy.exc.SQLAlchemyError``."""
         await self.store.set_autoplay(user_id, choice)
         for session in self._sessions.values():
             seat = session.seat_of(user_id)

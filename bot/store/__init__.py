@@ -1,11 +1,11 @@
 """The bot's persistent state. ``Store`` owns every SQL statement of the project.
 
 ``Store`` is one class over one database, an SQLite file or PostgreSQL (SQLAlchemy
-Core on aiosqlite or asyncpg); its methods are written by aggregate, each module with
-its rows, enums, errors and design notes:
+Core, on one SQLite connection in a thread of its own or on asyncpg); its methods are
+written by aggregate, each module with its rows, enums, errors and design notes:
 
 - ``bot.store.base``: opening, migrating and closing the database, read and write
-  transactions (serializable, retried on PostgreSQL), ``Shards``, ``StoreError`` and
+  transactions (row locks on PostgreSQL), ``Shards``, ``StoreError`` and
   ``DatabaseUnusable``.
 - ``bot.store.schema``: the tables, as SQLAlchemy Core declares them.
 - ``bot.store.games``: games, their seats, action logs, hands, turn timers and
@@ -24,7 +24,14 @@ Import everything from here (``from bot.store import Store, GameRow``).
 
 from __future__ import annotations
 
-from bot.store.base import BUSY_TIMEOUT_MS, SEAT_COUNTS, DatabaseUnusable, SeatKind, StoreError
+from bot.store.base import (
+    BUSY_TIMEOUT_MS,
+    SEAT_COUNTS,
+    DatabaseUnusable,
+    SeatKind,
+    StoreClosed,
+    StoreError,
+)
 from bot.store.challenges import (
     ChallengeClosed,
     ChallengeNotFound,
@@ -96,6 +103,7 @@ __all__ = [
     "SeatUnavailable",
     "StaleAction",
     "Store",
+    "StoreClosed",
     "StoreError",
     "TimerDue",
     "TurnTimer",
@@ -110,5 +118,6 @@ class Store(
 
     Usable as ``async with await Store.open(path_or_url) as store: ...``. Methods raise
     the ``StoreError`` subclasses documented on each, ``ValueError`` for arguments that
-    break the data's rules, and ``sqlalchemy.exc.SQLAlchemyError`` for I/O trouble.
+    break the data's rules, ``StoreClosed`` once closed, and
+    ``sqlalchemy.exc.SQLAlchemyError`` for I/O trouble.
     """

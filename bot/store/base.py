@@ -1,6 +1,6 @@
 """The store's connection: opening, migrating, closing, and its transactions.
 
-One ``Store`` holds one SQLAlchemy async engine on one of two databases:
+One ``Store`` holds one database, through SQLAlchemy, of two kinds:
 
 - **SQLite** (a file path), the embedded default: one connection in WAL mode with
   foreign keys on, in a thread of the store's own (``bot.store.sqlite``: a write
@@ -8,18 +8,22 @@ One ``Store`` holds one SQLAlchemy async engine on one of two databases:
   lock. Writes use ``BEGIN IMMEDIATE``, so a second process on the same file waits (up
   to ``BUSY_TIMEOUT_MS``) instead of failing half-way.
 - **PostgreSQL** (a ``postgresql://`` URL; asyncpg), shared by the shard processes: a
-  pool of connections. Write transactions are SERIALIZABLE, so every rule the store
-  checks before it writes ("one game per pair", "start only when all accepted", "one
-  rematch", "a click applied once") holds under concurrent writers from several
-  processes exactly as under SQLite's single writer: PostgreSQL aborts one of two
-  transactions whose outcome no serial order gives, and ``_write`` runs it again on
-  the new state. The constraints (primary keys, unique indexes) stay the backstop, and
-  the game row is locked (``FOR UPDATE``) where clicks race, so that they queue.
+  pool of connections, in READ COMMITTED. Every rule the store checks before it writes
+  ("a click applied once", "start only when all accepted", "one rematch", "one game per
+  pair") holds under concurrent writers from several processes as under SQLite's single
+  writer because the write first locks what the rule is about: the aggregate's row
+  (``SELECT ... FOR UPDATE`` on the game, lobby or challenge), or, where there is no
+  row (the games two members share, a member's rating), the members
+  (``lock_members``). Racing writers queue on the lock, and each statement after it
+  sees what the one before committed. The constraints (primary keys, unique indexes)
+  stay the backstop. (SERIALIZABLE was tried first: its predicate locks on shared index
+  pages aborted clicks on different games against each other, and at 100 games at once
+  a write could fail ten times in a row.)
 
 Queries are SQLAlchemy Core on the tables of ``bot.store.schema``: one query per
 need, on both databases. Each aggregate's methods run in ``_read()`` (a consistent
 snapshot) or ``_write(work)`` (``work`` is an async function of the connection, run
-again from the start after a serialization failure, so it must not act outside the
+again from the start after a deadlock, so it must not act outside the
 database).
 
 Time is passed in as ``now``: seconds since the Unix epoch (a float); it
@@ -33,9 +37,10 @@ import contextlib
 import functools
 import json
 import logging
+import random
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from enum import StrEnum
@@ -45,7 +50,7 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 import aiosqlite
-from sqlalchemy import ColumnElement, Table, create_engine, event, literal, true
+from sqlalchemy import ColumnElement, Table, create_engine, event, func, literal, select, true
 from sqlalchemy.dialects.postgresql import Insert as PostgresqlInsert
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
@@ -70,8 +75,11 @@ log = logging.getLogger("bot.store")
 #: How long a write waits for another connection's lock before failing, in ms (SQLite).
 BUSY_TIMEOUT_MS = 5_000
 
-#: How many times a PostgreSQL write transaction runs before its serialization failure
-#: is raised; two racing clicks need two, a burst of them a few more.
+#: How a ``DATABASE_URL`` for PostgreSQL begins.
+POSTGRESQL_SCHEMES = ("postgresql:", "postgres:", "postgresql+asyncpg:")
+
+#: How many times a PostgreSQL write transaction runs before a deadlock or serialization
+#: failure is raised.
 WRITE_ATTEMPTS = 10
 
 # SQLSTATEs after which a transaction may simply run again: serialization_failure and
@@ -136,6 +144,10 @@ class StoreError(Exception):
     """Base class for the store's own errors."""
 
 
+class StoreClosed(StoreError):
+    """The store was closed (the bot is stopping); nothing was read or written."""
+
+
 class DatabaseUnusable(StoreError):
     """The database cannot be used (``Store.open``). For an SQLite file: its folder
     cannot be made, the path is a folder, the file is not SQLite or is corrupt, it or
@@ -189,6 +201,7 @@ class StoreBase:
     def __init__(self, database: AsyncEngine | SQLiteConnection, shards: Shards) -> None:
         """Wrap a migrated database; use ``Store.open`` instead."""
         self._database = database
+        self._closed = False
         # SQLite has one connection: coroutines must not see each other's half-done work.
         self._lock = asyncio.Lock() if isinstance(database, SQLiteConnection) else None
         self.shards = shards
@@ -223,9 +236,7 @@ class StoreBase:
         ``":memory:"``). Nothing is written to a file SQLite cannot read.
         """
         shards = shards or Shards.all()
-        if isinstance(database, str) and database.startswith(
-            ("postgresql:", "postgres:", "postgresql+")
-        ):
+        if isinstance(database, str) and database.startswith(POSTGRESQL_SCHEMES):
             return cls(
                 await _open_postgresql(
                     make_url(database), pool_size, migrations_dir or POSTGRESQL_MIGRATIONS_DIR
@@ -235,7 +246,8 @@ class StoreBase:
         return cls(await _open_sqlite(Path(database), migrations_dir or MIGRATIONS_DIR), shards)
 
     async def close(self) -> None:
-        """Close the connections; the store is unusable afterwards."""
+        """Close the connections; afterwards every method raises ``StoreClosed``."""
+        self._closed = True
         if isinstance(self._database, SQLiteConnection):
             assert self._lock is not None
             async with self._lock:
@@ -254,9 +266,16 @@ class StoreBase:
     ) -> None:
         await self.close()
 
+    def _check_open(self) -> None:
+        # A click or a sweep still under way as the bot stops must not open a new
+        # connection (PostgreSQL's engine would) or reach a closed one.
+        if self._closed:
+            raise StoreClosed("the store is closed: the bot is stopping")
+
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[Connection]:
         """A read-only transaction on one consistent snapshot."""
+        self._check_open()
         if isinstance(self._database, SQLiteConnection):
             assert self._lock is not None
             async with self._lock:
@@ -279,13 +298,17 @@ class StoreBase:
         """Run ``work(connection)`` in one write transaction and return what it returns.
 
         On SQLite ``work`` runs whole in the store's database thread (``bot.store.sqlite``),
-        so it must await nothing but the connection's methods. On PostgreSQL the
-        transaction is SERIALIZABLE, and a serialization failure or deadlock runs
-        ``work`` again from the start, up to ``WRITE_ATTEMPTS`` times. Either way
-        ``work`` must only read and write the database. Whatever ``work`` raises rolls
+        so it must await nothing but the connection's methods. On PostgreSQL a deadlock
+        or serialization failure runs ``work`` again from the start, up to
+        ``WRITE_ATTEMPTS`` times. Either way ``work`` must only read and write the
+        database. Whatever ``work`` raises rolls
         the transaction back and propagates.
         """
+        self._check_open()
         for attempt in range(1, WRITE_ATTEMPTS + 1):
+            if attempt > 1:
+                # Racing writers that all retried at once would likely clash again.
+                await asyncio.sleep(random.uniform(0, 0.002 * attempt))
             started = time.perf_counter()
             try:
                 if isinstance(self._database, SQLiteConnection):
@@ -295,10 +318,8 @@ class StoreBase:
                             functools.partial(_sqlite_transaction, work)
                         )
                 else:
-                    async with self._database.connect() as conn:
-                        conn = await conn.execution_options(isolation_level="SERIALIZABLE")
-                        async with conn.begin():
-                            result = await work(conn)
+                    async with self._database.connect() as conn, conn.begin():
+                        result = await work(conn)
             except DBAPIError as error:
                 if (
                     attempt == WRITE_ATTEMPTS
@@ -328,6 +349,18 @@ async def _sqlite_transaction(
             await db.exec_driver_sql("ROLLBACK")
         raise
     return result
+
+
+async def lock_members(db: Connection, user_ids: Iterable[int]) -> None:
+    """Lock these members until the transaction ends (PostgreSQL; SQLite's single writer
+    already excludes every other writer): for rules about members that no one row
+    holds, such as the games two members share or a member's rating. Taken in id
+    order, so two transactions never wait for each other's."""
+    if db.dialect.name != "postgresql":
+        return
+    for user_id in sorted(set(user_ids)):
+        # The one-key form: the migration lock uses the two-key one, another key space.
+        await db.execute(select(func.pg_advisory_xact_lock(user_id)))
 
 
 def dialect_insert(db: Connection, table: Table) -> SqliteInsert | PostgresqlInsert:
@@ -381,6 +414,8 @@ async def _open_sqlite(path: Path, migrations_dir: Traversable) -> SQLiteConnect
         URL.create("sqlite+pysqlite", database=str(path)),
         poolclass=StaticPool,
         isolation_level="AUTOCOMMIT",
+        # A failed statement's parameters may hold a deal (the whole pack): not in a log.
+        hide_parameters=True,
         connect_args={"check_same_thread": False},
     )
 
@@ -400,11 +435,16 @@ async def _open_sqlite(path: Path, migrations_dir: Traversable) -> SQLiteConnect
 
 async def _open_postgresql(url: URL, pool_size: int, migrations_dir: Traversable) -> AsyncEngine:
     shown = url.render_as_string(hide_password=True)
+    # libpq's sslmode (as managed databases give their URLs) is asyncpg's ssl argument.
+    connect_args = {"ssl": url.query["sslmode"]} if "sslmode" in url.query else {}
     engine = create_async_engine(
-        url.set(drivername="postgresql+asyncpg"),
+        url.set(drivername="postgresql+asyncpg").difference_update_query(["sslmode"]),
+        connect_args=connect_args,
         pool_size=pool_size,
         max_overflow=0,
         pool_pre_ping=True,
+        # A failed statement's parameters may hold a deal (the whole pack): not in a log.
+        hide_parameters=True,
     )
     try:
         version = await apply_postgresql_migrations(engine, migrations_dir)

@@ -18,7 +18,7 @@ from pathlib import Path
 from sqlalchemy import Table, func, select, text
 
 from bot.store import schema
-from bot.store.base import Connection, StoreBase, StoreError
+from bot.store.base import POSTGRESQL_SCHEMES, Connection, StoreBase, StoreError
 from bot.store.sqlite import SQLiteConnection
 
 log = logging.getLogger("bot.store")
@@ -60,14 +60,15 @@ async def copy_database(source: Path, target: str) -> dict[str, int]:
     already holds data, or a count differs after the copy (then nothing was kept);
     ``DatabaseUnusable`` and the migration errors as ``Store.open`` does.
     """
+    if not target.startswith(POSTGRESQL_SCHEMES):
+        # Not the target itself: a URL mistyped is still likely to hold a password.
+        raise CopyFailed("the copy goes into PostgreSQL: give a postgresql://... URL")
     if not source.is_file():
         raise CopyFailed(f"{source}: no such SQLite file")
     sqlite = await StoreBase.open(source)
     try:
         postgresql = await StoreBase.open(target)
         try:
-            if postgresql.backend != "postgresql":
-                raise CopyFailed(f"{target}: the copy goes into PostgreSQL (postgresql://...)")
             async with sqlite._read() as reading:
                 assert isinstance(reading, SQLiteConnection)
                 return await postgresql._write(lambda writing: _copy(reading, writing))

@@ -30,9 +30,9 @@ Decisions that shape the data (see also ``bot.ratings`` for who is rated):
   a game that would seat two members who already share an active game in the
   guild, checked inside the transaction that creates it, so two challenges
   accepted at once cannot both start a game, even from two processes: SQLite has one
-  writer, and on PostgreSQL the SERIALIZABLE transaction of one of two such creations
-  fails and runs again, finding the other's game. Games against the computer seat one
-  member and are not limited.
+  writer, and on PostgreSQL the creation first locks its members (``lock_members``), so
+  the second of two such creations waits for the first, then finds its game. Games
+  against the computer seat one member and are not limited.
 - Every write that changes a game in several steps (``append_actions``,
   ``finish_game``, ``resign_seat``, ``record_hint``) first locks the game's row (``FOR
   UPDATE``), so clicks on one game from several processes queue: the second append at a
@@ -65,6 +65,7 @@ from bot.store.base import (
     StoreError,
     _dump_options,
     _now,
+    lock_members,
 )
 from bot.store.challenges import ChallengeClosed, ChallengeStatus, _resolve
 from bot.store.lobbies import _ready_lobby, _start_lobby
@@ -84,7 +85,7 @@ from bot.store.schema import seats as seats_table
 if TYPE_CHECKING:
     from engine.view import HandResult
 
-#: Seat counts the schema supports (RULES.md §1–§7: two to six players).
+#: The seeds a game can have: the schema stores them as signed 64-bit integers.
 _INT64 = range(-(2**63), 2**63)
 
 
@@ -584,8 +585,9 @@ class GameQueries(StoreBase):
                 seating = {s.seat: (s.kind, s.user_id, s.level) for s in ordered}
                 await _ready_lobby(db, lobby, seating, now)
             # After the accept, so a closed challenge says so; a refusal rolls it back.
-            # Two such creations racing on PostgreSQL: SERIALIZABLE aborts one of them,
-            # whose second run finds the other's game.
+            # The members are locked first: of two creations racing for them, the second
+            # waits, then finds the first's game.
+            await lock_members(db, humans)
             await _require_no_shared_game(db, guild_id, humans)
             game_id: int = (
                 await db.execute(
@@ -699,28 +701,18 @@ class GameQueries(StoreBase):
             header |= {"turn_started_at": now, "reminded": 0}
 
         async def work(db: Connection) -> int:
-            # One query for both guards: every await is a trip to the database, and under
-            # load each trip waits for a turn of the event loop. The game's row is locked:
-            # a second click on it waits for this one, then finds its seq taken.
-            expected_seq = (
-                select(func.coalesce(func.max(game_actions.c.seq) + 1, 0))
-                .where(game_actions.c.game_id == games.c.id)
-                .scalar_subquery()
-            )
-            row = (
+            # The game's row is locked: a second click on it waits for this one, then (the
+            # seq read after the lock) finds its seq taken.
+            await _lock_active(db, game_id)
+            expected = (
                 await db.execute(
-                    select(games.c.status, expected_seq.label("expected"))
-                    .where(games.c.id == game_id)
-                    .with_for_update(of=games)
+                    select(func.coalesce(func.max(game_actions.c.seq) + 1, 0)).where(
+                        game_actions.c.game_id == game_id
+                    )
                 )
-            ).first()
-            if row is None:
-                raise GameNotFound(game_id)
-            status = GameStatus(row.status)
-            if status is not GameStatus.ACTIVE:
-                raise GameNotActive(game_id, status)
-            if first_seq != row.expected:
-                raise StaleAction(game_id, first_seq, row.expected)
+            ).scalar_one()
+            if first_seq != expected:
+                raise StaleAction(game_id, first_seq, expected)
             await db.execute(
                 insert(game_actions),
                 [

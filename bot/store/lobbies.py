@@ -245,13 +245,11 @@ async def _start_lobby(db: Connection, lobby_id: int, game_id: int, now: float) 
 
 
 async def _seat(db: Connection, lobby_id: int, seat: int, **values: object) -> None:
-    """Insert the seat; the caller has checked that it is free.
+    """Insert the seat; the caller, holding the lobby's lock, has checked that it is free.
 
-    On PostgreSQL a seat taken by a transaction that committed after this one's snapshot
-    (it waited for the lobby's lock while that one ran) is a conflict this transaction
-    cannot see: ``ON CONFLICT DO NOTHING`` turns it into a serialization failure, and
-    ``_write`` runs the change again on the new seats (a plain INSERT would raise a
-    unique violation instead)."""
+    Raises ``SeatUnavailable`` if it was taken all the same (the lock is every change's
+    first step, so only a write that skipped it could): the constraint decides, and
+    the member is told, rather than a unique violation failing the click."""
     inserted = await db.execute(
         dialect_insert(db, lobby_seats)
         .values(lobby_id=lobby_id, seat=seat, **values)
@@ -429,9 +427,8 @@ class LobbyQueries(StoreBase):
                 .values(status=LobbyStatus.EXPIRED.value, resolved_at=now)
             )
             members = [row for row in played if row.user_id is not None]
-            # As for a seat (``_seat``): on PostgreSQL a rematch opened by a request that
-            # committed after this one's snapshot is a serialization failure, and the
-            # request runs again to find it open.
+            # The game's lock makes a second request wait and then find this lobby; the
+            # unique index (one open rematch a game) is the backstop, as for a seat.
             lobby_id = (
                 await db.execute(
                     dialect_insert(db, lobbies)

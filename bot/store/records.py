@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy import ColumnElement, Double, and_, cast, distinct, func, select, true
 
 from bot.ratings import DEFAULT_RATING, ORDINAL_Z, Rating, rate
-from bot.store.base import Connection, StoreBase, _now, dialect_insert
+from bot.store.base import Connection, StoreBase, _now, dialect_insert, lock_members
 from bot.store.schema import games, hand_tricks, hands, players, ratings, results, seats
 
 
@@ -122,6 +122,8 @@ async def _rate(
     return the changes, one per user in the order given."""
     users = [u for team in teams for u in team]
     won = [rank == 1 for team, rank in zip(teams, ranks, strict=True) for _ in team]
+    # Two games of a member ending at once: the second rates from the first's result.
+    await lock_members(db, users)
     current = {
         r.user_id: Rating(r.mu, r.sigma)
         for r in await db.execute(

@@ -113,10 +113,11 @@ class SettingsQueries(StoreBase):
         return _merged(row, defaults)
 
     async def all_guild_settings(self, defaults: GuildSettings) -> dict[int, GuildSettings]:
-        """The settings of every server that changed any, by guild id (the others use
-        ``defaults``)."""
+        """The settings of every server on this process's shards that changed any, by
+        guild id (the others use ``defaults``)."""
         async with self._read() as db:
-            rows = (await db.execute(select(guild_settings))).all()
+            query = select(guild_settings).where(self.shards.clause(guild_settings.c.guild_id))
+            rows = (await db.execute(query)).all()
         return {row.guild_id: _merged(row, defaults) for row in rows}
 
     async def update_guild_settings(

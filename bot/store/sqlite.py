@@ -37,8 +37,10 @@ class SQLiteConnection:
     (``first()``, ``scalar()``, ``all()``, ``rowcount``, ...), as ``AsyncConnection``
     does on PostgreSQL.
 
-    Only the store's thread touches the ``sqlite3`` connection: each method runs there,
-    at once when called from it. The store's lock keeps a transaction to itself.
+    Each method runs in the store's thread, at once when called from it. A read's rows
+    (``StoreBase._read``, ``stream``) are fetched as they are consumed, on the event
+    loop's thread; the store's lock keeps the connection to one transaction, and so to
+    one thread, at a time (``check_same_thread`` is off for that).
     """
 
     def __init__(self, engine: Engine) -> None:

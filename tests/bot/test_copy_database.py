@@ -110,8 +110,11 @@ async def test_copy_needs_a_sqlite_file_and_a_postgresql_target(
     """A missing file, or a target that is not PostgreSQL, is refused."""
     with pytest.raises(CopyFailed, match="no such SQLite file"):
         await copy_database(tmp_path / "missing.db", "postgresql://nowhere/db")
-    with pytest.raises(CopyFailed, match="goes into PostgreSQL"):
-        await copy_database(old_database, str(tmp_path / "other.db"))
+    mistyped = "postgresq://tuque:secret@host/tuque"
+    with pytest.raises(CopyFailed, match="goes into PostgreSQL") as refused:
+        await copy_database(old_database, mistyped)
+    assert "secret" not in str(refused.value)
+    assert list(tmp_path.iterdir()) == [old_database], "nothing is made of a mistyped URL"
 
 
 def test_the_command_prints_the_counts(
@@ -128,3 +131,20 @@ def test_the_command_prints_the_counts(
     assert out[-1].startswith("copied ") and "DATABASE_URL" in out[-1]
     assert main(["copy-database", str(old_database), target]) == 2
     assert "already holds" in capsys.readouterr().err
+
+
+def test_the_command_takes_database_url_by_default(
+    old_database: Path,
+    postgres: PostgresServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Without a target the copy goes to DATABASE_URL (no password on the command line);
+    with neither, one line says what to give."""
+    monkeypatch.chdir(old_database.parent)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    assert main(["copy-database", str(old_database)]) == 2
+    assert "set DATABASE_URL" in capsys.readouterr().err
+    monkeypatch.setenv("DATABASE_URL", asyncio.run(postgres.database(migrated=False)))
+    assert main(["copy-database", str(old_database)]) == 0
+    assert "counts match" in capsys.readouterr().out
