@@ -15,8 +15,8 @@ three-hand, 4 four-hand Euchre and 6 six-hand, each started by an invitation tha
 every member accepts; a ``c`` after the size (``2c``, ``4c``, ``6c``) is one member
 and computers of ``--level`` (``/tuque bot``), pausing ``--computer-delay`` seconds.
 ``--database postgresql`` runs a PostgreSQL server for the bot (the tests' own,
-tests/postgres.py). With one process the bot is pinned to one core and this process
-to the others; with more, nothing is pinned.
+tests/postgres.py). With one process the bot (and its workers) is pinned to one core
+and this process to the others, unless ``--no-pin``; with more, nothing is pinned.
 
     .venv/bin/python bench/bot.py --games 300 --cards 20 --think 1
     .venv/bin/python bench/bot.py --games 300 --mix 2,3,4,6,2c,4c,6c --database postgresql
@@ -271,6 +271,7 @@ async def main(
     level: str,
     computer_processes: int,
     computer_delay: float,
+    pin: bool,
 ) -> None:
     rng = random.Random(seed)
     tables_of = [mix[i % len(mix)] for i in range(games)]
@@ -318,7 +319,7 @@ async def main(
                 bots.append(
                     subprocess.Popen(
                         [sys.executable, __file__, "--serve", json.dumps(config)],
-                        env={**os.environ, "BENCH_PIN": "1" if processes == 1 else ""},
+                        env={**os.environ, "BENCH_PIN": "1" if pin else ""},
                     )
                 )
             try:
@@ -368,7 +369,8 @@ async def main(
     latencies = sorted(x * 1000 for _, lat in results for x in lat)
     p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
     kinds = Counter(f"{size}{'c' if computers else ''}" for size, computers in tables_of)
-    print(f"database:                  {database}, {processes} bot process(es)")
+    pinned = "bot pinned to one core" if pin else "nothing pinned"
+    print(f"database:                  {database}, {processes} bot process(es), {pinned}")
     print(f"games at once:             {games} (tables: {dict(sorted(kinds.items()))})")
     print(
         f"think time (mean):         {think:.2f} s a click; computers: {level}, "
@@ -424,6 +426,9 @@ if __name__ == "__main__":
     parser.add_argument("--processes", type=int, default=1, help="bot processes, a shard each")
     parser.add_argument("--level", default="normal", help="the computers' level")
     parser.add_argument(
+        "--no-pin", action="store_true", help="with one bot process, pin nothing either"
+    )
+    parser.add_argument(
         "--computer-processes", type=int, default=1, help="each bot's computer workers"
     )
     parser.add_argument(
@@ -433,7 +438,7 @@ if __name__ == "__main__":
         help="seconds a computer pauses before its move (the bot's default 1; 0: at once)",
     )
     args = parser.parse_args()
-    pin = args.processes == 1 and hasattr(os, "sched_setaffinity")
+    pin = args.processes == 1 and not args.no_pin and hasattr(os, "sched_setaffinity")
     if pin and len(os.sched_getaffinity(0)) > 1:
         os.sched_setaffinity(0, os.sched_getaffinity(0) - {0})
     asyncio.run(
@@ -448,5 +453,6 @@ if __name__ == "__main__":
             args.level,
             args.computer_processes,
             args.computer_delay,
+            pin,
         )
     )
