@@ -49,9 +49,10 @@ class Settings(BaseSettings):
     docs/scale-out.md). When set it wins over ``DATABASE_PATH``; unset, the bot keeps its
     data in the SQLite file."""
 
-    database_pool_size: int = Field(default=10, ge=1, le=100)
+    database_pool_size: int = Field(default=30, ge=1, le=100)
     """Connections this process keeps open to PostgreSQL (ignored for SQLite, which has
-    one). The server's ``max_connections`` must cover every process's pool."""
+    one). The server's ``max_connections`` must cover every process's pool. At 150 busy
+    tables, 10 made clicks queue for a connection (docs/scale-out.md)."""
 
     shard_count: int | None = Field(default=None, ge=1)
     """How many shards the whole bot runs (Discord requires sharding from 2,500 guilds).

@@ -219,7 +219,7 @@ class StoreBase:
         database: str | Path,
         *,
         shards: Shards | None = None,
-        pool_size: int = 10,
+        pool_size: int = 30,
         migrations_dir: Traversable | None = None,
     ) -> Self:
         """Open and migrate the database: an SQLite file path (created with its parent
