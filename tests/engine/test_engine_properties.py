@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.actions import ACTIONS
+from engine.actions import ACTIONS, CallCard
 from engine.cards import Card, cards_in
 from engine.errors import IllegalAction
 from engine.game import Game
@@ -290,8 +290,19 @@ def test_view_never_shows_a_hidden_card(config, seed, rng, count) -> None:
         for seat, view in zip([*range(game.variant.players), None], views(game), strict=True):
             shown = set()
             for f in fields(view):
-                if f.name != "last_hand":  # the previous hand: its up-card was public then
-                    shown |= cards_shown(getattr(view, f.name))
+                if f.name == "last_hand":  # the previous hand: its up-card was public then
+                    continue
+                value = getattr(view, f.name)
+                if f.name == "legal_actions":
+                    # RULES.md §7 Auction: the maker may call any card they do not hold, so
+                    # the calls name the complement of their own hand, which they know,
+                    # and nothing about where the other cards are (the widow's included).
+                    calls = {a.card for a in value if isinstance(a, CallCard)}
+                    if calls:
+                        own = set(cards_in(game.zones()[f"hand:{seat}"]))
+                        assert calls | own == set(game.variant.pack) and not calls & own
+                    value = [a for a in value if not isinstance(a, CallCard)]
+                shown |= cards_shown(value)
             assert shown <= may_see(game, seat), f"seat {seat} sees {shown - may_see(game, seat)}"
 
 
