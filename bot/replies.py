@@ -44,6 +44,8 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from bot.store import StoreClosed
+
 __all__ = [
     "CALL_TIMEOUT",
     "DEFERRED",
@@ -210,6 +212,10 @@ async def report_failure(interaction: discord.Interaction, error: BaseException)
         interaction.client.dispatch(FAILURE_EVENT, interaction, "refused")
     elif isinstance(cause, app_commands.CheckFailure) and interaction.response.is_done():
         return
+    elif isinstance(cause, StoreClosed):
+        # Nothing unexpected: the click arrived as the bot stopped, and changed nothing.
+        log.info("%s: not done, the bot is stopping", _where(interaction))
+        text = "The bot is restarting: try again in a moment. Nothing was lost."
     else:
         error_id = secrets.token_hex(4)
         log.error("%s failed (error id %s)", _where(interaction), error_id, exc_info=cause or error)
@@ -269,6 +275,10 @@ async def deliver(what: str, call: Callable[[], Awaitable[object]]) -> bool:
         except discord.HTTPException as err:
             # A 4xx (unknown message, expired token, missing access) does not heal.
             log.warning("%s refused (%s %s)", what, err.status, err.code)
+            return False
+        except StoreClosed:
+            # The bot is stopping; what was committed is redone from the store at start.
+            log.info("%s not finished: the bot is stopping", what)
             return False
         except Exception:
             log.exception("%s failed", what)

@@ -32,7 +32,7 @@ from bot.components import TABLE_PICTURE, game_over_view, hand_layout, table_lay
 from bot.drawing import draw_table
 from bot.emojis import CardFaces
 from bot.sessions.state import Call, HandMessage, Session, ended, post_nonce
-from bot.store import Store
+from bot.store import Store, StoreClosed
 from engine.game import Game
 
 __all__ = ["Background", "Delivery", "Send", "posting"]
@@ -370,6 +370,8 @@ class Delivery:
             await self.store.set_table_message(
                 session.id, session.table_message_id, session.thread_id
             )
+        except StoreClosed:
+            log.info("game %d: its thread not stored, the bot is stopping", session.id)
         except Exception:
             # The thread works for this run; after a restart the game posts in the channel.
             log.exception("game %d: its thread could not be stored", session.id)
