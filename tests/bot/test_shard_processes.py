@@ -104,22 +104,26 @@ async def act(double: DiscordDouble, room: Room, timeout: float = 20) -> None:
     await rec.response(timeout=10)
 
 
+def table_of(double: DiscordDouble, room: Room) -> StoredMessage | None:
+    """The room's table message (the one with "Show my hand"), once posted."""
+    messages = reversed(double.channel_messages(room.channel))
+    shown = (m for m in messages if any(b.label == "Show my hand" for b in m.buttons))
+    return next(shown, None)
+
+
 async def show_hand(double: DiscordDouble, room: Room) -> None:
-    """The member presses the table's "Show my hand" (a restarted bot cannot edit the
-    hands it sent before)."""
-
-    def table() -> StoredMessage | None:
-        messages = reversed(double.channel_messages(room.channel))
-        shown = (m for m in messages if any(b.label == "Show my hand" for b in m.buttons))
-        return next(shown, None)
-
-    # A restarted bot may be editing the table message as the member looks for it.
-    await double.wait_until(lambda: table() is not None, timeout=10)
-    found = table()
-    assert found is not None
-    show = next(b.custom_id for b in found.buttons if b.label == "Show my hand")
+    """The member asks for their hand again, as a member does after a restart (the bot
+    cannot edit the hands it sent before): the table's "Show my hand", or ``/tuque hand``
+    while the table is not posted yet (a game whose table post the stop cut short gets
+    it at its next move)."""
+    table = table_of(double, room)
+    if table is None:
+        rec = await double.slash(room.member, room.channel, "tuque", "hand")
+        await rec.response(timeout=10)
+        return
+    show = next(b.custom_id for b in table.buttons if b.label == "Show my hand")
     assert show is not None
-    await (await double.click(room.member, found, show)).response(timeout=10)
+    await (await double.click(room.member, table, show)).response(timeout=10)
 
 
 async def play_to_the_end(double: DiscordDouble, database: str, room: Room) -> None:
@@ -228,6 +232,8 @@ async def test_a_game_begun_on_sqlite_finishes_on_postgresql(
             rec = await double.slash(room.member, room.channel, "tuque", "bot", target=5)
             await rec.response(timeout=10)
             await act(double, room)
+        # The games are under way, each with its table posted, when the bot stops.
+        await double.wait_until(lambda: all(table_of(double, r) for r in rooms), timeout=20)
         bot.terminate()
         assert bot.wait(timeout=15) == 0
     begun = await stored_games(sqlite)
