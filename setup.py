@@ -1,31 +1,79 @@
-"""The build: the pure-Python package, or with ``TUQUE_COMPILE=1`` the rules core compiled.
+"""The build: the rules core compiled with mypyc when it can be, the pure sources when not.
 
-mypyc compiles ``engine/core.py`` and ``engine/game.py`` to C extension modules that
-import in place of the sources (same behaviour: ``tests/test_compiled.py`` replays the
-goldens through them; about 1.7 times the hands per second, see ``docs/players.md``).
-It needs mypy and a C compiler::
+A wheel or a plain ``pip install .`` compiles the modules in ``COMPILED`` to C extension
+modules that import in place of the sources (same behaviour: ``tests/test_compiled.py``
+replays the goldens through them; about 1.7 times the hands per second, see
+``docs/players.md``). Compiling needs mypy (a build requirement in pyproject.toml) and
+a C compiler with the Python headers. ``TUQUE_COMPILE`` chooses:
 
-    pip install '.[compile]'
-    TUQUE_COMPILE=1 pip install --no-build-isolation .
+* unset or ``auto``: compile, and if that fails (no compiler, no headers, no mypy) say so
+  in one line and install the pure sources, which behave the same, only slower;
+* ``1``: compile or fail the build (the Docker image's build stage);
+* ``0``: the pure sources only.
 
-Editable installs and the tests run the pure sources, so an edited module is never
-shadowed by a stale compiled one.
+Editable installs (``pip install -e .``, the tests) never compile, so an edited module is
+never shadowed by a stale compiled one. The bot's start-up line says which is in use
+(``engine.compiled_modules``).
 """
 
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
+from typing import Any
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
+from setuptools.errors import CCompilerError, ExecError, PlatformError
 
 COMPILED = ["engine/core.py", "engine/game.py"]
 """The modules mypyc compiles: the rules core and the public API over it."""
 
-if os.environ.get("TUQUE_COMPILE") == "1":
-    from mypyc.build import mypycify
+MODE = os.environ.get("TUQUE_COMPILE", "auto")
+BUILDS = {"build", "build_ext", "bdist_wheel", "install"}
+"""The setup commands that produce installed modules; metadata and editable ones do not."""
 
+
+def _say(message: str) -> None:
+    # stderr, so pip shows it with -v and in a failed build's log.
+    print(f"tuque: {message}", file=sys.stderr)
+
+
+class OptionalBuildExt(build_ext):
+    """``build_ext`` that, unless compiling is required, falls back to the pure sources."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except (CCompilerError, ExecError, PlatformError, OSError) as error:
+            if MODE == "1":
+                raise
+            # A half-built set must not ship: the shared mypyc library without its
+            # modules' shims (or the reverse) would not import.
+            for ext in self.extensions:
+                Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
+            _say(f"compiling failed ({error}); installing the pure-Python engine")
+        else:
+            _say(f"compiled with mypyc: {', '.join(COMPILED)}")
+
+
+def _extensions() -> list[Any]:
+    """mypyc's extension modules, or none for a pure or metadata-only build."""
+    if MODE == "0" or "editable_wheel" in sys.argv or not BUILDS & set(sys.argv[1:]):
+        return []
+    if MODE not in ("1", "auto"):
+        raise SystemExit(f"TUQUE_COMPILE={MODE!r}: expected 1, 0 or auto")
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        if MODE == "1":
+            raise
+        _say("mypy is not installed; installing the pure-Python engine")
+        return []
     # The other engine modules are read for their types, not compiled, so their typing
     # (dataclass tricks mypy flags, such as Card.index) is not held against the build.
-    setup(ext_modules=mypycify(["--follow-imports=silent", *COMPILED], opt_level="3"))
-else:
-    setup()
+    return list(mypycify(["--follow-imports=silent", *COMPILED], opt_level="3"))
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})

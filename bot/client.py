@@ -22,6 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import engine
 from bot import replies
 from bot.cogs import EXTENSIONS
 from bot.components import DYNAMIC_ITEMS, OTHER_PROCESS
@@ -223,10 +224,12 @@ class TuqueBot(commands.AutoShardedBot):
                 shards=self.own_shards,
                 pool_size=self.settings.database_pool_size,
             )
+        compiled = engine.compiled_modules()
         log.info(
-            "this process runs %s; database: %s",
+            "this process runs %s; database: %s; engine: %s",
             _described(self.own_shards, self.settings),
             self.store.backend,
+            f"compiled ({', '.join(compiled)})" if compiled else "pure Python (not compiled)",
         )
         executor = self._executor or computer_pool(self.settings.computer_processes)
         self._executor = executor
