@@ -233,7 +233,7 @@ class Sampler:
         bid_suit = view.bid_suit.index if view.bid_suit is not None else -1
         ben = bid_suit < 0
         round_1 = True
-        events = []
+        events: list[tuple[int, tuple[int, ...], bool, bool]] = []
         bids = view.bids
         if up.is_ben and self.variant.ben_up in ("dealer_makes", "dealer_names"):
             bids = bids[1:]  # the dealer named a suit unseen: it says nothing of the hand
@@ -242,6 +242,7 @@ class Sampler:
                 if seat != view.seat:
                     events.append((seat, (bid_suit,), True, False))
                 break
+            suits: tuple[int, ...]
             if isinstance(action, OrderUp | TakeUp | NameTrump):
                 suits = (action.suit.index,) if action.suit is not None else (bid_suit,)
                 stuck = not round_1 and seat == view.dealer and self.stick

@@ -482,7 +482,9 @@ class SearchPlayer:
         sqrt = math.sqrt
         root = _Node(-1)
         random_rollout = self.rollout == "random"
-        me = sampler.view.seat if self.others == "policy" else -1
+        seat_of_view = sampler.view.seat
+        assert seat_of_view is not None  # a sampler is made for a seat's view only
+        me = seat_of_view if self.others == "policy" else -1
         play_id = sampler.template.play_id[sampler.template.trump]
         done = 0
         clock = time.perf_counter()

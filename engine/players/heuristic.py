@@ -283,7 +283,7 @@ class HeuristicPlayer:
             seed and the same views always give the same actions.
     """
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | str | None = None) -> None:
         self._rng = random.Random(seed)
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
