@@ -28,7 +28,7 @@ tables and paths above.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from engine.actions import (
     ACTION_CARD,
@@ -97,21 +97,39 @@ __all__ = [
     "to_codes",
 ]
 
+# The constants below are Final: the compiled build (setup.py) then reads them as C
+# constants and statics, not from the module's dictionary at each use, here and in the
+# compiled search (engine/ai/) that imports them.
+
 # Phases (the engine's, minus dealing and game over).
-BID1, BID2, DISCARD, ALONE, PLAY, DONE, BLIND, ASK, GIVE, CALL, AUCTION = range(11)
+BID1: Final = 0
+BID2: Final = 1
+DISCARD: Final = 2
+ALONE: Final = 3
+PLAY: Final = 4
+DONE: Final = 5
+BLIND: Final = 6
+ASK: Final = 7
+GIVE: Final = 8
+CALL: Final = 9
+AUCTION: Final = 10
 
 # Action ids (engine.actions): pass 0, order 1, order S 2..5, take 6, take S 7..10,
 # name S 11..14, alone 15, discard 16 + card, play 55 + card.
-PASS, ORDER, TAKE, NAME, GO_ALONE = 0, 1, 6, 11, 15
+PASS: Final = 0
+ORDER: Final = 1
+TAKE: Final = 6
+NAME: Final = 11
+GO_ALONE: Final = 15
 _ORDER_NAMING, _TAKE_NAMING = 2, 7
 
-TRUMP = 39
+TRUMP: Final = 39
 """Lowest trump code; ``code >= TRUMP`` is a trump."""
-SUIT_BLOCK = [0x1FFF << (13 * b) for b in range(3)] + [0xFFFF << TRUMP] * 2
+SUIT_BLOCK: Final = [0x1FFF << (13 * b) for b in range(3)] + [0xFFFF << TRUMP] * 2
 """Card-code mask of each block (effective suit), by ``code // 13``. The trump block is
 16 places wide for the double pack, whose top trump codes (52..54) are the only ones
 past 51: their ``code // 13`` is 4, the trump block again."""
-OFF_MASK = (1 << TRUMP) - 1
+OFF_MASK: Final = (1 << TRUMP) - 1
 """Card-code mask of the three blocks that are not trump."""
 _NO_CODE = 63
 """The code of a card outside the pack's tables: no hand ever holds it, so a Play of
@@ -177,7 +195,7 @@ DOUBLE_CODE: list[list[int]] = [_double_codes(t) for t in range(4)]
 """:data:`CODE` of the double pack (RULES.md §6)."""
 DOUBLE_CARD_OF: list[list[int]] = [_card_of(DOUBLE_CODE[t], TRUMP + 16) for t in range(4)]
 """:data:`CARD_OF` of the double pack."""
-TWIN_CODE: list[int] = [-1] * (TRUMP + 16)
+TWIN_CODE: Final[list[int]] = [-1] * (TRUMP + 16)
 """``TWIN_CODE[code]``: the double pack's code of the identical card, -1 if none (the
 same under every trump: twins are the neighbours ``2k`` and ``2k + 1`` of a block)."""
 for _t in range(4):
@@ -199,7 +217,7 @@ BLOCK_SUIT: list[list[int]] = [[s for s in range(4) if s != t] + [t, t] for t in
 
 _SEATS = [tuple(s for s in range(6) if m >> s & 1) for m in range(1 << 6)]
 """``_SEATS[mask]``: the seats of a seat mask (six seats at most), lowest first."""
-BIT = [1 << i for i in range(64)]
+BIT: Final = [1 << i for i in range(64)]
 """``BIT[i] == 1 << i`` (i < 64: card indices and codes, the double pack's included): a
 list look-up is cheaper than building the integer.
 
@@ -231,7 +249,7 @@ def _recode_table(trump: int, first: int, size: int) -> list[int]:
 
 # Per trump, one table for each printed suit's nine cards and one for the Bens, so
 # that re-numbering a hand at the first lead costs five look-ups.
-_RECODE = [
+_RECODE: Final = [
     [_recode_table(t, 9 * s, 9) for s in range(4)] + [_recode_table(t, 36, 3)] for t in range(4)
 ]
 
@@ -243,7 +261,7 @@ def to_codes(trump: int, mask: int) -> int:
     return low | s[(mask >> 27) & 511] | b[mask >> 36]
 
 
-_PLAY_IDS: list[tuple[list[tuple[int, ...]], ...] | None] = [None] * 4
+_PLAY_IDS: Final[list[tuple[list[tuple[int, ...]], ...] | None]] = [None] * 4
 
 
 def _play_ids(trump: int) -> tuple[list[tuple[int, ...]], ...]:
