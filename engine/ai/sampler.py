@@ -32,6 +32,7 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from engine.actions import Ask, Bid, NameTrump, OrderUp, Pass, TakeUp, TurnDown
 from engine.ai.sim import hand_value
@@ -70,11 +71,11 @@ _PHASES = {
     Phase.CALLING: CALL,
     Phase.AUCTION: AUCTION,
 }
-_WIDOW = -1
+_WIDOW: Final = -1
 """The slot key of Auction's face-down widow among the hidden hands."""
-_QUICK_TRIES = 20
-_BID_TRIES = 6
-_BID_SOFTNESS = 0.5
+_QUICK_TRIES: Final = 20
+_BID_TRIES: Final = 6
+_BID_SOFTNESS: Final = 0.5
 
 
 def voids(view: PlayerView) -> list[int]:
@@ -142,7 +143,8 @@ class Sampler:
         for c in view.discards:
             known |= 1 << c.index
         up = view.up_card
-        up_bit = 1 << up.index if up is not None else 0
+        # Read once: the view's cards are Python objects, slow to read in the draws' loops.
+        up_bit = self.up_bit = 1 << up.index if up is not None else 0
         self.void = voids(view)
         # The up-card: on the table (bidding, going alone, turned down), or taken up.
         self.up_holder = -1
@@ -175,6 +177,8 @@ class Sampler:
         self.forced = bits(self.pool & ~slots[0].allowed) if len(slots) == 1 else []
         self.template, self.down_into = self._template()
         self.threshold = bid_threshold
+        self.partner_value = 1.2 if view.players == 4 else 0.0  # a partner's cards, unseen
+        self.partnered = self.variant.makers in ("call_suit", "call_card")
         infer = bid_threshold is not None and self.variant.bidding == "rounds"
         self.bids = self._bid_events() if infer else []
 
@@ -286,7 +290,8 @@ class Sampler:
         return hands, self._downs(rng.random, free)
 
     def _hands(self, rng: random.Random) -> tuple[dict[int, int], list[int]]:
-        """The other seats' hands (card masks, up-card included) and the cards left free."""
+        """The other seats' hands (card masks, up-card included) and the cards left free
+        (which face-down cards are drawn from: none when there are no face-down cards)."""
         rnd = rng.random
         if len(self.slots) == 1:
             # One hidden hand: a uniform hand from its allowed cards, then uniform rest.
@@ -298,21 +303,20 @@ class Sampler:
                 hand |= 1 << c
             hands = {slot.seat: hand}
             free = cards[slot.size :] + self.forced
-        elif self.called_places:
-            hands = self._called_hands(rng)
-            rest = self.pool
-            for m in hands.values():
-                rest &= ~m
-            free = bits(rest)
         else:
-            found = self._quick(rnd, self.slots, self.pool)
-            hands = found if found is not None else self._careful(rng, self.slots, self.pool)
-            rest = self.pool
-            for m in hands.values():
-                rest &= ~m
-            free = bits(rest)
+            if self.called_places:
+                hands = self._called_hands(rng)
+            else:
+                found = self._quick(rnd, self.slots, self.pool)
+                hands = found if found is not None else self._careful(rng, self.slots, self.pool)
+            free = []
+            if self.down_into:  # else nothing is drawn from them: a list not worth making
+                rest = self.pool
+                for m in hands.values():
+                    rest &= ~m
+                free = bits(rest)
         if self.up_holder >= 0:
-            hands[self.up_holder] |= 1 << self.view.up_card.index  # type: ignore[union-attr]
+            hands[self.up_holder] |= self.up_bit
         return hands, free
 
     def _called_hands(self, rng: random.Random) -> dict[int, int]:
@@ -411,7 +415,7 @@ class Sampler:
         sim = self.template.copy()
         widow = hands.pop(_WIDOW, 0)
         sim.widow = widow
-        if self.variant.makers in ("call_suit", "call_card") and sim.called >= 0:
+        if self.partnered and sim.called >= 0:
             sim.partner = self._partner(sim, hands)
         if sim.phase == PLAY:
             t = sim.trump
@@ -456,14 +460,14 @@ class Sampler:
         counting the up-card, a partner a constant) above the threshold for an
         acceptance, below it for a pass.
         """
-        up = self.view.up_card.index  # type: ignore[union-attr]
-        partner = 1.2 if self.view.players == 4 else 0.0
+        up_bit = self.up_bit
+        partner = self.partner_value
         threshold = self.threshold
         assert threshold is not None
         p = 1.0
         for seat, suits, accepted, with_up in self.bids:
-            cards = hands.get(seat, 0) | self.shown[seat] | ((1 << up) if with_up else 0)
-            value = max(hand_value(cards, s) for s in suits) + partner
+            cards = hands.get(seat, 0) | self.shown[seat] | (up_bit if with_up else 0)
+            value = max([hand_value(cards, s) for s in suits]) + partner
             margin = value - threshold if accepted else threshold - value
             p *= 1.0 / (1.0 + math.exp(-margin / _BID_SOFTNESS))
         return p

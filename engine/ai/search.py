@@ -50,7 +50,7 @@ from collections.abc import Sequence
 
 from engine.actions import ACTIONS, Action
 from engine.ai.sampler import Sampler
-from engine.ai.sim import BID_THRESHOLD, play_out, rollout_heuristic, rollout_random
+from engine.ai.sim import BID_THRESHOLD, play_out, play_teams, rollout_heuristic, rollout_random
 from engine.ai.solver import maker_tricks
 from engine.core import DONE, PLAY
 from engine.players.heuristic import HeuristicPlayer
@@ -494,13 +494,14 @@ class SearchPlayer:
             node = root
             path = [root]
             sides = sim.sides
+            teams = play_teams(sim)  # for every card the playout rule plays in this deal
             while sim.phase == PLAY:
                 if me >= 0 and sim.turn != me:
                     # Another seat plays the playout rule on its sampled cards; the
                     # card is still an edge, so later nodes stay information sets.
                     seat = sim.turn
                     trace: list[int] = []
-                    rollout_heuristic(sim, trace, 1)
+                    rollout_heuristic(sim, trace, 1, teams)
                     action = play_id[trace[0]]
                     child = node.children.get(action)
                     if child is None:
@@ -538,7 +539,7 @@ class SearchPlayer:
                 elif random_rollout:
                     rollout_random(sim, rng)
                 else:
-                    rollout_heuristic(sim)
+                    rollout_heuristic(sim, teams=teams)
             r = reward.of(sim.points, sim.won)
             side = reward.side
             for node in path[1:]:

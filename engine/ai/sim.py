@@ -15,6 +15,7 @@ played by the same choice rules in loops that leave each card to the core's
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from engine.actions import (
     BID_BASE,
@@ -71,9 +72,13 @@ def _block_tables() -> list[list[tuple[int, ...]]]:
     ]
 
 
-_BITS = _block_tables()
-_B0, _B1, _B2, _B3 = _BITS
-_LOW = [(m & -m).bit_length() - 1 for m in range(1 << 13)]
+# Final: the compiled build (setup.py) reads them as statics, not from the module's dictionary.
+_BITS: Final = _block_tables()
+_B0: Final = _BITS[0]
+_B1: Final = _BITS[1]
+_B2: Final = _BITS[2]
+_B3: Final = _BITS[3]
+_LOW: Final = [(m & -m).bit_length() - 1 for m in range(1 << 13)]
 """Position of the lowest set bit of a 13-bit chunk (-1 for 0)."""
 
 
@@ -224,11 +229,31 @@ def _rollout_random_pair(sim: HandState, rng: random.Random, trace: list[int] | 
     sim.last_winner = sa
 
 
-def rollout_heuristic(sim: HandState, trace: list[int] | None = None, cards: int = -1) -> None:
+Teams = tuple[list[int], list[list[int]]]
+"""Who plays with whom in a hand's play (:func:`play_teams`)."""
+
+
+def play_teams(sim: HandState) -> Teams:
+    """Each seat's side in ``sim``'s play (0 the makers, as
+    :meth:`~engine.core.HandState.play_sides`) and each seat's opponents in play (a
+    loner's partners sit out). They do not change while the hand is played."""
+    sides = sim.play_sides()
+    out = sim.out
+    n = sim.n
+    return sides, [
+        [o for o in range(n) if sides[o] != sides[p] and not out >> o & 1] for p in range(n)
+    ]
+
+
+def rollout_heuristic(
+    sim: HandState, trace: list[int] | None = None, cards: int = -1, teams: Teams | None = None
+) -> None:
     """Finish the play of ``sim`` (in ``PLAY``) with a fast, deterministic card-play rule.
 
     With ``cards`` > 0, play only that many cards (the search uses 1 to let the
-    rule play for the other seats).
+    rule play for the other seats). ``teams``: :func:`play_teams` of the hand, when the
+    caller has it (the search plays one deal a card at a time: working them out at
+    each card was a third of such a call).
 
     Like the solver it sees every card of the deal (a greedy double-dummy rule).
     Leading: the makers draw trump while they hold the top one; else a card of
@@ -238,15 +263,15 @@ def rollout_heuristic(sim: HandState, trace: list[int] | None = None, cards: int
     following, or by trumping when void), else the lowest card (a discard from
     other suits before trump). Appends each code played to ``trace`` when given.
     """
+    sides, foes = teams if teams is not None else play_teams(sim)
     if sim.twins:
-        _rollout_heuristic_twins(sim, trace, cards)
+        _rollout_heuristic_twins(sim, trace, cards, sides, foes)
         return
     hands = sim.hand
     pend = sim.pend
     under = sim.under
     nxt = sim.nxt
     won = sim.won
-    sides = sim.play_sides()
     maker_side = 0
     n = sim.n
     active = sim.active
@@ -261,12 +286,6 @@ def rollout_heuristic(sim: HandState, trace: list[int] | None = None, cards: int
     record = trace is not None
     low = _LOW
     blocks = SUIT_BLOCK
-    playing = set()
-    seat = s
-    for _ in range(active):
-        playing.add(seat)
-        seat = nxt[seat]
-    foes = [[o for o in playing if sides[o] != sides[p]] for p in range(n)]
     pool = sim.pool  # Jackpot's chips drawn by tricks (see _rollout_random_seats)
     points = sim.points
     while left:
@@ -418,14 +437,9 @@ def _rollout_random_twins(sim: HandState, rng: random.Random, trace: list[int] |
         sim.play(s, c)
 
 
-def _rollout_heuristic_twins(sim: HandState, trace: list[int] | None, cards: int) -> None:
-    sides = sim.play_sides()
-    playing = []
-    seat = sim.turn
-    for _ in range(sim.active):
-        playing.append(seat)
-        seat = sim.nxt[seat]
-    foes = [[o for o in playing if sides[o] != sides[p]] for p in range(sim.n)]
+def _rollout_heuristic_twins(
+    sim: HandState, trace: list[int] | None, cards: int, sides: list[int], foes: list[list[int]]
+) -> None:
     while cards and sim.phase == PLAY:
         s = sim.turn
         if sim.in_trick:
@@ -541,7 +555,7 @@ def _value_table(trump: int) -> list[float]:
     return values
 
 
-VALUE = [_value_table(t) for t in range(4)]
+VALUE: Final = [_value_table(t) for t in range(4)]
 """``VALUE[trump][card]``: rough trick value of a card, for the bidding rule."""
 
 
@@ -555,7 +569,7 @@ def _chunk_values(values: list[float], shift: int) -> list[float]:
     return table
 
 
-_VALUE_CHUNKS = [
+_VALUE_CHUNKS: Final = [
     [_chunk_values(VALUE[t], shift) for shift in (0, 13, 26, 39, 52)] for t in range(4)
 ]
 
