@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from engine.actions import Ask, Bid, NameTrump, OrderUp, Pass, TakeUp, TurnDown
+from engine.ai._mypyc import mypyc_attr
 from engine.ai.sim import hand_value
 from engine.cards import EFFECTIVE_SUIT, POWER, SUIT_MASK
 from engine.core import (
@@ -105,6 +106,7 @@ class _Slot:
     allowed: int
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # bench/oracle.py's subclass, when compiled
 class Sampler:
     """Draws determinizations of ``view`` (which must be a seat's view during a hand).
 

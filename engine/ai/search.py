@@ -49,6 +49,7 @@ import time
 from collections.abc import Sequence
 
 from engine.actions import ACTIONS, Action
+from engine.ai._mypyc import mypyc_attr
 from engine.ai.sampler import Sampler
 from engine.ai.sim import BID_THRESHOLD, play_out, play_teams, rollout_heuristic, rollout_random
 from engine.ai.solver import maker_tricks
@@ -288,6 +289,7 @@ class _Node:
         self.total = 0.0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # bench/oracle.py's subclass, when compiled
 class SearchPlayer:
     """The hard level: ISMCTS in play, sampled option values in bidding (see the module docs).
 
