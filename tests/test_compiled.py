@@ -1,10 +1,13 @@
-"""The compiled rules core (setup.py, ``TUQUE_COMPILE=1``): mypyc builds ``engine/core.py``
-and ``engine/game.py`` in a copy of the checkout, and the compiled modules replay every
-golden playthrough byte for byte and pass the engine's property tests."""
+"""The compiled build (setup.py, ``TUQUE_COMPILE=1``): mypyc builds the rules core
+(``engine/core.py``, ``engine/game.py``) and the search player (``engine/ai/``) in a copy of
+the checkout; the compiled modules replay every golden playthrough byte for byte, pass the
+engine's property tests and the search's tests, and the compiled hard level chooses exactly
+the actions the pure one does."""
 
 from __future__ import annotations
 
 import importlib.machinery
+import json
 import os
 import shutil
 import subprocess
@@ -13,8 +16,48 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+COMPILED_MODULES = (
+    "engine.core",
+    "engine.game",
+    "engine.ai.sim",
+    "engine.ai.solver",
+    "engine.ai.sampler",
+    "engine.ai.search",
+)
+"""The modules the build must compile (setup.py's ``COMPILED``)."""
 
-def test_the_compiled_core_plays_exactly_as_the_sources(tmp_path: Path) -> None:
+HARD_TABLES = (
+    ("tuque", {}, 3),
+    ("euchre", {"stick_the_dealer": True}, 3),
+    ("six_hand", {"double_pack": True}, 1),  # the double pack's own playouts and solver
+)
+"""The hands on which the compiled and pure hard levels are compared: variant, options,
+hands (seeds 0, 1, ...)."""
+
+
+def hard_decisions(iterations: int = 200) -> list[list[object]]:
+    """Every decision of the hard level at a fixed iteration count (every seat hard) over
+    the hands of :data:`HARD_TABLES`: the action id, the share of the search behind each
+    option and the iterations it used. A pure function of the engine that is imported."""
+    from engine.ai.search import SearchPlayer
+    from engine.game import Game
+
+    out: list[list[object]] = []
+    for variant, options, hands in HARD_TABLES:
+        for seed in range(hands):
+            game = Game(variant, seed=seed, **options)
+            hard = SearchPlayer(seed=seed, iterations=iterations)
+            game.deal()
+            while game.turn is not None:
+                view = game.view(game.turn)
+                action = hard.choose(view, view.legal_actions)
+                shares = sorted(hard.last_shares.items())
+                out.append([action.id, shares, hard.last_iterations])
+                game.apply(game.turn, action)
+    return out
+
+
+def test_the_compiled_build_plays_exactly_as_the_sources(tmp_path: Path) -> None:
     for name in ("engine", "tests"):
         shutil.copytree(
             ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "*.so")
@@ -32,14 +75,24 @@ def test_the_compiled_core_plays_exactly_as_the_sources(tmp_path: Path) -> None:
     )
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
 
-    show = "import engine.core, engine.game; print(engine.core.__file__, engine.game.__file__)"
+    show = (
+        "import importlib, sys; print(*(importlib.import_module(m).__file__ for m in sys.argv[1:]))"
+    )
     where = subprocess.run(
-        [sys.executable, "-c", show], cwd=tmp_path, capture_output=True, text=True, check=True
+        [sys.executable, "-c", show, *COMPILED_MODULES],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     for path in where.stdout.split():  # the extension modules, not the sources
         assert path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), path
 
-    tests = ["tests/engine/test_golden_playthroughs.py", "tests/engine/test_engine_properties.py"]
+    tests = [
+        "tests/engine/test_golden_playthroughs.py",
+        "tests/engine/test_engine_properties.py",
+        "tests/ai",
+    ]
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", *tests],
         cwd=tmp_path,
@@ -48,3 +101,19 @@ def test_the_compiled_core_plays_exactly_as_the_sources(tmp_path: Path) -> None:
         timeout=900,
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+
+    # The same seeded decisions, compiled (in the copy) and pure (here): floats, RNG draws,
+    # dict orders and ties must all agree for the moves and the search's shares to match.
+    decide = (
+        "import json, sys; sys.path.insert(1, 'tests'); "
+        "from test_compiled import hard_decisions; print(json.dumps(hard_decisions()))"
+    )
+    compiled = subprocess.run(
+        [sys.executable, "-c", decide],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert compiled.returncode == 0, compiled.stderr[-3000:]
+    assert json.loads(compiled.stdout) == json.loads(json.dumps(hard_decisions()))
