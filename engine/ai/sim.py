@@ -253,7 +253,7 @@ def rollout_heuristic(
     With ``cards`` > 0, play only that many cards (the search uses 1 to let the
     rule play for the other seats). ``teams``: :func:`play_teams` of the hand, when the
     caller has it (the search plays one deal a card at a time: working them out at
-    each card was a third of such a call).
+    each card was a large part of such a call, up to two thirds of it pure).
 
     Like the solver it sees every card of the deal (a greedy double-dummy rule).
     Leading: the makers draw trump while they hold the top one; else a card of
