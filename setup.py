@@ -1,10 +1,11 @@
-"""The build: the rules core compiled with mypyc when it can be, the pure sources when not.
+"""The build: the engine compiled with mypyc when it can be, the pure sources when not.
 
 A wheel or a plain ``pip install .`` compiles the modules in ``COMPILED`` to C extension
 modules that import in place of the sources (same behaviour: ``tests/test_compiled.py``
-replays the goldens through them; about 1.7 times the hands per second, see
-``docs/players.md``). Compiling needs mypy (a build requirement in pyproject.toml) and
-a C compiler with the Python headers. ``TUQUE_COMPILE`` chooses:
+replays the goldens through them and holds the compiled hard level to the pure one's
+moves; about 1.7 times the hands per second, 4 to 5 times the search's iterations, see
+``docs/players.md`` and ``docs/ai.md``). Compiling needs mypy (a build requirement in
+pyproject.toml) and a C compiler with the Python headers. ``TUQUE_COMPILE`` chooses:
 
 * unset or ``auto``: compile, and if that fails (no compiler, no headers, no mypy) say so
   in one line and install the pure sources, which behave the same, only slower;
@@ -27,8 +28,16 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 from setuptools.errors import CCompilerError, ExecError, PlatformError
 
-COMPILED = ["engine/core.py", "engine/game.py"]
-"""The modules mypyc compiles: the rules core and the public API over it."""
+COMPILED = [
+    "engine/core.py",
+    "engine/game.py",
+    "engine/ai/sim.py",
+    "engine/ai/solver.py",
+    "engine/ai/sampler.py",
+    "engine/ai/search.py",
+]
+"""The modules mypyc compiles: the rules core, the public API over it, and the hard
+level's search (its playouts, solver, deal sampler and tree)."""
 
 MODE = os.environ.get("TUQUE_COMPILE", "auto")
 BUILDS = {"build", "build_ext", "bdist_wheel", "install"}
