@@ -54,10 +54,12 @@ from engine.core import (
 
 __all__ = [
     "BID_THRESHOLD",
+    "Teams",
     "hand_value",
     "heuristic_bid",
     "heuristic_discard",
     "play_out",
+    "play_teams",
     "rollout_heuristic",
     "rollout_random",
 ]
