@@ -7,11 +7,16 @@
   tricks its side would take (weights fitted on simulated hands; see
   ``docs/players.md``), turns the estimate into expected points with the variant's
   own scoring, and makes trump when that beats a per-situation threshold;
-* **going alone** (Euchre): only with a near-certain march;
-* **discard**: shortest off suit, lowest card, never a trump or an ace unless forced;
+* **going alone**: in four-hand Euchre whenever a rough lone-march chance is not
+  small (three or more trumps, at most about one loser); elsewhere only with a
+  near-certain march;
+* **discard**: shortest off suit, lowest card, never a trump or an ace unless forced
+  (in four-hand Euchre always voiding a suit when it can);
 * **play**: win as cheaply as possible, play low when it cannot win or when its
   partner holds the trick, lead master trumps to draw trumps, cash safe off-suit
-  masters, and in Tuque favour a tableau card that uncovers a face-down one.
+  masters, and in Tuque favour a tableau card that uncovers a face-down one. In
+  four-hand Euchre a maker with three trumps leads its highest, and the top card of
+  an off suit led is played at once, second hand too.
 
 :class:`CasualPlayer` is the same player with occasional, human-like slips.
 
@@ -323,6 +328,8 @@ class HeuristicPlayer:
         assert view.seat is not None and view.maker is not None
         if view.sides[view.seat] != view.sides[view.maker]:
             return False
+        if view.variant == "euchre":
+            return self._lone_march_chance(view) >= _LONE_CHANCE
         return self._march_likely(view)
 
     def _call(self, view: PlayerView, legal: Sequence[Action]) -> Action:
@@ -438,6 +445,21 @@ class HeuristicPlayer:
             mine |= 1 << view.up_card.index
         return _march_hand(mine, t, pack, picks_up)
 
+    def _lone_march_chance(self, view: PlayerView) -> float:
+        """A rough chance that the seat takes all five tricks alone (RULES.md §3).
+
+        Four-hand Euchre only. A march alone scores 4 against a partnered march's 2,
+        and with three or more high trumps the loner is rarely euchred, so going alone
+        pays from well below a certain march (see :data:`_LONE_CHANCE`).
+        """
+        assert view.seat is not None and view.trump is not None and view.up_card is not None
+        t = view.trump.index
+        mine = _mask(view.hand)
+        picks_up = view.seat == view.dealer and not view.up_card_turned_down
+        if picks_up:
+            mine |= 1 << view.up_card.index
+        return _lone_chance(mine, t, _pack(view), picks_up)
+
     # --- discard ------------------------------------------------------------------------
 
     def _rank_discards(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
@@ -446,10 +468,11 @@ class HeuristicPlayer:
         t = view.trump.index
         mine = _mask(view.hand) | _mask(view.face_up(view.seat))
         rng = self._rng.random
+        per_card = _EUCHRE_DISCARD_LENGTH if view.variant == "euchre" else 1.5
 
         def key(action: Action) -> tuple[float, ...]:
             assert isinstance(action, Discard)
-            return (*_discard_key(action.card.index, mine, t), rng())
+            return (*_discard_key(action.card.index, mine, t, per_card), rng())
 
         return sorted(legal, key=key)
 
@@ -482,6 +505,71 @@ def _march_hand(mine: int, t: int, pack: int, picks_up: bool) -> bool:
     return n_trumps >= 5 or (n_trumps >= 4 and top >= 2) or (n_trumps >= 3 and top >= 3)
 
 
+# Four-hand Euchre: the maker goes alone when its rough chance of a lone march
+# (:func:`_lone_chance`) reaches this. Alone, a march scores 4 instead of 2 and three
+# or four tricks still 1, so with little euchre risk going alone pays once the lone
+# march is about a third as likely as the partnered one. The estimate is rough and
+# pessimistic (a small off card counts as a near-sure loser, yet the defenders often
+# lack the card to beat it), so the threshold was measured, and is low: in self-play
+# against the old march-only rule (20,000 duplicate deals) it gained +0.008 points a
+# hand at 0.5, +0.019 at 0.35, +0.034 at 0.08, +0.046 at 0.05 and 0.03, and lost
+# 0.005 at 0.001 (alone on any three trumps).
+_LONE_CHANCE = 0.05
+# Four-hand Euchre: a maker with this many trumps leads its highest even when it is
+# not a master, to draw the defenders' trumps (self-play: +0.006 points a hand at 3,
+# +0.008 at 2 but with a wider interval).
+_MAKER_LEADS = 3
+# Four-hand Euchre: the discard's cost of each other card of its suit (1.5 elsewhere).
+# At 6, more than any two ranks differ, the dealer always voids a suit when it can
+# (self-play: +0.007 points a hand at 3, +0.011 at 6).
+_EUCHRE_DISCARD_LENGTH = 6.0
+# The chance that a missing higher trump beats the seat's j-th highest trump (j = 0,
+# 1, 2, 3+) when it leads trumps from the top: the j-th trump loses only to a
+# defender who still holds a higher one after j rounds of trumps (with a partner
+# sitting out, a missing card is in a defender's hand about 10 times in 18).
+_TRUMP_RISK = (0.55, 0.3, 0.12, 0.04)
+
+
+def _lone_chance(mine: int, t: int, pack: int, picks_up: bool) -> float:
+    """A rough chance that ``mine`` (six cards for a dealer picking up, who discards
+    the worst) takes every trick alone with trump ``t``: the product of each card's
+    chance to win its trick, trumps taken together (the same missing trump beats any
+    of them). Fewer than three trumps: 0, a lone hand that could be euchred."""
+    trumps = mine & SUIT_MASK[t][t]
+    n_trumps = trumps.bit_count()
+    if n_trumps < 3:
+        return 0.0
+    if n_trumps >= 5:
+        return 1.0  # at least three tricks, whatever the defenders hold
+    trump_risk = 0.0
+    missing = j = 0
+    for c in _order(pack, t):
+        if trumps >> c & 1:
+            if missing:
+                risk = 1 - (1 - _TRUMP_RISK[min(j, 3)]) ** missing
+                trump_risk = max(trump_risk, risk)
+            j += 1
+        else:
+            missing += 1
+    risks = []
+    for c in bits(mine & ~trumps & pack):
+        rank = RANK_INDEX[c]
+        ace = 1 << (c - rank + _ACE)
+        if rank == _ACE:
+            risks.append(0.1 if n_trumps < 4 else 0.05)  # ruffed by a defender's last trump
+        elif rank == _KING:
+            risks.append(0.15 if mine & ace else 0.6)
+        else:
+            risks.append(0.9)
+    risks.sort()
+    if picks_up and risks:
+        risks.pop()  # the dealer discards its worst card
+    chance = 1 - trump_risk
+    for risk in risks:
+        chance *= 1 - risk
+    return chance
+
+
 def _pick_bid(
     options: list[tuple[float, Action]], threshold: float | None, legal: Sequence[Action]
 ) -> Action:
@@ -495,7 +583,7 @@ def _pick_bid(
 # --- bidding features ----------------------------------------------------------------
 
 
-def _discard_key(card: int, mine: int, trump: int) -> tuple[int, float]:
+def _discard_key(card: int, mine: int, trump: int, per_card: float = 1.5) -> tuple[int, float]:
     """Sort key of a discard (lower is better): off-suit losers of short suits first.
 
     ``mine`` is every card the dealer may play (in Tuque the face-up tableau too), so
@@ -507,7 +595,7 @@ def _discard_key(card: int, mine: int, trump: int) -> tuple[int, float]:
     rank = RANK_INDEX[card]
     if rank == _ACE:
         return 1, 0.0
-    return 0, rank + 1.5 * ((mine & SUIT_MASK[trump][suit]).bit_count() - 1)
+    return 0, rank + per_card * ((mine & SUIT_MASK[trump][suit]).bit_count() - 1)
 
 
 def _dealer_keeps(hand: int, mine: int, trump: int) -> int:
@@ -712,6 +800,8 @@ class _Knowledge:
         t = self.trump
         trumps_held = self._count(self.trumps)
         partner_made = view.maker in self.partners
+        draws = view.variant == "euchre" and view.maker == self.seat
+        draws = draws and trumps_held >= _MAKER_LEADS
         keys: list[tuple[float, ...]] = []
         for c in cards:
             cover = -_UNCOVER * bool(self.covering >> c & 1)
@@ -721,7 +811,7 @@ class _Knowledge:
                     # Makers and defenders alike: drawing trumps beat saving them in
                     # self-play (docs/players.md "Calibration").
                     keys.append((0, -self.power[t][c] + cover))
-                elif partner_made:
+                elif partner_made or draws:
                     keys.append((1, -self.power[t][c] + cover))
                 else:
                     keys.append((4, self.power[t][c] + cover))
@@ -758,11 +848,18 @@ class _Knowledge:
                 else:
                     keys.append((1 + wins, self._keep_value(c)))
             return keys
+        # Four-hand Euchre: the top card of an off suit led is played at once, second
+        # hand too: the suit seldom comes round again before someone can ruff it.
+        cash = view.variant == "euchre" and led != t
         for c in cards:
             cover = -_UNCOVER * bool(self.covering >> c & 1)
             if power[c] < best:
                 keys.append((2, self._keep_value(c)))
-            elif not after or not self._beats(c, after, led):
+            elif (
+                not after
+                or not self._beats(c, after, led)
+                or (cash and self.esuit[c] == led and self._master(c))
+            ):
                 keys.append((0, power[c] + cover))
             elif not partner_after or (self.esuit[c] == t and led != t):
                 keys.append((1, power[c] + cover))

@@ -192,8 +192,9 @@ def test_maker_leads_high_trump(deal, act) -> None:
 
 
 def test_does_not_go_alone_on_a_fair_hand(deal, act) -> None:
-    """Euchre: a maker with one Bower, two trumps and an ace plays with its partner."""
-    game = deal("euchre", dealer=3, hands={0: "JH AH 9H AC KS"}, up_card="TH")
+    """Euchre: a maker with one Bower, two trumps, an ace and two small cards plays
+    with its partner."""
+    game = deal("euchre", dealer=3, hands={0: "JH AH AC 9S TD"}, up_card="TH")
     act(game, "order")
     assert decide(game) == Pass()
 
