@@ -45,8 +45,9 @@ EXIT_INTERRUPTED = 130  # the shell's code for a program ended by Ctrl-C (128 + 
 _QUIT_WORDS = frozenset({"quit", "exit", "q"})
 _HELP_WORDS = frozenset({"help", "?", "h"})
 _HINT_WORDS = frozenset({"hint"})
-HINT_SECONDS = 1.0
-"""How long the hard computer searches for a hint (as long as Discord's hint)."""
+HINT_SECONDS = 0.8
+"""How long the hard computer searches for a hint (as long as Discord's hint): the
+answer within a second."""
 _SYMBOLS = "♣♦♥♠🃏▮—…"
 # A card as the renderer writes it: 10♥, A♠', 🃏3, or in ASCII 10H, AS', B3 (upper
 # case, whole words, so that no ordinary word is taken for a card).
