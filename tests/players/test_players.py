@@ -199,6 +199,44 @@ def test_does_not_go_alone_on_a_fair_hand(deal, act) -> None:
     assert decide(game) == Pass()
 
 
+def test_goes_alone_with_three_trumps_and_one_loser(deal, act) -> None:
+    """Four-hand Euchre: a maker with the Right Bower, the trump ace, a third trump, an
+    off ace and a bare king goes alone: a lone march is likely enough to pay."""
+    game = deal("euchre", dealer=3, hands={0: "JH AH 9H AC KS"}, up_card="TH")
+    act(game, "order")
+    assert decide(game) == GoAlone()
+
+
+def test_euchre_dealer_discards_to_void_a_suit(deal, act) -> None:
+    """Four-hand Euchre: taking up, the dealer throws its lone queen of spades, not
+    the lower nine of clubs beside the ten: a void to ruff with."""
+    game = deal("euchre", dealer=3, hands={3: "JH KH 9C TC QS"}, up_card="AH")
+    act(game, "pass", "pass", "pass", "take", "pass")
+    assert decide(game) == Discard(Card.parse("QS"))
+
+
+def test_maker_with_three_trumps_leads_its_highest(deal, act) -> None:
+    """Four-hand Euchre: a maker on lead with three trumps, neither Bower among them,
+    leads its trump ace to draw trumps before cashing its off ace."""
+    game = deal("euchre", dealer=3, hands={0: "AH KH 9H AC 9S"}, up_card="TH")
+    act(game, "order", "pass")
+    act(game, str(decide(game)))  # the dealer's discard
+    assert decide(game) == Play(Card.parse("AH"))
+
+
+def test_second_hand_cashes_the_top_card_of_the_suit_led(deal, act) -> None:
+    """Four-hand Euchre: second to a club trick, it plays the master ace of clubs at
+    once rather than the ten: the suit may not come round again unruffed."""
+    game = deal(
+        "euchre",
+        dealer=3,
+        hands={0: "9C QD KD 9S TS", 1: "AC TC 9D TD QS", 3: "JH QH KH JS AD"},
+        up_card="9H",
+    )
+    act(game, "pass", "pass", "pass", "take", "pass", "discard JS", "play 9C")
+    assert decide(game) == Play(Card.parse("AC"))
+
+
 def test_goes_alone_on_a_lay_down(deal, act) -> None:
     """Euchre: a maker holding the five top trumps goes alone."""
     game = deal("euchre", dealer=3, hands={0: "JH JD AH KH QH"}, up_card="9H")
