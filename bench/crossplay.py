@@ -6,6 +6,7 @@ Usage::
     python bench/crossplay.py --level hard --setting a.iterations=1000 --hands 200
     python bench/crossplay.py --level hard/normal --a-settings '{"iterations": 1000}'
     python bench/crossplay.py --level normal --simulations 4000 --uct-c 1.4 --rollouts 2
+    python bench/crossplay.py --level hard --setting a.iterations=1000 --double-dummy
 
 Four-hand Euchre (RULES.md §3) with stick the dealer, one hand per game at 0–0. Our
 side is any level ``bench/strength.py`` takes (a ``make_player`` level, ``oracle``, or
@@ -61,6 +62,11 @@ bot seeded from the game seed; with fixed iterations (and pinned addresses, abov
 the same command gives the same figures. Work is spread over ``--workers``
 processes (default 2).
 
+``--double-dummy`` also solves every position of the play with all hands shown
+(:func:`double_dummy`): the points each hand was worth from its first lead had both
+sides played perfectly, and what each side's card play gave away against that. It
+tells a bidding that makes bad contracts from card play that spoils good ones.
+
 OpenSpiel is not a dependency: ``pip install open_spiel==2.0.2`` first.
 """
 
@@ -73,6 +79,7 @@ import json
 import math
 import multiprocessing
 import os
+import random
 import shlex
 import statistics
 import sys
@@ -87,8 +94,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.oracle import _TrueDeal
 from bench.strength import _label, _player, _settings
 from engine.actions import Action, Discard, GoAlone, NameTrump, OrderUp, Pass, Play, TakeUp
+from engine.ai.solver import maker_tricks
 from engine.cards import SUITS, Card, Rank
 from engine.game import Game
 from engine.players import Player, make_player
@@ -356,6 +365,7 @@ class Config:
     rollouts: int = 1
     max_world_samples: int = -1
     final_policy: str = "max_visit_count"
+    double_dummy: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,6 +377,9 @@ class Outcome:
     Decisions and their seconds: ISMCTS's (searches run), ours (``choose`` calls), and
     the ISMCTS seats' moves our fallback level played. ``digest``: SHA-256 of the
     game's log (the deal and every action), to tell whether two runs played alike.
+    With :attr:`Config.double_dummy`, ``dd_diff`` is ``diff`` had every card from the
+    first lead on been played seeing all hands, and ``lost_ours``/``lost_theirs`` the
+    points each side's card play gave away against that (see :func:`double_dummy`).
     """
 
     our_side: int
@@ -383,6 +396,9 @@ class Outcome:
     our_seconds: float
     fallback_moves: int
     digest: str
+    dd_diff: int | None = None
+    lost_ours: int = 0
+    lost_theirs: int = 0
 
 
 def _bot(config: Config, seed: int) -> Any:
@@ -418,10 +434,14 @@ class _Table:
         self.failures: list[str] = []
         self.searches = self.decisions = self.fallback_moves = 0
         self.search_seconds = self.decision_seconds = 0.0
+        self.double_dummy = config.double_dummy
+        self.dd_start: int | None = None
+        self.lost = [0, 0]  # points given away by our card play, by theirs
 
     def play(self) -> Outcome:
         """Play the hand out; the outcome from our side's view."""
         game, mirror = self.game, self.mirror
+        before: int | None = None  # double_dummy() before this card
         while (seat := game.turn) is not None:
             phase = game.phase
             view = game.view(seat)
@@ -431,7 +451,22 @@ class _Table:
                 action = self._ours(seat, view)
             else:
                 action = self._theirs(seat, view)
-            game.apply(seat, action)
+            if self.double_dummy and phase is Phase.PLAY:
+                if before is None:
+                    before = self.dd_start = double_dummy(game, self.our_side)
+                game.apply(seat, action)
+                after = (
+                    double_dummy(game, self.our_side)
+                    if game.phase is Phase.PLAY
+                    else self._diff(game.hand_results[-1].points)
+                )
+                if seat in self.ours:
+                    self.lost[0] += before - after
+                else:
+                    self.lost[1] += after - before
+                before = after
+            else:
+                game.apply(seat, action)
             was = mirror.broken
             mirror.follow(phase, seat, action, game)
             if mirror.broken is not None and was is None:
@@ -461,7 +496,13 @@ class _Table:
             our_seconds=self.decision_seconds,
             fallback_moves=self.fallback_moves,
             digest=hashlib.sha256(" ".join(map(str, game.log)).encode()).hexdigest(),
+            dd_diff=self.dd_start,
+            lost_ours=self.lost[0],
+            lost_theirs=self.lost[1],
         )
+
+    def _diff(self, points: Sequence[int]) -> int:
+        return points[self.our_side] - points[1 - self.our_side]
 
     def _ours(self, seat: int, view: PlayerView) -> Action:
         """Our level's move; a dealer is kept from discarding the up-card (OpenSpiel's rule)."""
@@ -542,6 +583,21 @@ class _Table:
         return action
 
 
+def double_dummy(game: Game, our_side: int) -> int:
+    """Our points minus theirs (side ``our_side``) if the hand in play in ``game`` were
+    played out from here seeing every hand: both sides perfect, by the endgame solver.
+
+    A card can only lower its own side's figure, never raise it; what it lowers it by
+    is the points its player gave away against perfect play with the cards in view
+    (much of it no player could avoid without seeing the hands).
+    """
+    seat = game.turn
+    assert seat is not None and game.phase is Phase.PLAY
+    sim = _TrueDeal(game.view(seat), game).sample(random.Random(0))
+    sim.score_made(maker_tricks(sim, list(range(1, sim.ntricks + 1))))
+    return sim.points[our_side] - sim.points[1 - our_side]
+
+
 def play_deal(config: Config, seed: int) -> tuple[Outcome, Outcome]:
     """One deal (game seed) played twice: our level on side 0, then on side 1."""
     return _Table(config, seed, 0).play(), _Table(config, seed, 1).play()
@@ -593,6 +649,35 @@ def _mean(hands: Sequence[Outcome]) -> str:
     return f"{statistics.fmean(o.diff for o in hands):+.2f}" if hands else "-"
 
 
+def _double_dummy_lines(hands: Sequence[Outcome]) -> list[str]:
+    """The ``--double-dummy`` report: per group of hands, a hand: our points minus theirs
+    double dummy from the first lead and as played, and the points each side's card
+    play gave away; each group's share of all hands' points in brackets."""
+    total = len(hands)
+    lines = [
+        "double dummy from the first lead (our points minus theirs a hand; "
+        "what each side's card play gave away against it):"
+    ]
+    groups = [("all hands", list(hands))]
+    for name, mine in (("ours", True), ("ISMCTS", False)):
+        for how, alone in (("with partner", False), ("alone", True)):
+            group = [o for o in hands if o.made_ours is mine and o.alone is alone]
+            groups.append((f"{name} made, {how}", group))
+    for label, group in groups:
+        if not group:
+            continue
+        n = len(group)
+        dd = sum(o.dd_diff or 0 for o in group)
+        played = sum(o.diff for o in group)
+        lines.append(
+            f"  {label:25s} {n:5d}: double dummy {dd / n:+.2f}, played {played / n:+.2f}; "
+            f"given away by ours {sum(o.lost_ours for o in group) / n:.2f}, "
+            f"by ISMCTS {sum(o.lost_theirs for o in group) / n:.2f} "
+            f"(of all hands' points a hand: {dd / total:+.3f}, {played / total:+.3f})"
+        )
+    return lines
+
+
 def summary(pairs: Sequence[tuple[Outcome, Outcome]]) -> list[str]:
     """The report's lines for ``pairs`` of duplicate hands."""
     hands = [o for pair in pairs for o in pair]
@@ -617,6 +702,8 @@ def summary(pairs: Sequence[tuple[Outcome, Outcome]]) -> list[str]:
         )
     moves = sum(o.ismcts_moves for o in hands)
     mine = sum(o.our_moves for o in hands)
+    if all(o.dd_diff is not None for o in hands):
+        lines += _double_dummy_lines(hands)
     lines.append(
         f"decisions: ISMCTS {moves} searches, "
         f"{1000 * sum(o.ismcts_seconds for o in hands) / max(moves, 1):.1f} ms each; "
@@ -714,6 +801,13 @@ def main(argv: list[str] | None = None) -> None:
         default=POLICIES[0],
         help="how ISMCTS picks its move from the search (default max_visit_count)",
     )
+    parser.add_argument(
+        "--double-dummy",
+        action="store_true",
+        help="also solve each position of the play seeing every hand, and report what "
+        "each side's card play gave away against perfect play (slower; plays other "
+        "ISMCTS games than a run without it, see the pinned addresses)",
+    )
     parser.set_defaults(b_settings=None)  # bench/strength.py's _settings reads it
     args = parser.parse_args(argv)
     if pyspiel is None:
@@ -734,6 +828,7 @@ def main(argv: list[str] | None = None) -> None:
         args.rollouts,
         args.max_world_samples,
         args.final_policy,
+        args.double_dummy,
     )
     try:  # fail fast on a bad level or setting
         _player(Game("euchre"), args.level, 0, settings)

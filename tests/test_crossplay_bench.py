@@ -175,3 +175,32 @@ def test_tables_against_a_small_ismcts_play_out_with_no_mirror_failure() -> None
     # ISMCTS's own choices vary from process to process (bench/crossplay.py): only
     # what 80 hands all but surely meet is asserted.
     assert "discard_preview" in notes and any(note.startswith("rebase") for note in notes)
+
+
+def test_double_dummy_accounts_for_every_point_between_perfect_play_and_the_play() -> None:
+    """``--double-dummy``: each side's card play only gives points away, and what both gave
+    away is exactly the distance from the double-dummy figure to the points scored."""
+    config = crossplay.Config("normal", simulations=30, double_dummy=True)
+    for seed in range(12):
+        for outcome in crossplay.play_deal(config, seed):
+            assert outcome.dd_diff is not None
+            assert outcome.lost_ours >= 0 and outcome.lost_theirs >= 0
+            assert outcome.diff - outcome.dd_diff == outcome.lost_theirs - outcome.lost_ours
+
+
+def test_double_dummy_of_a_dealt_position_is_its_solved_value() -> None:
+    """The double-dummy figure of a position is what the endgame solver says both sides
+    can force: at the last trick, the cards' own result."""
+    game = Game("euchre", seed=3, stick_the_dealer=True)
+    game.deal()
+    while game.phase is not Phase.PLAY:
+        seat = game.turn
+        game.apply(seat, game.legal_actions(seat)[0])
+    while len(game.view(game.turn).tricks) < 4:
+        game.apply(game.turn, game.legal_actions(game.turn)[0])
+    last = game.copy()
+    while last.turn is not None:
+        last.apply(last.turn, last.legal_actions(last.turn)[0])
+    points = last.hand_results[-1].points
+    assert crossplay.double_dummy(game, 0) == points[0] - points[1]
+    assert crossplay.double_dummy(game, 1) == points[1] - points[0]
