@@ -63,6 +63,12 @@ __all__ = ["SearchPlayer", "win_table"]
 SOLVE_TRICKS = {"tuque": 6, "tuque61": 6, "euchre": 3, "jackpot": 0}
 """Default: solve exactly when this many tricks or fewer are left (Jackpot has no
 makers to solve for: its chips follow every trick)."""
+MAKER_EDGE = {"euchre": 0.0}
+"""Default ``maker_edge`` where it is not 0.4 (points). Four-hand Euchre's hands made by
+the search play at about their double-dummy worth against OpenSpiel's ISMCTS
+(``bench/crossplay.py --double-dummy``): no better than the playouts assume. There an
+edge of 0 beat 0.4 by +0.05 points a hand on two sets of 1,000 duplicate deals (docs/ai.md,
+"Against OpenSpiel's ISMCTS")."""
 NORMAL_BIDS = frozenset({"three_hand", "two_hand", "auction"})
 """Variants whose bidding, going alone, discard and call the normal level decides (the
 search plays the cards); 200 iterations, seed 1, against normal. Three-hand
@@ -305,7 +311,8 @@ class SearchPlayer:
         bid_threshold: the bidding rule's threshold used inside playouts (default per variant).
         infer_bids: weight sampled deals by how well they explain the other seats' bids.
         maker_edge: points added, in bidding, to the playouts in which the player's side
-            makes trump: the search plays a hand it made better than the playout rule does.
+            makes trump: the search plays a hand it made better than the playout rule
+            does (default per variant: :data:`MAKER_EDGE`, else 0.4).
         others: ``"policy"`` (default): the other seats' cards are chosen by the playout
             rule on the sampled deal, so partners and opponents play to their own
             (sampled) cards; ``"search"``: by UCB in the tree, as in plain ISMCTS.
@@ -324,7 +331,7 @@ class SearchPlayer:
         rollout: str = "heuristic",
         bid_threshold: float | None = None,
         infer_bids: bool = True,
-        maker_edge: float = 0.4,
+        maker_edge: float | None = None,
         others: str = "policy",
     ) -> None:
         if iterations is None and not time_budget > 0:
@@ -421,7 +428,8 @@ class SearchPlayer:
         # Per option, the deals on which it did best (a tie shares the deal): the share
         # behind a hint's "how sure".
         best = [0.0] * len(ids)
-        edge = self.maker_edge * reward.point
+        edge = self.maker_edge if self.maker_edge is not None else MAKER_EDGE.get(variant.name, 0.4)
+        edge *= reward.point
         done = 0
         deals = 0
         per = 0.0

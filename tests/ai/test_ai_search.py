@@ -339,3 +339,32 @@ def test_the_search_reports_how_sure_it_is() -> None:
                 searched_play = True
         game.apply(seat, action)
     assert searched_play
+
+
+def _first_bids(variant: str, seeds: range) -> list:
+    """The first bidding view of each seed's deal."""
+    views = []
+    for seed in seeds:
+        game = Game(variant, seed=seed)
+        game.deal()
+        views.append(game.view(game.turn))
+    return views
+
+
+def test_euchre_bids_without_a_maker_edge_by_default() -> None:
+    """Four-hand Euchre's default ``maker_edge`` is 0 (MAKER_EDGE), Tuque's 0.4: on bids
+    where the two edges choose differently, the default takes the variant's own."""
+    for variant, own, other in (("euchre", 0.0, 0.4), ("tuque", 0.4, 0.0)):
+        differ = 0
+        for view in _first_bids(variant, range(40)):
+            picks = {
+                edge: SearchPlayer(seed=3, iterations=300, maker_edge=edge).choose(
+                    view, view.legal_actions
+                )
+                for edge in (own, other)
+            }
+            if picks[own] != picks[other]:
+                differ += 1
+                default = SearchPlayer(seed=3, iterations=300).choose(view, view.legal_actions)
+                assert default == picks[own]
+        assert differ > 0
