@@ -67,8 +67,8 @@ MAKER_EDGE = {"euchre": 0.0}
 """Default ``maker_edge`` where it is not 0.4 (points). Four-hand Euchre's hands made by
 the search play at about their double-dummy worth against OpenSpiel's ISMCTS
 (``bench/crossplay.py --double-dummy``): no better than the playouts assume. There an
-edge of 0 beat 0.4 by +0.05 points a hand on two sets of 1,000 duplicate deals (docs/ai.md,
-"Against OpenSpiel's ISMCTS")."""
+edge of 0 beat 0.4 by +0.04 to +0.06 points a hand on three sets of duplicate deals
+(docs/ai.md, "Where the points go, and bidding without the edge")."""
 NORMAL_BIDS = frozenset({"three_hand", "two_hand", "auction"})
 """Variants whose bidding, going alone, discard and call the normal level decides (the
 search plays the cards); 200 iterations, seed 1, against normal. Three-hand

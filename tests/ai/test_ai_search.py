@@ -14,7 +14,7 @@ from engine.core import PLAY, HandState, to_codes
 from engine.game import Game
 from engine.players import make_player
 from engine.variants import get_variant
-from engine.view import Phase
+from engine.view import Phase, PlayerView
 
 
 @pytest.mark.parametrize("variant", ["tuque", "tuque61", "euchre"])
@@ -341,7 +341,7 @@ def test_the_search_reports_how_sure_it_is() -> None:
     assert searched_play
 
 
-def _first_bids(variant: str, seeds: range) -> list:
+def _first_bids(variant: str, seeds: range) -> list[PlayerView]:
     """The first bidding view of each seed's deal."""
     views = []
     for seed in seeds:
