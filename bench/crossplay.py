@@ -56,7 +56,8 @@ Every deal is played twice, our level on side 0, then on side 1 (duplicate). Pri
 our points a hand minus theirs (RULES.md §3 scoring), paired by deal with a 95%
 interval (mean ± 1.96·sd/√deals over the deals' two-seating means), the same
 unpaired over hands, the share of hands our side scored, hands made, euchred, marched
-and alone for each side, the decisions' times, the mirror's counts, the load average
+and alone for each side, the same by contract (who made trump, in which round, from
+which seat, alone or not), the decisions' times, the mirror's counts, the load average
 before and after. Deals use game seeds ``--seed`` onwards, each seat's player and
 bot seeded from the game seed; with fixed iterations (and pinned addresses, above)
 the same command gives the same figures. Work is spread over ``--workers``
@@ -146,6 +147,9 @@ NOTES = {
     "a real dealer who defends is no longer known to hold the up-card",
 }
 """Each mapped rule difference counted (the mirror followed them)."""
+
+CONTRACT_SEATS = ("left of the dealer", "dealer's partner", "right of the dealer", "dealer")
+"""The maker's seat counted from the dealer's left, as :attr:`Outcome.maker_seat` numbers it."""
 
 POLICIES = ("max_visit_count", "normalized_visit_count", "max_value")
 """``--final-policy`` choices: OpenSpiel's ``ISMCTSFinalPolicyType`` members, lower case."""
@@ -377,6 +381,8 @@ class Outcome:
     Decisions and their seconds: ISMCTS's (searches run), ours (``choose`` calls), and
     the ISMCTS seats' moves our fallback level played. ``digest``: SHA-256 of the
     game's log (the deal and every action), to tell whether two runs played alike.
+    ``bid_round``: 1 if trump was the up-card's suit, 2 if named; ``maker_seat``: the
+    maker's seat from the dealer's left, 1 to 4 (the dealer), as :data:`CONTRACT_SEATS`.
     With :attr:`Config.double_dummy`, ``dd_diff`` is ``diff`` had every card from the
     first lead on been played seeing all hands, and ``lost_ours``/``lost_theirs`` the
     points each side's card play gave away against that (see :func:`double_dummy`).
@@ -396,6 +402,8 @@ class Outcome:
     our_seconds: float
     fallback_moves: int
     digest: str
+    bid_round: int
+    maker_seat: int
     dd_diff: int | None = None
     lost_ours: int = 0
     lost_theirs: int = 0
@@ -481,6 +489,7 @@ class _Table:
             if not state.is_terminal() or state.returns()[seat] != ours - theirs:
                 self.failures.append("points")
         assert result.maker is not None  # stick the dealer: every hand is played
+        named = any(isinstance(entry, NameTrump) for entry in game.log)
         return Outcome(
             our_side=self.our_side,
             diff=ours - theirs,
@@ -496,6 +505,8 @@ class _Table:
             our_seconds=self.decision_seconds,
             fallback_moves=self.fallback_moves,
             digest=hashlib.sha256(" ".join(map(str, game.log)).encode()).hexdigest(),
+            bid_round=2 if named else 1,
+            maker_seat=(result.maker - game.dealer - 1) % 4 + 1,
             dd_diff=self.dd_start,
             lost_ours=self.lost[0],
             lost_theirs=self.lost[1],
@@ -678,6 +689,31 @@ def _double_dummy_lines(hands: Sequence[Outcome]) -> list[str]:
     return lines
 
 
+def _contract_lines(hands: Sequence[Outcome]) -> list[str]:
+    """Hands by contract: who made trump, in which round, from which seat, alone or not;
+    for each, the hands and our points minus theirs a hand, and with ``--double-dummy``
+    the hands' double-dummy worth and what each side's card play gave away."""
+    lines = ["hands by contract (our points minus theirs a hand):"]
+    groups: dict[tuple[bool, int, int, bool], list[Outcome]] = {}
+    for o in hands:
+        groups.setdefault((not o.made_ours, o.bid_round, o.maker_seat, o.alone), []).append(o)
+    for (theirs, bid_round, seat, alone), group in sorted(groups.items()):
+        n = len(group)
+        label = (
+            f"{'ISMCTS' if theirs else 'ours'}, round {bid_round}, "
+            f"{CONTRACT_SEATS[seat - 1]}{', alone' if alone else ''}"
+        )
+        line = f"  {label:43s} {n:5d}: played {_mean(group)}"
+        if all(o.dd_diff is not None for o in group):
+            line += (
+                f", double dummy {sum(o.dd_diff or 0 for o in group) / n:+.2f}; given away "
+                f"by ours {sum(o.lost_ours for o in group) / n:.2f}, "
+                f"by ISMCTS {sum(o.lost_theirs for o in group) / n:.2f}"
+            )
+        lines.append(line)
+    return lines
+
+
 def summary(pairs: Sequence[tuple[Outcome, Outcome]]) -> list[str]:
     """The report's lines for ``pairs`` of duplicate hands."""
     hands = [o for pair in pairs for o in pair]
@@ -702,6 +738,7 @@ def summary(pairs: Sequence[tuple[Outcome, Outcome]]) -> list[str]:
         )
     moves = sum(o.ismcts_moves for o in hands)
     mine = sum(o.our_moves for o in hands)
+    lines += _contract_lines(hands)
     if all(o.dd_diff is not None for o in hands):
         lines += _double_dummy_lines(hands)
     lines.append(

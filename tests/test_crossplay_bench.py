@@ -14,6 +14,7 @@ pyspiel = pytest.importorskip("pyspiel")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import crossplay  # noqa: E402
+from engine.actions import NameTrump, OrderUp, Pass, TakeUp  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.view import Phase  # noqa: E402
 
@@ -204,3 +205,23 @@ def test_double_dummy_of_a_dealt_position_is_its_solved_value() -> None:
     points = last.hand_results[-1].points
     assert crossplay.double_dummy(game, 0) == points[0] - points[1]
     assert crossplay.double_dummy(game, 1) == points[1] - points[0]
+
+
+def test_each_hand_records_its_contract_round_and_makers_seat() -> None:
+    """The contract breakdown's keys: round 2 exactly when all four passed the up-card
+    first; the maker's seat counted clockwise from the dealer's left, the dealer last."""
+    config = crossplay.Config("normal", simulations=30)
+    seen = set()
+    for seed in range(30):
+        table = crossplay._Table(config, seed, seed % 2)
+        outcome = table.play()
+        game = table.game
+        bids = [e for e in game.log if isinstance(e, Pass | OrderUp | TakeUp | NameTrump)]
+        maker = game.hand_results[-1].maker
+        clockwise = [(game.dealer + k) % 4 for k in (1, 2, 3, 4)]
+        assert outcome.bid_round == (2 if bids[:4] == [Pass()] * 4 else 1)
+        assert outcome.maker_seat == clockwise.index(maker) + 1
+        seen.add((outcome.bid_round, outcome.maker_seat))
+    assert {r for r, _ in seen} == {1, 2}
+    lines = crossplay.summary([crossplay.play_deal(config, 0)])
+    assert any(line.startswith("hands by contract") for line in lines)
