@@ -100,7 +100,7 @@ from bench.strength import _label, _player, _settings
 from engine.actions import Action, Discard, GoAlone, NameTrump, OrderUp, Pass, Play, TakeUp
 from engine.ai.solver import maker_tricks
 from engine.cards import SUITS, Card, Rank
-from engine.game import Game
+from engine.game import Deal, Game
 from engine.players import Player, make_player
 from engine.view import Phase, PlayerView
 
@@ -381,8 +381,10 @@ class Outcome:
     Decisions and their seconds: ISMCTS's (searches run), ours (``choose`` calls), and
     the ISMCTS seats' moves our fallback level played. ``digest``: SHA-256 of the
     game's log (the deal and every action), to tell whether two runs played alike.
-    ``bid_round``: 1 if trump was the up-card's suit, 2 if named; ``maker_seat``: the
-    maker's seat from the dealer's left, 1 to 4 (the dealer), as :data:`CONTRACT_SEATS`.
+    ``seed`` and ``actions`` (the ids of every action after the deal) replay the hand
+    (``--record``, :func:`record_line`). ``bid_round``: 1 if trump was the up-card's
+    suit, 2 if named; ``maker_seat``: the maker's seat from the dealer's left, 1 to 4
+    (the dealer), as :data:`CONTRACT_SEATS`.
     With :attr:`Config.double_dummy`, ``dd_diff`` is ``diff`` had every card from the
     first lead on been played seeing all hands, and ``lost_ours``/``lost_theirs`` the
     points each side's card play gave away against that (see :func:`double_dummy`).
@@ -404,6 +406,8 @@ class Outcome:
     digest: str
     bid_round: int
     maker_seat: int
+    seed: int
+    actions: tuple[int, ...]
     dd_diff: int | None = None
     lost_ours: int = 0
     lost_theirs: int = 0
@@ -507,6 +511,8 @@ class _Table:
             digest=hashlib.sha256(" ".join(map(str, game.log)).encode()).hexdigest(),
             bid_round=2 if named else 1,
             maker_seat=(result.maker - game.dealer - 1) % 4 + 1,
+            seed=self.seed,
+            actions=tuple(entry.id for entry in game.log if not isinstance(entry, Deal)),
             dd_diff=self.dd_start,
             lost_ours=self.lost[0],
             lost_theirs=self.lost[1],
@@ -607,6 +613,12 @@ def double_dummy(game: Game, our_side: int) -> int:
     sim = _TrueDeal(game.view(seat), game).sample(random.Random(0))
     sim.score_made(maker_tricks(sim, list(range(1, sim.ntricks + 1))))
     return sim.points[our_side] - sim.points[1 - our_side]
+
+
+def record_line(seed: int, our_side: int, actions: Sequence[int]) -> str:
+    """One hand of a ``--record`` file: a JSON object on one line (``bench/choices.py``
+    reads it): the game seed that deals it, our side, the action ids after the deal."""
+    return json.dumps({"seed": seed, "our_side": our_side, "actions": list(actions)})
 
 
 def play_deal(config: Config, seed: int) -> tuple[Outcome, Outcome]:
@@ -845,6 +857,13 @@ def main(argv: list[str] | None = None) -> None:
         "each side's card play gave away against perfect play (slower; plays other "
         "ISMCTS games than a run without it, see the pinned addresses)",
     )
+    parser.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="write every hand (seed, our side, actions) to FILE, a line each, for "
+        "bench/choices.py",
+    )
     parser.set_defaults(b_settings=None)  # bench/strength.py's _settings reads it
     args = parser.parse_args(argv)
     if pyspiel is None:
@@ -895,6 +914,10 @@ def main(argv: list[str] | None = None) -> None:
     elapsed = time.perf_counter() - start
     for line in summary(pairs):
         print(line)
+    if args.record is not None:
+        lines = [record_line(o.seed, o.our_side, o.actions) for pair in pairs for o in pair]
+        args.record.write_text("\n".join(lines) + "\n")
+        print(f"hands recorded in {args.record}")
     print(f"time {elapsed:.1f} s ({2 * len(pairs) / elapsed:.2f} hands/s)")
     print(f"load average after: {_load()}")
 

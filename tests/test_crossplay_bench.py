@@ -14,7 +14,7 @@ pyspiel = pytest.importorskip("pyspiel")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import crossplay  # noqa: E402
-from engine.actions import NameTrump, OrderUp, Pass, TakeUp  # noqa: E402
+from engine.actions import ACTIONS, NameTrump, OrderUp, Pass, TakeUp  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.view import Phase  # noqa: E402
 
@@ -209,7 +209,8 @@ def test_double_dummy_of_a_dealt_position_is_its_solved_value() -> None:
 
 def test_each_hand_records_its_contract_round_and_makers_seat() -> None:
     """The contract breakdown's keys: round 2 exactly when all four passed the up-card
-    first; the maker's seat counted clockwise from the dealer's left, the dealer last."""
+    first; the maker's seat counted clockwise from the dealer's left, the dealer last.
+    The recorded seed and actions (``--record``) replay the hand."""
     config = crossplay.Config("normal", simulations=30)
     seen = set()
     for seed in range(30):
@@ -221,6 +222,11 @@ def test_each_hand_records_its_contract_round_and_makers_seat() -> None:
         clockwise = [(game.dealer + k) % 4 for k in (1, 2, 3, 4)]
         assert outcome.bid_round == (2 if bids[:4] == [Pass()] * 4 else 1)
         assert outcome.maker_seat == clockwise.index(maker) + 1
+        replay = Game("euchre", seed=outcome.seed, stick_the_dealer=True)
+        replay.deal()
+        for action in outcome.actions:
+            replay.apply(replay.turn, ACTIONS[action])
+        assert replay.hand_results == game.hand_results
         seen.add((outcome.bid_round, outcome.maker_seat))
     assert {r for r, _ in seen} == {1, 2}
     lines = crossplay.summary([crossplay.play_deal(config, 0)])
