@@ -68,6 +68,14 @@ processes (default 2).
 sides played perfectly, and what each side's card play gave away against that. It
 tells a bidding that makes bad contracts from card play that spoils good ones.
 
+``--fork-bids`` replays each bidding decision of ours (:func:`forks`) with the other
+choice: a pass against the bid our level makes when it may not pass, a bid against a
+pass. The hand's actions up to the decision are applied as played, then every seat
+is asked again, ISMCTS live. Printed by round, seat and choice: the points the choice
+gained over the other, with a 95% interval (and the double-dummy figures' gain with
+``--double-dummy``). It judges each bid against the real opponent, not a model of it.
+``--record FILE`` writes each hand's seed and actions for ``bench/choices.py``.
+
 OpenSpiel is not a dependency: ``pip install open_spiel==2.0.2`` first.
 """
 
@@ -75,6 +83,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import dataclasses
 import hashlib
 import json
 import math
@@ -370,6 +379,25 @@ class Config:
     max_world_samples: int = -1
     final_policy: str = "max_visit_count"
     double_dummy: bool = False
+    fork_bids: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Fork:
+    """One bidding decision of ours replayed with the other choice (``--fork-bids``).
+
+    ``bid_round`` 1 or 2; ``seat``: the decider's seat from the dealer's left, 1 to 4
+    (:data:`CONTRACT_SEATS`); ``passed``: whether it passed (the other choice is then
+    the bid our level makes when it may not pass, else a pass). ``gain``: our points
+    minus theirs as played less the same with the other choice, played on live
+    against ISMCTS; ``dd_gain``: the same of the double-dummy figures (with
+    ``--double-dummy``, else ``None``)."""
+
+    bid_round: int
+    seat: int
+    passed: bool
+    gain: int
+    dd_gain: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,6 +439,7 @@ class Outcome:
     dd_diff: int | None = None
     lost_ours: int = 0
     lost_theirs: int = 0
+    forks: tuple[Fork, ...] = ()
 
 
 def _bot(config: Config, seed: int) -> Any:
@@ -425,10 +454,16 @@ def _bot(config: Config, seed: int) -> Any:
 class _Table:
     """One hand of ours against ISMCTS: our game, its mirror, each seat's player."""
 
-    def __init__(self, config: Config, seed: int, our_side: int) -> None:
+    def __init__(
+        self, config: Config, seed: int, our_side: int, prefix: Sequence[Action] = ()
+    ) -> None:
         self.game = game = Game("euchre", seed=seed, stick_the_dealer=True)
         game.deal()
+        self.config = config
         self.seed = seed
+        # Actions applied as given before anyone is asked (a fork replays a hand to a bid).
+        self.prefix = prefix
+        self.bids: list[tuple[int, int]] = []  # our bidding decisions: (actions before, seat)
         self.our_side = our_side
         sides = game.variant.sides
         self.ours: dict[int, Player] = {
@@ -457,9 +492,14 @@ class _Table:
         while (seat := game.turn) is not None:
             phase = game.phase
             view = game.view(seat)
-            if phase is Phase.DISCARD and seat in self.planned:
+            step = len(game.log) - 1  # actions so far (the log opens with the deal)
+            if step < len(self.prefix):
+                action = self.prefix[step]
+            elif phase is Phase.DISCARD and seat in self.planned:
                 action = self.planned.pop(seat)
             elif seat in self.ours:
+                if phase in (Phase.BIDDING_1, Phase.BIDDING_2) and len(view.legal_actions) > 1:
+                    self.bids.append((step, seat))
                 action = self._ours(seat, view)
             else:
                 action = self._theirs(seat, view)
@@ -621,9 +661,52 @@ def record_line(seed: int, our_side: int, actions: Sequence[int]) -> str:
     return json.dumps({"seed": seed, "our_side": our_side, "actions": list(actions)})
 
 
+def forks(table: _Table, outcome: Outcome) -> tuple[Fork, ...]:
+    """Each bidding decision of ours in ``table``'s finished hand, replayed with the other
+    choice: the hand's actions up to the decision, the other choice, then every seat
+    asked again, ISMCTS live (see :class:`Fork`)."""
+    config, game = table.config, table.game
+    actions = [e for e in game.log if not isinstance(e, Deal)]
+    found = []
+    for step, seat in table.bids:
+        chosen = actions[step]
+        replay = Game("euchre", seed=table.seed, stick_the_dealer=True)
+        replay.deal()
+        for action in actions[:step]:
+            replay.apply(replay.turn, action)
+        view = replay.view(seat)
+        bids = [a for a in view.legal_actions if not isinstance(a, Pass)]
+        if not isinstance(chosen, Pass):
+            other: Action = Pass()
+        else:
+            # A fresh player as the table built it: what our level bids if it must bid.
+            player = _player(replay, config.level, table.seed * 8 + seat, config.settings)
+            other = player.choose(view, bids)
+        if other not in view.legal_actions:
+            continue  # a stuck dealer has no pass
+        then = _Table(config, table.seed, table.our_side, [*actions[:step], other]).play()
+        dd = None
+        if outcome.dd_diff is not None and then.dd_diff is not None:
+            dd = outcome.dd_diff - then.dd_diff
+        first = replay.phase is Phase.BIDDING_1
+        at = (seat - replay.dealer - 1) % 4 + 1
+        found.append(
+            Fork(1 if first else 2, at, isinstance(chosen, Pass), outcome.diff - then.diff, dd)
+        )
+    return tuple(found)
+
+
+def _seating(config: Config, seed: int, our_side: int) -> Outcome:
+    table = _Table(config, seed, our_side)
+    outcome = table.play()
+    if config.fork_bids:
+        outcome = dataclasses.replace(outcome, forks=forks(table, outcome))
+    return outcome
+
+
 def play_deal(config: Config, seed: int) -> tuple[Outcome, Outcome]:
     """One deal (game seed) played twice: our level on side 0, then on side 1."""
-    return _Table(config, seed, 0).play(), _Table(config, seed, 1).play()
+    return _seating(config, seed, 0), _seating(config, seed, 1)
 
 
 def _block(config: Config, seeds: Sequence[int], send: Connection) -> None:
@@ -726,6 +809,27 @@ def _contract_lines(hands: Sequence[Outcome]) -> list[str]:
     return lines
 
 
+def _fork_lines(hands: Sequence[Outcome]) -> list[str]:
+    """The ``--fork-bids`` report: by round, seat and choice, what our bidding choices
+    gained over the other choice, points a hand with a 95% interval."""
+    groups: dict[tuple[int, int, bool], list[Fork]] = {}
+    for fork in (f for o in hands for f in o.forks):
+        groups.setdefault((fork.bid_round, fork.seat, fork.passed), []).append(fork)
+    lines = ["our bids against the other choice, played on live (points gained a decision, 95%):"]
+    for (bid_round, seat, passed), group in sorted(groups.items()):
+        mean, low, high = interval([f.gain for f in group])
+        choice = "passed" if passed else "bid"
+        line = (
+            f"  round {bid_round}, {CONTRACT_SEATS[seat - 1]:19s} {choice:6s} {len(group):5d}: "
+            f"{mean:+.2f} ({low:+.2f} to {high:+.2f})"
+        )
+        if all(f.dd_gain is not None for f in group):
+            mean, low, high = interval([f.dd_gain or 0 for f in group])
+            line += f"; double dummy {mean:+.2f} ({low:+.2f} to {high:+.2f})"
+        lines.append(line)
+    return lines
+
+
 def summary(pairs: Sequence[tuple[Outcome, Outcome]]) -> list[str]:
     """The report's lines for ``pairs`` of duplicate hands."""
     hands = [o for pair in pairs for o in pair]
@@ -753,6 +857,8 @@ def summary(pairs: Sequence[tuple[Outcome, Outcome]]) -> list[str]:
     lines += _contract_lines(hands)
     if all(o.dd_diff is not None for o in hands):
         lines += _double_dummy_lines(hands)
+    if any(o.forks for o in hands):
+        lines += _fork_lines(hands)
     lines.append(
         f"decisions: ISMCTS {moves} searches, "
         f"{1000 * sum(o.ismcts_seconds for o in hands) / max(moves, 1):.1f} ms each; "
@@ -858,6 +964,13 @@ def main(argv: list[str] | None = None) -> None:
         "ISMCTS games than a run without it, see the pinned addresses)",
     )
     parser.add_argument(
+        "--fork-bids",
+        action="store_true",
+        help="replay each of our bidding decisions with the other choice, played on live "
+        "against ISMCTS, and report what each kind of choice gained (some 3 hands more "
+        "played for each hand)",
+    )
+    parser.add_argument(
         "--record",
         type=Path,
         metavar="FILE",
@@ -885,6 +998,7 @@ def main(argv: list[str] | None = None) -> None:
         args.max_world_samples,
         args.final_policy,
         args.double_dummy,
+        args.fork_bids,
     )
     try:  # fail fast on a bad level or setting
         _player(Game("euchre"), args.level, 0, settings)

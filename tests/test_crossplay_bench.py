@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import crossplay  # noqa: E402
 from engine.actions import ACTIONS, NameTrump, OrderUp, Pass, TakeUp  # noqa: E402
-from engine.game import Game  # noqa: E402
+from engine.game import Deal, Game  # noqa: E402
 from engine.view import Phase  # noqa: E402
 
 _STEPPED = (Phase.BIDDING_1, Phase.BIDDING_2, Phase.PLAY)
@@ -231,3 +231,33 @@ def test_each_hand_records_its_contract_round_and_makers_seat() -> None:
     assert {r for r, _ in seen} == {1, 2}
     lines = crossplay.summary([crossplay.play_deal(config, 0)])
     assert any(line.startswith("hands by contract") for line in lines)
+
+
+def test_a_fork_is_replayed_for_each_bidding_decision_with_another_choice() -> None:
+    """``--fork-bids``: one fork for each bidding decision of ours that had another
+    choice (a stuck dealer's bid has none), in order, with its round, seat and choice."""
+    config = crossplay.Config("normal", simulations=30, fork_bids=True)
+    forks = 0
+    for seed in range(8):
+        table = crossplay._Table(config, seed, seed % 2)
+        outcome = table.play()
+        log = [e for e in table.game.log if not isinstance(e, Deal)]
+        expected = []
+        for step, seat in table.bids:
+            replay = Game("euchre", seed=seed, stick_the_dealer=True)
+            replay.deal()
+            for action in log[:step]:
+                replay.apply(replay.turn, action)
+            assert replay.turn == seat
+            passed = isinstance(log[step], Pass)
+            if passed or Pass() in replay.legal_actions(seat):
+                first = replay.phase is Phase.BIDDING_1
+                at = (seat - replay.dealer - 1) % 4 + 1
+                expected.append((1 if first else 2, at, passed))
+        found = crossplay.forks(table, outcome)
+        assert [(f.bid_round, f.seat, f.passed) for f in found] == expected
+        assert all(f.dd_gain is None for f in found)
+        forks += len(found)
+    assert forks > 8
+    lines = crossplay.summary([crossplay.play_deal(config, 0)])
+    assert any(line.startswith("our bids against the other choice") for line in lines)
