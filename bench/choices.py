@@ -39,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.crossplay import CONTRACT_SEATS, double_dummy
+from bench.crossplay import CONTRACT_SEATS, double_dummy, from_dealer
 from engine.actions import ACTIONS, Action, GoAlone, OrderUp, Pass, Play, TakeUp
 from engine.cards import EFFECTIVE_SUIT, Card, Rank, trump_order
 from engine.game import Game
@@ -140,7 +140,7 @@ def passes(hand: Hand, normal: Player) -> list[Pass1]:
             other.apply(seat, bid)
             _normal_out(other, normal)
             held = len(_trumps(game.hand_of(seat), up.suit.index))
-            at = (seat - game.dealer - 1) % 4 + 1
+            at = from_dealer(seat, game.dealer)
             found.append(
                 Pass1(at, held, their_loner, as_played, double_dummy(other, hand.our_side))
             )

@@ -158,7 +158,13 @@ NOTES = {
 """Each mapped rule difference counted (the mirror followed them)."""
 
 CONTRACT_SEATS = ("left of the dealer", "dealer's partner", "right of the dealer", "dealer")
-"""The maker's seat counted from the dealer's left, as :attr:`Outcome.maker_seat` numbers it."""
+"""The seats counted from the dealer's left, as :func:`from_dealer` numbers them."""
+
+
+def from_dealer(seat: int, dealer: int) -> int:
+    """``seat`` counted clockwise from the dealer's left: 1 to 4, the dealer 4."""
+    return (seat - dealer - 1) % 4 + 1
+
 
 POLICIES = ("max_visit_count", "normalized_visit_count", "max_value")
 """``--final-policy`` choices: OpenSpiel's ``ISMCTSFinalPolicyType`` members, lower case."""
@@ -550,7 +556,7 @@ class _Table:
             fallback_moves=self.fallback_moves,
             digest=hashlib.sha256(" ".join(map(str, game.log)).encode()).hexdigest(),
             bid_round=2 if named else 1,
-            maker_seat=(result.maker - game.dealer - 1) % 4 + 1,
+            maker_seat=from_dealer(result.maker, game.dealer),
             seed=self.seed,
             actions=tuple(entry.id for entry in game.log if not isinstance(entry, Deal)),
             dd_diff=self.dd_start,
@@ -689,7 +695,7 @@ def forks(table: _Table, outcome: Outcome) -> tuple[Fork, ...]:
         if outcome.dd_diff is not None and then.dd_diff is not None:
             dd = outcome.dd_diff - then.dd_diff
         first = replay.phase is Phase.BIDDING_1
-        at = (seat - replay.dealer - 1) % 4 + 1
+        at = from_dealer(seat, replay.dealer)
         found.append(
             Fork(1 if first else 2, at, isinstance(chosen, Pass), outcome.diff - then.diff, dd)
         )
