@@ -30,6 +30,7 @@ from bot.store import (
     SeatKind,
     SeatRow,
 )
+from bot.table import Ending, Note, NoteKind, Result
 from engine.actions import Action, Discard, Play, parse_action
 from engine.cards import Card, Suit, cards_in, is_trump
 from engine.game import Game
@@ -51,6 +52,7 @@ __all__ = [
     "HandText",
     "Seating",
     "action_label",
+    "end_reason",
     "game_over_embed",
     "hand_summary_embed",
     "hand_text",
@@ -58,6 +60,8 @@ __all__ = [
     "lobby_embed",
     "lobby_seat_label",
     "ping_text",
+    "played_for_text",
+    "reminder_text",
     "replay_caption",
     "replay_embed",
     "replay_label",
@@ -67,6 +71,7 @@ __all__ = [
     "settings_embed",
     "short_names",
     "stats_embed",
+    "table_note_text",
     "table_status",
     "table_title",
 ]
@@ -285,6 +290,60 @@ class HandText:
     def head(self) -> tuple[str, ...]:
         """The parts above the controls, the empty ones left out."""
         return tuple(part for part in (self.status, self.cards, self.table) if part)
+
+
+def end_reason(result: Result | None, seating: Seating) -> str:
+    """Why a game ended before its last hand: the member who resigned or did not come
+    back (docs/rulings.md R9, R26), or, with no result, that it was stopped."""
+    if result is None or result.by is None:
+        return "the game was stopped."
+    name = seating.names[result.by]
+    if result.ending is Ending.FORFEITED:
+        return f"{name} did not come back and forfeits."
+    return f"{name} resigned."
+
+
+def played_for_text(note: Note, before: Game, after: Game, seating: Seating) -> str:
+    """The line a member reads after their forced move (``note``) was played for them.
+    It names the card only while its hand goes on: beside the next hand's cards it
+    would read as one of them."""
+    assert note.action is not None
+    ended = after.phase in (Phase.HAND_OVER, Phase.GAME_OVER) or after.hand_no != before.hand_no
+    if ended:
+        return "Your last card was played for you."
+    label = action_label(note.action, before.view(before.turn), seating)
+    return f"Played for you, your only choice: {label}."
+
+
+def table_note_text(note: Note, seating: Seating, user_id: int | None) -> str:
+    """The post that tells the table of ``note`` (away, back, resigned; R9, R26);
+    ``user_id``: the member of the note's seat, mentioned when they are away."""
+    name = seating.names[note.seat]
+    if note.kind is NoteKind.AWAY:
+        then = (
+            "it keeps their seat for the rest of the game"
+            if note.goes_on
+            else "their side forfeits"
+        )
+        return (
+            f"<@{user_id}> is away: the computer plays their cards for the rest of this "
+            f"hand. If they are not back by its end, {then}; **Show my hand** brings them back."
+        )
+    if note.kind is NoteKind.BACK:
+        return f"{name} is back and plays their own cards again."
+    if note.kind is NoteKind.RESIGNED:
+        return f"{name} resigned: a computer plays their seat from now on."
+    raise ValueError(f"{note.kind} is told to the member alone")
+
+
+def reminder_text(user_id: int, game_id: int, minutes: int) -> str:
+    """The turn reminder of the member ``user_id`` (R9): ``minutes`` before the
+    computer plays for them."""
+    return (
+        f"<@{user_id}>, it's your turn in game #{game_id}. "
+        f"Play within {minutes} minute{'' if minutes == 1 else 's'} "
+        "or the computer plays for you."
+    )
 
 
 def hand_text(

@@ -67,9 +67,7 @@ class GamesCog(TuqueCog, name="Games"):
         settings = self.bot.settings
         if not self.bot.runs_every_shard:
             await self.sessions.reload_autoplay()
-        await self.sessions.timers.tick(
-            settings.turn_reminder_seconds, settings.turn_forfeit_seconds
-        )
+        await self.sessions.tick(settings.turn_reminder_seconds, settings.turn_forfeit_seconds)
 
     # --- components ---------------------------------------------------------------------
 
@@ -175,7 +173,8 @@ class GamesCog(TuqueCog, name="Games"):
         games = self.sessions.games_of(interaction.guild_id, None, user_id)
         games.sort(key=lambda s: s.channel_id != interaction.channel_id)
         return [
-            (s.id, f"#{s.id} · {s.game.variant.title} vs {s.opponents_of(user_id)}") for s in games
+            (s.id, f"#{s.id} · {s.game.variant.title} vs {self.sessions.opponents_of(s, user_id)}")
+            for s in games
         ]
 
     async def _chosen(

@@ -712,11 +712,11 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
             await self._show(lobby, "start")
         note = f"Game #{session.id} is on."
         greetings = []
-        clicker = session.seat_of(interaction.user.id)
+        clicker = session.table.seat_of(interaction.user.id)
         if clicker is not None:
             greetings.append((interaction, clicker, note))
         host = self._hosts.pop(lobby.id, None)
-        host_seat = None if host is None else session.seat_of(host.user.id)
+        host_seat = None if host is None else session.table.seat_of(host.user.id)
         if host is not None and host_seat is not None and host.user.id != interaction.user.id:
             greetings.append((host, host_seat, note))
         await self.sessions.open(session, greetings)

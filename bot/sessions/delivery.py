@@ -33,7 +33,7 @@ from bot.drawing import draw_table
 from bot.emojis import CardFaces
 from bot.sessions.state import Call, HandMessage, Session, ended, post_nonce
 from bot.store import Store, StoreClosed
-from engine.game import Game
+from bot.table import Change, Ending, NoteKind
 
 __all__ = ["Background", "Delivery", "Send", "posting"]
 
@@ -141,7 +141,7 @@ class Delivery:
     ) -> discord.Message:
         """``send`` to the game's thread (or channel). A thread deleted by a moderator is
         Discord's Unknown Channel: the game falls back to its channel, for good."""
-        if channel or session.thread_id is None:
+        if channel or session.discord.thread_id is None:
             return await send(self.client.get_partial_messageable(session.channel_id))
         try:
             return await send(self.channel_of(session))
@@ -149,36 +149,40 @@ class Delivery:
             if error.code != UNKNOWN_CHANNEL:
                 raise
         log.warning("game %d: its thread is gone; it plays in the channel", session.id)
-        session.thread_id = None
-        if session.table_message_id is not None:
+        session.discord.thread_id = None
+        if session.discord.table_message_id is not None:
             try:
-                await self.store.set_table_message(session.id, session.table_message_id, None)
+                await self.store.set_table_message(
+                    session.id, session.discord.table_message_id, None
+                )
             except Exception:
                 log.exception("game %d: the thread's end could not be stored", session.id)
         return await send(self.client.get_partial_messageable(session.channel_id))
 
     def queue(self, session: Session, job: Call) -> None:
         """Queue work that never raises; the game's courier runs it in order."""
-        session.outbox.append(job)
-        if session.courier is None or session.courier.done():
-            session.courier = self.background.spawn(self._courier(session), f"outbox-{session.id}")
+        session.discord.outbox.append(job)
+        if session.discord.courier is None or session.discord.courier.done():
+            session.discord.courier = self.background.spawn(
+                self._courier(session), f"outbox-{session.id}"
+            )
 
     def queue_refresh(self, session: Session, seat: int) -> None:
         """Queue an edit of ``seat``'s hand view unless one is queued already (it is
         rendered when sent, so one edit covers every change before it)."""
-        if seat in session.refreshing:
+        if seat in session.discord.refreshing:
             return
-        session.refreshing.add(seat)
+        session.discord.refreshing.add(seat)
 
         async def refresh() -> None:
-            session.refreshing.discard(seat)
-            await self.refresh_hand(session, seat, session.notes.pop(seat, None))
+            session.discord.refreshing.discard(seat)
+            await self.refresh_hand(session, seat, session.discord.notes.pop(seat, None))
 
         self.queue(session, refresh)
 
     async def _courier(self, session: Session) -> None:
-        while session.outbox:
-            await session.outbox.popleft()()
+        while session.discord.outbox:
+            await session.discord.outbox.popleft()()
 
     def hand_message(
         self, session: Session, seat: int, note: str | None = None
@@ -192,8 +196,10 @@ class Delivery:
         labels = [render.action_label(a, view, session.seating) for a in view.legal_actions]
         faces = self.faces()
         on_turn = not session.finished and view.turn == seat
-        hinted = session.hinted if on_turn and session.hinted and session.hinted[0] == seq else None
-        picked = session.picked.get(seat)
+        hinted = session.aids.hinted if on_turn else None
+        if hinted is not None and hinted[0] != seq:
+            hinted = None
+        picked = session.aids.picked.get(seat)
         text = render.hand_text(
             view,
             session.seating,
@@ -223,7 +229,18 @@ class Delivery:
         """A fresh ephemeral hand view as the answer to ``interaction``."""
         layout = self.hand_message(session, seat, note)
         message_id = await replies.send(interaction, view=layout, ephemeral=True)
-        session.hands[seat] = HandMessage(interaction, message_id, time.monotonic())
+        session.discord.hands[seat] = HandMessage(interaction, message_id, time.monotonic())
+
+    async def answer_click(
+        self, interaction: discord.Interaction, session: Session, seat: int
+    ) -> None:
+        """Redraw the hand message whose component was used, and keep its token as the
+        seat's newest: its edits reach the message the player is looking at."""
+        # A hand sent before the component layout has an embed, which the layout's
+        # message may not keep: cleared (nothing to clear on a newer one).
+        layout = self.hand_message(session, seat)
+        await replies.edit_clicked(interaction, content=None, embed=None, view=layout)
+        session.discord.hands[seat] = HandMessage(interaction, None, time.monotonic())
 
     async def send_hand_after_commit(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str
@@ -238,11 +255,11 @@ class Delivery:
 
         Rendered when the edit is made, so it shows the game as it is then.
         """
-        handle = session.hands.get(seat)
+        handle = session.discord.hands.get(seat)
         if handle is None:
             return
         if handle.expired:
-            del session.hands[seat]
+            del session.discord.hands[seat]
             return
 
         async def edit() -> None:
@@ -253,25 +270,25 @@ class Delivery:
                 await handle.interaction.followup.edit_message(handle.message_id, view=layout)
 
         delivered = await replies.deliver(f"game {session.id}: hand view of seat {seat}", edit)
-        if not delivered and session.hands.get(seat) is handle:
+        if not delivered and session.discord.hands.get(seat) is handle:
             # The player dismissed the message or the token died early: the table's
             # "Show my hand" button brings a fresh one.
-            del session.hands[seat]
+            del session.discord.hands[seat]
 
     def schedule_table_edit(self, session: Session) -> None:
         """Edit the table soon with the state of that moment; pending edits merge into
         one, and a change made while an edit is under way gets an edit of its own."""
-        session.table_stale = True
-        if session.table_edit is None or session.table_edit.done():
-            session.table_edit = self.background.spawn(
+        session.discord.table_stale = True
+        if session.discord.table_edit is None or session.discord.table_edit.done():
+            session.discord.table_edit = self.background.spawn(
                 self._edit_table_later(session), f"table-{session.id}"
             )
 
     async def _edit_table_later(self, session: Session) -> None:
         # A change during the wait, the drawing or the upload sets table_stale again.
-        while session.table_stale:
+        while session.discord.table_stale:
             await asyncio.sleep(self.table_delay)
-            session.table_stale = False
+            session.discord.table_stale = False
             await self.update_table(session)
 
     async def _table(self, session: Session) -> tuple[discord.ui.LayoutView, bytes]:
@@ -300,21 +317,21 @@ class Delivery:
         """Edit the table message to show the game now; post one if it has none or it is gone."""
 
         async def edit() -> None:
-            assert session.table_message_id is not None
+            assert session.discord.table_message_id is not None
             layout, image = await self._table(session)
             channel = self.client.get_partial_messageable(session.channel_id)
             try:
-                await channel.get_partial_message(session.table_message_id).edit(
+                await channel.get_partial_message(session.discord.table_message_id).edit(
                     view=layout, attachments=[discord.File(io.BytesIO(image), TABLE_PICTURE)]
                 )
             except discord.NotFound:
                 # Deleted by a moderator: the players still need a table.
-                session.table_replaces = session.table_message_id
-                session.table_message_id = None
+                session.discord.table_replaces = session.discord.table_message_id
+                session.discord.table_message_id = None
 
-        if session.table_message_id is not None:
+        if session.discord.table_message_id is not None:
             await replies.deliver(f"game {session.id}: table edit", edit)
-        if session.table_message_id is None and not session.finished:
+        if session.discord.table_message_id is None and not session.finished:
             post = partial(self._post_table, session)
             await replies.deliver(f"game {session.id}: table post", post)
 
@@ -323,31 +340,31 @@ class Delivery:
         channel = self.client.get_partial_messageable(session.channel_id)
         # One nonce per table of the game, not per try: a post whose answer was lost
         # in every try is found again by the next move's post instead of made twice.
-        key = ("table", session.id, session.game.seed, session.table_replaces)
+        key = ("table", session.id, session.game.seed, session.discord.table_replaces)
         message = await channel.send(
             view=layout,
             file=discord.File(io.BytesIO(image), TABLE_PICTURE),
             nonce=replies.nonce(*key),
         )
-        session.table_message_id = message.id
-        await self.store.set_table_message(session.id, message.id, session.thread_id)
+        session.discord.table_message_id = message.id
+        await self.store.set_table_message(session.id, message.id, session.discord.thread_id)
 
     # --- the game's thread ------------------------------------------------------------
 
     def channel_of(self, session: Session) -> discord.PartialMessageable:
         """Where the game's posts go: its thread, or its channel when it has none."""
-        return self.client.get_partial_messageable(session.thread_id or session.channel_id)
+        return self.client.get_partial_messageable(session.discord.thread_id or session.channel_id)
 
     async def open_thread(self, session: Session) -> None:
         """Start the game's thread from its table message, once per game, where the
         server keeps threads on (``threads_off``). Without the thread permissions (or
         any refusal) the game stays in the channel, and says why in the log only."""
-        if session.thread_tried or session.table_message_id is None:
+        if session.discord.thread_tried or session.discord.table_message_id is None:
             return
-        session.thread_tried = True
+        session.discord.thread_tried = True
         if session.guild_id in self.threads_off:
             return
-        table_message_id = session.table_message_id
+        table_message_id = session.discord.table_message_id
         name = f"Game #{session.id} · {session.game.variant.title}"
 
         async def start() -> None:
@@ -361,14 +378,14 @@ class Delivery:
                 raise TypeError("a game's thread starts in a text channel")
             message = channel.get_partial_message(table_message_id)
             thread = await message.create_thread(name=name, auto_archive_duration=1440)
-            session.thread_id = thread.id
+            session.discord.thread_id = thread.id
 
         if not await replies.deliver(f"game {session.id}: thread", start):
             log.info("game %d: no thread (refused or failed); it plays in the channel", session.id)
             return
         try:
             await self.store.set_table_message(
-                session.id, session.table_message_id, session.thread_id
+                session.id, session.discord.table_message_id, session.discord.thread_id
             )
         except StoreClosed:
             log.info("game %d: its thread not stored, the bot is stopping", session.id)
@@ -385,7 +402,7 @@ class Delivery:
         once, so a game has one at a time, and none once nobody is waited for."""
         game = session.game
         seat = game.turn
-        wanted = not session.finished and seat is not None and not session.moves_itself(seat)
+        wanted = not session.finished and seat is not None and not session.table.moves_itself(seat)
         self.queue(session, partial(self._drop_ping, session, seat if wanted else None))
         if wanted and seat is not None:
             later = self._ping_later(session, seat, len(game.log))
@@ -398,15 +415,17 @@ class Delivery:
 
     async def _drop_ping(self, session: Session, keep: int | None) -> None:
         """Delete the standing ping unless it is for ``keep``'s turn (a restart finds it)."""
-        if session.ping_message_id is not None and (keep is None or session.ping_seat != keep):
+        if session.discord.ping_message_id is not None and (
+            keep is None or session.discord.ping_seat != keep
+        ):
             await self._unping(session)
 
     async def _post_ping(self, session: Session, seat: int, seq: int) -> None:
         """Post the ping of ``seat``'s member, unless the game moved on from log length
         ``seq`` (that move's own ping decides) or the turn has its ping already."""
-        if session.finished or len(session.game.log) != seq or session.ping_message_id:
+        if session.finished or len(session.game.log) != seq or session.discord.ping_message_id:
             return
-        user = session.seats[seat].user_id
+        user = session.table.seats[seat].member
         if user is None:
             return
         text = render.ping_text(session.game.view(None), user, session.id)
@@ -414,14 +433,14 @@ class Delivery:
 
         async def post() -> None:
             message = await self._in_game(session, send)
-            session.ping_message_id, session.ping_seat = message.id, seat
+            session.discord.ping_message_id, session.discord.ping_seat = message.id, seat
 
         if await replies.deliver(f"game {session.id}: ping", post):
             await self._store_ping(session)
 
     async def _unping(self, session: Session) -> None:
-        assert session.ping_message_id is not None
-        message = self.channel_of(session).get_partial_message(session.ping_message_id)
+        assert session.discord.ping_message_id is not None
+        message = self.channel_of(session).get_partial_message(session.discord.ping_message_id)
 
         async def delete() -> None:
             # NotFound: deleted already, by a member or a moderator.
@@ -431,31 +450,69 @@ class Delivery:
         await replies.deliver(f"game {session.id}: ping deletion", delete)
         # Forgotten even when Discord refused: a ping that cannot be deleted must not
         # keep the next member's from being posted.
-        session.ping_message_id = session.ping_seat = None
+        session.discord.ping_message_id = session.discord.ping_seat = None
         await self._store_ping(session)
 
     async def _store_ping(self, session: Session) -> None:
         try:
-            await self.store.set_ping_message(session.id, session.ping_message_id)
+            await self.store.set_ping_message(session.id, session.discord.ping_message_id)
         except Exception:
             # Only a restart needs it (to delete the ping): the game goes on.
             log.exception("game %d: its ping could not be stored", session.id)
 
     # --- channel posts -----------------------------------------------------------------
 
-    def announce(self, session: Session, before: Game) -> None:
-        """Queue the posts of the hands (and the game) finished since ``before``: hand
-        results in the game's thread (or channel), the game's result there and, from a
-        thread, in the channel too.
+    def show(self, session: Session, change: Change) -> None:
+        """Show a stored ``change`` on Discord, in order behind the game's earlier posts:
+        what it tells the table (away, back, resigned), the hands and the game it
+        finished, the table, the members' hands whose view changed (with a line for
+        what was played for them) and the ping. Nothing here waits for Discord.
 
         The store holds the change already: a post that cannot be drawn is logged and
         skipped, and the other posts, the table, the hands and the computer go on.
         """
-        game = session.game
-        done = len(before.hand_results)
+        table = change.after
+        for note in change.notes:
+            if note.kind is NoteKind.PLAYED_FOR:
+                text = render.played_for_text(note, change.before.game, table.game, session.seating)
+                session.discord.notes[note.seat] = text
+                self.queue_refresh(session, note.seat)
+                continue
+            user = table.seats[note.seat].member
+            text = render.table_note_text(note, session.seating, user)
+            # A resignation is told once whatever the tries; away and back may recur.
+            key = (
+                replies.nonce("resigned", session.id, table.game.seed, note.seat)
+                if note.kind is NoteKind.RESIGNED
+                else replies.nonce()
+            )
+            self.post(session, f"{note.kind} notice", posting(content=text, nonce=key))
+            if note.kind is NoteKind.RESIGNED:
+                for seat in change.views:
+                    session.discord.notes[seat] = text
+        self._announce(session, change)
+        if change.result is not None and change.result.ending is Ending.RESIGNED:
+            reason = render.end_reason(change.result, session.seating)
+            for seat in change.views:
+                session.discord.notes[seat] = reason
+        if change.resigned is not None:
+            session.discord.hands.pop(change.resigned, None)
+        for seat in sorted(change.views):
+            self.queue_refresh(session, seat)
+        # Away and back change no card: the table and the ping stand as they are.
+        if change.result is None and (change.entries or change.resigned is not None):
+            self.schedule_table_edit(session)
+            self.ping(session)
+
+    def _announce(self, session: Session, change: Change) -> None:
+        """Queue the posts of the hands (and the game) ``change`` finished: hand results
+        in the game's thread (or channel), the game's result there and, from a thread,
+        in the channel too."""
+        game = change.after.game
+        done = len(change.before.game.hand_results)
         # Each post's nonce names it (the game's nth hand result, its game over), so
         # its retries, and any second announcement of it, are one message.
-        for n, result in enumerate(game.hand_results[done:]):
+        for n, result in enumerate(change.hands):
             try:
                 embed = render.hand_summary_embed(result, game.variant, session.seating)
             except Exception:
@@ -463,8 +520,15 @@ class Delivery:
                 continue
             nonce = post_nonce(session, "hand result", done + n)
             self.post(session, "hand result", posting(embed=embed, nonce=nonce))
-        if session.finished:
-            self.announce_end(session, session.end_reason)
+        if change.result is not None:
+            self.announce_end(session, ended(session))
+
+    def remind(self, session: Session, seat: int, minutes: int) -> None:
+        """Post the turn reminder of the member in ``seat`` (R9)."""
+        user = session.table.seats[seat].member
+        assert user is not None
+        text = render.reminder_text(user, session.id, minutes)
+        self.post(session, "turn reminder", posting(content=text, nonce=replies.nonce()))
 
     def announce_end(self, session: Session, reason: str | None) -> None:
         """Queue the game's result (``reason``: why it ended before its last hand), with
@@ -476,7 +540,7 @@ class Delivery:
             log.exception("game %d: the game over could not be drawn", session.id)
             embed = None
         places = [("game over", False)]
-        if session.thread_id is not None:
+        if session.discord.thread_id is not None:
             places.append(("game over in the channel", True))
         for what, in_channel in places if embed is not None else ():
             view = game_over_view(session.id)

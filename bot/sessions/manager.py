@@ -1,26 +1,26 @@
 """The session manager: one engine game per session, one lock per game.
 
-Data flows one way: an interaction reaches a handler here, the handler applies an
-engine action to a *copy* of the game, the store records the new log entries, and
-only then does the session take the new state. What follows goes through each room
-once: :mod:`~bot.sessions.delivery` shows the change on Discord (the answer to the
-click is made here, first), :mod:`~bot.sessions.computers` plays a computer on turn,
-and :mod:`~bot.sessions.timers` watches the turn's clock. A failure before the store
-write leaves the game and the database as they were; after it nothing can lose the
-game.
+Data flows one way: an interaction (or the clock, or a computer's decision) reaches
+a handler here; under the game's lock the handler asks the table
+(:class:`bot.table.Table`) for the event's :class:`~bot.table.Change`, which refuses
+what the rules refuse; the store writes the change and decides races; only then does
+the session take the new table, and every screen shows the change (the answer to the
+click is made here, first; :mod:`~bot.sessions.delivery` does the rest on Discord).
+:mod:`~bot.sessions.computers` decides the moves the bot plays, and this module plays
+them through the same path. A failure before the store write leaves the game and the
+database as they were; after it nothing can lose the game.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -28,28 +28,27 @@ from bot import render, replies
 from bot.components import resign_view, suit_choices
 from bot.emojis import TEXT_FACES, CardFaces
 from bot.sessions.computers import Computers, advise
-from bot.sessions.delivery import Background, Delivery, posting
-from bot.sessions.state import HandMessage, Session, forced_note, record_of
-from bot.sessions.timers import TurnTimers
+from bot.sessions.delivery import Background, Delivery
+from bot.sessions.state import DiscordState, Session, record_of, seating_of, table_of
 from bot.store import (
     Autoplay,
     GameNotActive,
     GameNotFound,
     GameRow,
     GameStatus,
-    HandRecord,
-    SeatKind,
     SeatRow,
     Store,
+    TimerDue,
 )
+from bot.table import Change, NotTheBotsMove, StaleTurn, TableClosed, TableError
 from engine import advice
 from engine.actions import ACTIONS, Action
 from engine.cards import Suit
 from engine.errors import IllegalAction, RecordError
 from engine.game import Game
-from engine.view import Phase, PlayerView
+from engine.view import PlayerView
 
-__all__ = ["GameSessions", "hint_text"]
+__all__ = ["GameSessions", "Screen", "hint_text"]
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +65,14 @@ def hint_text(
     return advice.hint_text(labels[action_id], why, advice.certainty(shares, action_id, labels))
 
 
+class Screen(Protocol):
+    """A screen of the games: it shows each stored change (Discord's messages are one)."""
+
+    def show(self, session: Session, change: Change) -> None:
+        """Show ``change``, already stored and taken by ``session``; never waits on I/O."""
+        ...
+
+
 class GameSessions:
     """Every running game of the bot, and the handlers of every game interaction.
 
@@ -75,7 +82,7 @@ class GameSessions:
         executor: where computer players think (a process pool in production).
         drawer: where the tables' pictures are drawn (a process pool in production).
         move_delay: seconds to wait before each computer move (a guild's own in
-            ``move_delays`` wins).
+            ``computers.move_delays`` wins).
         table_delay: seconds a table edit waits so that quick plays share one edit;
             Discord allows about 5 edits per 5 seconds in a channel.
         ping_delay: seconds into a member's turn before they are pinged.
@@ -84,8 +91,8 @@ class GameSessions:
 
     Attributes:
         delivery: what each stored change shows on Discord.
-        computers: the moves the bot plays itself (``move_delays`` per guild).
-        timers: the turn-timer sweep (``tick``).
+        computers: decides the moves the bot plays itself (``move_delays`` per guild).
+        screens: every screen that shows the changes (``delivery`` first).
     """
 
     def __init__(
@@ -118,10 +125,8 @@ class GameSessions:
             faces=faces,
             hints_on=self.hints_on,
         )
-        self.computers = Computers(
-            executor, self.background, self._sessions, self, move_delay=move_delay
-        )
-        self.timers = TurnTimers(store, self._sessions, self.delivery, self.computers)
+        self.computers = Computers(executor, move_delay=move_delay)
+        self.screens: list[Screen] = [self.delivery]
 
     # --- start-up -----------------------------------------------------------------------
 
@@ -138,28 +143,24 @@ class GameSessions:
             except RecordError as error:
                 await self._abandon(row, error)
                 continue
+            table = table_of(row.id, row.seats, game)
             session = Session(
-                id=row.id,
-                guild_id=row.guild_id,
-                channel_id=row.channel_id,
-                seats=row.seats,
-                game=game,
-                seating=render.seating_of(row.seats),
-                table_message_id=row.table_message_id,
-                thread_id=row.thread_id,
-                # A game restored was opened before: its thread stands, or it has none.
-                thread_tried=row.table_message_id is not None,
-                ping_message_id=row.ping_message_id,
-                # The newest ping is for the turn the game waits on (a crash between a
-                # move and its ping's deletion aside): kept, not posted again.
-                ping_seat=None if row.ping_message_id is None else game.turn,
+                table,
+                row.guild_id,
+                row.channel_id,
+                row.seats,
+                seating_of(row.seats, table),
+                discord=DiscordState.of(row, game.turn),
             )
             await self._load_aids(session)
             self._sessions[row.id] = session
             # A crash between two writes can leave a hand to deal or a game to close.
-            await self._settle(session)
-            self.delivery.ping(session)
-            self.computers.schedule(session)
+            change = session.table.settle()
+            if change is not None:
+                await self._take(session, change)
+            else:
+                self.delivery.ping(session)
+                self._run_bot(session)
         log.info("restored %d unfinished games", len(rows))
         return len(rows)
 
@@ -170,7 +171,7 @@ class GameSessions:
         # The error's text can name an action of the log, and so a card: only its type.
         reason = type(error).__name__
         log.error("game %d no longer replays (%s): ended without a result", row.id, reason)
-        await self.store.finish_game(row.id, GameStatus.ABANDONED, None)
+        await self.store.finish_game(row.id, GameStatus.ABANDONED)
         channel = self.client.get_partial_messageable(row.channel_id)
         text = (
             f"Game #{row.id} cannot go on after an update to the rules of the game: it ends "
@@ -183,44 +184,43 @@ class GameSessions:
 
     async def _load_aids(self, session: Session) -> None:
         """The members' auto-play choices."""
-        members = {s.user_id: s.seat for s in session.seats if s.user_id is not None}
+        table = session.table
+        members = {s.member: s.number for s in table.seats if s.member is not None}
         choices = await self.store.autoplay_of(members)
-        session.autoplay = {members[user]: choice for user, choice in choices.items()}
+        for user, choice in choices.items():
+            table = table.with_autoplay(members[user], choice)
+        session.table = table
 
     async def reload_autoplay(self) -> None:
         """Take up the auto-play choices of the members in this process's games afresh
         from the store: a choice is the member's in every server, and one made in a
         server of another shard was stored by another of the bot's processes. A forced
         move a new choice covers is played."""
-        members = {s.user_id for g in self._sessions.values() for s in g.seats if s.user_id}
+        members = {s.member for g in self._sessions.values() for s in g.table.seats if s.member}
         if not members:
             return
         choices = await self.store.autoplay_of(members)
+        for user, choice in choices.items():
+            self._use_autoplay(user, choice)
+
+    def _use_autoplay(self, user_id: int, choice: Autoplay) -> None:
         for session in list(self._sessions.values()):
-            for seat in session.seats:
-                if seat.user_id is None:
-                    continue
-                # A game that began during the read is read at its start instead.
-                choice = choices.get(seat.user_id)
-                if choice is not None and session.autoplay.get(seat.seat) != choice:
-                    session.autoplay[seat.seat] = choice
-                    self.computers.schedule(session)
+            seat = session.table.seat_of(user_id)
+            # A game that began during a read is read at its start instead.
+            if seat is not None and session.table.autoplay[seat] != choice:
+                session.table = session.table.with_autoplay(seat, choice)
+                self._run_bot(session)
 
     def hints_on(self, session: Session) -> bool:
         """Whether members may ask for hints: in games with a computer (unrated), and in
         rated games where the guild allows it."""
-        rated = all(s.kind is SeatKind.HUMAN for s in session.seats)
-        return not rated or session.guild_id in self.rated_hints
+        return not session.table.rated or session.guild_id in self.rated_hints
 
     async def set_autoplay(self, user_id: int, choice: Autoplay) -> None:
         """Store ``user_id``'s auto-play choice and use it at once in their running games
         (a forced move waiting for them is played). Raises ``sqlalchemy.exc.SQLAlchemyError``."""
         await self.store.set_autoplay(user_id, choice)
-        for session in self._sessions.values():
-            seat = session.seat_of(user_id)
-            if seat is not None:
-                session.autoplay[seat] = choice
-                self.computers.schedule(session)
+        self._use_autoplay(user_id, choice)
 
     def running(self) -> list[Session]:
         """Every game in progress (the bot's metrics count them)."""
@@ -238,12 +238,14 @@ class GameSessions:
             for s in self._sessions.values()
             if s.guild_id == guild_id
             and (channel_id is None or s.channel_id == channel_id)
-            and (seat := s.seat_of(user_id)) is not None
-            and not s.seats[seat].resigned
+            and (seat := s.table.seat_of(user_id)) is not None
+            and s.table.seats[seat].playing
         ]
         return sorted(found, key=lambda s: -s.id)
 
-    # --- delivery after the commit -----------------------------------------------------
+    def opponents_of(self, session: Session, user_id: int) -> str:
+        """The names of the seats on other sides than ``user_id``'s, joined with "and"."""
+        return " and ".join(session.seating.names[s] for s in session.table.opponents(user_id))
 
     # --- starting games -------------------------------------------------------------------
 
@@ -286,8 +288,9 @@ class GameSessions:
         if any(s.user_id is not None and not s.display_name for s in seats):
             # The names the store knows (a member's last seen display name).
             seats = (await self.store.load_game(game_id)).seats
-        seats = tuple(sorted(seats, key=lambda s: s.seat))
-        session = Session(game_id, guild_id, channel_id, seats, game, render.seating_of(seats))
+        rows = tuple(sorted(seats, key=lambda s: s.seat))
+        table = table_of(game_id, rows, game)
+        session = Session(table, guild_id, channel_id, rows, seating_of(rows, table))
         await self._load_aids(session)
         self._sessions[game_id] = session
         log.info("game %d started: %s, %d seats", game_id, variant, len(seats))
@@ -305,8 +308,38 @@ class GameSessions:
         await self.delivery.update_table(session)
         await self.delivery.open_thread(session)
         self.delivery.ping(session)
-        await self._touch(session)
-        self.computers.schedule(session)
+        await self.store.touch_turn(session.id)
+        self._run_bot(session)
+
+    # --- the one path of a change ------------------------------------------------------
+
+    async def _take(
+        self,
+        session: Session,
+        change: Change,
+        answer: Callable[[], Awaitable[object]] | None = None,
+    ) -> None:
+        """Store ``change`` (the store decides races and raises: nothing changed), then
+        take it: the session's table moves on, the click that made it is answered
+        (``answer``), every screen shows it, and the bot plays on if a move of its own
+        is due. Called under the game's lock."""
+        try:
+            await self.store.record_change(change)
+        except GameNotActive:
+            if change.result is None:
+                raise
+            log.info("game %d was already finished", session.id)
+        session.table = change.after
+        if change.resigned is not None:
+            session.seating = seating_of(session.rows, change.after)
+        if change.after.finished:
+            self._sessions.pop(session.id, None)
+            log.info("game %d ended", session.id)
+        if answer is not None:
+            await replies.deliver(f"game {session.id}: answer to the click", answer)
+        for screen in self.screens:
+            screen.show(session, change)
+        self._run_bot(session)
 
     # --- the hand view ----------------------------------------------------------------------
 
@@ -319,25 +352,28 @@ class GameSessions:
     async def _player_seat(
         self, interaction: discord.Interaction, game_id: int, stranger: str
     ) -> tuple[Session, int] | None:
-        """The running game and the clicker's seat in it; else answer why not and return None."""
+        """The running game and the clicker's seat in it, the member back if they were
+        away; else answer why not and return None."""
         session = self._sessions.get(game_id)
         if session is None:
             await replies.deny(interaction, await self._why_not_running(game_id))
             return None
-        seat = session.seat_of(interaction.user.id)
+        seat = session.table.seat_of(interaction.user.id)
         if seat is None:
             names = " and ".join(session.seating.names)
             await replies.deny(interaction, f"{stranger} Game #{game_id} is between {names}.")
             return None
-        if session.seats[seat].resigned:
+        if session.table.seats[seat].resigned:
             await replies.deny(
                 interaction, f"You resigned game #{game_id}: a computer plays your seat now."
             )
             return None
-        if seat in session.away:
-            session.away.discard(seat)
-            back = f"{session.seating.names[seat]} is back and plays their own cards again."
-            self.delivery.post(session, "back notice", posting(content=back, nonce=replies.nonce()))
+        back = session.table.back(seat)
+        if back is not None:
+            # Nothing to store: being away lasts for this process's run only.
+            session.table = back.after
+            for screen in self.screens:
+                screen.show(session, back)
         return session, seat
 
     async def _why_not_running(self, game_id: int) -> str:
@@ -368,11 +404,12 @@ class GameSessions:
             await replies.deny(interaction, "That button isn't an action of this game.")
             return
         async with replies.deadline(interaction), session.lock:
-            if session.finished:
+            try:
+                change = session.table.apply(seat, action, seq)
+            except TableClosed:
                 await replies.deny(interaction, f"Game #{game_id} is over.")
                 return
-            before = session.game
-            if seq != len(before.log):
+            except StaleTurn:
                 await self.delivery.send_hand(
                     interaction,
                     session,
@@ -380,19 +417,11 @@ class GameSessions:
                     "That button was from an earlier turn: here is your hand now.",
                 )
                 return
-            new = before.copy()
-            try:
-                new.apply(seat, action)
-            except IllegalAction as err:
+            except (IllegalAction, TableError) as err:
                 await replies.deny(interaction, str(err))
                 return
-            await self._commit(session, new)
-
-            async def answer() -> None:
-                await self._edit_clicked_hand(interaction, session, seat)
-
-            await replies.deliver(f"game {session.id}: answer to the click", answer)
-            self._after_change(session, before, actor=seat)
+            answer = partial(self.delivery.answer_click, interaction, session, seat)
+            await self._take(session, change, answer)
 
     async def hint(self, interaction: discord.Interaction, game_id: int, seq: int) -> None:
         """ "Hint": what the hard computer would do now, shown to the clicker only, and
@@ -410,21 +439,22 @@ class GameSessions:
             await replies.deny(interaction, "Hints are off in rated games on this server.")
             return
         game = session.game
-        if session.finished or seq != len(game.log) or game.turn != seat:
+        if not session.table.at(seq) or game.turn != seat:
             await replies.deny(interaction, "That hint was for an earlier turn: it's over now.")
             return
         view = game.view(seat)
+        aids = session.aids
         async with replies.deadline(interaction):
             # One search and one count per turn: a repeated click shares the answer (and a
             # search under way), so clicks cannot queue searches ahead of the computers.
-            asked = session.hint is not None and session.hint[0] == seq
+            asked = aids.hint is not None and aids.hint[0] == seq
             if not asked:
                 seed = (game.seed * 1_000_003 + seq * 7 + seat) & ((1 << 62) - 1)
                 work = asyncio.get_running_loop().run_in_executor(self.executor, advise, seed, view)
-                session.hint = (seq, asyncio.ensure_future(work))
-            assert session.hint is not None
-            action_id, shares = await asyncio.shield(session.hint[1])
-            if session.finished or len(session.game.log) != seq:
+                aids.hint = (seq, asyncio.ensure_future(work))
+            assert aids.hint is not None
+            action_id, shares = await asyncio.shield(aids.hint[1])
+            if not session.table.at(seq):
                 await replies.deny(interaction, "That hint was for an earlier turn: it's over now.")
                 return
             if not asked:
@@ -434,8 +464,8 @@ class GameSessions:
                     await replies.deny(interaction, f"Game #{game_id} is over.")
                     return
             words = hint_text(view, action_id, shares, session.seating)
-            session.hinted = (seq, action_id, words)
-            await self._edit_clicked_hand(interaction, session, seat)
+            aids.hinted = (seq, action_id, words)
+            await self.delivery.answer_click(interaction, session, seat)
 
     async def pick_suit(
         self, interaction: discord.Interaction, game_id: int, seq: int, suit: Suit
@@ -455,7 +485,7 @@ class GameSessions:
             if session.finished:
                 await replies.deny(interaction, f"Game #{game_id} is over.")
                 return
-            if seq != len(game.log) or game.turn != seat:
+            if not session.table.at(seq) or game.turn != seat:
                 await replies.deny(
                     interaction, "That choice was from an earlier turn: it's over now."
                 )
@@ -469,111 +499,24 @@ class GameSessions:
                 )
                 await replies.deny(interaction, why)
                 return
-            session.picked[seat] = (seq, suit)
-            await self._edit_clicked_hand(interaction, session, seat)
-
-    async def _edit_clicked_hand(
-        self, interaction: discord.Interaction, session: Session, seat: int
-    ) -> None:
-        """Redraw the hand message whose component was used, and keep its token as the
-        seat's newest: its edits reach the message the player is looking at."""
-        # A hand sent before the component layout has an embed, which the layout's
-        # message may not keep: cleared (nothing to clear on a newer one).
-        layout = self.delivery.hand_message(session, seat)
-        await replies.edit_clicked(interaction, content=None, embed=None, view=layout)
-        session.hands[seat] = HandMessage(interaction, None, time.monotonic())
-
-    async def _commit(self, session: Session, new: Game) -> None:
-        """Deal on if a hand ended, store the new log entries, then take the new state."""
-        before = session.game
-        if new.phase is Phase.HAND_OVER:
-            new.deal()
-        finished = new.hand_results[len(before.hand_results) :]
-        entries = [str(e) for e in new.log[len(before.log) :]]
-        await self.store.append_actions(
-            session.id,
-            len(before.log),
-            entries,
-            hands=[HandRecord.from_result(r, new.variant.sides) for r in finished],
-            new_turn=new.turn != before.turn or bool(finished),
-        )
-        session.game = new
-        if new.phase is Phase.GAME_OVER:
-            await self._finish(session, GameStatus.FINISHED, winner_side=session.winner())
-        elif finished:
-            for seat in sorted(session.away):
-                if not session.goes_on_without(seat):
-                    name = session.seating.names[seat]
-                    session.end_reason = f"{name} did not come back and forfeits."
-                    winner = session.winner_without(seat)
-                    await self._finish(session, GameStatus.FORFEITED, winner_side=winner)
-                    return
-
-    async def _touch(self, session: Session) -> None:
-        await self.store.touch_turn(session.id)
-
-    async def _settle(self, session: Session) -> None:
-        game = session.game
-        if game.phase is Phase.GAME_OVER:
-            await self._finish(session, GameStatus.FINISHED, winner_side=session.winner())
-        elif game.phase in (Phase.DEAL, Phase.HAND_OVER):
-            await self._commit(session, game.copy())
-
-    async def _finish(
-        self, session: Session, status: GameStatus, *, winner_side: int | None
-    ) -> None:
-        game = session.game
-        sides = game.variant.sides
-        winner_seat = sides.index(winner_side) if winner_side is not None else None
-        scores = {s: game.scores[sides[s]] for s in range(len(sides))}
-        try:
-            await self.store.finish_game(session.id, status, winner_seat, scores)
-        except GameNotActive:
-            log.info("game %d was already finished", session.id)
-        session.finished = True
-        self._sessions.pop(session.id, None)
-        log.info("game %d ended: %s", session.id, status)
-
-    def _after_change(self, session: Session, before: Game, actor: int | None) -> None:
-        """Announce finished hands and games, update the table and the waiting players'
-        hands, and let a computer on turn play: none of it waits for Discord."""
-        game = session.game
-        self.delivery.announce(session, before)
-        self.delivery.schedule_table_edit(session)
-        new_hand = game.hand_no != before.hand_no
-        forced = None if session.finished else session.forced(game.turn)
-        for seat in range(len(session.seats)):
-            if seat == actor or session.is_computer(seat):
-                continue
-            if forced is not None and seat == game.turn:
-                continue  # its move is played in a moment, and that refreshes it
-            if session.finished or new_hand or game.turn == seat or before.turn == seat:
-                self.delivery.queue_refresh(session, seat)
-        self.delivery.ping(session)
-        self.computers.schedule(session)
+            session.aids.picked[seat] = (seq, suit)
+            await self.delivery.answer_click(interaction, session, seat)
 
     # --- resigning ---------------------------------------------------------------------------
 
     async def ask_resign(self, interaction: discord.Interaction, session: Session) -> None:
         """``/tuque resign``: an ephemeral confirm button for the member's game ``session``,
         saying what resigning does there (docs/rulings.md R26)."""
-        user_id = interaction.user.id
-        if self.resign_goes_on(session):
+        if session.table.resign_goes_on():
             then = "a computer takes your seat and the others play on"
         else:
-            then = f"your side loses against {session.opponents_of(user_id)}"
+            then = f"your side loses against {self.opponents_of(session, interaction.user.id)}"
         await replies.send(
             interaction,
             content=f"Resign game #{session.id}? It counts as a loss for you: {then}.",
             view=resign_view(session.id),
             ephemeral=True,
         )
-
-    @staticmethod
-    def resign_goes_on(session: Session) -> bool:
-        """Whether the game goes on after a member resigns: while two or more other
-        members still play it (docs/rulings.md R26); else their side loses, now."""
-        return sum(s.user_id is not None and not s.resigned for s in session.seats) >= 3
 
     async def resign(self, interaction: discord.Interaction, game_id: int) -> None:
         """The resign confirmation (docs/rulings.md R26): at a table where two or more
@@ -586,88 +529,116 @@ class GameSessions:
             return
         session, seat = found
         async with replies.deadline(interaction), session.lock:
-            if session.finished:
+            try:
+                change = session.table.resign(seat)
+            except TableClosed:
                 await replies.deny(interaction, f"Game #{game_id} is already over.")
                 return
-            if session.seats[seat].resigned:
-                await replies.deny(interaction, f"You resigned game #{game_id} already.")
+            except TableError as err:
+                await replies.deny(interaction, str(err))
                 return
-            name = session.seating.names[seat]
-            if self.resign_goes_on(session):
-                await self._leave(session, seat)
+            if change.result is None:
                 answer = f"You resigned game #{game_id}: a computer plays your seat now."
             else:
-                session.end_reason = f"{name} resigned."
-                await self._finish(
-                    session, GameStatus.RESIGNED, winner_side=session.winner_without(seat)
-                )
                 answer = f"You resigned game #{game_id}."
-            await replies.deliver(
-                f"game {game_id}: answer to the resignation",
-                lambda: replies.edit_clicked(interaction, content=answer, view=None),
+            await self._take(
+                session,
+                change,
+                partial(replies.edit_clicked, interaction, content=answer, view=None),
             )
-            if session.finished:
-                reason = session.end_reason or f"{name} resigned."
-                self.delivery.announce_end(session, reason)
-                for other in range(len(session.seats)):
-                    if not session.is_computer(other):
-                        session.notes[other] = reason
-                        self.delivery.queue_refresh(session, other)
 
-    async def _leave(self, session: Session, seat: int) -> None:
-        """The member in ``seat`` resigned and the game goes on: store it, give the seat
-        to a computer, and tell the table and the other members."""
-        await self.store.resign_seat(session.id, seat)
-        name = session.seating.names[seat]
-        seats = list(session.seats)
-        seats[seat] = dataclasses.replace(seats[seat], resigned=True)
-        session.seats = tuple(seats)
-        session.seating = render.seating_of(session.seats)
-        session.away.discard(seat)
-        session.hands.pop(seat, None)
-        note = f"{name} resigned: a computer plays their seat from now on."
-        nonce = replies.nonce("resigned", session.id, session.game.seed, seat)
-        self.delivery.post(session, "resignation", posting(content=note, nonce=nonce))
-        self.delivery.schedule_table_edit(session)
-        for other in range(len(session.seats)):
-            if not session.is_computer(other):
-                session.notes[other] = note
-                self.delivery.queue_refresh(session, other)
-        self.delivery.ping(session)
-        self.computers.schedule(session)
+    # --- the bot's own moves and the clock ------------------------------------------------
 
-    # --- computer moves and the clock -------------------------------------------------
+    def _run_bot(self, session: Session) -> None:
+        """Start playing the bot's moves at the table if one is due and none is under way."""
+        if not session.table.bot_to_move:
+            return
+        if session.computer is not None and not session.computer.done():
+            return
+        session.computer = self.background.spawn(self._bot_moves(session), f"computer-{session.id}")
 
-    async def move_for(self, session: Session, seq: int, seat: int, action: Action) -> bool:
-        """Store and show a move the bot plays for ``seat`` (a computer's, or a member's
-        forced move), unless the game moved on from log length ``seq`` meanwhile.
+    async def _bot_moves(self, session: Session) -> None:
+        """Play the bot's moves one after another, the guild's move delay before each,
+        while one is due: each decided by :class:`Computers` and taken like a click."""
+        while session.table.bot_to_move:
+            await asyncio.sleep(self.computers.delay(session.guild_id))
+            table = session.table
+            if not table.bot_to_move:
+                # The member changed their auto-play choice during the pause: their hand,
+                # not refreshed for a move that was to play itself, needs its buttons.
+                self._refresh_turn(session)
+                return
+            seat = table.game.turn
+            assert seat is not None
+            try:
+                action = await self.computers.decide(table)
+                async with session.lock:
+                    change = session.table.play_for(seat, action, table.seq)
+                    await self._take(session, change)
+            except StaleTurn:
+                continue  # a member's own click moved the game on meanwhile: look again
+            except (NotTheBotsMove, TableClosed):
+                # The member came back while the computer thought for them: their
+                # buttons stand.
+                self._refresh_turn(session)
+                return
+            except Exception:
+                # The clock's sweep starts the computer again (rescue); a member whose
+                # forced move failed gets their buttons meanwhile.
+                log.exception("game %d: computer player failed", session.id)
+                self._refresh_turn(session)
+                return
+
+    def _refresh_turn(self, session: Session) -> None:
+        """Redraw the hand of the member on turn, if the bot does not move for them."""
+        seat = session.table.game.turn
+        if seat is not None and not session.finished and not session.table.moves_itself(seat):
+            self.delivery.queue_refresh(session, seat)
+
+    def rescue(self) -> int:
+        """Restart the bot's moves at every table where one is due and none is under way.
 
         Returns:
-            whether the computer should keep moving (False: the member in ``seat`` came
-            back while the computer thought for them, and has their buttons again).
+            how many games were rescued (a worker or store failure had stopped them).
         """
-        async with session.lock:
-            if session.finished or len(session.game.log) != seq:
-                return True
-            forced = session.forced(seat)
-            if forced is None and not session.is_computer(seat):
-                # The away member came back while the computer thought for them.
-                self.refresh(session, seat)
-                return False
-            game = session.game
-            new = game.copy()
-            new.apply(seat, action)
-            # Worded before the store write, so nothing can fail after it.
-            note = None if forced is None else forced_note(forced, game, new, session)
-            await self._commit(session, new)
-            if note is not None:
-                session.notes[seat] = note
-            self._after_change(session, game, actor=None)
-        return True
+        rescued = 0
+        for session in list(self._sessions.values()):
+            stopped = session.computer is None or session.computer.done()
+            if stopped and session.table.bot_to_move:
+                log.info("game %d: computer on turn with no move under way; restarting", session.id)
+                self._run_bot(session)
+                rescued += 1
+        return rescued
 
-    def refresh(self, session: Session, seat: int) -> None:
-        """Queue an update of the member's hand view in ``seat``."""
-        self.delivery.queue_refresh(session, seat)
+    async def tick(
+        self, remind_after: float, forfeit_after: float, now: float | None = None
+    ) -> None:
+        """The turn timers' sweep (docs/rulings.md R9): remind slow members once, mark
+        away the members whose forfeit time passed (the computer plays their cards),
+        and restart computers that stopped. ``now``: seconds since the epoch (tests
+        pass their own); the delays are the bot's defaults, in seconds, and a server's
+        own turn timer wins (``/tuque settings``). The store keeps each turn's start and
+        decides which turns are due, and ``mark_reminded`` that two sweeps cannot both
+        remind."""
+        now = time.time() if now is None else now
+        for timer in await self.store.due_turn_timers(now, remind_after, forfeit_after):
+            session = self._sessions.get(timer.game_id)
+            if session is None or session.finished:
+                continue
+            seat = session.table.game.turn
+            if seat is None or session.table.is_computer(seat):
+                continue
+            if timer.due is TimerDue.FORFEIT:
+                async with session.lock:
+                    try:
+                        change = session.table.leave(seat)
+                    except TableError:
+                        continue  # the member acted meanwhile
+                    await self._take(session, change)
+            elif await self.store.mark_reminded(session.id):
+                minutes = max(1, round((timer.forfeit_after - timer.remind_after) / 60))
+                self.delivery.remind(session, seat, minutes)
+        self.rescue()
 
     async def close(self) -> None:
         """Stop the computer players, table edits and posts (the games stay in the store)."""

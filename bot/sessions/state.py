@@ -1,36 +1,44 @@
-"""A running game's state in the bot: the :class:`Session` and the helpers that read it.
+"""A running game in the bot: the :class:`Session` and its parts, each with one writer.
 
-No Discord calls here: the session manager, delivery, computer turns and timers all
-share this state, and each owns what it changes.
+- ``Session.table`` (the rules' state: :class:`bot.table.Table`), ``seating`` and
+  ``aids``: written by the session manager only, which takes each stored change;
+- ``Session.discord``: the game's Discord state (message ids, tokens, the outbox),
+  written by delivery only.
+
+No Discord calls here.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 from bot import render, replies
-from bot.store import DEFAULT_AUTOPLAY, Autoplay, GameRow, SeatKind, SeatRow
-from engine.actions import Action
+from bot.store import GameRow, SeatRow
+from bot.table import Seat, Table
 from engine.cards import Suit
 from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
 from engine.view import Phase
 
 __all__ = [
     "TOKEN_LIFETIME",
+    "Aids",
     "Call",
+    "DiscordState",
     "HandMessage",
     "Session",
     "ended",
-    "forced_note",
     "post_nonce",
     "record_of",
+    "seating_of",
+    "table_of",
 ]
 
 TOKEN_LIFETIME = 14 * 60.0
@@ -51,16 +59,10 @@ class HandMessage:
         return time.monotonic() - self.issued > TOKEN_LIFETIME
 
 
-@dataclass(slots=True)
-class Session:
-    """A game in progress and what the bot needs to show it."""
+@dataclass(slots=True, eq=False)
+class DiscordState:
+    """What a game shows on Discord and how to reach it: written by delivery only."""
 
-    id: int
-    guild_id: int
-    channel_id: int
-    seats: tuple[SeatRow, ...]
-    game: Game
-    seating: render.Seating
     table_message_id: int | None = None
     # The table message found deleted that the next table post replaces (0: none): part
     # of that post's nonce, so the replacement is a new message however often it is tried.
@@ -73,9 +75,7 @@ class Session:
     # once they act.
     ping_message_id: int | None = None
     ping_seat: int | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     hands: dict[int, HandMessage] = field(default_factory=dict)
-    computer: asyncio.Task[None] | None = None
     table_edit: asyncio.Task[None] | None = None
     # A change the table message does not show yet (the table edit's loop clears it).
     table_stale: bool = False
@@ -84,13 +84,29 @@ class Session:
     courier: asyncio.Task[None] | None = None
     # Seats whose hand refresh is queued and not started: one queued edit shows them all.
     refreshing: set[int] = field(default_factory=set)
-    # Members' seats the computer plays while they are away (the turn timer's forfeit
-    # time passed on their turn), until they come back; docs/rulings.md R9.
-    away: set[int] = field(default_factory=set)
-    # Each member's choice of when their forced moves are played for them, by seat.
-    autoplay: dict[int, Autoplay] = field(default_factory=dict)
-    # A line for a member's next hand refresh (what was played for them).
+    # A line for a member's next hand refresh (what was played for them, a resignation).
     notes: dict[int, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, row: GameRow, turn: int | None) -> DiscordState:
+        """The screen of a stored game being restored (``turn``: the seat it waits on):
+        its table message, thread and ping as stored."""
+        return cls(
+            table_message_id=row.table_message_id,
+            thread_id=row.thread_id,
+            # A game restored was opened before: its thread stands, or it has none.
+            thread_tried=row.table_message_id is not None,
+            ping_message_id=row.ping_message_id,
+            # The newest ping is for the turn the game waits on (a crash between a move
+            # and its ping's deletion aside): kept, not posted again.
+            ping_seat=None if row.ping_message_id is None else turn,
+        )
+
+
+@dataclass(slots=True, eq=False)
+class Aids:
+    """A member's aids this turn: written by the session manager only."""
+
     # This turn's hint: the log length it is for and its search (the action id and every
     # action's share of the search).
     hint: tuple[int, asyncio.Future[tuple[int, dict[int, float]]]] | None = None
@@ -100,114 +116,62 @@ class Session:
     # The suit each seat chose in its hand message's suit select, with the log length it
     # was chosen at (Auction's bidding and call, RULES.md §7); a later turn forgets it.
     picked: dict[int, tuple[int, Suit]] = field(default_factory=dict)
-    end_reason: str | None = None
-    finished: bool = False
 
-    def seat_of(self, user_id: int) -> int | None:
-        """The seat of ``user_id`` (resigned or not), or None for a stranger."""
-        return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
-    def is_computer(self, seat: int | None) -> bool:
-        """Whether a computer plays ``seat``: a computer's seat, an away member's, or a
-        resigned member's."""
-        return seat is not None and (
-            self.seats[seat].kind is SeatKind.COMPUTER
-            or seat in self.away
-            or self.seats[seat].resigned
-        )
+@dataclass(slots=True, eq=False)
+class Session:
+    """A game in progress: its table, where it plays and what shows it.
 
-    def forced(self, seat: int | None) -> Action | None:
-        """The move played for the member in ``seat`` now, if any: their only legal
-        action, when their auto-play choice covers it (the last trick by default)."""
-        if seat is None or self.is_computer(seat):
-            return None
-        choice = self.autoplay.get(seat, DEFAULT_AUTOPLAY)
-        if choice is Autoplay.OFF:
-            return None
-        legal = self.game.legal_actions(seat)
-        if len(legal) != 1:
-            return None
-        if choice is Autoplay.LAST and not self._last_trick:
-            return None
-        return legal[0]
+    Attributes:
+        table: the table as the store has it (the manager takes each stored change).
+        guild_id, channel_id: where the game was started.
+        rows: the seats as the store created them (the members' names).
+        seating: the names per seat, as the table stands (a resigned member's seat is
+            the computer's "for" them).
+        lock: held while an event is applied and stored, so one game's events queue.
+        discord: the game's Discord state (delivery's).
+        aids: this turn's hint and suit choice (the manager's).
+        computer: the bot's moves under way at the table (the manager's).
+    """
+
+    table: Table
+    guild_id: int
+    channel_id: int
+    rows: tuple[SeatRow, ...]
+    seating: render.Seating
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    discord: DiscordState = field(default_factory=DiscordState)
+    aids: Aids = field(default_factory=Aids)
+    computer: asyncio.Task[None] | None = None
 
     @property
-    def _last_trick(self) -> bool:
-        game = self.game
-        return game.phase is Phase.PLAY and len(game.view(None).tricks) == game.variant.tricks - 1
-
-    def moves_itself(self, seat: int | None) -> bool:
-        """Whether the bot moves for ``seat`` now: a computer's (or an away member's)
-        turn, or a member's forced move that their auto-play choice covers."""
-        return self.is_computer(seat) or self.forced(seat) is not None
+    def id(self) -> int:
+        return self.table.id
 
     @property
-    def standin_level(self) -> str:
-        """The level of the computer that plays for an away member: the table's
-        computers' level, or normal at a table of members."""
-        return next((s.level for s in self.seats if s.level), "normal")
+    def game(self) -> Game:
+        """The game as stored (never changed in place)."""
+        return self.table.game
 
-    def goes_on_without(self, seat: int) -> bool:
-        """Whether the game goes on with the computer in the away member's ``seat`` after
-        the hand (docs/rulings.md R9): yes while another member plays beside them or two
-        or more others remain; no when nobody else is left, or the one other member
-        plays against them (the side forfeits, as a one-to-one challenge expects)."""
-        sides = self.game.variant.sides
-        others = [
-            s.seat
-            for s in self.seats
-            if s.user_id is not None
-            and s.seat != seat
-            and s.seat not in self.away
-            and not s.resigned
-        ]
-        return len(others) >= 2 or any(sides[o] == sides[seat] for o in others)
-
-    def sides_out(self) -> set[int]:
-        """The sides whose members all resigned: they can no longer win (R26)."""
-        sides = self.game.variant.sides
-        members = [s for s in self.seats if s.user_id is not None]
-        return {sides[s.seat] for s in members} - {sides[s.seat] for s in members if not s.resigned}
-
-    def winner_without(self, seat: int) -> int:
-        """The side that wins when ``seat``'s side concedes: the other side in a game of
-        two sides; in a game of more, the best score among the others still in it (the
-        earliest side on a tie), as the game stands."""
-        sides = self.game.variant.sides
-        return self.best_side(exclude={sides[seat], *self.sides_out()})
-
-    def best_side(self, exclude: Collection[int] = ()) -> int:
-        """The side with the best score now, not in ``exclude`` (the earliest on a tie)."""
-        scores = self.game.scores
-        others = [side for side in range(len(scores)) if side not in exclude]
-        return max(others, key=lambda side: (scores[side], -side))
-
-    def winner(self) -> int | None:
-        """The side that won the finished game: the engine's winner, unless its members
-        all resigned (then the best of the sides still in it, R26)."""
-        winner = self.game.winner
-        if winner is None or winner not in self.sides_out():
-            return winner
-        return self.best_side(exclude=self.sides_out())
-
-    def opponents_of(self, user_id: int) -> str:
-        """The names of the seats on other sides than ``user_id``'s, joined with "and"."""
-        sides = self.game.variant.sides
-        mine = {sides[s.seat] for s in self.seats if s.user_id == user_id}
-        return " and ".join(
-            self.seating.names[s] for s in range(len(sides)) if sides[s] not in mine
-        )
+    @property
+    def finished(self) -> bool:
+        return self.table.finished
 
 
-def forced_note(action: Action, before: Game, after: Game, session: Session) -> str:
-    """The line a member reads after their forced move was played for them. It names
-    the card only while its hand goes on: beside the next hand's cards it would read as
-    one of them."""
-    ended = after.phase in (Phase.HAND_OVER, Phase.GAME_OVER) or after.hand_no != before.hand_no
-    if ended:
-        return "Your last card was played for you."
-    label = render.action_label(action, before.view(before.turn), session.seating)
-    return f"Played for you, your only choice: {label}."
+def table_of(game_id: int, rows: tuple[SeatRow, ...], game: Game) -> Table:
+    """The table of a stored game's seats."""
+    seats = tuple(
+        Seat(r.seat, r.side or 0, r.user_id, r.level, r.resigned)
+        for r in sorted(rows, key=lambda r: r.seat)
+    )
+    return Table(game_id, game, seats)
+
+
+def seating_of(rows: tuple[SeatRow, ...], table: Table) -> render.Seating:
+    """The names per seat of ``rows`` as ``table`` stands (who resigned)."""
+    return render.seating_of(
+        [dataclasses.replace(r, resigned=table.seats[r.seat].resigned) for r in rows]
+    )
 
 
 def post_nonce(session: Session, what: str, *n: int) -> str:
@@ -218,9 +182,10 @@ def post_nonce(session: Session, what: str, *n: int) -> str:
 
 def ended(session: Session) -> str | None:
     """Why the session's game ended before its last hand (resigned, forfeited), if so."""
-    if not session.finished or session.game.phase is Phase.GAME_OVER:
+    table = session.table
+    if not table.finished or table.game.phase is Phase.GAME_OVER:
         return None
-    return session.end_reason or "the game was stopped."
+    return render.end_reason(table.result, session.seating)
 
 
 def record_of(row: GameRow) -> dict[str, Any]:

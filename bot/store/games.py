@@ -83,6 +83,7 @@ from bot.store.schema import (
 from bot.store.schema import seats as seats_table
 
 if TYPE_CHECKING:
+    from bot.table import Change, Result
     from engine.view import HandResult
 
 #: The seeds a game can have: the schema stores them as signed 64-bit integers.
@@ -325,25 +326,6 @@ class TurnTimer:
     turn_started_at: float
     remind_after: float
     forfeit_after: float
-
-
-def _places(side_scores: Mapping[int, int], winner: int) -> dict[int, int]:
-    """Each side's final place: ``winner`` 1, the others from 2 by score, highest first;
-    tied sides share a place and the next is skipped (1, 2, 2, 4)."""
-    others = {side: score for side, score in side_scores.items() if side != winner}
-    places = {winner: 1}
-    for side, score in others.items():
-        places[side] = 2 + sum(other > score for other in others.values())
-    return places
-
-
-def _sides_out(seats: Sequence[SeatRow]) -> set[int]:
-    """The sides whose members all resigned: they can no longer win, and place last."""
-    members: dict[int, list[bool]] = {}
-    for s in seats:
-        if s.kind is SeatKind.HUMAN:
-            members.setdefault(s.side or 0, []).append(s.resigned)
-    return {side for side, resigned in members.items() if all(resigned)}
 
 
 def _check_hand(hand: HandRecord, sides: Mapping[int, int]) -> None:
@@ -940,58 +922,69 @@ class GameQueries(StoreBase):
 
     # Game end, results and ratings
 
+    async def record_change(self, change: Change) -> None:
+        """Store one stored-worthy change of a table (``bot.table.Change``): its new log
+        entries with the hands they finished (``append_actions``), a member's
+        resignation (``resign_seat``) and the game's end (``finish_game``). A change of
+        the clock (a member away or back) writes nothing.
+
+        Raises what those raise, nothing written by the step that raised: ``StaleAction``
+        (another event took the seq: of two racing clicks exactly one is stored),
+        ``GameNotActive``, ``GameNotFound``, ``ValueError``.
+        """
+        game_id = change.before.id
+        if change.entries:
+            sides = change.before.game.variant.sides
+            await self.append_actions(
+                game_id,
+                change.first_seq,
+                change.entries,
+                hands=[HandRecord.from_result(r, sides) for r in change.hands],
+                new_turn=change.new_turn,
+            )
+        if change.resigned is not None:
+            await self.resign_seat(game_id, change.resigned)
+        if change.result is not None:
+            await self.finish_game(game_id, GameStatus(change.result.ending), change.result)
+
     async def finish_game(
         self,
         game_id: int,
         status: GameStatus,
-        winner_seat: int | None,
-        scores: Mapping[int, int] | None = None,
+        result: Result | None = None,
         *,
         now: float | None = None,
     ) -> list[RatingChange]:
         """End an active game; return the rating changes (empty if unrated), one per
-        player in the order of the sides' places.
+        player in the order of the teams.
 
-        For ``FINISHED``, ``RESIGNED`` and ``FORFEITED``: ``winner_seat`` is any seat
-        of the winning side (the engine's ``Game.winner`` side number will do: side
-        ``k`` always holds seat ``k``) and ``scores`` maps every seat to its side's
-        final score (partners give the same score; negative scores are fine). One result
-        row per seat is written with its side and the side's place (``rank``): 1 for
-        the winning side alone (even when a resignation or forfeit made it win on fewer
-        points), then the other sides from 2 by score, highest first, ties sharing a
-        place (1, 2, 2, 4). ``outcome`` is ``win`` for the winning side's seats and
-        ``loss`` for all others. If every seat is human, the players' ratings are
-        updated with the sides as OpenSkill teams ranked by place (``bot.ratings.rate``)
-        and each player's rated wins (place 1) or losses counted. A member who resigned
-        (``resign_seat``) loses whatever their side's result, placed last and rated as a
-        team of their own; a side whose members all resigned cannot win and places last
-        (docs/rulings.md R26).
-        For ``ABANDONED``: no winner and no scores; nothing else is written.
+        For ``FINISHED``, ``RESIGNED`` and ``FORFEITED``: ``result`` says what the game
+        counts for each seat, as the table decided it (``bot.table.standings``,
+        docs/rulings.md R26): one result row per seat is written with its side, score,
+        place (``rank``) and outcome, and if ``result.rated`` the members' ratings are
+        updated with ``result.teams`` as OpenSkill teams ranked by ``result.ranks``
+        (``bot.ratings.rate``) and each player's rated wins (place 1) or losses counted.
+        For ``ABANDONED``: no result; nothing else is written.
         Status, results and ratings are one transaction.
 
         Raises ``GameNotActive`` (already ended: of two racing finishes exactly
         one succeeds), ``GameNotFound``, and ``ValueError`` (nothing written) for an
-        ``ACTIVE`` status, a winner or scores with ``ABANDONED``, a ``winner_seat`` that
-        is not a seat, scores missing a seat or naming another, or partners' scores
-        that differ.
+        ``ACTIVE`` status, a result with ``ABANDONED`` or none with another status, a
+        result whose seats are not the game's, partners' scores that differ, a rating
+        team naming a user who has no seat, or a rated result for a game with a
+        computer seat.
         """
         status = GameStatus(status)
         if status is GameStatus.ACTIVE:
             raise ValueError("finish_game needs a final status")
-        scores = dict(scores or {})
+        if (status is GameStatus.ABANDONED) != (result is None):
+            raise ValueError("an abandoned game has no result; any other end has one")
         now = _now(now)
 
         async def work(db: Connection) -> list[RatingChange]:
             game = await _lock_active(db, game_id)
             seated = [
-                SeatRow(
-                    r.seat,
-                    SeatKind(r.kind),
-                    r.user_id,
-                    r.level,
-                    side=r.side,
-                    resigned=r.resigned_at is not None,
-                )
+                SeatRow(r.seat, SeatKind(r.kind), r.user_id, r.level, side=r.side)
                 for r in await db.execute(
                     select(
                         seats_table.c.seat,
@@ -999,23 +992,14 @@ class GameQueries(StoreBase):
                         seats_table.c.kind,
                         seats_table.c.user_id,
                         seats_table.c.level,
-                        seats_table.c.resigned_at,
                     )
                     .where(seats_table.c.game_id == game_id)
                     .order_by(seats_table.c.seat)
                 )
             ]
-            if status is GameStatus.ABANDONED:
-                if winner_seat is not None or scores:
-                    raise ValueError("an abandoned game has no winner and no scores")
-            else:
-                if winner_seat not in {s.seat for s in seated}:
-                    raise ValueError(f"winner_seat {winner_seat} is not a seat of game {game_id}")
-                if set(scores) != {s.seat for s in seated}:
-                    raise ValueError("scores must give a score for every seat")
-                side_score = {s.side: scores[s.seat] for s in seated}
-                if any(scores[s.seat] != side_score[s.side] for s in seated):
-                    raise ValueError("partners (seats of one side) share their side's score")
+            if result is not None:
+                _check_result(result, seated)
+            winner_seat = None if result is None else result.winner_seat
             await db.execute(
                 update(games)
                 .where(games.c.id == game_id)
@@ -1023,16 +1007,9 @@ class GameQueries(StoreBase):
                     status=status.value, winner_seat=winner_seat, finished_at=now, updated_at=now
                 )
             )
-            if winner_seat is None:
+            if result is None:
                 return []
-            winning_side = seated[winner_seat].side
-            out = _sides_out(seated)
-            if winning_side in out:
-                raise ValueError(f"side {winning_side}'s members all resigned: it cannot win")
-            place = _places({k: v for k, v in side_score.items() if k not in out}, winning_side)
-            last = len(place) + 1
-            place |= dict.fromkeys(out, last)
-            vs_computer = any(s.kind is SeatKind.COMPUTER for s in seated)
+            vs_computer = not result.rated
             await db.execute(
                 insert(results),
                 [
@@ -1040,31 +1017,40 @@ class GameQueries(StoreBase):
                         "game_id": game_id,
                         "seat": s.seat,
                         "user_id": s.user_id,
-                        "outcome": (
-                            Outcome.WIN
-                            if s.side == winning_side and not s.resigned
-                            else Outcome.LOSS
-                        ).value,
-                        "score": scores[s.seat],
+                        "outcome": (Outcome.WIN if result.won[s.seat] else Outcome.LOSS).value,
+                        "score": result.scores[s.seat],
                         "vs_computer": int(vs_computer),
                         "side": s.side,
-                        "rank": last if s.resigned else place[s.side],
+                        "rank": result.places[s.seat],
                     }
                     for s in seated
                 ],
             )
             if vs_computer:
                 return []
-            # Each side rated with the members who played it to the end; each member who
-            # resigned as a team of one in the last place (docs/rulings.md R26).
-            order = sorted(set(place) - out, key=lambda side: (place[side], side))
-            playing = [s for s in seated if s.user_id is not None and not s.resigned]
-            teams = [[s.user_id for s in playing if s.side == side] for side in order]
-            ranks = [place[side] for side in order]
-            for s in seated:
-                if s.resigned and s.user_id is not None:
-                    teams.append([s.user_id])
-                    ranks.append(last)
-            return await _rate(db, game.guild_id, game.variant, teams, ranks, now)
+            teams = [list(team) for team in result.teams]
+            return await _rate(db, game.guild_id, game.variant, teams, list(result.ranks), now)
 
         return await self._write(work)
+
+
+def _check_result(result: Result, seated: Sequence[SeatRow]) -> None:
+    """Raise ``ValueError`` unless ``result`` fits the game's seats: one entry per seat,
+    a winner among its sides, partners sharing a score, and rating teams of its members
+    (in a game of members only)."""
+    n = len(seated)
+    if not len(result.scores) == len(result.places) == len(result.won) == n:
+        raise ValueError(f"a result must give every one of the {n} seats")
+    sides = {s.side for s in seated}
+    if result.winner not in sides:
+        raise ValueError(f"the winner {result.winner} is not a side of the game")
+    side_score: dict[int | None, int] = {}
+    for s in seated:
+        if side_score.setdefault(s.side, result.scores[s.seat]) != result.scores[s.seat]:
+            raise ValueError("partners (seats of one side) share their side's score")
+    if result.rated and any(s.kind is SeatKind.COMPUTER for s in seated):
+        raise ValueError("a game with a computer is unrated")
+    members = {s.user_id for s in seated if s.user_id is not None}
+    named = [user for team in result.teams for user in team]
+    if len(result.teams) != len(result.ranks) or not set(named) <= members:
+        raise ValueError("the rating teams must be the game's members, each with a place")

@@ -6,26 +6,12 @@ A member who never chose has the default (``Autoplay.LAST``); only a choice is s
 from __future__ import annotations
 
 from collections.abc import Iterable
-from enum import StrEnum
 
 from sqlalchemy import select
 
 from bot.store.base import Connection, StoreBase, _now, dialect_insert
 from bot.store.schema import member_prefs
-
-
-class Autoplay(StrEnum):
-    """When a member's forced move (exactly one legal action) is played for them."""
-
-    OFF = "off"
-    """Never: the member always clicks."""
-    LAST = "last"
-    """The last trick only (every card is forced then); the default."""
-    FORCED = "forced"
-    """Every forced move: a lone legal card, or a decision with only one choice."""
-
-
-DEFAULT_AUTOPLAY = Autoplay.LAST
+from bot.table import DEFAULT_AUTOPLAY, Autoplay
 
 
 class MemberQueries(StoreBase):

@@ -185,10 +185,10 @@ async def play_turn(t: Table, bot: TuqueBot, game_id: int, rng: random.Random) -
     seat = session.game.turn
     assert seat is not None
     seq = len(session.game.log)
-    if session.forced(seat) is not None:
+    if session.table.forced(seat) is not None:
         await wait_for_forced_move(t, session, seq)
         return True
-    user = {t.ann.id: t.ann, t.bob.id: t.bob}[session.seats[seat].user_id]  # type: ignore[index]
+    user = {t.ann.id: t.ann, t.bob.id: t.bob}[session.table.seats[seat].member]  # type: ignore[index]
     message = newest_hand(t, user)
     buttons = [b for b in action_buttons(message) if f":{seq}:" in b] if message else []
     if not buttons:
@@ -211,7 +211,7 @@ async def started_game(t: Table, bot: TuqueBot) -> tuple[int, User, User]:
     game_id = await challenge_and_accept(t)
     session = bot.sessions.session(game_id)
     assert session is not None and session.game.turn is not None
-    to_act = t.ann if session.seats[session.game.turn].user_id == t.ann.id else t.bob
+    to_act = t.ann if session.table.seats[session.game.turn].member == t.ann.id else t.bob
     return game_id, to_act, (t.bob if to_act is t.ann else t.ann)
 
 

@@ -22,11 +22,10 @@ from e2e import (
     running_bot,
     started_game,
 )
+from finish import finish_game
 
-from bot import render
 from bot.client import TuqueBot
-from bot.sessions import Session
-from bot.store import Autoplay, GameStatus, SeatRow
+from bot.store import GameStatus, SeatRow
 from engine.game import Game
 
 PLAYED_FOR_YOU = re.compile(
@@ -270,7 +269,7 @@ async def test_rematch_against_the_computer_starts_at_once(table: Table) -> None
         assert f"Game #{second.id} ·" in answer.text
         assert second.id != first and second.game.variant.name == "euchre"
         assert second.game.to_record()["options"]["target"] == 7
-        assert [(s.user_id, s.level) for s in second.seats] == [
+        assert [(s.user_id, s.level) for s in second.rows] == [
             (t.ann.id, None),
             (None, "easy"),
             (None, "easy"),
@@ -285,7 +284,7 @@ async def test_rematch_between_members_waits_for_every_member(table: Table) -> N
     t = table
     async with running_bot(t) as bot:
         first, _, _ = await started_game(t, bot)
-        old_seats = [s.user_id for s in bot.sessions.session(first).seats]  # type: ignore[union-attr]
+        old_seats = [s.user_id for s in bot.sessions.session(first).rows]  # type: ignore[union-attr]
         await _resign(t, t.ann)
         over = _game_over(t)
         rematch = _rematch_button(over)
@@ -303,7 +302,7 @@ async def test_rematch_between_members_waits_for_every_member(table: Table) -> N
         await t.double.idle()
         games = bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)
         assert len(games) == 1 and games[0].id != first
-        assert [s.user_id for s in games[0].seats] == old_seats
+        assert [s.user_id for s in games[0].rows] == old_seats
 
 
 async def test_a_finished_game_replays_with_every_hand_and_a_record_that_rebuilds_it(
@@ -346,49 +345,8 @@ async def test_a_finished_game_replays_with_every_hand_and_a_record_that_rebuild
         # A finished game of another server is not this server's to show.
         seats = [SeatRow.human(0, 7, "Zed"), SeatRow.computer(1, "easy")]
         elsewhere = await bot.store.create_game(99, 98, "tuque", {}, 1, 0, seats, ["deal"])
-        await bot.store.finish_game(elsewhere, GameStatus.RESIGNED, 1, {0: 0, 1: 0})
+        await finish_game(bot.store, elsewhere, GameStatus.RESIGNED, 1, {0: 0, 1: 0})
         rec = await t.double.slash(t.eve, t.channel, "tuque", "replay", game=elsewhere)
         await rec.settled()
         assert rec.original is not None and rec.original.ephemeral
         assert f"There is no game #{elsewhere} on this server." in rec.original.text
-
-
-def test_which_forced_moves_play_themselves() -> None:
-    """A forced move is the member's only legal action: ``forced`` plays every one,
-    ``last`` only those of the hand's last trick, ``off`` none; a computer's seat is
-    never a member's forced move."""
-    rng = random.Random(4)
-    game = Game("euchre", seed=4, target=10)
-    game.deal()
-    seats = (
-        SeatRow.human(0, 1, "Ann"),
-        SeatRow.computer(1, "easy"),
-        SeatRow.human(2, 2, "Cat"),
-        SeatRow.computer(3, "easy"),
-    )
-    seen = {"mid-hand": False, "last trick": False}
-    while game.hand_no <= 3 and not all(seen.values()):
-        seat = game.turn
-        if seat is None:
-            game.deal()
-            continue
-        legal = game.legal_actions(seat)
-        session = Session(1, 1, 1, seats, game.copy(), render.seating_of(seats))
-        if seat in (1, 3):
-            session.autoplay = {0: Autoplay.FORCED, 2: Autoplay.FORCED}
-            assert session.forced(seat) is None
-        elif len(legal) == 1:
-            last = len(game.view(None).tricks) == game.variant.tricks - 1
-            seen["last trick" if last else "mid-hand"] = True
-            for choice, plays in (
-                (Autoplay.FORCED, True),
-                (Autoplay.LAST, last),
-                (Autoplay.OFF, False),
-            ):
-                session.autoplay = {seat: choice}
-                assert session.forced(seat) == (legal[0] if plays else None), (choice, last)
-        else:
-            session.autoplay = {seat: Autoplay.FORCED}
-            assert session.forced(seat) is None
-        game.apply(seat, rng.choice(legal))
-    assert all(seen.values()), seen

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy
+from finish import finish_game
 from postgres import PostgresServer
 
 from bot.__main__ import main
@@ -67,7 +68,7 @@ async def test_copy_keeps_every_row_and_the_games_play_on(
         before = await store.load_game(active.id)
         await store.append_actions(active.id, before.next_seq, ["order"])
         assert (await store.load_game(active.id)).actions == (*before.actions, "order")
-        await store.finish_game(active.id, GameStatus.FINISHED, 2, {0: 10, 1: 7, 2: 10, 3: 7})
+        await finish_game(store, active.id, GameStatus.FINISHED, 2, {0: 10, 1: 7, 2: 10, 3: 7})
         assert await store.active_games() == []
 
         seats = (await store.load_game(active.id)).seats

@@ -241,7 +241,7 @@ async def test_restart_mid_game_and_finish_with_the_old_buttons(table: Table) ->
         assert restored is not None and restored.game.to_record() == before
         # The member to act clicks a button of the message the old bot sent.
         seat = restored.game.turn
-        user = t.ann if restored.seats[seat].user_id == t.ann.id else t.bob  # type: ignore[index]
+        user = t.ann if restored.table.seats[seat].member == t.ann.id else t.bob  # type: ignore[index]
         message = newest_hand(t, user)
         assert message is not None
         seq = len(restored.game.log)
@@ -318,18 +318,18 @@ async def test_turn_timer_reminds_then_the_computer_plays_then_the_side_forfeits
         session = bot.sessions.session(game_id)
         assert session is not None
         now = time.time()
-        await bot.sessions.timers.tick(300, 600, now=now + 301)
+        await bot.sessions.tick(300, 600, now=now + 301)
         await t.double.idle()
         reminder = latest_post(t)
         assert to_act.mention in reminder.content and "your turn" in reminder.content
-        await bot.sessions.timers.tick(300, 600, now=now + 302)
+        await bot.sessions.tick(300, 600, now=now + 302)
         await t.double.idle()
         assert latest_post(t).id == reminder.id, "reminded once only"
         hand_no = session.game.hand_no
-        await bot.sessions.timers.tick(300, 600, now=now + 601)
+        await bot.sessions.tick(300, 600, now=now + 601)
         await t.double.idle()
         assert any("is away" in m.text for m in game_posts(t))
-        away = session.seat_of(to_act.id)
+        away = session.table.seat_of(to_act.id)
         while not session.finished:
             assert session.game.hand_no == hand_no, "the game ends with the hand"
             if session.game.turn == away:

@@ -197,9 +197,9 @@ async def test_the_timer_loop_rescues_a_stopped_computer(table: Table) -> None:
         assert session.game.turn == 1 and session.computer is not None
         assert session.computer.done()
         seq = len(session.game.log)
-        await bot.sessions.timers.tick(remind_after=600, forfeit_after=1200)
+        await bot.sessions.tick(remind_after=600, forfeit_after=1200)
         await t.double.wait_until(lambda: len(session.game.log) > seq)
-        assert bot.sessions.computers.rescue() == 0
+        assert bot.sessions.rescue() == 0
 
 
 async def refused(t: Table, send: Callable[[], Awaitable[InteractionRecord]]) -> str:

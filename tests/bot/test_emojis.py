@@ -217,7 +217,7 @@ async def test_the_table_the_hand_and_the_buttons_show_the_faces(table: Table) -
         faces = bot.faces
         seat = session.game.turn
         assert seat is not None
-        user = t.ann if session.seats[seat].user_id == t.ann.id else t.bob
+        user = t.ann if session.table.seats[seat].member == t.ann.id else t.bob
         show = next(b for b in table_message(t).buttons if b.label == "Show my hand")
         await (await t.double.click(user, table_message(t), show.custom_id or "")).settled()
         hand = newest_hand(t, user)

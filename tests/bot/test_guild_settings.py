@@ -139,7 +139,7 @@ async def test_the_default_game_is_the_servers(table: Table) -> None:
         rec = await t.double.slash(t.bob, t.channel, "tuque", "bot")
         await rec.settled()
         (game,) = bot.sessions.games_of(t.guild.id, t.channel.id, t.bob.id)
-        assert game.game.variant.name == "euchre" and len(game.seats) == 4
+        assert game.game.variant.name == "euchre" and len(game.rows) == 4
 
         rec = await t.double.slash(t.ann, t.channel, "tuque", "table")
         await rec.settled()
@@ -163,7 +163,7 @@ async def test_the_servers_turn_timer_reminds_and_hands_over(table: Table) -> No
         defaults = GuildSettings.defaults(bot.settings)
         now = time.time()
 
-        await bot.sessions.timers.tick(
+        await bot.sessions.tick(
             defaults.reminder_seconds, defaults.away_seconds, now=now + 61
         )
         await t.double.idle()
@@ -171,14 +171,14 @@ async def test_the_servers_turn_timer_reminds_and_hands_over(table: Table) -> No
         assert to_act.mention in reminder.content
         assert "Play within 1 minute or the computer plays for you" in reminder.content
 
-        await bot.sessions.timers.tick(
+        await bot.sessions.tick(
             defaults.reminder_seconds, defaults.away_seconds, now=now + 121
         )
         await t.double.idle()
         # The computer bids for Bob at once, and the next member on turn is pinged.
         assert any("is away" in m.content for m in game_posts(t))
         session = bot.sessions.session(game_id)
-        assert session is not None and session.away == {session.seat_of(to_act.id)}
+        assert session is not None and session.table.away == {session.table.seat_of(to_act.id)}
 
 
 async def test_the_computers_pace_survives_a_restart(table: Table) -> None:

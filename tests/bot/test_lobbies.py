@@ -51,10 +51,10 @@ async def member_acts(
     session = bot.sessions.session(game_id)
     assert session is not None
     seq = len(session.game.log)
-    if session.forced(session.seat_of(user.id)) is not None:
+    if session.table.forced(session.table.seat_of(user.id)) is not None:
         await wait_for_forced_move(t, session, seq)
         return
-    view = session.game.view(session.seat_of(user.id))
+    view = session.game.view(session.table.seat_of(user.id))
     if choose is None:
         choose = partial(make_player("easy", rng.randrange(2**32)).choose, view)
     wanted = str(choose(view.legal_actions).id)
@@ -86,10 +86,10 @@ async def play(
     members' turns have been played."""
     while (session := bot.sessions.session(game_id)) is not None and turns != 0:
         seat = session.game.turn
-        user_id = session.seats[seat].user_id if seat is not None else None
+        user_id = session.table.seats[seat].member if seat is not None else None
         if user_id is None:
             await t.double.wait_until(
-                lambda s=session: s.finished or s.seats[s.game.turn].user_id is not None,  # type: ignore[index]
+                lambda s=session: s.finished or s.table.seats[s.game.turn].member is not None,  # type: ignore[index]
                 timeout=20,
             )
             await t.double.idle()
@@ -417,8 +417,8 @@ async def test_an_away_partner_is_played_by_the_computer_and_the_game_goes_on(
             else:
                 await t.double.wait_until(lambda: session.game.turn in (0, 2), timeout=20)
         hand_no = session.game.hand_no
-        await bot.sessions.timers.tick(300, 600, now=time.time() + 601)
-        assert session.away == {2}
+        await bot.sessions.tick(300, 600, now=time.time() + 601)
+        assert session.table.away == {2}
         while session.game.hand_no == hand_no:
             if session.game.turn == 0:
                 await member_acts(t, bot, game_id, t.ann, rng)
@@ -426,12 +426,12 @@ async def test_an_away_partner_is_played_by_the_computer_and_the_game_goes_on(
                 await t.double.wait_until(
                     lambda: session.game.turn == 0 or session.game.hand_no != hand_no, timeout=20
                 )
-        assert not session.finished and session.away == {2}
+        assert not session.finished and session.table.away == {2}
         await t.double.idle()
         assert any("keeps their seat" in m.text for m in game_posts(t))
         show = next(b.custom_id for b in table_message(t).buttons if b.label == "Show my hand")
         await (await t.double.click(t.bob, table_message(t), show)).settled()  # type: ignore[arg-type]
-        assert session.away == set()
+        assert session.table.away == set()
         await t.double.idle()
         assert "is back" in latest_post(t).text
 
@@ -531,4 +531,4 @@ async def test_an_invitation_whose_start_was_refused_starts_on_a_later_accept(
         assert bot.sessions.session(first) is None
         await click(t, t.eve, "accept")
         game = bot.sessions.session(game_of_lobby(t))
-        assert game is not None and len(game.seats) == 3
+        assert game is not None and len(game.rows) == 3

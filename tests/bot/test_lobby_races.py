@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import pytest
 from discord_double.models import InteractionRecord, User
 from e2e import Table, db_snapshot, game_posts, running_bot, started_game
+from finish import finish_game
 from sqlalchemy import func, select
 from test_lobbies import _lobby_rows, click, component, lobby_message
 
@@ -416,7 +417,7 @@ async def test_two_rematch_presses_in_two_processes_open_one_rematch(
     for guild in range(1, RACES + 1):
         seats = [SeatRow.human(0, *ANN), SeatRow.human(1, *BOB)]
         game_id = await one.create_game(guild, 2, "tuque", {}, 7, 0, seats, ["deal"], now=T0)
-        await one.finish_game(game_id, GameStatus.FINISHED, 0, {0: 61, 1: 40}, now=T0)
+        await finish_game(one, game_id, GameStatus.FINISHED, 0, {0: 61, 1: 40}, now=T0)
         (first, opened_first), (second, opened_second) = await asyncio.gather(
             jittered(one.open_rematch(game_id, ANN, lifetime=900, now=T0)),
             jittered(two.open_rematch(game_id, BOB, lifetime=900, now=T0)),

@@ -11,6 +11,7 @@ from typing import Any
 
 from discord_double import StoredMessage
 from e2e import Table, db_snapshot, running_bot
+from finish import finish_game
 from PIL import Image
 
 from bot import render
@@ -61,7 +62,7 @@ async def _stored(
     if finished:
         assert game.winner is not None
         scores = {s: game.scores[game.variant.sides[s]] for s in range(4)}
-        await bot.store.finish_game(game_id, GameStatus.FINISHED, game.winner, scores)
+        await finish_game(bot.store, game_id, GameStatus.FINISHED, game.winner, scores)
     return game_id
 
 

@@ -62,7 +62,7 @@ async def test_a_member_who_resigns_among_three_leaves_the_seat_to_a_computer(
         assert "a computer takes your seat" in t.double.ephemerals_for(t.ann)[-1].text
         answer = await resign(t, t.ann)
         assert "a computer plays your seat now" in answer.text
-        assert not session.finished and session.is_computer(0)
+        assert not session.finished and session.table.is_computer(0)
         posts = [m.text for m in game_posts(t)]
         assert any("ann resigned: a computer plays their seat" in p for p in posts)
         # Ann no longer plays: her commands and buttons say so and change nothing.
@@ -78,13 +78,13 @@ async def test_a_member_who_resigns_among_three_leaves_the_seat_to_a_computer(
         assert db_snapshot(t) == before
         # The computer plays her seat; the table never pings her.
         await t.double.wait_until(lambda: session.game.turn != 0, timeout=10)
-        table = t.double.message(session.table_message_id)  # type: ignore[arg-type]
+        table = t.double.message(session.discord.table_message_id)  # type: ignore[arg-type]
         assert t.ann.mention not in table.text
         # Bob resigns too: one member is left, so the game ends and Eve wins.
         answer = await resign(t, t.bob)
         assert session.finished
         assert results(t, session.id) == [(0, "loss", 3), (1, "loss", 2), (2, "win", 1)]
-        table = t.double.message(session.table_message_id)  # type: ignore[arg-type]
+        table = t.double.message(session.discord.table_message_id)  # type: ignore[arg-type]
         assert "<@" not in table.text and "Game over: bob resigned" in table.text
     t.double.check()
 
@@ -100,7 +100,7 @@ async def test_a_game_resigned_by_one_of_two_members_pings_nobody(table: Table) 
         await click(t, t.bob, "seat", "2")
         await click(t, t.ann, "start")
         (session,) = bot.sessions.games_of(t.guild.id, t.channel.id, t.bob.id)
-        table = t.double.message(session.table_message_id)  # type: ignore[arg-type]
+        table = t.double.message(session.discord.table_message_id)  # type: ignore[arg-type]
         show = next(b.custom_id for b in table.buttons if b.label == "Show my hand")
         await (await t.double.click(t.bob, table, show)).settled()  # type: ignore[arg-type]
         await (await t.double.slash(t.ann, t.channel, "tuque", "resign")).settled()

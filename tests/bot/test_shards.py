@@ -221,15 +221,15 @@ async def test_an_autoplay_choice_made_through_the_other_process_reaches_the_gam
         game_id = await challenge_and_accept(club1, target=5)
         session = second.sessions.session(game_id)
         assert session is not None
-        seat = session.seat_of(ann.id)
-        assert seat is not None and session.autoplay[seat] is Autoplay.LAST
+        seat = session.table.seat_of(ann.id)
+        assert seat is not None and session.table.autoplay[seat] is Autoplay.LAST
         await (
             await club0.double.slash(ann, club0.channel, "tuque", "autoplay", when="forced")
         ).settled()
         games = second.get_cog("Games")
         assert games is not None
         await games.sweep()  # type: ignore[attr-defined]
-        assert session.autoplay[seat] is Autoplay.FORCED
+        assert session.table.autoplay[seat] is Autoplay.FORCED
         assert first.sessions.session(game_id) is None
 
 

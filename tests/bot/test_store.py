@@ -5,6 +5,7 @@ themselves (opening, PRAGMAs, migrating old files) use an SQLite path alone."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 import shutil
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import aiosqlite
 import pytest
+from finish import finish_game
 from sqlalchemy import text
 
 from bot.migrations import MIGRATIONS_DIR, DatabaseTooNew, apply_migrations, discover
@@ -37,6 +39,7 @@ from bot.store import (
 )
 from bot.store import records as store_records
 from bot.store.base import Connection, Shards
+from bot.table import Ending, Result
 from engine.cards import Suit, parse_cards
 from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
 from engine.players.random import RandomPlayer
@@ -112,7 +115,7 @@ async def play_out(
     for record in hands:
         seq = await store.append_actions(game_id, seq, [f"hand {record.hand_no}"], hands=[record])
     scores = {s.seat: (10 if s.side == winner_seat % 2 else 4) for s in game.seats}
-    await store.finish_game(game_id, GameStatus.FINISHED, winner_seat, scores, now=now)
+    await finish_game(store, game_id, GameStatus.FINISHED, winner_seat, scores, now=now)
 
 
 async def sql(store: Store, statement: str, **params: object) -> list[tuple[object, ...]]:
@@ -309,7 +312,7 @@ async def test_append_bad_hand_rolls_back_actions(store: Store, record: HandReco
 async def test_append_to_finished_game(store: Store) -> None:
     """A game that has ended takes no more actions."""
     game_id = await new_game(store, ANN, BOB)
-    await store.finish_game(game_id, GameStatus.RESIGNED, 1, {0: 3, 1: 5})
+    await finish_game(store, game_id, GameStatus.RESIGNED, 1, {0: 3, 1: 5})
     with pytest.raises(GameNotActive):
         await store.append_actions(game_id, 0, ["pass"])
 
@@ -412,7 +415,7 @@ async def test_engine_game_round_trips_through_store(store: Store, variant: str)
         )
     assert game.winner is not None
     scores = {seat: game.scores[seat % 2] for seat in range(len(players))}
-    await store.finish_game(game_id, GameStatus.FINISHED, game.winner, scores)
+    await finish_game(store, game_id, GameStatus.FINISHED, game.winner, scores)
     row = await store.load_game(game_id)
     rebuilt = Game.from_record(
         {
@@ -443,7 +446,7 @@ async def test_active_games_survive_restart(database: str | Path) -> None:
         await store.append_actions(running, 0, ["deal", "pass", "order"])
         other = await new_game(store, CAT, None)
         done = await new_game(store, ANN, CAT)
-        await store.finish_game(done, GameStatus.ABANDONED, None)
+        await finish_game(store, done, GameStatus.ABANDONED, None)
     async with await Store.open(database) as store:
         games = await store.active_games()
     assert [g.id for g in games] == [running, other]
@@ -467,7 +470,7 @@ async def test_active_games_for_user(store: Store) -> None:
     there = await new_game(store, ANN, None, channel=CHANNEL + 1)
     await new_game(store, BOB, CAT)
     ended = await new_game(store, ANN, CAT)
-    await store.finish_game(ended, GameStatus.ABANDONED, None)
+    await finish_game(store, ended, GameStatus.ABANDONED, None)
     in_channel = await store.active_games_for_user(GUILD, CHANNEL, ANN)
     anywhere = await store.active_games_for_user(GUILD, None, ANN)
     assert [g.id for g in in_channel] == [here]
@@ -516,7 +519,7 @@ async def test_touch_turn_restarts_timer(store: Store) -> None:
 async def test_touch_turn_ignores_finished_game(store: Store) -> None:
     """A finished game's timer is not restarted."""
     game_id = await new_game(store, ANN, BOB)
-    await store.finish_game(game_id, GameStatus.ABANDONED, None)
+    await finish_game(store, game_id, GameStatus.ABANDONED, None)
     assert not await store.touch_turn(game_id)
 
 
@@ -546,7 +549,7 @@ async def test_a_process_restores_and_times_only_the_games_of_its_shards(
 async def test_finish_human_game_writes_results_and_ratings(store: Store) -> None:
     """A human game's end writes status, results and ratings together."""
     game_id = await new_game(store, ANN, BOB)
-    changes = await store.finish_game(game_id, GameStatus.FINISHED, 1, {0: 6, 1: 10}, now=T0 + 60)
+    changes = await finish_game(store, game_id, GameStatus.FINISHED, 1, {0: 6, 1: 10}, now=T0 + 60)
     game = await store.load_game(game_id)
     assert (game.status, game.winner_seat, game.finished_at) == (GameStatus.FINISHED, 1, T0 + 60)
     assert {c.user_id: c.delta > 0 for c in changes} == {ANN: False, BOB: True}
@@ -566,7 +569,7 @@ async def test_finish_is_atomic(store: Store, monkeypatch: pytest.MonkeyPatch) -
     game_id = await new_game(store, ANN, BOB)
     monkeypatch.setattr(store_records, "rate", broken)
     with pytest.raises(RuntimeError):
-        await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 2})
+        await finish_game(store, game_id, GameStatus.FINISHED, 0, {0: 10, 1: 2})
     assert (await store.load_game(game_id)).status is GameStatus.ACTIVE
     assert (await store.player_stats(GUILD, ANN)).games == 0
     assert await store.leaderboard_count(GUILD) == 0
@@ -575,16 +578,16 @@ async def test_finish_is_atomic(store: Store, monkeypatch: pytest.MonkeyPatch) -
 async def test_finish_twice_raises(store: Store) -> None:
     """Of two finishes (e.g. last card and timer forfeit) only the first counts."""
     game_id = await new_game(store, ANN, BOB)
-    await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 2})
+    await finish_game(store, game_id, GameStatus.FINISHED, 0, {0: 10, 1: 2})
     with pytest.raises(GameNotActive):
-        await store.finish_game(game_id, GameStatus.FORFEITED, 1, {0: 10, 1: 2})
+        await finish_game(store, game_id, GameStatus.FORFEITED, 1, {0: 10, 1: 2})
     assert (await store.player_stats(GUILD, ANN)).wins == 1
 
 
 async def test_finish_against_computer_is_unrated(store: Store) -> None:
     """A game with a computer seat counts in the record against the computer only."""
     game_id = await new_game(store, ANN, None)
-    assert await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 7}) == []
+    assert await finish_game(store, game_id, GameStatus.FINISHED, 0, {0: 10, 1: 7}) == []
     stats = await store.player_stats(GUILD, ANN)
     assert (stats.games, stats.computer_wins, stats.computer_losses) == (0, 1, 0)
     assert stats.rating is None
@@ -594,36 +597,65 @@ async def test_finish_against_computer_is_unrated(store: Store) -> None:
 async def test_abandoned_game_has_no_results(store: Store) -> None:
     """An abandoned game writes neither results nor ratings."""
     game_id = await new_game(store, ANN, BOB)
-    assert await store.finish_game(game_id, GameStatus.ABANDONED, None) == []
+    assert await finish_game(store, game_id, GameStatus.ABANDONED, None) == []
     game = await store.load_game(game_id)
     assert (game.status, game.winner_seat) == (GameStatus.ABANDONED, None)
     assert (await store.player_stats(GUILD, ANN)).games == 0
 
 
+def two_seat_result(
+    winner: int = 0,
+    scores: tuple[int, ...] = (10, 2),
+    teams: tuple[tuple[int, ...], ...] = ((ANN,), (BOB,)),
+) -> Result:
+    """A result of a two-seat game between Ann and Bob, as the table gives it."""
+    n = len(scores)
+    return Result(
+        ending=Ending.FINISHED,
+        winner=winner,
+        by=None,
+        scores=scores,
+        places=tuple(1 if s == winner else 2 for s in range(n)),
+        won=tuple(s == winner for s in range(n)),
+        rated=True,
+        teams=teams,
+        ranks=(1, 2)[: len(teams)],
+    )
+
+
 @pytest.mark.parametrize(
-    ("status", "winner", "scores"),
+    ("status", "result"),
     [
-        (GameStatus.ACTIVE, 0, {0: 1, 1: 1}),
-        (GameStatus.FINISHED, 2, {0: 1, 1: 1}),
-        (GameStatus.FINISHED, 0, {0: 10}),
-        (GameStatus.ABANDONED, 0, {}),
+        (GameStatus.ACTIVE, two_seat_result()),
+        (GameStatus.FINISHED, two_seat_result(winner=2)),
+        (GameStatus.FINISHED, two_seat_result(scores=(10,))),
+        (GameStatus.FINISHED, two_seat_result(teams=((ANN,), (999,)))),
+        (GameStatus.FINISHED, None),
+        (GameStatus.ABANDONED, two_seat_result()),
     ],
-    ids=["not final", "no such seat", "missing score", "abandoned with winner"],
+    ids=[
+        "not final",
+        "no such side",
+        "missing seat",
+        "stranger rated",
+        "no result",
+        "abandoned with result",
+    ],
 )
 async def test_finish_rejects_bad_arguments(
-    store: Store, status: GameStatus, winner: int, scores: dict[int, int]
+    store: Store, status: GameStatus, result: Result | None
 ) -> None:
     """Arguments that do not fit the game raise ValueError and leave it active."""
     game_id = await new_game(store, ANN, BOB)
     with pytest.raises(ValueError):
-        await store.finish_game(game_id, status, winner, scores)
+        await store.finish_game(game_id, status, result)
     assert (await store.load_game(game_id)).status is GameStatus.ACTIVE
 
 
 async def test_partners_share_the_result(store: Store) -> None:
     """In a four-player game seats 0 and 2 win or lose together and are rated together."""
     game_id = await new_game(store, ANN, BOB, CAT, DAN, variant="euchre")
-    changes = await store.finish_game(game_id, GameStatus.FINISHED, 2, {0: 10, 1: 8, 2: 10, 3: 8})
+    changes = await finish_game(store, game_id, GameStatus.FINISHED, 2, {0: 10, 1: 8, 2: 10, 3: 8})
     assert {c.user_id for c in changes if c.delta > 0} == {ANN, CAT}
     board = await store.leaderboard(GUILD, "euchre")
     assert {r.user_id: r.wins for r in board} == {ANN: 1, BOB: 0, CAT: 1, DAN: 0}
@@ -632,7 +664,7 @@ async def test_partners_share_the_result(store: Store) -> None:
 async def test_resignation_is_rated(store: Store) -> None:
     """Resigning counts as a rated loss."""
     game_id = await new_game(store, ANN, BOB)
-    await store.finish_game(game_id, GameStatus.RESIGNED, 1, {0: 9, 1: 2})
+    await finish_game(store, game_id, GameStatus.RESIGNED, 1, {0: 9, 1: 2})
     ann = await store.player_stats(GUILD, ANN)
     assert (ann.losses, ann.rating is not None and ann.rating < 0) == (1, True)
 
@@ -640,9 +672,9 @@ async def test_resignation_is_rated(store: Store) -> None:
 async def test_ratings_accumulate(store: Store) -> None:
     """A second game starts from the rating the first one left."""
     first = await new_game(store, ANN, BOB)
-    await store.finish_game(first, GameStatus.FINISHED, 0, {0: 10, 1: 2})
+    await finish_game(store, first, GameStatus.FINISHED, 0, {0: 10, 1: 2})
     second = await new_game(store, ANN, BOB)
-    changes = await store.finish_game(second, GameStatus.FINISHED, 0, {0: 10, 1: 2})
+    changes = await finish_game(store, second, GameStatus.FINISHED, 0, {0: 10, 1: 2})
     ann = next(c for c in changes if c.user_id == ANN)
     assert ann.before != DEFAULT_RATING
     assert (await store.leaderboard(GUILD))[0].wins == 2
@@ -715,7 +747,7 @@ async def test_finishes_from_several_processes_rate_the_game_once(
     async with processes(database) as stores:
         results = await asyncio.gather(
             *(
-                other.finish_game(game_id, status, 0, {0: 10, 1: 2}, now=T0 + 1)
+                finish_game(other, game_id, status, 0, {0: 10, 1: 2}, now=T0 + 1)
                 for other, status in zip(
                     stores, [GameStatus.FINISHED, GameStatus.FORFEITED] * RACERS, strict=False
                 )
@@ -805,7 +837,7 @@ async def test_leaderboard_variant_filter(store: Store) -> None:
 async def test_leaderboard_is_per_guild(store: Store) -> None:
     """Another guild's games do not appear on this guild's board."""
     game_id = await new_game(store, ANN, BOB, guild=GUILD + 1)
-    await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 2})
+    await finish_game(store, game_id, GameStatus.FINISHED, 0, {0: 10, 1: 2})
     assert await store.leaderboard(GUILD) == []
     assert await store.leaderboard_count(GUILD + 1) == 2
 
@@ -813,7 +845,7 @@ async def test_leaderboard_is_per_guild(store: Store) -> None:
 async def test_leaderboard_shows_latest_name(store: Store) -> None:
     """The board shows the name last recorded for the player."""
     game_id = await new_game(store, ANN, BOB)
-    await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 2})
+    await finish_game(store, game_id, GameStatus.FINISHED, 0, {0: 10, 1: 2})
     await store.upsert_player(GUILD, ANN, "Annie")
     assert (await store.leaderboard(GUILD))[0].display_name == "Annie"
 
@@ -886,14 +918,14 @@ async def test_hands_survive_abandoned_game(store: Store) -> None:
     """Hands recorded before a game is abandoned still count in the stats."""
     game_id = await new_game(store, ANN, BOB)
     await store.append_actions(game_id, 0, ["play"], hands=[hand(0, 0, {0: 3, 1: 2}, 0, 1)])
-    await store.finish_game(game_id, GameStatus.ABANDONED, None)
+    await finish_game(store, game_id, GameStatus.ABANDONED, None)
     assert (await store.player_stats(GUILD, ANN)).hands_called == 1
 
 
 async def test_results_record_outcome_per_seat(store: Store) -> None:
     """Each seat gets one result row with its outcome, score and computer flag."""
     game_id = await new_game(store, ANN, None)
-    await store.finish_game(game_id, GameStatus.FORFEITED, 1, {0: 3, 1: 5})
+    await finish_game(store, game_id, GameStatus.FORFEITED, 1, {0: 3, 1: 5})
     rows = await sql(
         store, "SELECT seat, user_id, outcome, score, vs_computer FROM results ORDER BY seat"
     )
@@ -1052,7 +1084,7 @@ async def test_one_active_game_between_two_members(store: Store) -> None:
     await new_game(store, ANN, CAT)
     await new_game(store, ANN, None)
     await new_game(store, ANN, None)
-    await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 3})
+    await finish_game(store, game_id, GameStatus.FINISHED, 0, {0: 10, 1: 3})
     await new_game(store, ANN, BOB)
 
 
@@ -1278,14 +1310,14 @@ async def test_the_001_fixture_upgrades_in_place_and_plays_on(db_path: Path) -> 
         record = hand(1, 2, {0: 1, 1: 1, 2: 2, 3: 1}, 0, 1)
         await store.append_actions(active.id, active.next_seq, ["order"], hands=[record])
         scores = {0: 10, 1: 7, 2: 10, 3: 7}
-        assert await store.finish_game(active.id, GameStatus.FINISHED, 2, scores) == []
+        assert await finish_game(store, active.id, GameStatus.FINISHED, 2, scores) == []
         # New tables of six and of three.
         six = await new_game(store, ANN, None, BOB, None, CAT, None, variant="six_hand")
         assert [s.side for s in (await store.load_game(six)).seats] == [0, 1, 0, 1, 0, 1]
         three = [SeatRow.human(s, u, side=s) for s, u in enumerate((DAN, 500, 600))]
         game_id = await store.create_game(GUILD, CHANNEL + 1, "three_hand", {}, 1, 0, three)
         assert (
-            len(await store.finish_game(game_id, GameStatus.FINISHED, 2, {0: 1, 1: 2, 2: 5})) == 3
+            len(await finish_game(store, game_id, GameStatus.FINISHED, 2, {0: 1, 1: 2, 2: 5})) == 3
         )
     assert_clean(db_path)
 
@@ -1413,7 +1445,7 @@ async def test_a_six_seat_team_game_is_stored_and_rated_three_against_three(
     assert (record.points, record.alone, record.march) == ({1: 6}, True, True)
     await store.append_actions(game_id, 0, ["deal", "pass"], hands=[record])
     scores = {s: (10 if s % 2 else 4) for s in range(6)}
-    changes = await store.finish_game(game_id, GameStatus.FINISHED, 1, scores, now=T0)
+    changes = await finish_game(store, game_id, GameStatus.FINISHED, 1, scores, now=T0)
     assert [c.user_id for c in changes] == [BOB, DAN, 600, ANN, CAT, 500]
     after = rate([[DEFAULT_RATING] * 3, [DEFAULT_RATING] * 3], [1, 2])
     assert [c.after for c in changes] == after[0] + after[1]
@@ -1442,7 +1474,7 @@ async def test_a_three_way_game_ranks_every_side_and_rates_a_ranking(store: Stor
     record = HandRecord.from_result(euchred, (0, 1, 2))
     assert (record.points, record.euchred) == ({2: -2}, True)
     await store.append_actions(game_id, 0, ["deal"], hands=[record])
-    changes = await store.finish_game(game_id, GameStatus.FINISHED, 1, {0: 3, 1: 10, 2: -2})
+    changes = await finish_game(store, game_id, GameStatus.FINISHED, 1, {0: 3, 1: 10, 2: -2})
     assert [c.user_id for c in changes] == [BOB, ANN, CAT]
     assert [c.after for c in changes] == [t[0] for t in rate([[DEFAULT_RATING]] * 3, [1, 2, 3])]
     assert changes[0].delta > changes[1].delta > changes[2].delta
@@ -1465,7 +1497,7 @@ async def test_tied_sides_share_a_place_and_the_next_is_skipped(store: Store) ->
     seats = [SeatRow.human(s, u, side=s) for s, u in enumerate(users)]
     game_id = await store.create_game(GUILD, CHANNEL, "jackpot", {"players": 5}, 4, 0, seats)
     scores = {0: -3, 1: 9, 2: 5, 3: 5, 4: -7}
-    changes = await store.finish_game(game_id, GameStatus.FINISHED, 1, scores)
+    changes = await finish_game(store, game_id, GameStatus.FINISHED, 1, scores)
     ranks = await sql(store, "SELECT rank FROM results ORDER BY seat")
     assert [r for (r,) in ranks] == [4, 1, 2, 2, 5]
     after = {c.user_id: c.after for c in changes}
@@ -1485,7 +1517,7 @@ async def test_a_resignation_wins_for_the_side_named_even_on_fewer_points(store:
     scores; the others follow by score."""
     seats = [SeatRow.human(s, u, side=s) for s, u in enumerate((ANN, BOB, CAT))]
     game_id = await store.create_game(GUILD, CHANNEL, "three_hand", {}, 4, 0, seats, now=T0)
-    await store.finish_game(game_id, GameStatus.RESIGNED, 2, {0: 4, 1: 7, 2: 1}, now=T0)
+    await finish_game(store, game_id, GameStatus.RESIGNED, 2, {0: 4, 1: 7, 2: 1}, now=T0)
     assert await sql(
         store,
         "SELECT seat, rank, outcome FROM results WHERE game_id = :game ORDER BY seat",
@@ -1522,8 +1554,13 @@ async def test_create_game_rejects_bad_sides_and_writes_nothing(
 async def test_finish_rejects_partners_with_different_scores(store: Store) -> None:
     """A side has one score: partners given two raise ValueError and nothing is written."""
     game_id = await new_game(store, ANN, BOB, CAT, DAN, variant="euchre")
+    result = dataclasses.replace(
+        two_seat_result(scores=(10, 4, 9, 4), teams=((ANN, CAT), (BOB, DAN))),
+        places=(1, 2, 1, 2),
+        won=(True, False, True, False),
+    )
     with pytest.raises(ValueError):
-        await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 4, 2: 9, 3: 4})
+        await store.finish_game(game_id, GameStatus.FINISHED, result)
     assert (await store.load_game(game_id)).status is GameStatus.ACTIVE
     assert (await store.player_stats(GUILD, ANN)).games == 0
 
@@ -1571,10 +1608,10 @@ async def test_any_variant_round_trips_with_its_hands(
     stats = [await store.player_stats(GUILD, user) for user in users]
     assert sum(s.hands_called for s in stats) == sum(r.maker is not None for r in game.hand_results)
     if game.winner is None:
-        await store.finish_game(game_id, GameStatus.ABANDONED, None)
+        await finish_game(store, game_id, GameStatus.ABANDONED, None)
         return
     scores = {seat: game.scores[v.sides[seat]] for seat in range(v.players)}
-    changes = await store.finish_game(game_id, GameStatus.FINISHED, game.winner, scores)
+    changes = await finish_game(store, game_id, GameStatus.FINISHED, game.winner, scores)
     assert len(changes) == v.players
     winners = await sql(store, "SELECT side FROM results WHERE rank = 1")
     assert {side for (side,) in winners} == {game.winner}
@@ -1592,8 +1629,8 @@ async def test_a_member_who_resigned_loses_and_places_last_while_the_others_play
     with pytest.raises(ValueError, match="no member still playing"):
         await store.resign_seat(game_id, 0, now=T0 + 2)
     with pytest.raises(ValueError, match="cannot win"):
-        await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 7, 2: 3})
-    changes = await store.finish_game(game_id, GameStatus.FINISHED, 1, {0: 10, 1: 7, 2: 3})
+        await finish_game(store, game_id, GameStatus.FINISHED, 0, {0: 10, 1: 7, 2: 3})
+    changes = await finish_game(store, game_id, GameStatus.FINISHED, 1, {0: 10, 1: 7, 2: 3})
     assert [c.user_id for c in changes] == [BOB, CAT, ANN]
     assert [c.after for c in changes] == [t[0] for t in rate([[DEFAULT_RATING]] * 3, [1, 2, 3])]
     assert await sql(
@@ -1610,7 +1647,7 @@ async def test_a_partner_who_plays_on_after_a_resignation_keeps_the_sides_result
     computer and their side wins: Cat wins, Ann loses, rated as a team of her own."""
     game_id = await new_game(store, ANN, BOB, CAT, DAN, variant="euchre")
     await store.resign_seat(game_id, 0)
-    changes = await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 10, 1: 8, 2: 10, 3: 8})
+    changes = await finish_game(store, game_id, GameStatus.FINISHED, 0, {0: 10, 1: 8, 2: 10, 3: 8})
     assert [c.user_id for c in changes] == [CAT, BOB, DAN, ANN]
     assert changes[0].delta > 0 > changes[-1].delta
     assert await sql(
@@ -1630,6 +1667,6 @@ async def test_only_a_member_still_playing_an_active_game_can_resign_a_seat(
         await store.resign_seat(game_id, 1)  # a computer's seat
     with pytest.raises(GameNotFound):
         await store.resign_seat(game_id + 1, 0)
-    await store.finish_game(game_id, GameStatus.RESIGNED, 1, {0: 2, 1: 5, 2: 2, 3: 5})
+    await finish_game(store, game_id, GameStatus.RESIGNED, 1, {0: 2, 1: 5, 2: 2, 3: 5})
     with pytest.raises(GameNotActive):
         await store.resign_seat(game_id, 0)

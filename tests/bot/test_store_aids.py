@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from finish import finish_game
 from sqlalchemy import select
 
 from bot.store import (
@@ -54,7 +55,7 @@ async def euchre(store: Store, *, finished: bool = True) -> int:
     ]
     game_id = await store.create_game(1, 2, "euchre", {"target": 5}, 7, 0, seats, ["deal"], now=T0)
     if finished:
-        await store.finish_game(game_id, GameStatus.FINISHED, 0, {0: 5, 1: 2, 2: 5, 3: 2}, now=T0)
+        await finish_game(store, game_id, GameStatus.FINISHED, 0, {0: 5, 1: 2, 2: 5, 3: 2}, now=T0)
     return game_id
 
 
@@ -138,7 +139,7 @@ async def test_a_rematch_alone_against_computers_needs_no_invitation(store: Stor
         SeatRow(1, SeatKind.COMPUTER, level="hard"),
     ]
     game_id = await store.create_game(1, 2, "tuque", {}, 7, 0, seats, ["deal"], now=T0)
-    await store.finish_game(game_id, GameStatus.RESIGNED, 1, {0: 3, 1: 0}, now=T0)
+    await finish_game(store, game_id, GameStatus.RESIGNED, 1, {0: 3, 1: 0}, now=T0)
     lobby, opened = await store.open_rematch(game_id, ANN, lifetime=900, now=T0)
     assert opened and not lobby.invited and lobby.waiting_for == []
     assert [(s.kind, s.level) for s in lobby.taken] == [

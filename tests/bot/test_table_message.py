@@ -50,7 +50,11 @@ def _pings(t: Table, *, deleted: bool = False) -> list[StoredMessage]:
 async def _settled(t: Table, session: Session) -> None:
     """Wait until the game's outbox (pings, posts, hand views) is delivered."""
     await t.double.wait_until(
-        lambda: not session.outbox and (session.courier is None or session.courier.done()), 10
+        lambda: (
+            not session.discord.outbox
+            and (session.discord.courier is None or session.discord.courier.done())
+        ),
+        10,
     )
     await t.double.idle()
 
@@ -71,7 +75,7 @@ async def _play_out(t: Table, bot: TuqueBot, game_id: int, seed: int) -> list[in
         turns.append(turn)
         if live:
             assert turn is not None
-            user = session.seats[turn].user_id
+            user = session.table.seats[turn].member
             assert live[0].content.startswith(f"<@{user}>, it's your turn to ")
         if not await play_turn(t, bot, game_id, rng):
             return turns
@@ -169,7 +173,7 @@ async def test_a_server_with_threads_off_plays_in_the_channel(table: Table) -> N
         session = bot.sessions.session(game_id)
         assert session is not None
         await _settled(t, session)
-        assert session.thread_id is None and not t.guild.threads
+        assert session.discord.thread_id is None and not t.guild.threads
     t.double.check()
 
 
@@ -191,7 +195,7 @@ async def test_a_member_who_acts_within_the_ping_delay_is_not_pinged(table: Tabl
         (ping,) = _pings(t)
         turn = session.game.turn
         assert turn is not None
-        assert ping.content.startswith(f"<@{session.seats[turn].user_id}>, it's your turn")
+        assert ping.content.startswith(f"<@{session.table.seats[turn].member}>, it's your turn")
     t.double.check()
 
 
@@ -220,14 +224,14 @@ async def test_a_rematch_clicked_in_the_games_thread_gets_a_table_and_thread_of_
         (second,) = bot.sessions.games_of(t.guild.id, None, t.ann.id)
         await _settled(t, second)
         assert second.id != first.id and second.channel_id == t.channel.id
-        assert second.thread_id is not None and second.thread_id != thread.id
-        assert second.thread_id == second.table_message_id
+        assert second.discord.thread_id is not None and second.discord.thread_id != thread.id
+        assert second.discord.thread_id == second.discord.table_message_id
         # A game started in a thread plays there: Discord has no thread in a thread.
         rec = await t.double.slash(t.ann, thread, "tuque", "bot", variant="euchre")
         await rec.settled()
         (third,) = bot.sessions.games_of(t.guild.id, thread.id, t.ann.id)
         await _settled(t, third)
-        assert third.thread_id is None and len(t.guild.threads) == 2
+        assert third.discord.thread_id is None and len(t.guild.threads) == 2
         assert any(f" · game #{third.id}" in m.text for m in t.double.channel_messages(thread))
     t.double.check()
 
@@ -245,7 +249,7 @@ async def test_the_table_always_ends_up_showing_the_game_as_it_is(table: Table) 
         for _ in range(12):
             await _settled(t, session)
             await t.double.wait_until(
-                lambda: session.table_edit is None or session.table_edit.done(), 10
+                lambda: session.discord.table_edit is None or session.discord.table_edit.done(), 10
             )
             await t.double.idle()
             if session.finished:
@@ -278,7 +282,7 @@ async def test_a_dead_drawing_process_does_not_stop_the_table(table: Table) -> N
         assert await play_turn(t, bot, game_id, random.Random(1))
         await _settled(t, session)
         await t.double.wait_until(
-            lambda: session.table_edit is None or session.table_edit.done(), 10
+            lambda: session.discord.table_edit is None or session.discord.table_edit.done(), 10
         )
         await t.double.idle()
         shown = table_message(t)
@@ -305,7 +309,7 @@ async def test_a_game_whose_thread_was_deleted_plays_on_in_the_channel(table: Ta
             await _settled(t, session)
             await play_turn(t, bot, game_id, rng)
         await _settled(t, session)
-        assert session.thread_id is None
+        assert session.discord.thread_id is None
     texts = [m.text for m in t.double.channel_messages(t.channel)]
     assert any("Hand 1 result" in text for text in texts)
     assert any("it's your turn to" in m.content for m in _pings(t, deleted=True))

@@ -34,7 +34,7 @@ async def member_acts(t: Table, bot: TuqueBot, game_id: int, rng: random.Random)
     session = bot.sessions.session(game_id)
     assert session is not None
     seq = len(session.game.log)
-    if session.forced(0) is not None:
+    if session.table.forced(0) is not None:
         await wait_for_forced_move(t, session, seq)
         return
     for message in reversed(t.double.ephemerals_for(t.ann)):
