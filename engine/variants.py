@@ -9,11 +9,22 @@ from __future__ import annotations
 import reprlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from engine.cards import BENS, CARDS, SECOND, Card, Rank
 
-__all__ = ["MAX_TARGET", "VARIANTS", "Choices", "Options", "Variant", "get_variant"]
+__all__ = [
+    "MAX_TARGET",
+    "VARIANTS",
+    "Alone",
+    "BenUp",
+    "Bidding",
+    "Choices",
+    "Makers",
+    "Options",
+    "Variant",
+    "get_variant",
+]
 
 MAX_TARGET = 100
 """The highest target a game may set: past any table's patience (the family plays
@@ -136,6 +147,16 @@ def score_jackpot(
     return 0, 0
 
 
+Alone = Literal["none", "maker", "anyone"]
+"""Who may go alone (:attr:`Variant.alone`)."""
+BenUp = Literal["order_naming", "dealer_makes", "dealer_names", "turn_next"]
+"""What a turned-up Ben does (:attr:`Variant.ben_up`)."""
+Makers = Literal["side", "solo", "call_suit", "call_card"]
+"""Who plays with the maker (:attr:`Variant.makers`)."""
+Bidding = Literal["rounds", "none", "auction"]
+"""How trump is made (:attr:`Variant.bidding`)."""
+
+
 class Choices(Mapping[str, tuple[int, ...]]):
     """The values some options may take, by option name (``{"pack": (25, 24)}``): a
     read-only mapping that hashes, so that a :class:`Variant` can be a key or a set member.
@@ -171,7 +192,9 @@ class Variant:
     """One game of the family, as data.
 
     The switches below each name one rule of RULES.md §4–§7 that the core's phase
-    code applies (``engine/core.py``); the defaults are §3's. Variants are equal
+    code applies (``engine/core.py``); the defaults are §3's. The text switches take
+    the values of their types (:data:`Alone`, :data:`BenUp`, :data:`Makers`,
+    :data:`Bidding`), so a type checker catches a misspelt one. Variants are equal
     when their fields are, and hash (a ``score_hand`` by identity).
 
     Attributes:
@@ -221,16 +244,16 @@ class Variant:
     pack: tuple[Card, ...]
     tableau_piles: int
     hand_size: int
-    alone: str
+    alone: Alone
     contract: int
     score_hand: ScoreHand
     defaults: Options
     adjustable: frozenset[str] = field(default_factory=frozenset)
     choices: Choices = field(default_factory=Choices)
-    ben_up: str = "order_naming"
+    ben_up: BenUp = "order_naming"
     turn_down: bool = False
-    makers: str = "side"
-    bidding: str = "rounds"
+    makers: Makers = "side"
+    bidding: Bidding = "rounds"
     card_request: bool = False
     widow: int = 0
     chips: bool = False

@@ -1,13 +1,14 @@
-"""Variants as data: deal shapes, targets and adjustable options, hashing."""
+"""Variants as data: deal shapes, targets and adjustable options, hashing, switch types."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
+from typing import Literal, get_args, get_origin, get_type_hints
 
 import pytest
 
 from engine.game import Game
-from engine.variants import VARIANTS, Choices, get_variant
+from engine.variants import VARIANTS, Choices, Variant, get_variant
 
 
 @pytest.mark.parametrize(
@@ -111,3 +112,26 @@ def test_choices_read_as_a_mapping() -> None:
         None,
         True,
     )
+
+
+_HINTS = {f.name: get_type_hints(Variant)[f.name] for f in fields(Variant)}
+"""Each field of :class:`Variant` and its type."""
+_SWITCHES = {name: hint for name, hint in _HINTS.items() if get_origin(hint) is Literal}
+"""The text switches of :class:`Variant` and their Literal types."""
+
+
+def test_every_text_field_but_the_names_is_a_typed_switch() -> None:
+    """A text field is a name, a title or a rule reference; each switch has a Literal type."""
+    text = {name for name, hint in _HINTS.items() if hint is str}
+    assert (text, set(_SWITCHES)) == (
+        {"name", "title", "rules"},
+        {"alone", "ben_up", "makers", "bidding"},
+    )
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_switches_take_their_types_values(name: str) -> None:
+    """Each switch of each variant is one of its Literal type's values."""
+    v = get_variant(name)
+    bad = {s: getattr(v, s) for s, hint in _SWITCHES.items() if getattr(v, s) not in get_args(hint)}
+    assert not bad
