@@ -66,11 +66,12 @@ class ScoreHand(Protocol):
     ``made``/``defended``: tricks of the makers and of the defenders; ``alone``:
     a maker plays alone; ``lone_defender``: a defender plays alone (RULES.md §4);
     ``bid``: the Auction bid (0 elsewhere). Points go to each maker side and to
-    each defender side (negative points are deducted).
+    each defender side (negative points are deducted). Called with positional arguments
+    only, so a scorer may name its parameters as it likes (``m``, ``d``).
     """
 
     def __call__(
-        self, made: int, defended: int, alone: bool, lone_defender: bool = False, bid: int = 0
+        self, made: int, defended: int, alone: bool, lone_defender: bool = False, bid: int = 0, /
     ) -> tuple[int, int]: ...
 
 
