@@ -162,8 +162,8 @@ class Choices(Mapping[str, tuple[int, ...]]):
     """The values some options may take, by option name (``{"pack": (25, 24)}``): a
     read-only mapping that hashes, so that a :class:`Variant` can be a key or a set member.
 
-    Equal to any mapping with the same items; the order of each tuple is kept (the
-    variant's own value first, as the commands offer them).
+    Equal to any mapping with the same items, whatever their order; each tuple keeps
+    its own order (the order in which a refusal lists the values).
     """
 
     __slots__ = ("_values",)
