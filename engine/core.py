@@ -510,7 +510,7 @@ class HandState:
             self._start_play()
         elif v.bidding == "auction":
             self.phase = AUCTION
-        elif SUIT_INDEX[self.up] < 0 and v.ben_up in ("dealer_makes", "dealer_names"):
+        elif SUIT_INDEX[self.up] < 0 and (v.ben_up == "dealer_makes" or v.ben_up == "dealer_names"):
             self.phase = BLIND
             self.turn = self.dealer
         else:
@@ -781,7 +781,7 @@ class HandState:
                 self.stage = STAGE_CALL
             elif stage == STAGE_CALL:
                 self.stage = STAGE_PLAY
-                if v.makers in ("call_suit", "call_card") and self.alone < 0:
+                if (v.makers == "call_suit" or v.makers == "call_card") and self.alone < 0:
                     self.phase = CALL
                     self.turn = self.maker
                     return

@@ -7,13 +7,24 @@ of them with one set of phase rules. ``docs/variants.md`` explains how to add on
 from __future__ import annotations
 
 import reprlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from engine.cards import BENS, CARDS, SECOND, Card, Rank
 
-__all__ = ["MAX_TARGET", "VARIANTS", "Options", "Variant", "get_variant"]
+__all__ = [
+    "MAX_TARGET",
+    "VARIANTS",
+    "Alone",
+    "BenUp",
+    "Bidding",
+    "Choices",
+    "Makers",
+    "Options",
+    "Variant",
+    "get_variant",
+]
 
 MAX_TARGET = 100
 """The highest target a game may set: past any table's patience (the family plays
@@ -55,11 +66,12 @@ class ScoreHand(Protocol):
     ``made``/``defended``: tricks of the makers and of the defenders; ``alone``:
     a maker plays alone; ``lone_defender``: a defender plays alone (RULES.md §4);
     ``bid``: the Auction bid (0 elsewhere). Points go to each maker side and to
-    each defender side (negative points are deducted).
+    each defender side (negative points are deducted). Called with positional arguments
+    only, so a scorer may name its parameters as it likes (``m``, ``d``).
     """
 
     def __call__(
-        self, made: int, defended: int, alone: bool, lone_defender: bool = False, bid: int = 0
+        self, made: int, defended: int, alone: bool, lone_defender: bool = False, bid: int = 0, /
     ) -> tuple[int, int]: ...
 
 
@@ -136,12 +148,55 @@ def score_jackpot(
     return 0, 0
 
 
+Alone = Literal["none", "maker", "anyone"]
+"""Who may go alone (:attr:`Variant.alone`)."""
+BenUp = Literal["order_naming", "dealer_makes", "dealer_names", "turn_next"]
+"""What a turned-up Ben does (:attr:`Variant.ben_up`)."""
+Makers = Literal["side", "solo", "call_suit", "call_card"]
+"""Who plays with the maker (:attr:`Variant.makers`)."""
+Bidding = Literal["rounds", "none", "auction"]
+"""How trump is made (:attr:`Variant.bidding`)."""
+
+
+class Choices(Mapping[str, tuple[int, ...]]):
+    """The values some options may take, by option name (``{"pack": (25, 24)}``): a
+    read-only mapping that hashes, so that a :class:`Variant` can be a key or a set member.
+
+    Equal to any mapping with the same items, whatever their order; each tuple keeps
+    its own order (the order in which a refusal lists the values).
+    """
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: Mapping[str, tuple[int, ...]] | None = None, /) -> None:
+        self._values = dict(values or {})
+
+    def __getitem__(self, name: str) -> tuple[int, ...]:
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __hash__(self) -> int:
+        # Order-free, as Mapping's equality is.
+        return hash(frozenset(self._values.items()))
+
+    def __repr__(self) -> str:
+        return f"Choices({self._values!r})"
+
+
 @dataclass(frozen=True, slots=True)
 class Variant:
     """One game of the family, as data.
 
     The switches below each name one rule of RULES.md §4–§7 that the core's phase
-    code applies (``engine/core.py``); the defaults are §3's.
+    code applies (``engine/core.py``); the defaults are §3's. The text switches take
+    the values of their types (:data:`Alone`, :data:`BenUp`, :data:`Makers`,
+    :data:`Bidding`), so a type checker catches a misspelt one. Variants are equal
+    when their fields are, and hash (a ``score_hand`` by identity).
 
     Attributes:
         name: the key used in commands and saved games (``"tuque"``).
@@ -160,7 +215,8 @@ class Variant:
         score_hand: points for a finished hand.
         defaults: the options a new game starts from.
         adjustable: names of the options a game may change.
-        choices: the values an option may take, where only some are allowed.
+        choices: the values an option may take, where only some are allowed
+            (:class:`Choices`, e.g. ``{"players": (4, 5, 6)}``).
         ben_up: a Ben turned up: ``"order_naming"`` (§1: whoever accepts it names
             trump), ``"dealer_makes"`` (§4: the dealer names trump before seeing their
             hand and is maker), ``"dealer_names"`` (§6 Almonte: the dealer names the
@@ -189,16 +245,16 @@ class Variant:
     pack: tuple[Card, ...]
     tableau_piles: int
     hand_size: int
-    alone: str
+    alone: Alone
     contract: int
     score_hand: ScoreHand
     defaults: Options
     adjustable: frozenset[str] = field(default_factory=frozenset)
-    choices: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
-    ben_up: str = "order_naming"
+    choices: Choices = field(default_factory=Choices)
+    ben_up: BenUp = "order_naming"
     turn_down: bool = False
-    makers: str = "side"
-    bidding: str = "rounds"
+    makers: Makers = "side"
+    bidding: Bidding = "rounds"
     card_request: bool = False
     widow: int = 0
     chips: bool = False
@@ -353,7 +409,7 @@ BRITISH = replace(
     ben_up="dealer_makes",
     turn_down=True,
     adjustable=frozenset({"target", "no_alone_after_pass"}),
-    choices={"target": (10, 11, 21)},
+    choices=Choices({"target": (10, 11, 21)}),
 )
 THREE_HAND = replace(
     BRITISH,
@@ -368,7 +424,7 @@ THREE_HAND = replace(
     score_hand=score_solo,
     defaults=Options(target=10, stick_the_dealer=False, pack=25),
     adjustable=frozenset({"target", "pack"}),
-    choices={"target": (5, 7, 10), "pack": (25, 24)},
+    choices=Choices({"target": (5, 7, 10), "pack": (25, 24)}),
 )
 TWO_HAND = replace(THREE_HAND, name="two_hand", title="Two-hand Euchre", players=2, sides=(0, 1))
 SIX_HAND = replace(
@@ -383,7 +439,7 @@ SIX_HAND = replace(
     card_request=True,
     score_hand=score_six,
     adjustable=frozenset({"target", "no_alone_after_pass", "double_pack"}),
-    choices={},
+    choices=Choices(),
 )
 ALMONTE = replace(
     SIX_HAND,
@@ -407,7 +463,7 @@ CALL_ACE = replace(
     makers="call_suit",
     defaults=Options(target=10, stick_the_dealer=False, players=4),
     adjustable=frozenset({"target", "players"}),
-    choices={"players": (4, 5, 6)},
+    choices=Choices({"players": (4, 5, 6)}),
 )
 JACKPOT = replace(
     CALL_ACE,
@@ -421,7 +477,7 @@ JACKPOT = replace(
     chips=True,
     defaults=Options(target=MAX_TARGET, stick_the_dealer=False, players=4, hands=12),
     adjustable=frozenset({"players", "hands"}),
-    choices={"players": (4, 5, 6), "hands": tuple(range(1, 41))},
+    choices=Choices({"players": (4, 5, 6), "hands": tuple(range(1, 41))}),
 )
 AUCTION = replace(
     CALL_ACE,
@@ -436,7 +492,7 @@ AUCTION = replace(
     score_hand=score_auction,
     defaults=Options(target=50, stick_the_dealer=False, players=5, pack=28),
     adjustable=frozenset({"target", "pack"}),
-    choices={"pack": (28, 32)},
+    choices=Choices({"pack": (28, 32)}),
 )
 
 VARIANTS: dict[str, Variant] = {

@@ -180,7 +180,8 @@ class Sampler:
         self.template, self.down_into = self._template()
         self.threshold = bid_threshold
         self.partner_value = 1.2 if view.players == 4 else 0.0  # a partner's cards, unseen
-        self.partnered = self.variant.makers in ("call_suit", "call_card")
+        makers = self.variant.makers
+        self.partnered = makers == "call_suit" or makers == "call_card"
         infer = bid_threshold is not None and self.variant.bidding == "rounds"
         self.bids = self._bid_events() if infer else []
 
@@ -241,7 +242,8 @@ class Sampler:
         round_1 = True
         events: list[tuple[int, tuple[int, ...], bool, bool]] = []
         bids = view.bids
-        if up.is_ben and self.variant.ben_up in ("dealer_makes", "dealer_names"):
+        ben_up = self.variant.ben_up
+        if up.is_ben and (ben_up == "dealer_makes" or ben_up == "dealer_names"):
             bids = bids[1:]  # the dealer named a suit unseen: it says nothing of the hand
         for seat, action in bids:
             if isinstance(action, TurnDown):

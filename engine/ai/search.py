@@ -55,7 +55,7 @@ from engine.ai.sim import BID_THRESHOLD, play_out, play_teams, rollout_heuristic
 from engine.ai.solver import maker_tricks
 from engine.core import DONE, PLAY
 from engine.players.heuristic import HeuristicPlayer
-from engine.variants import Variant, get_variant
+from engine.variants import Bidding, Variant, get_variant
 from engine.view import Phase, PlayerView
 
 __all__ = ["SearchPlayer", "win_table"]
@@ -90,7 +90,7 @@ _BIDDING_PHASES = frozenset(
         Phase.CALLING,
     }
 )
-_TYPICAL_BID = {"auction": 3}
+_TYPICAL_BID: dict[Bidding, int] = {"auction": 3}
 """The bid the win table assumes where points depend on it (RULES.md §7 Auction)."""
 
 
