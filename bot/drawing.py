@@ -58,7 +58,7 @@ from engine.cards import Card, Rank, Suit, is_trump
 from engine.game import Deal, Game
 from engine.variants import VARIANTS, Variant
 from engine.view import Phase, PlayerView, Trick
-from engine.wording import Wording, card_text, deals_left, sort_cards
+from engine.wording import DEALING, Wording, card_text, deals_left, doing, sort_cards
 
 __all__ = [
     "DESCRIPTION_LIMIT",
@@ -887,7 +887,7 @@ def describe(view: PlayerView, names: Sequence[str], caption: str | None = None)
         if len(text) <= DESCRIPTION_LIMIT:
             return text
     # Still too long (a caption of a page?): what fits, then whose turn it is.
-    last = _status_sentence(view, who) + "."
+    last = _status_sentence(view, variant, who) + "."
     head = text[: len(text) - len(last)].rstrip()
     return _cut_text(head, DESCRIPTION_LIMIT - len(last) - 1) + " " + last
 
@@ -952,7 +952,7 @@ def _sentences(
     if view.phase is Phase.HAND_OVER and view.last_hand is not None:
         say(0, _result_sentence(view, who))
     say(0, _score_sentence(view, variant, who))
-    say(0, _status_sentence(view, who))
+    say(0, _status_sentence(view, variant, who))
     return said
 
 
@@ -992,29 +992,14 @@ def _side(view: PlayerView, side: int, who: Sequence[str]) -> str:
     return " & ".join(who[s] for s, each in enumerate(view.sides) if each == side)
 
 
-_DOING = {
-    Phase.BIDDING_1: "to bid",
-    Phase.BIDDING_2: "to bid",
-    Phase.DISCARD: "to discard",
-    Phase.GOING_ALONE: "to decide on going alone",
-    Phase.BLIND_NAMING: "to name trump unseen",
-    Phase.CARD_REQUEST: "to ask for a card",
-    Phase.GIVING: "to give the loner a card",
-    Phase.CALLING: "to call a partner",
-    Phase.AUCTION: "to bid",
-}
-
-
-def _status_sentence(view: PlayerView, who: Sequence[str]) -> str:
+def _status_sentence(view: PlayerView, variant: Variant, who: Sequence[str]) -> str:
     if view.phase is Phase.GAME_OVER:
         if view.winner is None:
             return "Game over"
         return f"Game over: {_side(view, view.winner, who)} won"
     if view.turn is None:
-        return "Waiting for the next deal"
-    if view.phase is Phase.PLAY:
-        return f"{who[view.turn]} to {'play' if view.trick.plays else 'lead'}"
-    return f"{who[view.turn]} {_DOING.get(view.phase, 'to act')}"
+        return DEALING
+    return f"{who[view.turn]} {doing(view, variant)}"
 
 
 def _fit(said: Sequence[tuple[int, str]]) -> str:

@@ -38,8 +38,10 @@ from engine.rules_text import rules_text
 from engine.variants import VARIANTS, Variant
 from engine.view import HandResult, Phase, PlayerView
 from engine.wording import (
+    DEALING,
     Wording,
     deals_left,
+    doing,
     jokers_word,
     prompt,
     sort_cards,
@@ -135,26 +137,6 @@ def action_label(action: Action, view: PlayerView, seating: Seating | None = Non
     return Wording(_variant(view), names).action_label(view, action)
 
 
-_DOING = {
-    Phase.BIDDING_1: "to bid (round 1)",
-    Phase.BIDDING_2: "to bid (round 2)",
-    Phase.DISCARD: "to discard",
-    Phase.GOING_ALONE: "to decide on going alone",
-    Phase.BLIND_NAMING: "to name trump before looking at their hand",
-    Phase.CARD_REQUEST: "to ask a partner for a card",
-    Phase.GIVING: "to give the loner a card",
-    Phase.CALLING: "to call a partner",
-    Phase.AUCTION: "to bid",
-}
-
-
-def _doing(view: PlayerView) -> str:
-    """What the seat on turn is to do, after its name: ``to bid (round 1)``, ``to lead``."""
-    if view.phase is Phase.PLAY:
-        return "to play" if view.trick.plays else "to lead"
-    return _DOING[view.phase]
-
-
 def _status(view: PlayerView, seating: Seating, ended: str | None = None) -> str:
     if ended is not None:
         return f"🏁 Game over: {ended}"
@@ -162,8 +144,8 @@ def _status(view: PlayerView, seating: Seating, ended: str | None = None) -> str
         assert view.winner is not None
         return f"🏆 {seating.side_names(view.winner, view.sides)} won the game."
     if view.turn is None:
-        return "Dealing the next hand…"
-    return f"**{seating.who(view.turn)}** {_doing(view)}."
+        return f"{DEALING}…"
+    return f"**{seating.who(view.turn)}** {doing(view, _variant(view))}."
 
 
 def _describe_bid(seat: int, action: Action, view: PlayerView, seating: Seating) -> str:
@@ -263,7 +245,7 @@ def table_status(view: PlayerView, seating: Seating, ended: str | None = None) -
 def ping_text(view: PlayerView, user_id: int, game_id: int) -> str:
     """The short message that pings a member on their turn:
     ``<@1>, it's your turn to bid (round 1) in game #12.`` (public view only)."""
-    return f"<@{user_id}>, it's your turn {_doing(view)} in game #{game_id}."
+    return f"<@{user_id}>, it's your turn {doing(view, _variant(view))} in game #{game_id}."
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,11 @@
-"""One wording of the game for every screen: cards, hands, actions, prompts, the tableau.
+"""One wording of the game for every screen: cards, hands, actions, prompts, the tableau,
+what a seat is doing.
 
-The terminal (:mod:`engine.render_text`) and the Discord bot (``bot/render.py``)
-both word a card, a hand, an action, a phase's prompt and a tableau pile through
-here, so a player reads the same thing in either. Text only: no rules are decided
-here (what is legal, who won) and nothing is printed.
+The terminal (:mod:`engine.render_text`), the Discord bot's messages (``bot/render.py``)
+and its table picture with the picture's text alternative (``bot/drawing.py``) word a
+card, a hand, an action, a phase, a phase's prompt and a tableau pile through here, so
+a player reads the same thing in each. Text only: no rules are decided here (what is
+legal, who won) and nothing is printed.
 
 Notation (:func:`legend` explains it to players): a card is ``10♥``, ``A♠``, a
 joker ``🃏1``–``🃏3``, the double pack's second copy ``A♠'`` (ASCII: ``10H``,
@@ -39,10 +41,12 @@ from engine.variants import Variant
 from engine.view import Phase, PlayerView, TableauPile
 
 __all__ = [
+    "DEALING",
     "Wording",
     "a_joker",
     "card_text",
     "deals_left",
+    "doing",
     "joker_name",
     "jokers_word",
     "legend",
@@ -393,6 +397,43 @@ class Wording:
                 what = f" {self.card(card)}"
                 return "play" + what, "plays" + what, "played" + what
         raise ValueError(f"{action!r} is not an action")
+
+
+# --- phases: what the seat to act is doing ---------------------------------------------
+
+_DOING: dict[Phase, str] = {
+    Phase.BIDDING_1: "to bid (round 1)",
+    Phase.BIDDING_2: "to bid (round 2)",
+    Phase.DISCARD: "to discard",
+    Phase.GOING_ALONE: "to decide on going alone",
+    Phase.BLIND_NAMING: "to name trump before looking at their hand",
+    Phase.CARD_REQUEST: "to ask a partner for a card",
+    Phase.GIVING: "to give the loner a card",
+    Phase.CALLING: "to call a partner",
+    Phase.AUCTION: "to bid",
+}
+"""What a seat is doing in each phase in which one acts, but the play (:func:`doing`)."""
+
+DEALING = "Dealing the next hand"
+"""What the table waits for when no seat is to act before a deal."""
+
+
+def doing(view: PlayerView, variant: Variant) -> str:
+    """What ``view``'s seat to act is doing, said after its name: ``to bid (round 1)``,
+    ``to lead``, ``to play``; Almonte's dealer (RULES.md §6) is ``to name the suit to bid
+    on before looking at their hand``.
+
+    Raises:
+        ValueError: nobody acts in ``view``'s phase (a deal, a hand's or the game's end).
+    """
+    phase = view.phase
+    if phase is Phase.PLAY:
+        return "to play" if view.trick.plays else "to lead"
+    if phase is Phase.BLIND_NAMING and variant.ben_up == "dealer_names":
+        return "to name the suit to bid on before looking at their hand"
+    if phase not in _DOING:
+        raise ValueError(f"nobody acts during the {phase.value}")
+    return _DOING[phase]
 
 
 def deals_left(view: PlayerView) -> str:

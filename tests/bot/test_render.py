@@ -25,7 +25,7 @@ from engine.game import Game
 from engine.render_text import TextRenderer
 from engine.variants import VARIANTS
 from engine.view import HandResult, Phase, PlayerView
-from engine.wording import prompt
+from engine.wording import doing, prompt
 
 SEATING = render.Seating(("Ann", "Bob"), (101, None))
 
@@ -113,6 +113,25 @@ def test_the_table_never_shows_a_hidden_card(seed: int) -> None:
             text += render.ping_text(public, 101, 7)
         leaked = [c for c in _hidden_from(game, None) if _mentions(text, c)]
         assert not leaked, f"table shows hidden {leaked} in phase {game.phase}"
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_status_the_ping_and_the_picture_say_alike_what_a_seat_is_doing(
+    variant: str,
+) -> None:
+    """One wording of a phase (engine.wording.doing): the status line, the ping and the
+    picture's description each say ``Bob to bid (round 1)``, never two words for it."""
+    for game in _random_states(2, 150, variant):
+        public = game.view(None)
+        if public.turn is None:
+            continue
+        names = tuple(f"Seat{s}" for s in range(public.players))
+        seating = render.Seating(names, (101,) * public.players)
+        words = doing(public, game.variant)
+        who = names[public.turn]
+        assert f"**{who}** {words}" in render.table_status(public, seating)
+        assert f"it's your turn {words} in game" in render.ping_text(public, 101, 7)
+        assert describe(public, names).endswith(f"{who} {words}.")
 
 
 def test_the_hand_text_lists_the_whole_hand() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -16,6 +17,7 @@ from engine.variants import VARIANTS
 from engine.view import Phase, TableauPile
 from engine.wording import (
     Wording,
+    doing,
     joker_name,
     legend,
     pile_text,
@@ -224,6 +226,51 @@ def test_a_play_label_names_the_card() -> None:
     assert Wording(game.variant, ("You", "Computer")).action_label(view, Play(ten)) == "Play 10♥"
     ascii_words = Wording(game.variant, ("You", "Computer"), ascii_only=True)
     assert ascii_words.action_label(view, Play(ten)) == "Play 10H"
+
+
+# --- phases: what the seat to act is doing -------------------------------------------------
+
+
+@pytest.mark.parametrize(("variant", "options"), TABLES)
+def test_every_phase_with_a_seat_to_act_says_what_it_is_doing(variant: str, options: dict) -> None:
+    """In seeded games of every variant, each moment a seat acts has words for it
+    (``to bid (round 1)``, ``to lead``), said after the seat's name."""
+    for game in seeded_turns(variant, options):
+        words = doing(game.view(None), game.variant)
+        assert re.fullmatch(r"to [a-z][a-z ()12]+", words), words
+
+
+def test_the_play_is_a_lead_until_a_card_is_played(deal_game, act) -> None:
+    """The first card of a trick is led, the others played."""
+    game = deal_game("euchre", dealer=3, up_card="9H")
+    assert doing(game.view(None), game.variant) == "to bid (round 1)"
+    act(game, "order", "pass")
+    assert game.phase is Phase.DISCARD
+    assert doing(game.view(None), game.variant) == "to discard"
+    for words in ("to lead", "to play"):
+        assert game.turn is not None
+        game.apply(game.turn, game.legal_actions(game.turn)[0])  # a discard, then a lead
+        assert doing(game.view(None), game.variant) == words
+
+
+def test_almontes_dealer_names_the_suit_to_bid_on_not_trump() -> None:
+    """RULES.md §6 Almonte: unseen, the dealer names the suit round 1 bids on; in
+    British Euchre (§4) the same naming makes trump."""
+    for variant, words in (
+        ("almonte", "to name the suit to bid on before looking at their hand"),
+        ("british", "to name trump before looking at their hand"),
+    ):
+        game = Game(variant, seed=1)
+        view = replace(game.view(None), phase=Phase.BLIND_NAMING, turn=0)
+        assert doing(view, game.variant) == words
+
+
+@pytest.mark.parametrize("phase", [Phase.DEAL, Phase.HAND_OVER, Phase.GAME_OVER])
+def test_nobody_is_doing_anything_between_hands(phase: Phase) -> None:
+    """A deal, a hand's end and the game's end have no seat to act: no words for one."""
+    game = Game("euchre", seed=1)
+    with pytest.raises(ValueError, match="nobody acts"):
+        doing(replace(game.view(None), phase=phase), game.variant)
 
 
 # --- the rules in words -------------------------------------------------------------------
