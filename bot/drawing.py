@@ -41,20 +41,8 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageEnhance, ImageFont
 
 from bot.faces import back_png, face_png
-from engine.actions import (
-    Action,
-    Ask,
-    Bid,
-    CallCard,
-    CallSuit,
-    GoAlone,
-    NameTrump,
-    OrderUp,
-    Pass,
-    TakeUp,
-    TurnDown,
-)
-from engine.cards import Card, Rank, Suit, is_trump
+from engine.actions import Action
+from engine.cards import Card, Suit, is_trump
 from engine.game import Deal, Game
 from engine.variants import VARIANTS, Variant
 from engine.view import Phase, PlayerView, Trick
@@ -720,7 +708,11 @@ class _Table:
             self._bubble(seat, action)
 
     def _bubble(self, seat: int, action: Action) -> None:
-        parts = _bid_parts(action, self.names)
+        # The bid's short words (engine.wording), an asked seat's long name cut to fit.
+        parts = [
+            p if isinstance(p, Suit) else _cut(p, _TEXT, 150)
+            for p in Wording(self.variant, self.names).short(action)
+        ]
         chip = 26
         width = sum(chip if isinstance(p, Suit) else _width(p, _TEXT) for p in parts)
         width += 6 * (len(parts) - 1) + 24
@@ -830,38 +822,6 @@ def _jackpot_deals(view: PlayerView) -> str:
     if view.tie_break:
         return "tie-break"
     return f"deal {view.hand_no}/{hands}"
-
-
-def _bid_parts(action: Action, names: Sequence[str]) -> list[str | Suit]:
-    """A bid in a few words and suit shapes: ``Pass``, ``Order up``, ``Name ♥``."""
-    match action:
-        case Pass():
-            return ["Pass"]
-        case OrderUp(suit=suit):
-            return ["Order up"] + ([suit] if suit is not None else [])
-        case TakeUp(suit=suit):
-            return ["Take up"] + ([suit] if suit is not None else [])
-        case NameTrump(suit=suit):
-            return ["Name", suit]
-        case GoAlone():
-            return ["Alone"]
-        case TurnDown():
-            return ["Turn down"]
-        case CallSuit(suit=suit):
-            return ["Call", suit]
-        case Ask(seat=seat):
-            return [_cut(f"Ask {names[seat]}", _TEXT, 150)]
-        case Bid(level=level, suit=suit):
-            return [f"Bid {level}", suit]
-        case CallCard(card=card):
-            return [f"Call {_rank_word(card)}"] + ([card.suit] if card.suit is not None else [])
-    return ["..."]
-
-
-def _rank_word(card: Card) -> str:
-    if card.is_ben:
-        return f"Joker {card.ben}"
-    return "10" if card.rank is Rank.TEN else str(card.rank)
 
 
 def _variant(view: PlayerView) -> Variant:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from engine.cards import RANKS, Card, Rank
 from engine.variants import VARIANTS, Variant
-from engine.wording import card_text, legend
+from engine.wording import card_text, legend, rank_text
 
 __all__ = ["RulesSection", "rules_text"]
 
@@ -61,14 +61,10 @@ def _ranks(v: Variant, c: Cards, *, joker: str, low: Rank | None = None, note: s
     if low is None:
         low = min((card.rank for card in v.pack if card.rank is not None), key=_index)
     ranks = [r for r in reversed(RANKS) if r.index >= low.index]
-
-    def rank(r: Rank) -> str:
-        return "10" if r is Rank.TEN else r.value
-
     bens = [card for card in v.pack if card.is_ben]
     top = [c(b.code) for b in reversed(bens)]
     trumps = " > ".join(
-        [*top, "Right Bower", "Left Bower", *(rank(r) for r in ranks if r is not Rank.JACK)]
+        [*top, "Right Bower", "Left Bower", *(rank_text(r) for r in ranks if r is not Rank.JACK)]
     )
     trumps_too = (
         f"{joker} and the Left Bower are trumps for every purpose: a Left Bower"
@@ -79,7 +75,7 @@ def _ranks(v: Variant, c: Cards, *, joker: str, low: Rank | None = None, note: s
         f"Trump, high to low: {trumps}. The Right Bower is the jack of trump, the Left "
         f"Bower the other jack of the same colour. {trumps_too} does not count as its "
         "printed suit.\n"
-        f"The other suits: {' > '.join(rank(r) for r in ranks)}.{note}"
+        f"The other suits: {' > '.join(map(rank_text, ranks))}.{note}"
     )
 
 

@@ -17,7 +17,7 @@ turns up once the trick is over), ``[9♦/ ]`` nothing beneath, ``[—/ ]`` empt
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.actions import (
@@ -36,12 +36,14 @@ from engine.actions import (
     TakeUp,
     TurnDown,
 )
-from engine.cards import DOUBLE_POWER, EFFECTIVE_SUIT, POWER, SUITS, TWIN, Card, Suit
+from engine.cards import DOUBLE_POWER, EFFECTIVE_SUIT, POWER, SUITS, TWIN, Card, Rank, Suit
 from engine.variants import Variant
 from engine.view import Phase, PlayerView, TableauPile
 
 __all__ = [
+    "BID_ALONE",
     "DEALING",
+    "Verb",
     "Wording",
     "a_joker",
     "card_text",
@@ -52,11 +54,13 @@ __all__ = [
     "legend",
     "pile_text",
     "prompt",
+    "rank_text",
     "sort_cards",
     "suit_groups",
     "suit_text",
     "tableau_marks",
     "tableau_text",
+    "verb",
 ]
 
 
@@ -248,6 +252,81 @@ def legend(variant: Variant, ascii_only: bool = False) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class Verb:
+    """One thing a seat does, in each form a screen says it.
+
+    Attributes:
+        you: the second person, ``order it up``; capitalised, a button's or a menu
+            entry's label (``Order it up``).
+        they: the third person, ``orders it up``.
+        past: ``ordered it up``.
+        short: the few words a bid's bubble on the table's picture has room for,
+            ``Order up``.
+    """
+
+    you: str
+    they: str
+    past: str
+    short: str
+
+
+_PASSES: dict[Phase | None, Verb] = {
+    None: Verb("pass", "passes", "passed", "Pass"),
+    Phase.GOING_ALONE: Verb("don't go alone", "doesn't go alone", "didn't go alone", "Pass"),
+    Phase.CARD_REQUEST: Verb(
+        "don't ask for a card", "doesn't ask for a card", "didn't ask for a card", "Pass"
+    ),
+}
+"""A pass, by the phase that gives it its meaning (``None``: bidding, or unknown). The
+picture's bubbles show a seat's last bid without its phase: each is ``Pass``."""
+
+_VERBS: dict[type[Action], Verb] = {
+    OrderUp: Verb("order it up", "orders it up", "ordered it up", "Order up"),
+    TakeUp: Verb("take it up", "takes it up", "took it up", "Take up"),
+    NameTrump: Verb("name", "names", "named", "Name"),
+    GoAlone: Verb("go alone", "goes alone", "went alone", "Alone"),
+    Discard: Verb("discard", "discards", "discarded", "Discard"),
+    TurnDown: Verb(
+        "turn it down and go alone",
+        "turns it down and goes alone",
+        "turned it down and went alone",
+        "Turn down",
+    ),
+    CallSuit: Verb("call", "calls", "called", "Call"),
+    Ask: Verb("ask", "asks", "asked", "Ask"),
+    Give: Verb("give", "gives", "gave", "Give"),
+    Bid: Verb("bid", "bids", "bid", "Bid"),
+    CallCard: Verb("call", "calls", "called", "Call"),
+    Play: Verb("play", "plays", "played", "Play"),
+}
+"""Every other action's verb; what it acts on (a suit, a card, a seat) follows it."""
+
+BID_ALONE: dict[int, str] = {8: "alone after the widow", 15: "alone as dealt"}
+"""RULES.md §7 Auction: the bids that play alone, and how (taking the widow or not)."""
+
+
+def verb(action: Action, phase: Phase | None = None) -> Verb:
+    """The verb of ``action``, done in ``phase`` (a pass means something else while
+    going alone or asking for a card; ``None``: unknown).
+
+    Raises:
+        ValueError: ``action`` is not an action.
+    """
+    if isinstance(action, Pass):
+        return _PASSES.get(phase, _PASSES[None])
+    try:
+        return _VERBS[type(action)]
+    except KeyError:
+        raise ValueError(f"{action!r} is not an action") from None
+
+
+def rank_text(rank: Rank) -> str:
+    """A rank as players write it: ``10``, ``Q`` (for a place that shows the suit
+    beside it, as a shape, or names none)."""
+    return "10" if rank is Rank.TEN else rank.value
+
+
+@dataclass(frozen=True, slots=True)
 class Wording:
     """The words of one table: actions, prompts and what players did, with its names.
 
@@ -275,7 +354,7 @@ class Wording:
     def action_label(self, view: PlayerView, action: Action) -> str:
         """The label of one of ``view``'s legal actions, on a button or a menu.
 
-        E.g. ``Pass``, ``Order it up``, ``Order it up, ♥ hearts trump``, ``Name ♠ spades``,
+        E.g. ``Pass``, ``Order it up``, ``Order it up, ♥ hearts trump``, ``Name ♥ hearts``,
         ``Don't go alone``, ``Play 10♥``, ``Ask North for a card``, ``Bid 8 in ♣ clubs,
         alone after the widow``. Where a card comes from (hand or tableau) is the
         renderer's to mark.
@@ -283,43 +362,21 @@ class Wording:
         Raises:
             ValueError: ``action`` is not an action.
         """
+        you = verb(action, view.phase).you
+        label = you[:1].upper() + you[1:]
         match action:
-            case Pass() if view.phase is Phase.GOING_ALONE:
-                return "Don't go alone"
-            case Pass() if view.phase is Phase.CARD_REQUEST:
-                return "Don't ask for a card"
-            case Pass():
-                return "Pass"
-            case OrderUp(suit=None):
-                return "Order it up"
-            case OrderUp(suit=suit) if suit is not None:
-                return f"Order it up, {self.suit(suit)} trump"
-            case TakeUp(suit=None):
-                return "Take it up"
-            case TakeUp(suit=suit) if suit is not None:
-                return f"Take it up, {self.suit(suit)} trump"
-            case NameTrump(suit=suit):
-                return f"Name {self.suit(suit)}"
-            case GoAlone():
-                return "Go alone"
-            case Discard(card=card):
-                return f"Discard {self.card(card)}"
-            case TurnDown():
-                return "Turn it down and go alone"
-            case CallSuit(suit=suit):
-                return f"Call {self.suit(suit)}"
+            case OrderUp(suit=suit) | TakeUp(suit=suit) if suit is not None:
+                return f"{label}, {self.suit(suit)} trump"
+            case NameTrump(suit=suit) | CallSuit(suit=suit):
+                return f"{label} {self.suit(suit)}"
+            case Discard(card=card) | Give(card=card) | CallCard(card=card) | Play(card=card):
+                return f"{label} {self.card(card)}"
             case Ask(seat=seat):
-                return f"Ask {self.names[seat]} for a card"
-            case Give(card=card):
-                return f"Give {self.card(card)}"
+                return f"{label} {self.names[seat]} for a card"
             case Bid(level=level, suit=suit):
-                alone = {8: ", alone after the widow", 15: ", alone as dealt"}.get(level, "")
-                return f"Bid {level} in {self.suit(suit)}{alone}"
-            case CallCard(card=card):
-                return f"Call {self.card(card)}"
-            case Play(card=card):
-                return f"Play {self.card(card)}"
-        raise ValueError(f"{action!r} is not an action")
+                alone = f", {BID_ALONE[level]}" if level in BID_ALONE else ""
+                return f"{label} {level} in {self.suit(suit)}{alone}"
+        return label
 
     def narrate(
         self,
@@ -344,59 +401,69 @@ class Wording:
         Raises:
             ValueError: ``action`` is not an action.
         """
-        you, they, was = self._verbs(action, phase, hidden)
-        return f"{self.names[seat]} {was if past else you if seat == self.you else they}"
 
-    def _verbs(self, action: Action, phase: Phase | None, hidden: bool) -> tuple[str, str, str]:
-        """What ``action`` says in the second person, the third and the past."""
+        def form(done: Verb) -> str:
+            return done.past if past else done.you if seat == self.you else done.they
+
+        what = self._object(action, phase, hidden, form)
+        return f"{self.names[seat]} {form(verb(action, phase))}{what}"
+
+    def _object(
+        self, action: Action, phase: Phase | None, hidden: bool, form: Callable[[Verb], str]
+    ) -> str:
+        """What ``action`` is done to, after its verb in a narration: `` ♥ hearts as
+        trump``, `` a card to the loner``; empty for a verb that says it all. ``form``
+        picks the narration's person or tense of a second verb."""
         match action:
-            case Pass() if phase is Phase.GOING_ALONE:
-                return "don't go alone", "doesn't go alone", "didn't go alone"
-            case Pass() if phase is Phase.CARD_REQUEST:
-                return "don't ask for a card", "doesn't ask for a card", "didn't ask for a card"
-            case Pass():
-                return "pass", "passes", "passed"
-            case OrderUp(suit=suit):
-                return _and_name(("order it up", "orders it up", "ordered it up"), self, suit)
-            case TakeUp(suit=suit):
-                return _and_name(("take it up", "takes it up", "took it up"), self, suit)
+            case OrderUp(suit=suit) | TakeUp(suit=suit) if suit is not None:
+                # A Ben turned up is accepted by naming trump (RULES.md §1).
+                return f" and {form(_VERBS[NameTrump])} {self.suit(suit)}"
             case NameTrump(suit=suit):
-                # Almonte's dealer names, unseen, the suit round 1 bids on for a turned
-                # Ben; with no phase given, the words claim neither.
+                # Almonte's dealer names, unseen, the suit round 1 bids on; with no phase
+                # given, the words claim neither.
                 blind = phase is Phase.BLIND_NAMING and self.variant.ben_up == "dealer_names"
                 aim = "" if phase is None else " to bid on" if blind else " as trump"
-                what = f" {self.suit(suit)}{aim}"
-                return "name" + what, "names" + what, "named" + what
-            case GoAlone():
-                return "go alone", "goes alone", "went alone"
+                return f" {self.suit(suit)}{aim}"
             case Discard(card=card):
-                what = " a card" if hidden else f" {self.card(card)}"
-                return "discard" + what, "discards" + what, "discarded" + what
-            case TurnDown():
-                return (
-                    "turn it down and go alone",
-                    "turns it down and goes alone",
-                    "turned it down and went alone",
-                )
+                return " a card" if hidden else f" {self.card(card)}"
             case CallSuit(suit=suit):
-                what = f" {self.suit(suit)}"
-                return "call" + what, "calls" + what, "called" + what
+                return f" {self.suit(suit)}"
             case Ask(seat=asked):
-                what = f" {self.names[asked]} for a card"
-                return "ask" + what, "asks" + what, "asked" + what
+                return f" {self.names[asked]} for a card"
             case Give(card=card):
-                what = f" {'a card' if hidden else self.card(card)} to the loner"
-                return "give" + what, "gives" + what, "gave" + what
+                return f" {'a card' if hidden else self.card(card)} to the loner"
             case Bid(level=level, suit=suit):
-                what = f" {level} in {self.suit(suit)}"
-                return "bid" + what, "bids" + what, "bid" + what
+                return f" {level} in {self.suit(suit)}"
             case CallCard(card=card):
-                what = f" {self.card(card)} as partner"
-                return "call" + what, "calls" + what, "called" + what
+                return f" {self.card(card)} as partner"
             case Play(card=card):
-                what = f" {self.card(card)}"
-                return "play" + what, "plays" + what, "played" + what
-        raise ValueError(f"{action!r} is not an action")
+                return f" {self.card(card)}"
+        return ""
+
+    def short(self, action: Action) -> tuple[str | Suit, ...]:
+        """``action`` in the few words of a bid's bubble on the table's picture, each
+        suit left for the picture to draw as its shape: ``("Order up",)``,
+        ``("Name", Suit.HEARTS)``, ``("Bid 8", Suit.CLUBS)``, ``("Call 10", Suit.SPADES)``,
+        ``("Ask Bob",)``. The same verbs as :meth:`action_label`'s, shorter.
+
+        Raises:
+            ValueError: ``action`` is not an action.
+        """
+        word = verb(action).short
+        match action:
+            case OrderUp(suit=suit) | TakeUp(suit=suit) if suit is not None:
+                return word, suit
+            case NameTrump(suit=suit) | CallSuit(suit=suit):
+                return word, suit
+            case Discard(card=card) | Give(card=card) | CallCard(card=card) | Play(card=card):
+                if card.rank is None or card.suit is None:  # a joker, by its name
+                    return (f"{word} {joker_name(self.variant, card)}",)
+                return f"{word} {rank_text(card.rank)}", card.suit
+            case Ask(seat=seat):
+                return (f"{word} {self.names[seat]}",)
+            case Bid(level=level, suit=suit):
+                return f"{word} {level}", suit
+        return (word,)
 
 
 # --- phases: what the seat to act is doing ---------------------------------------------
@@ -501,17 +568,6 @@ def prompt(view: PlayerView, variant: Variant) -> str:
         what = f"{standing.level} in {standing.suit.noun}"
         return f"bid higher than the {what} standing, or pass."
     return ""
-
-
-def _and_name(
-    verbs: tuple[str, str, str], wording: Wording, suit: Suit | None
-) -> tuple[str, str, str]:
-    """Accepting the up-card, and naming trump when the up-card is a Ben."""
-    if suit is None:
-        return verbs
-    named = wording.suit(suit)
-    you, they, was = verbs
-    return f"{you} and name {named}", f"{they} and names {named}", f"{was} and named {named}"
 
 
 def _or(choices: Sequence[str]) -> str:

@@ -9,13 +9,30 @@ from dataclasses import replace
 
 import pytest
 
-from engine.actions import Discard, Give, GoAlone, NameTrump, OrderUp, Pass, Play, TakeUp
+from engine.actions import (
+    BID_LEVELS,
+    Action,
+    Ask,
+    Bid,
+    CallCard,
+    CallSuit,
+    Discard,
+    Give,
+    GoAlone,
+    NameTrump,
+    OrderUp,
+    Pass,
+    Play,
+    TakeUp,
+    TurnDown,
+)
 from engine.cards import Card, Suit
 from engine.game import Game
 from engine.rules_text import rules_text
 from engine.variants import VARIANTS
 from engine.view import Phase, TableauPile
 from engine.wording import (
+    BID_ALONE,
     Wording,
     doing,
     joker_name,
@@ -25,6 +42,7 @@ from engine.wording import (
     sort_cards,
     suit_groups,
     tableau_text,
+    verb,
 )
 
 # One configuration per variant and option that changes the pack or the seats.
@@ -226,6 +244,68 @@ def test_a_play_label_names_the_card() -> None:
     assert Wording(game.variant, ("You", "Computer")).action_label(view, Play(ten)) == "Play 10♥"
     ascii_words = Wording(game.variant, ("You", "Computer"), ascii_only=True)
     assert ascii_words.action_label(view, Play(ten)) == "Play 10H"
+
+
+@pytest.mark.parametrize(("variant", "options"), TABLES)
+def test_a_label_a_narration_and_a_bubble_share_one_verb(variant: str, options: dict) -> None:
+    """Each offered action's button label, narration and picture bubble start with the
+    forms of its one :class:`Verb`: ``Order it up`` / ``orders it up`` / ``Order up``."""
+    for game in seeded_turns(variant, options):
+        seat = game.turn
+        assert seat is not None
+        view = game.view(seat)
+        names = tuple(f"P{s}" for s in range(view.players))
+        words = Wording(game.variant, names)
+        for action in view.legal_actions:
+            forms = verb(action, view.phase)
+            assert words.action_label(view, action).lower().startswith(forms.you)
+            assert words.narrate(seat, action, view.phase).startswith(f"P{seat} {forms.they}")
+            said = words.narrate(seat, action, view.phase, past=True)
+            assert said.startswith(f"P{seat} {forms.past}")
+            bubble = words.short(action)
+            assert isinstance(bubble[0], str) and bubble[0].startswith(verb(action).short)
+
+
+@pytest.mark.parametrize(
+    ("action", "bubble"),
+    [
+        (Pass(), ("Pass",)),
+        (OrderUp(), ("Order up",)),
+        (OrderUp(Suit.SPADES), ("Order up", Suit.SPADES)),
+        (TakeUp(Suit.HEARTS), ("Take up", Suit.HEARTS)),
+        (NameTrump(Suit.HEARTS), ("Name", Suit.HEARTS)),
+        (GoAlone(), ("Alone",)),
+        (TurnDown(), ("Turn down",)),
+        (CallSuit(Suit.CLUBS), ("Call", Suit.CLUBS)),
+        (Ask(2), ("Ask Cleo",)),
+        (Bid(8, Suit.CLUBS), ("Bid 8", Suit.CLUBS)),
+        (CallCard(Card.parse("TS")), ("Call 10", Suit.SPADES)),
+        (CallCard(Card.parse("B1")), ("Call the Benny",)),
+    ],
+)
+def test_a_bubble_on_the_picture_says_a_bid_in_a_few_words(
+    action: Action, bubble: tuple[str | Suit, ...]
+) -> None:
+    """The picture's bubbles: the verb's short form, a suit left to be drawn as its shape."""
+    names = ("Ann", "Bob", "Cleo", "Dev")
+    assert Wording(VARIANTS["british"], names).short(action) == bubble
+
+
+def test_an_auction_bid_that_plays_alone_says_how() -> None:
+    """RULES.md §7 Auction: 8 takes the widow, 15 plays the hand as dealt; both alone."""
+    game = Game("auction", seed=1)
+    game.deal()
+    view = game.view(game.turn)
+    words = Wording(game.variant, tuple("ABCDE"))
+    assert words.action_label(view, Bid(4, Suit.HEARTS)) == "Bid 4 in ♥ hearts"
+    assert words.action_label(view, Bid(8, Suit.CLUBS)) == "Bid 8 in ♣ clubs, alone after the widow"
+    assert words.action_label(view, Bid(15, Suit.CLUBS)) == "Bid 15 in ♣ clubs, alone as dealt"
+    assert set(BID_ALONE) < set(BID_LEVELS)
+
+
+def test_something_that_is_not_an_action_has_no_verb() -> None:
+    with pytest.raises(ValueError, match="is not an action"):
+        verb("pass")  # type: ignore[arg-type]
 
 
 # --- phases: what the seat to act is doing -------------------------------------------------
