@@ -46,7 +46,22 @@ from engine.cards import Card, Suit, is_trump
 from engine.game import Deal, Game
 from engine.variants import VARIANTS, Variant
 from engine.view import Phase, PlayerView, Trick
-from engine.wording import DEALING, Wording, card_text, deals_left, doing, sort_cards
+from engine.wording import (
+    DEALING,
+    THROWN_IN,
+    THROWN_IN_SHORT,
+    Wording,
+    capital,
+    card_text,
+    count,
+    deals_left,
+    doing,
+    points_text,
+    signed,
+    sort_cards,
+    verdict,
+    won_game,
+)
 
 __all__ = [
     "DESCRIPTION_LIMIT",
@@ -617,7 +632,7 @@ class _Table:
                 x += _width(str(size), _TEXT) + 14
             if view.phase not in _BIDDING:
                 won = view.tricks_won[seat]
-                text = f"{won} trick" + ("" if won == 1 else "s")
+                text = count(won, "trick")
                 c.text((x, line), text, _TEXT, ink, "lm", bold=False)
         if seat == view.dealer and view.hand_no:
             self._dealer_chip((box[2] - 26, box[1]))
@@ -754,7 +769,7 @@ class _Table:
         view = self.view
         if view.winner is None:
             return ["Game over"]
-        return ["Game over", f"{self._side_names(view.winner)} won!"]
+        return ["Game over", won_game(self._side_names(view.winner), short=True)]
 
     def _hand_words(self) -> list[str]:
         """The hand's end: a heading, then each side's points."""
@@ -762,10 +777,11 @@ class _Table:
         if result is None:
             return ["Hand over"]
         if result.thrown_in:
-            return ["Thrown in", "everyone passed"]
-        heading = "March!" if result.march else "Euchred!" if result.euchred else "Hand over"
+            return list(THROWN_IN_SHORT)
+        said = verdict(result, self.variant)
+        heading = f"{capital(said)}!" if said else "Hand over"
         lines = [
-            f"{self._side_names(side)} {points:+d}"
+            f"{self._side_names(side)} {signed(points)}"
             for side, points in enumerate(result.points)
             if points
         ]
@@ -880,12 +896,10 @@ def _sentences(
     elif view.widow:
         say(1, f"Widow: {view.widow} cards face down")
     if view.trump is not None:
-        made = f", made by {who[view.maker]}" if view.maker is not None else ""
-        bid = f", bid {view.bid}" if view.bid else ""
-        alone = f", {who[view.alone]} alone" if view.alone is not None else ""
-        say(0, f"Trump {view.trump.noun}{made}{bid}{alone}")
+        made = "" if view.maker is None else ", " + words.made_by(view.maker, view.bid, view.alone)
+        say(0, f"Trump {view.trump.noun}{made}")
     if view.lone_defender is not None:
-        say(1, f"{who[view.lone_defender]} defends alone")
+        say(1, words.defends_alone(view.lone_defender))
     if view.called_suit is not None:
         say(1, f"Called {view.called_suit.noun}: the holder of its best card is partner")
     if view.called_card is not None:
@@ -910,7 +924,7 @@ def _sentences(
             say(1, "Tricks won: " + ", ".join(f"{who[s]} {view.tricks_won[s]}" for s in playing))
         say(3, "Cards in hand: " + ", ".join(f"{who[s]} {view.hand_sizes[s]}" for s in playing))
     if view.phase is Phase.HAND_OVER and view.last_hand is not None:
-        say(0, _result_sentence(view, who))
+        say(0, _result_sentence(view, variant, who))
     say(0, _score_sentence(view, variant, who))
     say(0, _status_sentence(view, variant, who))
     return said
@@ -929,16 +943,15 @@ def _plays(trick: Trick, who: Sequence[str]) -> str:
     )
 
 
-def _result_sentence(view: PlayerView, who: Sequence[str]) -> str:
+def _result_sentence(view: PlayerView, variant: Variant, who: Sequence[str]) -> str:
+    """The hand just over: ``A march: Ann & Cleo +2``, ``Hand over: Bob +1``."""
     result = view.last_hand
     assert result is not None
     if result.thrown_in:
-        return "Hand thrown in: everyone passed"
-    points = ", ".join(
-        f"{_side(view, side, who)} {p:+d}" for side, p in enumerate(result.points) if p
-    )
-    how = " (march)" if result.march else " (euchred)" if result.euchred else ""
-    return f"Hand over{how}: {points or 'no points'}"
+        return capital(THROWN_IN)
+    sides = [_side(view, side, who) for side in range(len(result.points))]
+    said = verdict(result, variant)
+    return f"{capital(said) if said else 'Hand over'}: {points_text(result.points, sides)}"
 
 
 def _score_sentence(view: PlayerView, variant: Variant, who: Sequence[str]) -> str:
@@ -956,7 +969,7 @@ def _status_sentence(view: PlayerView, variant: Variant, who: Sequence[str]) -> 
     if view.phase is Phase.GAME_OVER:
         if view.winner is None:
             return "Game over"
-        return f"Game over: {_side(view, view.winner, who)} won"
+        return f"Game over: {won_game(_side(view, view.winner, who))}"
     if view.turn is None:
         return DEALING
     return f"{who[view.turn]} {doing(view, variant)}"

@@ -1,11 +1,14 @@
 """One wording of the game for every screen: cards, hands, actions, prompts, the tableau,
-what a seat is doing.
+what a seat is doing, who made trump, a hand's result and the game's end.
 
-The terminal (:mod:`engine.render_text`), the Discord bot's messages (``bot/render.py``)
-and its table picture with the picture's text alternative (``bot/drawing.py``) word a
-card, a hand, an action, a phase, a phase's prompt and a tableau pile through here, so
-a player reads the same thing in each. Text only: no rules are decided here (what is
-legal, who won) and nothing is printed.
+The terminal (:mod:`engine.render_text`), the Discord bot's messages (``bot/render.py``),
+its table picture with the picture's text alternative (``bot/drawing.py``) and the rules
+in words (:mod:`engine.rules_text`) word a card, a hand, an action, a phase, a phase's
+prompt, a tableau pile, a maker, points, a march and a euchre through here, so a player
+reads the same thing in each. Where the picture has room for fewer words, its short
+form is kept beside the long one (:attr:`Verb.short`, :data:`THROWN_IN_SHORT`). Text
+only: no rules are decided here (what is legal, who won, what a hand scores) and
+nothing is printed.
 
 Notation (:func:`legend` explains it to players): a card is ``10♥``, ``A♠``, a
 joker ``🃏1``–``🃏3``, the double pack's second copy ``A♠'`` (ASCII: ``10H``,
@@ -38,29 +41,39 @@ from engine.actions import (
 )
 from engine.cards import DOUBLE_POWER, EFFECTIVE_SUIT, POWER, SUITS, TWIN, Card, Rank, Suit
 from engine.variants import Variant
-from engine.view import Phase, PlayerView, TableauPile
+from engine.view import HandResult, Phase, PlayerView, TableauPile
 
 __all__ = [
     "BID_ALONE",
     "DEALING",
+    "NOBODY_SCORES",
+    "THROWN_IN",
+    "THROWN_IN_SHORT",
     "Verb",
     "Wording",
     "a_joker",
+    "capital",
     "card_text",
+    "count",
     "deals_left",
     "doing",
     "joker_name",
     "jokers_word",
     "legend",
     "pile_text",
+    "points_text",
     "prompt",
     "rank_text",
+    "scores",
+    "signed",
     "sort_cards",
     "suit_groups",
     "suit_text",
     "tableau_marks",
     "tableau_text",
     "verb",
+    "verdict",
+    "won_game",
 ]
 
 
@@ -362,8 +375,7 @@ class Wording:
         Raises:
             ValueError: ``action`` is not an action.
         """
-        you = verb(action, view.phase).you
-        label = you[:1].upper() + you[1:]
+        label = capital(verb(action, view.phase).you)
         match action:
             case OrderUp(suit=suit) | TakeUp(suit=suit) if suit is not None:
                 return f"{label}, {self.suit(suit)} trump"
@@ -440,6 +452,69 @@ class Wording:
                 return f" {self.card(card)}"
         return ""
 
+    def made_by(self, maker: int, bid: int = 0, alone: int | None = None) -> str:
+        """Who made trump, and how: ``made by Ann``, ``made by Ann (bid 4) alone``,
+        ``made by Ann, Cleo alone`` (the maker's partner plays alone, RULES.md §4)."""
+        return f"made by {self.names[maker]}{self._aside(maker, bid, alone)}"
+
+    def _aside(self, maker: int, bid: int, alone: int | None) -> str:
+        """The Auction bid (RULES.md §7) and who plays alone, after the maker's name."""
+        words = f" (bid {bid})" if bid else ""
+        if alone == maker:
+            return words + " alone"
+        return words + (f", {self.names[alone]} alone" if alone is not None else "")
+
+    def defends_alone(self, seat: int, *, past: bool = False) -> str:
+        """``Cy defends alone``, ``You defend alone``; ``past``: ``Cy defended alone``
+        (RULES.md §4)."""
+        verb = "defended" if past else "defend" if seat == self.you else "defends"
+        return f"{self.names[seat]} {verb} alone"
+
+    def made(self, result: HandResult) -> str:
+        """A finished hand's contract: who made which trump and how, who played with
+        the maker, who defended alone. E.g. ``Ann made ♥ hearts (bid 4) alone``,
+        ``Bob made ♣ clubs, their own partner`` (RULES.md §7 Call-Ace: the maker held
+        the called card), ``Ann made ♠ spades, partnered by Dev; Cy defended alone``.
+
+        Raises:
+            ValueError: the hand was thrown in: nobody made trump.
+        """
+        maker, trump = result.maker, result.trump
+        if maker is None or trump is None:
+            raise ValueError(f"hand {result.hand_no} was thrown in: nobody made trump")
+        words = f"{self.names[maker]} made {self.suit(trump)}"
+        words += self._aside(maker, result.bid, result.alone)
+        if result.partner == maker:
+            words += f", {'your' if maker == self.you else 'their'} own partner"
+        elif result.partner is not None:
+            words += f", partnered by {self.names[result.partner]}"
+        if result.lone_defender is not None:
+            words += "; " + self.defends_alone(result.lone_defender, past=True)
+        return words
+
+    def took(self, result: HandResult) -> str:
+        """The tricks the makers took, out of the hand's: ``Ann & Cleo took 3 of 5
+        tricks`` (partners of a side, RULES.md §3; a secret or called partner, §7, named
+        once the hand is over), ``Ann took 5 of 5 tricks`` (a maker alone, or a loner
+        whose partners sat out, §3–§6).
+
+        Raises:
+            ValueError: the hand was thrown in: nobody made trump.
+        """
+        maker = result.maker
+        if maker is None:
+            raise ValueError(f"hand {result.hand_no} was thrown in: nobody made trump")
+        v = self.variant
+        if v.makers == "side":
+            seats = [s for s in range(v.players) if v.sides[s] == v.sides[maker]]
+        else:
+            seats = sorted({maker, maker if result.partner is None else result.partner})
+        if result.alone in seats:  # the loner's partners sat out: the loner took them all
+            seats = [result.alone]
+        made = sum(result.tricks[s] for s in seats)
+        who = " & ".join(self.names[s] for s in seats)
+        return f"{who} took {made} of {count(v.tricks, 'trick')}"
+
     def short(self, action: Action) -> tuple[str | Suit, ...]:
         """``action`` in the few words of a bid's bubble on the table's picture, each
         suit left for the picture to draw as its shape: ``("Order up",)``,
@@ -501,6 +576,68 @@ def doing(view: PlayerView, variant: Variant) -> str:
     if phase not in _DOING:
         raise ValueError(f"nobody acts during the {phase.value}")
     return _DOING[phase]
+
+
+# --- results: points, a march, a euchre, the game's end --------------------------------
+
+THROWN_IN = "everyone passed, so the hand is thrown in"
+"""A hand nobody made trump in (RULES.md §3): nothing is played, nobody scores."""
+THROWN_IN_SHORT = ("Thrown in", "everyone passed")
+""":data:`THROWN_IN` in the two short lines of the table picture's banner."""
+NOBODY_SCORES = "nobody scores"
+"""A hand's points when every side's are 0."""
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter a capital, to start a sentence (the rest, names
+    included, keeps its case, which ``str.capitalize`` would not)."""
+    return text[:1].upper() + text[1:]
+
+
+def count(n: int, noun: str) -> str:
+    """``n`` and a regular ``noun``, plural unless one: ``1 point``, ``3 tricks``, ``0 chips``."""
+    return f"{n} {noun}" + ("" if abs(n) == 1 else "s")
+
+
+def signed(points: int) -> str:
+    """A hand's points with their sign, ``+2``, ``-5``: the hyphen-minus, as every
+    score writes a minus, never U+2212 beside it."""
+    return f"{points:+d}"
+
+
+def scores(points: int, *, plural: bool = False) -> str:
+    """What a side does with a hand's ``points``: ``scores 2 points``, ``loses 2
+    points``; ``plural``: ``score 1 point`` (a side of several, or the reader, "You")."""
+    word = ("score" if points >= 0 else "lose") + ("" if plural else "s")
+    return f"{word} {count(abs(points), 'point')}"
+
+
+def points_text(points: Sequence[int], names: Sequence[str]) -> str:
+    """A hand's points by side, the sides that scored nothing left out: ``Ann & Cleo
+    +2, Bob -1``, or :data:`NOBODY_SCORES`.
+
+    Args:
+        points: each side's points this hand (:attr:`HandResult.points`).
+        names: each side's name, in the same order.
+    """
+    said = [f"{name} {signed(p)}" for name, p in zip(names, points, strict=True) if p]
+    return ", ".join(said) or NOBODY_SCORES
+
+
+def verdict(result: HandResult, variant: Variant) -> str:
+    """What a finished hand was, in a few words to follow its result: ``a march`` (the
+    makers took every trick), ``euchred`` (fewer than they had to, RULES.md "Euchre"),
+    Jackpot's ``a march sweeps the pool`` (RULES.md §7 ruling); empty for a hand simply
+    made, or one without makers."""
+    if variant.chips:
+        return "a march sweeps the pool" if max(result.tricks) == variant.tricks else ""
+    return "a march" if result.march else "euchred" if result.euchred else ""
+
+
+def won_game(names: str, *, short: bool = False) -> str:
+    """The winners of a game: ``Ann & Cleo won the game``; ``short``: ``Ann & Cleo won!``,
+    for the table picture's banner."""
+    return f"{names} won!" if short else f"{names} won the game"
 
 
 def deals_left(view: PlayerView) -> str:

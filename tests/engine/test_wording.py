@@ -30,19 +30,29 @@ from engine.cards import Card, Suit
 from engine.game import Game
 from engine.rules_text import rules_text
 from engine.variants import VARIANTS
-from engine.view import Phase, TableauPile
+from engine.view import HandResult, Phase, TableauPile
 from engine.wording import (
     BID_ALONE,
+    NOBODY_SCORES,
+    THROWN_IN,
+    THROWN_IN_SHORT,
     Wording,
+    capital,
+    count,
     doing,
     joker_name,
     legend,
     pile_text,
+    points_text,
     prompt,
+    scores,
+    signed,
     sort_cards,
     suit_groups,
     tableau_text,
     verb,
+    verdict,
+    won_game,
 )
 
 # One configuration per variant and option that changes the pack or the seats.
@@ -351,6 +361,104 @@ def test_nobody_is_doing_anything_between_hands(phase: Phase) -> None:
     game = Game("euchre", seed=1)
     with pytest.raises(ValueError, match="nobody acts"):
         doing(replace(game.view(None), phase=phase), game.variant)
+
+
+# --- results: makers, tricks, points, a march, a euchre ------------------------------------
+
+
+def _result(**fields: object) -> HandResult:
+    """A finished four-seat hand: Bob (seat 1) made clubs and took 3 of 5 tricks."""
+    base: dict[str, object] = dict(
+        hand_no=4, dealer=0, up_card=Card.parse("9C"), trump=Suit.CLUBS, maker=1,
+        alone=None, tricks=(1, 2, 1, 1), points=(0, 1), scores=(5, 7), march=False,
+        euchred=False,
+    )  # fmt: skip
+    return HandResult(**{**base, **fields})  # type: ignore[arg-type]
+
+
+NAMES = ("Ann", "Bob", "Cleo", "Dev")
+
+
+def test_who_made_trump_and_how() -> None:
+    """The maker, the Auction bid (RULES.md §7) and who plays alone, in one aside: the
+    maker alone, or a partner who went alone (§4)."""
+    words = Wording(VARIANTS["british"], NAMES)
+    assert words.made_by(1) == "made by Bob"
+    assert words.made_by(1, alone=1) == "made by Bob alone"
+    assert words.made_by(1, alone=3) == "made by Bob, Dev alone"
+    assert words.made_by(0, bid=15, alone=0) == "made by Ann (bid 15) alone"
+    assert words.defends_alone(2) == "Cleo defends alone"
+    assert words.defends_alone(2, past=True) == "Cleo defended alone"
+    reader = Wording(VARIANTS["british"], ("Ann", "Bob", "You", "Dev"), you=2)
+    assert reader.defends_alone(2) == "You defend alone"
+
+
+def test_a_hands_contract_after_it_is_over() -> None:
+    """Who made which trump, with whom, and who defended alone (RULES.md §4, §7)."""
+    words = Wording(VARIANTS["british"], NAMES)
+    assert words.made(_result()) == "Bob made ♣ clubs"
+    assert words.made(_result(alone=3, lone_defender=0)) == (
+        "Bob made ♣ clubs, Dev alone; Ann defended alone"
+    )
+    call_ace = VARIANTS["call_ace"]
+    assert (
+        Wording(call_ace, NAMES).made(_result(partner=2)) == "Bob made ♣ clubs, partnered by Cleo"
+    )
+    assert (
+        Wording(call_ace, NAMES).made(_result(partner=1)) == "Bob made ♣ clubs, their own partner"
+    )
+    mine = Wording(VARIANTS["call_ace"], ("You", *NAMES[1:]), you=0)
+    assert mine.made(_result(maker=0, partner=0)) == "You made ♣ clubs, your own partner"
+    with pytest.raises(ValueError, match="thrown in"):
+        words.made(_result(maker=None, trump=None))
+
+
+def test_what_the_makers_took() -> None:
+    """Partners of a side together (RULES.md §3), a called partner once told (§7), a
+    loner alone: the partners who sat out took nothing."""
+    assert Wording(VARIANTS["euchre"], NAMES).took(_result()) == "Bob & Dev took 3 of 5 tricks"
+    alone = _result(alone=3, tricks=(0, 0, 0, 5))
+    assert Wording(VARIANTS["euchre"], NAMES).took(alone) == "Dev took 5 of 5 tricks"
+    called = Wording(VARIANTS["call_ace"], NAMES).took(_result(partner=2))
+    assert called == "Bob & Cleo took 3 of 5 tricks"
+    assert Wording(VARIANTS["three_hand"], NAMES[:3]).took(_result(tricks=(1, 3, 1))) == (
+        "Bob took 3 of 5 tricks"
+    )
+
+
+def test_a_march_a_euchre_and_jackpots_sweep() -> None:
+    """The verdict follows the engine's flags; Jackpot's march sweeps the pool (§7)."""
+    euchre = VARIANTS["euchre"]
+    assert verdict(_result(march=True), euchre) == "a march"
+    assert verdict(_result(euchred=True), euchre) == "euchred"
+    assert verdict(_result(), euchre) == ""
+    jackpot = VARIANTS["jackpot"]
+    assert verdict(_result(maker=None, tricks=(0, 5, 0, 0)), jackpot) == "a march sweeps the pool"
+    assert verdict(_result(maker=None, tricks=(1, 4, 0, 0)), jackpot) == ""
+
+
+def test_points_are_counted_signed_and_scored() -> None:
+    """``1 point``, ``+2``, ``-5`` with the hyphen-minus; a side ``scores`` or ``loses``."""
+    assert (count(1, "point"), count(0, "trick"), count(3, "trick")) == (
+        "1 point",
+        "0 tricks",
+        "3 tricks",
+    )
+    assert (signed(2), signed(-5)) == ("+2", "-5")
+    assert scores(1) == "scores 1 point"
+    assert scores(-2) == "loses 2 points"
+    assert scores(4, plural=True) == "score 4 points"
+    assert points_text((0, 2, -1), ("Ann", "Bob & Dev", "Cy")) == "Bob & Dev +2, Cy -1"
+    assert points_text((0, 0), ("Ann", "Bob")) == NOBODY_SCORES
+
+
+def test_the_games_end_and_a_hand_thrown_in() -> None:
+    """One sentence each, and the picture's shorter form of it."""
+    assert won_game("Ann & Cleo") == "Ann & Cleo won the game"
+    assert won_game("Ann & Cleo", short=True) == "Ann & Cleo won!"
+    assert capital(THROWN_IN) == "Everyone passed, so the hand is thrown in"
+    assert THROWN_IN_SHORT == ("Thrown in", "everyone passed")
+    assert capital("a march by Ann") == "A march by Ann"
 
 
 # --- the rules in words -------------------------------------------------------------------
