@@ -46,6 +46,8 @@ from engine.view import HandResult, Phase, PlayerView, TableauPile
 __all__ = [
     "BID_ALONE",
     "DEALING",
+    "EUCHRED",
+    "MARCH",
     "NOBODY_SCORES",
     "THROWN_IN",
     "THROWN_IN_SHORT",
@@ -586,6 +588,10 @@ THROWN_IN_SHORT = ("Thrown in", "everyone passed")
 """:data:`THROWN_IN` in the two short lines of the table picture's banner."""
 NOBODY_SCORES = "nobody scores"
 """A hand's points when every side's are 0."""
+MARCH = "a march"
+"""The makers took every trick (RULES.md "March")."""
+EUCHRED = "euchred"
+"""The makers took fewer tricks than they had to (RULES.md "Euchre")."""
 
 
 def capital(text: str) -> str:
@@ -630,8 +636,8 @@ def verdict(result: HandResult, variant: Variant) -> str:
     Jackpot's ``a march sweeps the pool`` (RULES.md §7 ruling); empty for a hand simply
     made, or one without makers."""
     if variant.chips:
-        return "a march sweeps the pool" if max(result.tricks) == variant.tricks else ""
-    return "a march" if result.march else "euchred" if result.euchred else ""
+        return f"{MARCH} sweeps the pool" if max(result.tricks) == variant.tricks else ""
+    return MARCH if result.march else EUCHRED if result.euchred else ""
 
 
 def won_game(names: str, *, short: bool = False) -> str:

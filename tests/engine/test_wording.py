@@ -489,6 +489,100 @@ def test_the_rules_write_cards_as_the_table_shows_them(variant: str) -> None:
     assert "🃏" not in "\n".join(s.text for s in rules_text(v, ascii_only=True))
 
 
+def _scoring(variant: str) -> str:
+    return next(s.text for s in rules_text(variant) if s.heading == "Scoring")
+
+
+def _points(n: int) -> str:
+    return f"{n} point" + ("" if n == 1 else "s")
+
+
+EUCHRE_FAMILY = [v for v in sorted(VARIANTS) if VARIANTS[v].tricks == 5 and not VARIANTS[v].chips]
+
+
+@pytest.mark.parametrize("variant", [v for v in EUCHRE_FAMILY if v != "auction"])
+def test_the_rules_state_the_points_the_scoring_function_gives(variant: str) -> None:
+    """RULES.md §3–§7 Scoring: each line of the rules' table is built here from the
+    variant's own scoring function (a hand made, a march, a march alone where a maker
+    may go alone, a euchre, one against a lone defender where a defender may go alone)
+    and found in the text ``tuque rules`` prints."""
+    v = VARIANTS[variant]
+    score, text = v.score_hand, _scoring(variant)
+    makers_alone = v.alone != "none" or v.makers == "call_suit"
+    defender_alone = v.alone == "anyone"
+    solo = v.makers == "solo"
+    makers, score_verb = ("the maker", "scores") if solo else ("the makers", "score")
+    for made in (3, 4):
+        assert score(made, 5 - made, False) == score(3, 2, False)  # one line for both
+    made = f"- 3 or 4: {makers} {score_verb} {_points(score(3, 2, False)[0])}"
+    march = f"- All 5 (a march): {makers} {score_verb} {_points(score(5, 0, False)[0])}"
+    if makers_alone and score(5, 0, True) != score(5, 0, False):
+        march += f", or {score(5, 0, True)[0]} playing alone"
+    for made_tricks in (0, 1, 2):
+        assert score(made_tricks, 5 - made_tricks, False) == score(2, 3, False)
+    ours, theirs = score(2, 3, False)
+    if theirs:
+        euchred = f"- Fewer than 3 (euchred): the defenders score {_points(theirs)}"
+        lone = score(2, 3, False, True)[1]
+        if defender_alone and lone != theirs:
+            euchred += f", or {lone} with a defender playing alone"
+    else:
+        euchred = f"- Fewer than 3 (euchred): the maker loses {_points(-ours)}"
+        assert "A score can go below zero." in text
+    for line in (made, march, euchred):
+        assert f"{line}\n" in text + "\n", f"{line!r} not in {text!r}"
+
+
+def test_auctions_rules_state_each_bids_points_from_the_scoring_function() -> None:
+    """RULES.md §7 Auction ruling: per bid, what the makers must take and what each
+    maker then scores or loses, as ``score_auction`` gives it."""
+    v = VARIANTS["auction"]
+    score, text = v.score_hand, _scoring("auction")
+    for level in BID_LEVELS:
+        need = min(level, 5)
+        won = score(need, 5 - need, level in BID_ALONE, False, level)[0]
+        lost = score(need - 1, 6 - need, level in BID_ALONE, False, level)[0]
+        assert all(score(m, 5 - m, False, False, level)[0] == won for m in range(need, 6))
+        assert all(score(m, 5 - m, False, False, level)[0] == lost for m in range(need))
+        taken = {3: "3 to 5 tricks", 4: "4 or 5 tricks", 5: "all 5 tricks (a march)"}[need]
+        alone = f" ({BID_ALONE[level]})" if level in BID_ALONE else ""
+        line = (
+            f"- Bid {level}{alone}: {taken} {won:+d}, fewer than {need} tricks (euchred) {lost:+d}"
+        )
+        assert line in text.splitlines(), f"{line!r} not in {text!r}"
+
+
+def test_tuque61s_rules_state_the_points_a_trick_the_scoring_function_gives() -> None:
+    """RULES.md §2: a point a trick each; the defender's rate doubles from 9 tricks."""
+    v = VARIANTS["tuque61"]
+    score, text = v.score_hand, _scoring("tuque61")
+    maker = score(1, 16, False)[0]
+    assert all(score(m, 17 - m, False)[0] == maker * m for m in range(18))
+    low, high = score(16, 1, False)[1], score(0, 17, False)[1] // 17
+    threshold = next(d for d in range(1, 18) if score(17 - d, d, False)[1] != low * d)
+    assert f"- The maker scores {_points(maker)} a trick." in text
+    assert (
+        f"- The defender scores {_points(low)} a trick, or {high} a trick if they took "
+        f"{threshold} or more." in text
+    )
+
+
+def test_the_rules_follow_the_scoring_function_not_typed_numbers(monkeypatch) -> None:
+    """Nothing in the scoring table is typed: a variant scored another way (every point
+    doubled) gets a table with the other numbers."""
+    base = VARIANTS["british"]
+
+    def doubled(m: int, d: int, alone: bool, lone: bool = False, bid: int = 0) -> tuple[int, int]:
+        ours, theirs = base.score_hand(m, d, alone, lone, bid)
+        return 2 * ours, 2 * theirs
+
+    monkeypatch.setitem(VARIANTS, "british", replace(base, score_hand=doubled))
+    text = _scoring("british")
+    assert "- All 5 (a march): the makers score 4 points, or 8 playing alone" in text
+    assert "- 3 or 4: the makers score 2 points" in text
+    assert "the defenders score 4 points, or 8 with a defender playing alone" in text
+
+
 def test_tuque_scoring_table_matches_the_engine() -> None:
     """Each line of Tuque's scoring table gives the points the engine scores."""
     scoring = next(s.text for s in rules_text("tuque") if s.heading == "Scoring")
