@@ -44,6 +44,7 @@ from engine.wording import (
     capital,
     deals_left,
     doing,
+    goal,
     jokers_word,
     points_text,
     prompt,
@@ -695,9 +696,7 @@ def _rules_in_words(lobby: LobbyRow) -> str:
     """The variant's summary and the table's options, as a player would say them."""
     v = _configured(lobby.variant, lobby.options)
     o = v.options(**lobby.options)
-    words = [
-        f"{o.hands} deals or a march" if v.name == "jackpot" else f"first to {o.target} points"
-    ]
+    words = [goal(v, o.target, o.hands) if v.chips else f"first to {o.target} points"]
     if o.stick_the_dealer and v.name == "euchre":
         words.append("stick the dealer")
     if o.no_alone_after_pass:

@@ -29,6 +29,7 @@ from engine.wording import (
     Wording,
     capital,
     deals_left,
+    goal,
     legend,
     pile_text,
     prompt,
@@ -238,7 +239,7 @@ class TextRenderer:
     def _goal(self, view: PlayerView) -> str:
         """What ends the game, after the score: ``game to 10``, or Jackpot's deals
         (``deal 3 of 12``), since it ends on deals, not points (RULES.md §7 ruling)."""
-        return deals_left(view) if self.variant.chips else f"game to {view.target}"
+        return deals_left(view) if self.variant.chips else goal(self.variant, view.target)
 
     def _up_card(self, view: PlayerView) -> str:
         if view.up_card is None:
@@ -449,7 +450,7 @@ class TextRenderer:
             f"Hand {result.hand_no}: {self.words.made(result)}. "
             f"Tricks: {self._tricks(result.tricks)}.{outcome}\n"
             f"{scored or capital(NOBODY_SCORES)}. "
-            f"Score: {self._scores(result.scores)} (game to {target})."
+            f"Score: {self._scores(result.scores)} ({goal(self.variant, target)})."
         )
 
     def game_result(self, view: PlayerView) -> str:

@@ -59,6 +59,7 @@ __all__ = [
     "count",
     "deals_left",
     "doing",
+    "goal",
     "joker_name",
     "jokers_word",
     "legend",
@@ -638,6 +639,13 @@ def verdict(result: HandResult, variant: Variant) -> str:
     if variant.chips:
         return f"{MARCH} sweeps the pool" if max(result.tricks) == variant.tricks else ""
     return MARCH if result.march else EUCHRED if result.euchred else ""
+
+
+def goal(variant: Variant, target: int, hands: int = 0) -> str:
+    """What ends a game, after its score or its name: ``game to 10``; Jackpot's ``12
+    deals or a march`` (``hands`` deals; RULES.md §7 ruling: it ends on deals, its
+    target a bound no score reaches)."""
+    return f"{hands} deals or {MARCH}" if variant.chips else f"game to {target}"
 
 
 def won_game(names: str, *, short: bool = False) -> str:

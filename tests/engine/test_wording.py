@@ -40,6 +40,7 @@ from engine.wording import (
     capital,
     count,
     doing,
+    goal,
     joker_name,
     legend,
     pile_text,
@@ -450,6 +451,12 @@ def test_points_are_counted_signed_and_scored() -> None:
     assert scores(4, plural=True) == "score 4 points"
     assert points_text((0, 2, -1), ("Ann", "Bob & Dev", "Cy")) == "Bob & Dev +2, Cy -1"
     assert points_text((0, 0), ("Ann", "Bob")) == NOBODY_SCORES
+
+
+def test_what_ends_a_game() -> None:
+    """A target of points; Jackpot's deals, or a march (RULES.md §7 ruling)."""
+    assert goal(VARIANTS["euchre"], 10) == "game to 10"
+    assert goal(VARIANTS["jackpot"], 100, hands=12) == "12 deals or a march"
 
 
 def test_the_games_end_and_a_hand_thrown_in() -> None:
