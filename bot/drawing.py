@@ -537,17 +537,12 @@ class _Table:
             x += _width("Trump", _TEXT) + 8
             c.paste(_suit_chip(view.trump, 40), (x, y - 20))
             x += 48
+            said = Wording(self.variant, self.names)
             words = []
             if view.maker is not None:
-                words.append(self.names[view.maker])
-            if view.bid:
-                words.append(f"bid {view.bid}")
-            if view.alone is not None:
-                words.append(
-                    "alone" if view.alone == view.maker else f"{self.names[view.alone]} alone"
-                )
+                words.append(said.made_by(view.maker, view.bid, view.alone, short=True))
             if view.lone_defender is not None:
-                words.append(f"{self.names[view.lone_defender]} defends alone")
+                words.append(said.defends_alone(view.lone_defender))
             if words:
                 text = _cut(" · ".join(words), _TEXT, 250)
                 c.text((x, y), text, _TEXT, _WHITE, "lm")
@@ -578,7 +573,7 @@ class _Table:
             words = [
                 ("Chips", _MUTED),
                 (f"pool {view.pool}", _WHITE),
-                (_jackpot_deals(view), _MUTED),
+                (deals_left(view, short=True), _MUTED),
             ]
         elif self.variant.teams:
             words = [(f"to {view.target}", _MUTED)]
@@ -831,13 +826,6 @@ class _Table:
         x, y = at[0] + _CARD - side + 2, at[1] - side + 4
         self.canvas.box((x - 3, y - 3, x + side + 3, y + side + 3), _ACTIVE, 8, _INK, 1.5)
         self.canvas.paste(_suit_chip(self.view.trump, side), (x, y))
-
-
-def _jackpot_deals(view: PlayerView) -> str:
-    hands = view.options.hands if view.options is not None else 0
-    if view.tie_break:
-        return "tie-break"
-    return f"deal {view.hand_no}/{hands}"
 
 
 def _variant(view: PlayerView) -> Variant:

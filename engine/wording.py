@@ -455,10 +455,19 @@ class Wording:
                 return f" {self.card(card)}"
         return ""
 
-    def made_by(self, maker: int, bid: int = 0, alone: int | None = None) -> str:
+    def made_by(
+        self, maker: int, bid: int = 0, alone: int | None = None, *, short: bool = False
+    ) -> str:
         """Who made trump, and how: ``made by Ann``, ``made by Ann (bid 4) alone``,
-        ``made by Ann, Cleo alone`` (the maker's partner plays alone, RULES.md §4)."""
-        return f"made by {self.names[maker]}{self._aside(maker, bid, alone)}"
+        ``made by Ann, Cleo alone`` (the maker's partner plays alone, RULES.md §4).
+        ``short``, for the table picture's band: ``Ann · bid 4 · alone``, ``Ann · Cleo
+        alone``."""
+        if not short:
+            return f"made by {self.names[maker]}{self._aside(maker, bid, alone)}"
+        words = [self.names[maker]] + ([f"bid {bid}"] if bid else [])
+        if alone is not None:
+            words.append("alone" if alone == maker else f"{self.names[alone]} alone")
+        return " · ".join(words)
 
     def _aside(self, maker: int, bid: int, alone: int | None) -> str:
         """The Auction bid (RULES.md §7) and who plays alone, after the maker's name."""
@@ -654,12 +663,15 @@ def won_game(names: str, *, short: bool = False) -> str:
     return f"{names} won!" if short else f"{names} won the game"
 
 
-def deals_left(view: PlayerView) -> str:
+def deals_left(view: PlayerView, *, short: bool = False) -> str:
     """Jackpot's progress, which ends on deals rather than points (RULES.md §7 ruling):
     ``deal 3 of 12``; ``deal 13, to break a tie for the most chips`` once a deal that
     should have ended the game left a tie; between that deal and the next, ``a tie for
-    the most chips: one more deal``."""
+    the most chips: one more deal``. ``short``, for the table picture's band: ``deal
+    3/12``, ``tie-break``."""
     hands = view.options.hands if view.options is not None else 0
+    if short:
+        return "tie-break" if view.tie_break else f"deal {view.hand_no}/{hands}"
     if not view.tie_break:
         return f"deal {view.hand_no} of {hands}"
     if view.phase is Phase.HAND_OVER:

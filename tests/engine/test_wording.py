@@ -39,6 +39,7 @@ from engine.wording import (
     Wording,
     capital,
     count,
+    deals_left,
     doing,
     goal,
     joker_name,
@@ -388,6 +389,8 @@ def test_who_made_trump_and_how() -> None:
     assert words.made_by(1, alone=1) == "made by Bob alone"
     assert words.made_by(1, alone=3) == "made by Bob, Dev alone"
     assert words.made_by(0, bid=15, alone=0) == "made by Ann (bid 15) alone"
+    assert words.made_by(0, bid=15, alone=0, short=True) == "Ann · bid 15 · alone"
+    assert words.made_by(1, alone=3, short=True) == "Bob · Dev alone"
     assert words.defends_alone(2) == "Cleo defends alone"
     assert words.defends_alone(2, past=True) == "Cleo defended alone"
     reader = Wording(VARIANTS["british"], ("Ann", "Bob", "You", "Dev"), you=2)
@@ -457,6 +460,17 @@ def test_what_ends_a_game() -> None:
     """A target of points; Jackpot's deals, or a march (RULES.md §7 ruling)."""
     assert goal(VARIANTS["euchre"], 10) == "game to 10"
     assert goal(VARIANTS["jackpot"], 100, hands=12) == "12 deals or a march"
+
+
+def test_jackpots_deals_in_words_and_in_the_pictures_short_form() -> None:
+    """RULES.md §7 ruling: Jackpot ends on deals; a tie for the most chips plays on."""
+    game = Game("jackpot", seed=1, hands=12)
+    game.deal()
+    view = game.view(None)
+    assert (deals_left(view), deals_left(view, short=True)) == ("deal 1 of 12", "deal 1/12")
+    tied = replace(view, hand_no=13, tie_break=True)
+    assert deals_left(tied) == "deal 13, to break a tie for the most chips"
+    assert deals_left(tied, short=True) == "tie-break"
 
 
 def test_the_games_end_and_a_hand_thrown_in() -> None:
