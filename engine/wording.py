@@ -692,12 +692,12 @@ def prompt(view: PlayerView, variant: Variant) -> str:
     may_pass = any(isinstance(a, Pass) for a in legal)
     phase = view.phase
     if phase is Phase.BIDDING_1:
-        choices = ["turn it down and go alone"] if TurnDown() in legal else []
+        choices = [verb(TurnDown()).you] if TurnDown() in legal else []
         accept = next((a for a in legal if isinstance(a, OrderUp | TakeUp)), None)
         if accept is not None:
-            words = "order it up" if isinstance(accept, OrderUp) else "take it up"
-            choices.append(words + (" and name trump" if accept.suit is not None else ""))
-        return _or([*choices, *(["pass"] if may_pass else [])])
+            named = " and name trump" if accept.suit is not None else ""
+            choices.append(verb(accept).you + named)
+        return _or([*choices, *([verb(Pass(), phase).you] if may_pass else [])])
     if phase is Phase.BIDDING_2:
         return "name a suit as trump, or pass." if may_pass else "name a suit as trump."
     if phase is Phase.DISCARD:
