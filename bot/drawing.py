@@ -773,7 +773,7 @@ class _Table:
             return ["Hand over"]
         if result.thrown_in:
             return list(THROWN_IN_SHORT)
-        said = verdict(result, self.variant)
+        said = verdict(result, self.variant, short=True)
         heading = f"{capital(said)}!" if said else "Hand over"
         lines = [
             f"{self._side_names(side)} {signed(points)}"

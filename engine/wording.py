@@ -640,13 +640,14 @@ def points_text(points: Sequence[int], names: Sequence[str]) -> str:
     return ", ".join(said) or NOBODY_SCORES
 
 
-def verdict(result: HandResult, variant: Variant) -> str:
+def verdict(result: HandResult, variant: Variant, *, short: bool = False) -> str:
     """What a finished hand was, in a few words to follow its result: ``a march`` (the
     makers took every trick), ``euchred`` (fewer than they had to, RULES.md "Euchre"),
-    Jackpot's ``a march sweeps the pool`` (RULES.md §7 ruling); empty for a hand simply
-    made, or one without makers."""
+    Jackpot's ``a march sweeps the pool`` (RULES.md §7 ruling; ``short``, for the table
+    picture's banner: ``a march``); empty for a hand simply made, or one without makers."""
     if variant.chips:
-        return f"{MARCH} sweeps the pool" if max(result.tricks) == variant.tricks else ""
+        swept = max(result.tricks) == variant.tricks
+        return "" if not swept else MARCH if short else f"{MARCH} sweeps the pool"
     return MARCH if result.march else EUCHRED if result.euchred else ""
 
 

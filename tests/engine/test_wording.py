@@ -437,7 +437,9 @@ def test_a_march_a_euchre_and_jackpots_sweep() -> None:
     assert verdict(_result(euchred=True), euchre) == "euchred"
     assert verdict(_result(), euchre) == ""
     jackpot = VARIANTS["jackpot"]
-    assert verdict(_result(maker=None, tricks=(0, 5, 0, 0)), jackpot) == "a march sweeps the pool"
+    swept = _result(maker=None, tricks=(0, 5, 0, 0))
+    assert verdict(swept, jackpot) == "a march sweeps the pool"
+    assert verdict(swept, jackpot, short=True) == "a march"
     assert verdict(_result(maker=None, tricks=(1, 4, 0, 0)), jackpot) == ""
 
 
