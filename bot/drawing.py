@@ -41,24 +41,27 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageEnhance, ImageFont
 
 from bot.faces import back_png, face_png
-from engine.actions import (
-    Action,
-    Ask,
-    Bid,
-    CallCard,
-    CallSuit,
-    GoAlone,
-    NameTrump,
-    OrderUp,
-    Pass,
-    TakeUp,
-    TurnDown,
-)
-from engine.cards import Card, Rank, Suit, is_trump
+from engine.actions import Action
+from engine.cards import Card, Suit, is_trump
 from engine.game import Deal, Game
 from engine.variants import VARIANTS, Variant
 from engine.view import Phase, PlayerView, Trick
-from engine.wording import Wording, card_text, deals_left, sort_cards
+from engine.wording import (
+    DEALING,
+    THROWN_IN,
+    THROWN_IN_SHORT,
+    Wording,
+    capital,
+    card_text,
+    count,
+    deals_left,
+    doing,
+    points_text,
+    signed,
+    sort_cards,
+    verdict,
+    won_game,
+)
 
 __all__ = [
     "DESCRIPTION_LIMIT",
@@ -534,17 +537,12 @@ class _Table:
             x += _width("Trump", _TEXT) + 8
             c.paste(_suit_chip(view.trump, 40), (x, y - 20))
             x += 48
+            said = Wording(self.variant, self.names)
             words = []
             if view.maker is not None:
-                words.append(self.names[view.maker])
-            if view.bid:
-                words.append(f"bid {view.bid}")
-            if view.alone is not None:
-                words.append(
-                    "alone" if view.alone == view.maker else f"{self.names[view.alone]} alone"
-                )
+                words.append(said.made_by(view.maker, view.bid, view.alone, short=True))
             if view.lone_defender is not None:
-                words.append(f"{self.names[view.lone_defender]} defends alone")
+                words.append(said.defends_alone(view.lone_defender))
             if words:
                 text = _cut(" · ".join(words), _TEXT, 250)
                 c.text((x, y), text, _TEXT, _WHITE, "lm")
@@ -575,7 +573,7 @@ class _Table:
             words = [
                 ("Chips", _MUTED),
                 (f"pool {view.pool}", _WHITE),
-                (_jackpot_deals(view), _MUTED),
+                (deals_left(view, short=True), _MUTED),
             ]
         elif self.variant.teams:
             words = [(f"to {view.target}", _MUTED)]
@@ -629,7 +627,7 @@ class _Table:
                 x += _width(str(size), _TEXT) + 14
             if view.phase not in _BIDDING:
                 won = view.tricks_won[seat]
-                text = f"{won} trick" + ("" if won == 1 else "s")
+                text = count(won, "trick")
                 c.text((x, line), text, _TEXT, ink, "lm", bold=False)
         if seat == view.dealer and view.hand_no:
             self._dealer_chip((box[2] - 26, box[1]))
@@ -720,7 +718,11 @@ class _Table:
             self._bubble(seat, action)
 
     def _bubble(self, seat: int, action: Action) -> None:
-        parts = _bid_parts(action, self.names)
+        # The bid's short words (engine.wording), an asked seat's long name cut to fit.
+        parts = [
+            p if isinstance(p, Suit) else _cut(p, _TEXT, 150)
+            for p in Wording(self.variant, self.names).short(action)
+        ]
         chip = 26
         width = sum(chip if isinstance(p, Suit) else _width(p, _TEXT) for p in parts)
         width += 6 * (len(parts) - 1) + 24
@@ -762,7 +764,7 @@ class _Table:
         view = self.view
         if view.winner is None:
             return ["Game over"]
-        return ["Game over", f"{self._side_names(view.winner)} won!"]
+        return ["Game over", won_game(self._side_names(view.winner), short=True)]
 
     def _hand_words(self) -> list[str]:
         """The hand's end: a heading, then each side's points."""
@@ -770,10 +772,11 @@ class _Table:
         if result is None:
             return ["Hand over"]
         if result.thrown_in:
-            return ["Thrown in", "everyone passed"]
-        heading = "March!" if result.march else "Euchred!" if result.euchred else "Hand over"
+            return list(THROWN_IN_SHORT)
+        said = verdict(result, self.variant, short=True)
+        heading = f"{capital(said)}!" if said else "Hand over"
         lines = [
-            f"{self._side_names(side)} {points:+d}"
+            f"{self._side_names(side)} {signed(points)}"
             for side, points in enumerate(result.points)
             if points
         ]
@@ -825,45 +828,6 @@ class _Table:
         self.canvas.paste(_suit_chip(self.view.trump, side), (x, y))
 
 
-def _jackpot_deals(view: PlayerView) -> str:
-    hands = view.options.hands if view.options is not None else 0
-    if view.tie_break:
-        return "tie-break"
-    return f"deal {view.hand_no}/{hands}"
-
-
-def _bid_parts(action: Action, names: Sequence[str]) -> list[str | Suit]:
-    """A bid in a few words and suit shapes: ``Pass``, ``Order up``, ``Name ♥``."""
-    match action:
-        case Pass():
-            return ["Pass"]
-        case OrderUp(suit=suit):
-            return ["Order up"] + ([suit] if suit is not None else [])
-        case TakeUp(suit=suit):
-            return ["Take up"] + ([suit] if suit is not None else [])
-        case NameTrump(suit=suit):
-            return ["Name", suit]
-        case GoAlone():
-            return ["Alone"]
-        case TurnDown():
-            return ["Turn down"]
-        case CallSuit(suit=suit):
-            return ["Call", suit]
-        case Ask(seat=seat):
-            return [_cut(f"Ask {names[seat]}", _TEXT, 150)]
-        case Bid(level=level, suit=suit):
-            return [f"Bid {level}", suit]
-        case CallCard(card=card):
-            return [f"Call {_rank_word(card)}"] + ([card.suit] if card.suit is not None else [])
-    return ["..."]
-
-
-def _rank_word(card: Card) -> str:
-    if card.is_ben:
-        return f"Joker {card.ben}"
-    return "10" if card.rank is Rank.TEN else str(card.rank)
-
-
 def _variant(view: PlayerView) -> Variant:
     variant = VARIANTS[view.variant]
     return variant.configured(view.options) if view.options is not None else variant
@@ -887,7 +851,7 @@ def describe(view: PlayerView, names: Sequence[str], caption: str | None = None)
         if len(text) <= DESCRIPTION_LIMIT:
             return text
     # Still too long (a caption of a page?): what fits, then whose turn it is.
-    last = _status_sentence(view, who) + "."
+    last = _status_sentence(view, variant, who) + "."
     head = text[: len(text) - len(last)].rstrip()
     return _cut_text(head, DESCRIPTION_LIMIT - len(last) - 1) + " " + last
 
@@ -920,12 +884,10 @@ def _sentences(
     elif view.widow:
         say(1, f"Widow: {view.widow} cards face down")
     if view.trump is not None:
-        made = f", made by {who[view.maker]}" if view.maker is not None else ""
-        bid = f", bid {view.bid}" if view.bid else ""
-        alone = f", {who[view.alone]} alone" if view.alone is not None else ""
-        say(0, f"Trump {view.trump.noun}{made}{bid}{alone}")
+        made = "" if view.maker is None else ", " + words.made_by(view.maker, view.bid, view.alone)
+        say(0, f"Trump {view.trump.noun}{made}")
     if view.lone_defender is not None:
-        say(1, f"{who[view.lone_defender]} defends alone")
+        say(1, words.defends_alone(view.lone_defender))
     if view.called_suit is not None:
         say(1, f"Called {view.called_suit.noun}: the holder of its best card is partner")
     if view.called_card is not None:
@@ -950,9 +912,9 @@ def _sentences(
             say(1, "Tricks won: " + ", ".join(f"{who[s]} {view.tricks_won[s]}" for s in playing))
         say(3, "Cards in hand: " + ", ".join(f"{who[s]} {view.hand_sizes[s]}" for s in playing))
     if view.phase is Phase.HAND_OVER and view.last_hand is not None:
-        say(0, _result_sentence(view, who))
+        say(0, _result_sentence(view, variant, who))
     say(0, _score_sentence(view, variant, who))
-    say(0, _status_sentence(view, who))
+    say(0, _status_sentence(view, variant, who))
     return said
 
 
@@ -969,16 +931,15 @@ def _plays(trick: Trick, who: Sequence[str]) -> str:
     )
 
 
-def _result_sentence(view: PlayerView, who: Sequence[str]) -> str:
+def _result_sentence(view: PlayerView, variant: Variant, who: Sequence[str]) -> str:
+    """The hand just over: ``A march: Ann & Cleo +2``, ``Hand over: Bob +1``."""
     result = view.last_hand
     assert result is not None
     if result.thrown_in:
-        return "Hand thrown in: everyone passed"
-    points = ", ".join(
-        f"{_side(view, side, who)} {p:+d}" for side, p in enumerate(result.points) if p
-    )
-    how = " (march)" if result.march else " (euchred)" if result.euchred else ""
-    return f"Hand over{how}: {points or 'no points'}"
+        return capital(THROWN_IN)
+    sides = [_side(view, side, who) for side in range(len(result.points))]
+    said = verdict(result, variant)
+    return f"{capital(said) if said else 'Hand over'}: {points_text(result.points, sides)}"
 
 
 def _score_sentence(view: PlayerView, variant: Variant, who: Sequence[str]) -> str:
@@ -992,29 +953,14 @@ def _side(view: PlayerView, side: int, who: Sequence[str]) -> str:
     return " & ".join(who[s] for s, each in enumerate(view.sides) if each == side)
 
 
-_DOING = {
-    Phase.BIDDING_1: "to bid",
-    Phase.BIDDING_2: "to bid",
-    Phase.DISCARD: "to discard",
-    Phase.GOING_ALONE: "to decide on going alone",
-    Phase.BLIND_NAMING: "to name trump unseen",
-    Phase.CARD_REQUEST: "to ask for a card",
-    Phase.GIVING: "to give the loner a card",
-    Phase.CALLING: "to call a partner",
-    Phase.AUCTION: "to bid",
-}
-
-
-def _status_sentence(view: PlayerView, who: Sequence[str]) -> str:
+def _status_sentence(view: PlayerView, variant: Variant, who: Sequence[str]) -> str:
     if view.phase is Phase.GAME_OVER:
         if view.winner is None:
             return "Game over"
-        return f"Game over: {_side(view, view.winner, who)} won"
+        return f"Game over: {won_game(_side(view, view.winner, who))}"
     if view.turn is None:
-        return "Waiting for the next deal"
-    if view.phase is Phase.PLAY:
-        return f"{who[view.turn]} to {'play' if view.trick.plays else 'lead'}"
-    return f"{who[view.turn]} {_DOING.get(view.phase, 'to act')}"
+        return DEALING
+    return f"{who[view.turn]} {doing(view, variant)}"
 
 
 def _fit(said: Sequence[tuple[int, str]]) -> str:

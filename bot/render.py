@@ -39,13 +39,22 @@ from engine.rules_text import rules_text
 from engine.variants import VARIANTS, Variant
 from engine.view import HandResult, Phase, PlayerView
 from engine.wording import (
+    DEALING,
+    THROWN_IN,
     Wording,
+    capital,
     deals_left,
+    doing,
+    goal,
     jokers_word,
+    points_text,
     prompt,
     sort_cards,
     suit_groups,
+    suit_text,
     tableau_marks,
+    verdict,
+    won_game,
 )
 
 __all__ = [
@@ -120,10 +129,6 @@ def _cards(cards: Sequence[Card], trump: Suit | None, twins: bool) -> str:
     return " ".join(c.pretty() for c in sort_cards(cards, trump, twins)) or "—"
 
 
-def _suit(suit: Suit) -> str:
-    return f"{suit.symbol} {suit.noun}"
-
-
 def _variant(view: PlayerView) -> Variant:
     """The variant as this game is set up (seats and pack for its options)."""
     variant = VARIANTS[view.variant]
@@ -140,35 +145,15 @@ def action_label(action: Action, view: PlayerView, seating: Seating | None = Non
     return Wording(_variant(view), names).action_label(view, action)
 
 
-_DOING = {
-    Phase.BIDDING_1: "to bid (round 1)",
-    Phase.BIDDING_2: "to bid (round 2)",
-    Phase.DISCARD: "to discard",
-    Phase.GOING_ALONE: "to decide on going alone",
-    Phase.BLIND_NAMING: "to name trump before looking at their hand",
-    Phase.CARD_REQUEST: "to ask a partner for a card",
-    Phase.GIVING: "to give the loner a card",
-    Phase.CALLING: "to call a partner",
-    Phase.AUCTION: "to bid",
-}
-
-
-def _doing(view: PlayerView) -> str:
-    """What the seat on turn is to do, after its name: ``to bid (round 1)``, ``to lead``."""
-    if view.phase is Phase.PLAY:
-        return "to play" if view.trick.plays else "to lead"
-    return _DOING[view.phase]
-
-
 def _status(view: PlayerView, seating: Seating, ended: str | None = None) -> str:
     if ended is not None:
         return f"🏁 Game over: {ended}"
     if view.phase is Phase.GAME_OVER:
         assert view.winner is not None
-        return f"🏆 {seating.side_names(view.winner, view.sides)} won the game."
+        return f"🏆 {won_game(seating.side_names(view.winner, view.sides))}."
     if view.turn is None:
-        return "Dealing the next hand…"
-    return f"**{seating.who(view.turn)}** {_doing(view)}."
+        return f"{DEALING}…"
+    return f"**{seating.who(view.turn)}** {doing(view, _variant(view))}."
 
 
 def _describe_bid(seat: int, action: Action, view: PlayerView, seating: Seating) -> str:
@@ -180,17 +165,11 @@ def _trump_line(view: PlayerView, seating: Seating) -> str:
     if view.trump is None:
         return "not yet made"
     if view.maker is None:
-        return f"{_suit(view.trump)} (the turned suit)"  # Jackpot: nobody bids
-    line = f"{_suit(view.trump)}, made by {seating.who(view.maker)}"
-    notes = [f"bid {view.bid}"] if view.bid else []
-    if view.alone == view.maker:
-        notes.append("alone")
-    elif view.alone is not None:
-        notes.append(f"alone: {seating.who(view.alone)}")
-    if notes:
-        line += f" ({', '.join(notes)})"
+        return f"{suit_text(view.trump)} (the turned suit)"  # Jackpot: nobody bids
+    words = Wording(_variant(view), seating.names)
+    line = f"{suit_text(view.trump)}, {words.made_by(view.maker, view.bid, view.alone)}"
     if view.lone_defender is not None:
-        line += f"; {seating.who(view.lone_defender)} defends alone"
+        line += f"; {words.defends_alone(view.lone_defender)}"
     return line
 
 
@@ -216,14 +195,8 @@ def _short_trump(view: PlayerView, seating: Seating) -> str | None:
         return None
     if view.maker is None:
         return f"{view.trump.symbol} trump (turned)"  # Jackpot: nobody bids
-    made = f"{view.trump.symbol} trump, made by {seating.who(view.maker)}"
-    if view.bid:
-        made += f" (bid {view.bid})"
-    if view.alone == view.maker:
-        made += " alone"
-    elif view.alone is not None:
-        made += f", {seating.who(view.alone)} alone"
-    return made
+    made_by = Wording(_variant(view), seating.names).made_by(view.maker, view.bid, view.alone)
+    return f"{view.trump.symbol} trump, {made_by}"
 
 
 def _short_score(view: PlayerView, seating: Seating) -> str:
@@ -268,7 +241,7 @@ def table_status(view: PlayerView, seating: Seating, ended: str | None = None) -
 def ping_text(view: PlayerView, user_id: int, game_id: int) -> str:
     """The short message that pings a member on their turn:
     ``<@1>, it's your turn to bid (round 1) in game #12.`` (public view only)."""
-    return f"<@{user_id}>, it's your turn {_doing(view)} in game #{game_id}."
+    return f"<@{user_id}>, it's your turn {doing(view, _variant(view))} in game #{game_id}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,7 +429,7 @@ def _piles(view: PlayerView, seat: int, faces: CardFaces) -> str:
 def _called_once(view: PlayerView, faces: CardFaces) -> str | None:
     """The Call-Ace or Auction call (RULES.md §7), a called card shown once."""
     if view.called_suit is not None:
-        return f"{_suit(view.called_suit)}: whoever holds its best card is the maker's partner"
+        return f"{suit_text(view.called_suit)}: whoever holds its best card is the maker's partner"
     if view.called_card is not None:
         return f"{faces.show(view.called_card)}: its holder is the maker's partner"
     return None
@@ -520,15 +493,6 @@ def _prompt(view: PlayerView) -> str:
     return prompt(view, _variant(view))
 
 
-def _makers(result: HandResult, variant: Variant) -> set[int]:
-    """The seats that played with the maker this hand (RULES.md §3–§7)."""
-    assert result.maker is not None
-    if variant.makers == "side":
-        side = variant.sides[result.maker]
-        return {s for s in range(variant.players) if variant.sides[s] == side}
-    return {result.maker} | ({result.partner} if result.partner is not None else set())
-
-
 def hand_summary_embed(
     result: HandResult, variant: str | Variant, seating: Seating
 ) -> discord.Embed:
@@ -538,52 +502,21 @@ def hand_summary_embed(
     """
     v = VARIANTS[variant] if isinstance(variant, str) else variant
     embed = discord.Embed(title=f"Hand {result.hand_no} result", colour=RESULT_COLOUR)
-
-    def signed(points: int) -> str:
-        # The hyphen-minus every score shows (-5), not U+2212: one sign everywhere.
-        return f"{points:+d}"
-
+    said = verdict(result, v)
+    outcome = f" {capital(said)}!" if said else ""
     if v.chips:
         assert result.trump is not None
-        best = max(result.tricks)
-        swept = " — a march sweeps the pool!" if best == v.tricks else ""
         won = " · ".join(f"{n} {t}" for n, t in zip(seating.names, result.tricks, strict=True))
-        embed.description = f"{_suit(result.trump)} were trump. Tricks: {won}{swept}."
-        chips = ", ".join(
-            f"{n} {signed(p)}" for n, p in zip(seating.names, result.points, strict=True) if p
-        )
-        embed.add_field(name="Chips this hand", value=chips or "none")
+        embed.description = f"{suit_text(result.trump)} were trump. Tricks: {won}.{outcome}"
+        embed.add_field(name="Chips this hand", value=points_text(result.points, seating.names))
     elif result.thrown_in:
-        embed.description = "Everyone passed: the hand is thrown in."
+        embed.description = f"{capital(THROWN_IN)}."
         return embed
     else:
-        assert result.maker is not None and result.trump is not None
-        makers = _makers(result, v)
-        made = sum(t for s, t in enumerate(result.tricks) if s in makers)
-        bid = f" bidding {result.bid}" if result.bid else ""
-        line = (
-            f"{seating.who(result.maker)} made {_suit(result.trump)}{bid} and took {made} "
-            f"of {v.tricks}"
-        )
-        if result.alone is not None:
-            line += f" (alone: {seating.who(result.alone)})"
-        if result.partner == result.maker:  # RULES.md §7 Call-Ace: the maker held the call
-            line += ", their own partner"
-        elif result.partner is not None:
-            line += f", partnered by {seating.who(result.partner)}"
-        if result.lone_defender is not None:
-            line += f"; {seating.who(result.lone_defender)} defended alone"
-        if result.march:
-            line += " — a march!"
-        elif result.euchred:
-            line += " — euchred!"
-        embed.description = line if line.endswith("!") else line + "."
-        gained = [
-            f"{seating.side_names(side, v.sides)} {signed(p)}"
-            for side, p in enumerate(result.points)
-            if p
-        ]
-        embed.add_field(name="Points", value=", ".join(gained) or "none")
+        words = Wording(v, seating.names)
+        embed.description = f"{words.made(result)}. {words.took(result)}.{outcome}"
+        sides = [seating.side_names(side, v.sides) for side in range(len(result.points))]
+        embed.add_field(name="Points", value=points_text(result.points, sides))
     score = " · ".join(
         f"{seating.side_names(side, v.sides)} {p}" for side, p in enumerate(result.scores)
     )
@@ -598,7 +531,7 @@ def game_over_embed(view: PlayerView, seating: Seating, reason: str | None = Non
         embed.description = reason
     else:
         assert view.winner is not None
-        embed.description = f"🏆 {seating.side_names(view.winner, view.sides)} won the game!"
+        embed.description = f"🏆 {won_game(seating.side_names(view.winner, view.sides))}!"
     score = " · ".join(
         f"{seating.side_names(side, view.sides)} {p}" for side, p in enumerate(view.scores)
     )
@@ -711,24 +644,18 @@ def _dealt(game: Game, seating: Seating) -> list[str]:
 
 
 def _result_line(result: HandResult, variant: Variant, seating: Seating) -> str:
+    """A hand's result on one line of a replay: who made trump (Jackpot: nobody), each
+    seat's tricks, a march or a euchre, the points and the score."""
     if result.thrown_in:
-        return "Thrown in: everyone passed."
+        return f"{capital(THROWN_IN)}."
     tricks = " · ".join(f"{seating.who(s)} {n}" for s, n in enumerate(result.tricks))
-    points = " · ".join(
-        f"{seating.side_names(side, variant.sides)} {p:+d}"
-        for side, p in enumerate(result.points)
-        if p
-    )
-    score = " · ".join(
-        f"{seating.side_names(side, variant.sides)} {p}" for side, p in enumerate(result.scores)
-    )
-    partner = f"; partner {seating.who(result.partner)}" if result.partner is not None else ""
-    maker = (
-        f"Trump {_suit(result.trump)} made by {seating.who(result.maker)}{partner}. "
-        if (result.trump is not None and result.maker is not None)
-        else ""
-    )
-    return f"{maker}Tricks: {tricks}. Points: {points or 'none'}. Score: {score}."
+    sides = [seating.side_names(side, variant.sides) for side in range(len(result.points))]
+    score = " · ".join(f"{name} {p}" for name, p in zip(sides, result.scores, strict=True))
+    maker = f"{Wording(variant, seating.names).made(result)}. " if result.maker is not None else ""
+    said = verdict(result, variant)
+    outcome = f" {capital(said)}!" if said else ""
+    points = points_text(result.points, sides)
+    return f"{maker}Tricks: {tricks}.{outcome} Points: {points}. Score: {score}."
 
 
 def replay_caption(frame: Frame, seating: Seating) -> str:
@@ -741,7 +668,7 @@ def replay_caption(frame: Frame, seating: Seating) -> str:
         if view.up_card is not None:
             line += f" and turns up {view.up_card.pretty()}"
         if view.trump is not None and view.maker is None:
-            line += f" · {_suit(view.trump)} trump"  # Jackpot: turned, not bid
+            line += f" · {suit_text(view.trump)} trump"  # Jackpot: turned, not bid
         return line
     if frame.kind is FrameKind.BIDDING:
         return f"{head} · trump {_trump_line(view, seating)}"
@@ -752,7 +679,7 @@ def replay_caption(frame: Frame, seating: Seating) -> str:
         variant = _variant(view)
         line = f"{head} · {_result_line(view.last_hand, variant, seating)}"
         if view.winner is not None:
-            line += f" Game over: {seating.side_names(view.winner, variant.sides)} won."
+            line += f" Game over: {won_game(seating.side_names(view.winner, variant.sides))}."
         return line
     return f"{head} · the game ended here, in the middle of the hand."
 
@@ -828,9 +755,7 @@ def _rules_in_words(lobby: LobbyRow) -> str:
     """The variant's summary and the table's options, as a player would say them."""
     v = _configured(lobby.variant, lobby.options)
     o = v.options(**lobby.options)
-    words = [
-        f"{o.hands} deals or a march" if v.name == "jackpot" else f"first to {o.target} points"
-    ]
+    words = [goal(v, o.target, o.hands) if v.chips else f"first to {o.target} points"]
     if o.stick_the_dealer and v.name == "euchre":
         words.append("stick the dealer")
     if o.no_alone_after_pass:

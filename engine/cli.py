@@ -34,6 +34,7 @@ from engine.players import LEVELS, make_player
 from engine.render_text import FullPile, TextRenderer, rules_page
 from engine.variants import VARIANTS, Variant
 from engine.view import Phase, PlayerView
+from engine.wording import goal
 
 __all__ = ["main"]
 
@@ -255,11 +256,8 @@ class Table:
 
 
 def _goal(game: Game) -> str:
-    """What ends ``game``: ``game to 10``, or Jackpot's ``12 deals or a march`` (its
-    target is a bound no score reaches, RULES.md §7 ruling)."""
-    if game.variant.chips:
-        return f"{game.options.hands} deals or a march"
-    return f"game to {game.options.target}"
+    """What ends ``game`` (:func:`engine.wording.goal`): ``game to 10``, ``12 deals or a march``."""
+    return goal(game.variant, game.options.target, game.options.hands)
 
 
 def _opponents(variant: Variant) -> str:

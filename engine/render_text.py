@@ -24,14 +24,21 @@ from engine.rules_text import rules_text
 from engine.variants import Variant
 from engine.view import HandResult, Phase, PlayerView, Trick
 from engine.wording import (
+    NOBODY_SCORES,
+    THROWN_IN,
     Wording,
+    capital,
     deals_left,
+    goal,
     legend,
     pile_text,
     prompt,
+    scores,
     sort_cards,
     suit_groups,
     tableau_marks,
+    verdict,
+    won_game,
 )
 
 __all__ = ["FullPile", "TextRenderer", "rules_page"]
@@ -146,10 +153,6 @@ class TextRenderer:
         """``"You play"`` / ``"Computer plays"``: the seat's name with its verb."""
         return f"{self.names[seat]} {base if seat == self.you else third_person}"
 
-    def _side_does(self, side: int, third_person: str, base: str) -> str:
-        plural = self._plural_side[side]
-        return f"{self.side_names[side]} {base if plural else third_person}"
-
     def _possessive(self, seat: int) -> str:
         return "Your" if seat == self.you else f"{self.names[seat]}'s"
 
@@ -213,7 +216,7 @@ class TextRenderer:
         """RULES.md §4–§7 state: a lone defender, the bid, the call, the pool."""
         lines = []
         if view.lone_defender is not None:
-            lines.append(f"{self._does(view.lone_defender, 'defends', 'defend')} alone.")
+            lines.append(f"{self.words.defends_alone(view.lone_defender)}.")
         named = view.bid_suit is not None and view.up_card is not None and view.up_card.is_ben
         if named and view.trump is None:
             lines.append(f"The dealer named {self.suit(view.bid_suit)} for the Ben.")  # type: ignore[arg-type]
@@ -236,7 +239,7 @@ class TextRenderer:
     def _goal(self, view: PlayerView) -> str:
         """What ends the game, after the score: ``game to 10``, or Jackpot's deals
         (``deal 3 of 12``), since it ends on deals, not points (RULES.md §7 ruling)."""
-        return deals_left(view) if self.variant.chips else f"game to {view.target}"
+        return deals_left(view) if self.variant.chips else goal(self.variant, view.target)
 
     def _up_card(self, view: PlayerView) -> str:
         if view.up_card is None:
@@ -249,8 +252,7 @@ class TextRenderer:
             return self.suit(view.trump)  # Jackpot: the turned suit
         if view.trump is None or view.maker is None:
             return "not made yet"
-        alone = ", alone" if view.alone is not None else ""
-        return f"{self.suit(view.trump)} (made by {self.names[view.maker]}{alone})"
+        return f"{self.suit(view.trump)}, {self.words.made_by(view.maker, view.bid, view.alone)}"
 
     def _tableaus(self, view: PlayerView) -> list[str]:
         if not any(view.tableaus):
@@ -428,45 +430,34 @@ class TextRenderer:
         ``tie_break``: Jackpot: the hand should have ended the game but left a tie for
         the most chips, so one more deal is played (RULES.md §7 ruling).
         """
+        said = verdict(result, self.variant)
+        outcome = f" {capital(said)}!" if said else ""
         if self.variant.chips:
-            swept = " A march sweeps the pool!" if max(result.tricks) == self.variant.tricks else ""
             tie = " A tie for the most chips: one more deal." if tie_break else ""
             return (
                 f"Hand {result.hand_no}: {self.suit(result.trump)} trump. Tricks: "
-                f"{self._tricks(result.tricks)}.{swept} Chips: {self._scores(result.scores)}; "
+                f"{self._tricks(result.tricks)}.{outcome} Chips: {self._scores(result.scores)}; "
                 f"pool {result.pool}.{tie}"
             )
         if result.maker is None or result.trump is None:
-            return f"Hand {result.hand_no}: everyone passed; the hand is thrown in."
-        alone = " alone" if result.alone is not None else ""
-        if result.bid:
-            alone = f" (bid {result.bid}){alone}"
-        if result.partner == result.maker:  # RULES.md §7 Call-Ace: the maker held the call
-            alone += f", {'your' if result.maker == self.you else 'their'} own partner"
-        elif result.partner is not None:
-            alone += f", partnered by {self.names[result.partner]}"
-        if result.lone_defender is not None:
-            alone += f"; {self.names[result.lone_defender]} defended alone"
-        verdict = " A march!" if result.march else " Euchred!" if result.euchred else ""
+            return f"Hand {result.hand_no}: {THROWN_IN}."
         scored = " and ".join(
-            f"{self._side_does(side, 'scores', 'score')} {p}"
-            if p > 0
-            else f"{self._side_does(side, 'loses', 'lose')} {-p}"
+            f"{self.side_names[side]} {scores(p, plural=self._plural_side[side])}"
             for side, p in enumerate(result.points)
             if p
         )
         return (
-            f"Hand {result.hand_no}: {self.names[result.maker]} made "
-            f"{self.suit(result.trump)}{alone}. Tricks: {self._tricks(result.tricks)}.{verdict}\n"
-            f"{scored or 'Nobody scores'}. "
-            f"Score: {self._scores(result.scores)} (game to {target})."
+            f"Hand {result.hand_no}: {self.words.made(result)}. "
+            f"Tricks: {self._tricks(result.tricks)}.{outcome}\n"
+            f"{scored or capital(NOBODY_SCORES)}. "
+            f"Score: {self._scores(result.scores)} ({goal(self.variant, target)})."
         )
 
     def game_result(self, view: PlayerView) -> str:
         """The end of the game: the winning side and the final score."""
         assert view.winner is not None
-        won = self._side_does(view.winner, "wins", "win")
-        return f"Game over: {won} the game. Final score: {self._scores(view.scores)}."
+        won = won_game(self.side_names[view.winner])
+        return f"Game over: {won}. Final score: {self._scores(view.scores)}."
 
     def unfinished(self, view: PlayerView) -> str:
         """The end of a record of a game that was stopped before its end."""

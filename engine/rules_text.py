@@ -6,6 +6,11 @@ ranks, the deal, making trump, going alone, the play, the scoring table, the
 legend), with cards written as the tables show them (``🃏3 > 🃏2 > 🃏1``, or
 ``B3 > B2 > B1`` in ASCII). Text only, no document references; lines that start
 with ``- `` are the items of a list.
+
+The scoring tables are not typed here: each is worked out by calling the variant's
+own scoring function (:attr:`Variant.score_hand`) on the hands a player may meet
+(made, a march, euchred, alone, each Auction bid), so the rules say what the engine
+scores; the words come from :mod:`engine.wording`.
 """
 
 from __future__ import annotations
@@ -13,9 +18,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+from engine.actions import BID_LEVELS
 from engine.cards import RANKS, Card, Rank
 from engine.variants import VARIANTS, Variant
-from engine.wording import card_text, legend
+from engine.wording import (
+    BID_ALONE,
+    EUCHRED,
+    MARCH,
+    capital,
+    card_text,
+    count,
+    legend,
+    rank_text,
+    scores,
+    signed,
+)
 
 __all__ = ["RulesSection", "rules_text"]
 
@@ -61,14 +78,10 @@ def _ranks(v: Variant, c: Cards, *, joker: str, low: Rank | None = None, note: s
     if low is None:
         low = min((card.rank for card in v.pack if card.rank is not None), key=_index)
     ranks = [r for r in reversed(RANKS) if r.index >= low.index]
-
-    def rank(r: Rank) -> str:
-        return "10" if r is Rank.TEN else r.value
-
     bens = [card for card in v.pack if card.is_ben]
     top = [c(b.code) for b in reversed(bens)]
     trumps = " > ".join(
-        [*top, "Right Bower", "Left Bower", *(rank(r) for r in ranks if r is not Rank.JACK)]
+        [*top, "Right Bower", "Left Bower", *(rank_text(r) for r in ranks if r is not Rank.JACK)]
     )
     trumps_too = (
         f"{joker} and the Left Bower are trumps for every purpose: a Left Bower"
@@ -79,7 +92,7 @@ def _ranks(v: Variant, c: Cards, *, joker: str, low: Rank | None = None, note: s
         f"Trump, high to low: {trumps}. The Right Bower is the jack of trump, the Left "
         f"Bower the other jack of the same colour. {trumps_too} does not count as its "
         "printed suit.\n"
-        f"The other suits: {' > '.join(rank(r) for r in ranks)}.{note}"
+        f"The other suits: {' > '.join(map(rank_text, ranks))}.{note}"
     )
 
 
@@ -95,6 +108,159 @@ def _play(first: str, *, tableau: bool = False, joker: str = "") -> str:
         f"{trump_lead} led is a trump lead. The highest trump wins the trick; with no "
         "trump in it, the highest card of the suit led. The winner leads the next trick."
     )
+
+
+def _contract(v: Variant) -> str:
+    """What the makers must take: ``3 of the 5 tricks``."""
+    return f"{v.contract} of the {count(v.tricks, 'trick')}"
+
+
+def _target(v: Variant) -> str:
+    """How a game is won: ``10 points wins (or 11, or 21, as the table agrees)``."""
+    others = [str(t) for t in v.choices.get("target", ()) if t != v.defaults.target]
+    agreed = f" (or {', or '.join(others)}, as the table agrees)" if others else ""
+    return f"{v.defaults.target} points wins{agreed}"
+
+
+def _bids() -> str:
+    """Auction's bids (RULES.md §7): ``3, 4 or 5 tricks, 8 (alone after the widow) or 15
+    (alone as dealt)``."""
+    tricks = [str(level) for level in BID_LEVELS if level not in BID_ALONE]
+    alone = [f"{level} ({words})" for level, words in BID_ALONE.items()]
+    return f"{_or(tricks)} tricks, {_or(alone)}"
+
+
+def _or(words: list[str]) -> str:
+    """``a, b or c``."""
+    return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else words[0]
+
+
+def _makers(v: Variant) -> tuple[str, bool]:
+    """The makers' word and whether it is plural: ``the makers`` with partners, ``the
+    maker`` alone (RULES.md §1, §5)."""
+    plural = v.makers != "solo" and v.players > 2
+    return ("the makers" if plural else "the maker"), plural
+
+
+def _defenders(v: Variant) -> tuple[str, bool]:
+    """The defenders' word and whether it is plural."""
+    plural = v.players > 2
+    return ("the defenders" if plural else "the defender"), plural
+
+
+def _outcomes(v: Variant, made: int) -> tuple[tuple[int, int], ...]:
+    """What ``v.score_hand`` gives makers who took ``made`` tricks: played as a side,
+    by a maker alone, against a defender alone (only where the game allows each)."""
+    n, score = v.tricks, v.score_hand
+    said = [score(made, n - made, False)]
+    if v.alone != "none" or v.makers == "call_suit":  # RULES.md §3–§7: a maker goes alone
+        said.append(score(made, n - made, True))
+    if v.alone == "anyone":  # RULES.md §4, §6: a defender goes alone
+        said.append(score(made, n - made, False, True))
+    return tuple(said)
+
+
+def _runs(points: Callable[[int], object], n: int) -> list[list[int]]:
+    """The makers' tricks from ``n`` down to 0, cut into runs that score alike."""
+    runs: list[list[int]] = []
+    for made in range(n, -1, -1):
+        if runs and points(made) == points(runs[-1][0]):
+            runs[-1].append(made)
+        else:
+            runs.append([made])
+    return runs
+
+
+def _run_text(run: list[int], n: int, contract: int, noun: str = "") -> str:
+    """A run of the makers' tricks (most first) in words: ``all 5 (a march)``, ``3 or 4``,
+    ``15 to 17``, ``6 to 8 (euchred)``, ``fewer than 3 (euchred)``; ``noun`` after the
+    numbers (`` tricks``: ``3 to 5 tricks``)."""
+    high, low = run[0], run[-1]
+    if low == high == n:
+        return f"all {n}{noun} ({MARCH})"
+    if low == 0 and high == contract - 1:
+        return f"fewer than {contract}{noun} ({EUCHRED})"
+    words = str(high) if high == low else f"{low} or {high}" if high == low + 1 else ""
+    words = (words or f"{low} to {high}") + noun
+    return words + (f" ({EUCHRED})" if high == contract - 1 else "")
+
+
+def _by_tricks(v: Variant) -> str:
+    """``v``'s scoring table by the makers' tricks, each item worked out by
+    ``v.score_hand``: ``- All 5 (a march): the makers score 2 points, or 4 playing
+    alone``; a note where the defenders never score or a score can go below zero."""
+    n = v.tricks
+    makers, many_makers = _makers(v)
+    defenders, many_defenders = _defenders(v)
+    lines = [f"By the tricks {makers} {'take' if many_makers else 'takes'}:"]
+    for run in _runs(lambda made: _outcomes(v, made), n):
+        (ours, theirs), *others = _outcomes(v, run[0])
+        alone = dict(zip(("maker", "defender"), others, strict=False))
+        said = []
+        if ours:
+            words = f"{makers} {scores(ours, plural=many_makers)}"
+            if "maker" in alone and alone["maker"][0] != ours:
+                words += f", or {alone['maker'][0]} playing alone"
+            said.append(words)
+        if theirs:
+            words = f"{defenders} {scores(theirs, plural=many_defenders)}"
+            if "defender" in alone and alone["defender"][1] != theirs:
+                words += f", or {alone['defender'][1]} with a defender playing alone"
+            said.append(words)
+        lines.append(f"- {capital(_run_text(run, n, v.contract))}: {' and '.join(said)}")
+    everything = [score for made in range(n + 1) for score in _outcomes(v, made)]
+    if not any(theirs for _, theirs in everything):
+        lines.append(f"{capital(defenders)} {'score' if many_defenders else 'scores'} nothing.")
+    if any(points < 0 for score in everything for points in score):
+        lines.append("A score can go below zero.")
+    return "\n".join(lines)
+
+
+def _per_trick(v: Variant) -> str:
+    """``v``'s scoring by the trick (RULES.md §2), worked out by ``v.score_hand``: ``- The
+    defender scores 1 point a trick, or 2 a trick if they took 9 or more.``
+
+    Raises:
+        ValueError: ``v`` does not score a whole number of points a trick.
+    """
+    n, score = v.tricks, v.score_hand
+    lines = []
+    for who, points in (
+        (_makers(v)[0], lambda took: score(took, n - took, False)[0]),
+        (_defenders(v)[0], lambda took: score(n - took, took, False)[1]),
+    ):
+        rates: list[tuple[int, int]] = []  # (from how many tricks, points a trick)
+        for took in range(1, n + 1):
+            rate, rest = divmod(points(took), took)
+            if rest:
+                raise ValueError(f"{v.title} does not score by the trick")
+            if not rates or rates[-1][1] != rate:
+                rates.append((took, rate))
+        (_, first), *more = rates
+        words = f"- {capital(who)} {scores(first)} a trick"
+        words += "".join(f", or {rate} a trick if they took {took} or more" for took, rate in more)
+        lines.append(words + ".")
+    return "\n".join(lines)
+
+
+def _by_bid(v: Variant) -> str:
+    """Auction's scoring (RULES.md §7), bid by bid, each worked out by ``v.score_hand``:
+    ``- Bid 3: 3 to 5 tricks +3, fewer than 3 tricks (euchred) -3``."""
+    n, score = v.tricks, v.score_hand
+    lines = ["Each maker's points, by the bid and the tricks the makers take:"]
+    for level in BID_LEVELS:
+
+        def points(made: int, level: int = level) -> int:
+            return score(made, n - made, level in BID_ALONE, False, level)[0]
+
+        contract = min(level, n)
+        said = ", ".join(
+            f"{_run_text(run, n, contract, ' tricks')} {signed(points(run[0]))}"
+            for run in _runs(points, n)
+        )
+        alone = f" ({BID_ALONE[level]})" if level in BID_ALONE else ""
+        lines.append(f"- Bid {level}{alone}: {said}")
+    return "\n".join(lines)
 
 
 _LOW = " The 8s are played with five or six players, the 7s with six."
@@ -159,20 +325,11 @@ def _tuque(v: Variant, c: Cards) -> list[RulesSection]:
         RulesSection(
             "The game",
             "Two players, each for themself, with 39 cards: 6 to A in each suit and three "
-            "jokers, the Bens. The maker of trump must take at least 9 of the 17 tricks. "
+            f"jokers, the Bens. The maker of trump must take at least {_contract(v)}. "
             f"First to {v.defaults.target} points wins.",
         ),
         *_tuque_common(v, c),
-        RulesSection(
-            "Scoring",
-            "By the maker's tricks:\n"
-            "- 15 to 17: the maker scores 3\n"
-            "- 12 to 14: the maker scores 2\n"
-            "- 9 to 11: the maker scores 1\n"
-            "- 6 to 8 (euchred): the defender scores 2\n"
-            "- 3 to 5: the defender scores 3\n"
-            "- 0 to 2: the defender scores 4",
-        ),
+        RulesSection("Scoring", _by_tricks(v)),
     ]
 
 
@@ -180,17 +337,16 @@ def _tuque61(v: Variant, c: Cards) -> list[RulesSection]:
     return [
         RulesSection(
             "The game",
-            "Tuque played to 61 points: two players, 39 cards (6 to A and three jokers, the "
-            "Bens), a tableau each, 17 tricks a hand. Both players score every hand. "
-            "First to 61 points wins.",
+            f"Tuque played to {v.defaults.target} points: two players, 39 cards (6 to A and "
+            f"three jokers, the Bens), a tableau each, {v.tricks} tricks a hand. Both players "
+            f"score every hand. First to {v.defaults.target} points wins.",
         ),
         *_tuque_common(v, c),
         RulesSection(
             "Scoring",
-            "- The maker scores 1 point a trick.\n"
-            "- The defender scores 1 point a trick, or 2 a trick if they took 9 or more.\n"
-            "If both reach 61 in the same hand, the higher total wins; an exact tie plays "
-            "another hand.",
+            _per_trick(v)
+            + f"\nIf both reach {v.defaults.target} in the same hand, the higher total wins; "
+            "an exact tie plays another hand.",
         ),
     ]
 
@@ -200,7 +356,7 @@ def _euchre(v: Variant, c: Cards) -> list[RulesSection]:
         RulesSection(
             "The game",
             "Four players in two partnerships, partners sitting opposite, with 24 cards: 9 to "
-            "A in each suit. The side that makes trump must take at least 3 of the 5 tricks. "
+            f"A in each suit. The side that makes trump must take at least {_contract(v)}. "
             f"First side to {v.defaults.target} points wins.",
         ),
         RulesSection("The cards", _ranks(v, c, joker="")),
@@ -219,12 +375,7 @@ def _euchre(v: Variant, c: Cards) -> list[RulesSection]:
             "the up-card.",
         ),
         RulesSection("Playing", _play(_EUCHRE_LEAD)),
-        RulesSection(
-            "Scoring",
-            "- The makers take 3 or 4 tricks: 1 point\n"
-            "- All 5 (a march): 2 points; a march alone: 4\n"
-            "- Fewer than 3 (euchred): the defenders score 2",
-        ),
+        RulesSection("Scoring", _by_tricks(v)),
     ]
 
 
@@ -234,8 +385,7 @@ def _british(v: Variant, c: Cards) -> list[RulesSection]:
             "The game",
             "Four players in two partnerships, partners sitting opposite, with 25 cards: 9 to "
             f"A in each suit and one joker, the Benny ({c('B1')}). The side that makes trump "
-            "must take at least 3 of the 5 tricks. First side to 10 points wins (or 11, or "
-            "21, as the table agrees).",
+            f"must take at least {_contract(v)}. First side to {_target(v)}.",
         ),
         RulesSection("The cards", _ranks(v, c, joker="The Benny")),
         RulesSection(
@@ -259,13 +409,7 @@ def _british(v: Variant, c: Cards) -> list[RulesSection]:
             "the round trump was made.)",
         ),
         RulesSection("Playing", _play(_BRITISH_LEAD, joker="The Benny")),
-        RulesSection(
-            "Scoring",
-            "- The makers take 3 or 4 tricks: 1 point\n"
-            "- All 5 (a march): 2 points; a march alone: 4\n"
-            "- Fewer than 3 (euchred): the defenders score 2, or 4 to a defender playing "
-            "alone",
-        ),
+        RulesSection("Scoring", _by_tricks(v)),
     ]
 
 
@@ -277,8 +421,7 @@ def _solo(v: Variant, c: Cards) -> list[RulesSection]:
             "The game",
             f"{who}, each for themself, with 25 cards: 9 to A in each suit and the Benny "
             f"({c('B1')}), or 24 without it. The maker of trump plays alone against {others} "
-            "and must take at least 3 of the 5 tricks. First to 10 points wins (or 5, or 7, "
-            "as the table agrees).",
+            f"and must take at least {_contract(v)}. First to {_target(v)}.",
         ),
         RulesSection("The cards", _ranks(v, c, joker="The Benny")),
         RulesSection(
@@ -293,13 +436,7 @@ def _solo(v: Variant, c: Cards) -> list[RulesSection]:
             "Playing",
             _play("The player on the dealer's left leads the first trick.", joker="The Benny"),
         ),
-        RulesSection(
-            "Scoring",
-            "- The maker takes 3 or 4 tricks: 1 point\n"
-            "- All 5 (a march): 2 points\n"
-            "- Fewer than 3 (euchred): the maker loses 2 (a score can go below zero)\n"
-            "The defenders score nothing.",
-        ),
+        RulesSection("Scoring", _by_tricks(v)),
     ]
 
 
@@ -309,7 +446,7 @@ def _six_hand(v: Variant, c: Cards) -> list[RulesSection]:
             "The game",
             "Six players in two teams of three, seated alternately, with 33 cards: 7 to A in "
             f"each suit and the Benny ({c('B1')}). The team that makes trump must take at "
-            "least 3 of the 5 tricks. First team to 10 points wins.",
+            f"least {_contract(v)}. First team to {_target(v)}.",
         ),
         RulesSection("The cards", _ranks(v, c, joker="The Benny")),
         RulesSection(
@@ -329,13 +466,7 @@ def _six_hand(v: Variant, c: Cards) -> list[RulesSection]:
             "(Option: not a player who passed in the round trump was made.)",
         ),
         RulesSection("Playing", _play(_BRITISH_LEAD, joker="The Benny")),
-        RulesSection(
-            "Scoring",
-            "- The makers take 3 or 4 tricks: 1 point\n"
-            "- All 5 (a march): 3 points; a march alone: 6\n"
-            "- Fewer than 3 (euchred): the defenders score 3, or 6 to a defender playing "
-            "alone",
-        ),
+        RulesSection("Scoring", _by_tricks(v)),
         RulesSection(
             "The double pack (option)",
             "50 cards: two of each card from 9 to A and two jokers, the Bennies: "
@@ -355,7 +486,7 @@ def _almonte(v: Variant, c: Cards) -> list[RulesSection]:
             "The game",
             "Six players in two teams of three, seated alternately, with 31 cards: 8 to A in "
             "each suit and three jokers, the Bens. The team that makes trump must take at "
-            f"least 3 of the 5 tricks. First team to {v.defaults.target} points wins.",
+            f"least {_contract(v)}. First team to {v.defaults.target} points wins.",
         ),
         RulesSection("The cards", _ranks(v, c, joker="The Bens")),
         RulesSection(
@@ -373,12 +504,7 @@ def _almonte(v: Variant, c: Cards) -> list[RulesSection]:
             "down and sit out the hand.",
         ),
         RulesSection("Playing", _play(_EUCHRE_LEAD, joker="A Ben")),
-        RulesSection(
-            "Scoring",
-            "- The makers take 3 or 4 tricks: 1 point\n"
-            "- All 5 (a march): 3 points; a march alone: 6\n"
-            "- Fewer than 3 (euchred): the defenders score 3",
-        ),
+        RulesSection("Scoring", _by_tricks(v)),
     ]
 
 
@@ -388,8 +514,8 @@ def _call_ace(v: Variant, c: Cards) -> list[RulesSection]:
             "The game",
             "Four, five or six players, each scoring for themself, with 25, 29 or 33 cards "
             f"(9, 8 or 7 to A in each suit, and the Benny, {c('B1')}). The maker of trump "
-            "calls a secret partner; together they must take at least 3 of the 5 tricks. "
-            "First to 10 points wins.",
+            f"calls a secret partner; together they must take at least {_contract(v)}. "
+            f"First to {_target(v)}.",
         ),
         RulesSection("The cards", _ranks(v, c, joker="The Benny", low=Rank.SEVEN, note=_LOW)),
         RulesSection(
@@ -412,12 +538,10 @@ def _call_ace(v: Variant, c: Cards) -> list[RulesSection]:
         RulesSection("Playing", _play(_EUCHRE_LEAD, joker="The Benny")),
         RulesSection(
             "Scoring",
-            "Each player of a side scores the side's points:\n"
-            "- The makers take 3 or 4 tricks: 1 point\n"
-            "- All 5 (a march): 2 points; a march alone: 4\n"
-            "- Fewer than 3 (euchred): each defender scores 2\n"
-            "When several players reach 10 in the same hand, the highest wins; a tie plays "
-            "on.",
+            "Each player of a side scores the side's points. "
+            + _by_tricks(v)
+            + f"\nWhen several players reach {v.defaults.target} in the same hand, the highest "
+            "wins; a tie plays on.",
         ),
     ]
 
@@ -472,8 +596,7 @@ def _auction(v: Variant, c: Cards) -> list[RulesSection]:
             "Five cards each and a widow of 3 face down (with 32 cards, a widow of 5 and 2 "
             "unused).\n"
             "Once round from the dealer's left, each bids or passes. A bid names trump and "
-            "beats the last: 3, 4 or 5 tricks, 8 (alone, after taking the widow) or 15 "
-            "(alone, with the hand as dealt). If all five pass, the hand is thrown in.\n"
+            f"beats the last: {_bids()}. If all five pass, the hand is thrown in.\n"
             "The maker takes the widow and discards as many cards (not with 15: the widow "
             "stays unused), then calls a card they don't hold: its holder is the partner. "
             "The call is said aloud, so the holder knows; the others learn it when the card "
@@ -486,12 +609,7 @@ def _auction(v: Variant, c: Cards) -> list[RulesSection]:
                 "plays alone."
             ),
         ),
-        RulesSection(
-            "Scoring",
-            "- The makers take at least the tricks bid (8 and 15 need all five): each scores "
-            "the bid\n"
-            "- Fewer: the bid is taken off each maker's score",
-        ),
+        RulesSection("Scoring", _by_bid(v)),
     ]
 
 

@@ -1,9 +1,14 @@
-"""One wording of the game for every screen: cards, hands, actions, prompts, the tableau.
+"""One wording of the game for every screen: cards, hands, actions, prompts, the tableau,
+what a seat is doing, who made trump, a hand's result and the game's end.
 
-The terminal (:mod:`engine.render_text`) and the Discord bot (``bot/render.py``)
-both word a card, a hand, an action, a phase's prompt and a tableau pile through
-here, so a player reads the same thing in either. Text only: no rules are decided
-here (what is legal, who won) and nothing is printed.
+The terminal (:mod:`engine.render_text`), the Discord bot's messages (``bot/render.py``),
+its table picture with the picture's text alternative (``bot/drawing.py``) and the rules
+in words (:mod:`engine.rules_text`) word a card, a hand, an action, a phase, a phase's
+prompt, a tableau pile, a maker, points, a march and a euchre through here, so a player
+reads the same thing in each. Where the picture has room for fewer words, its short
+form is kept beside the long one (:attr:`Verb.short`, :data:`THROWN_IN_SHORT`). Text
+only: no rules are decided here (what is legal, who won, what a hand scores) and
+nothing is printed.
 
 Notation (:func:`legend` explains it to players): a card is ``10♥``, ``A♠``, a
 joker ``🃏1``–``🃏3``, the double pack's second copy ``A♠'`` (ASCII: ``10H``,
@@ -15,7 +20,7 @@ turns up once the trick is over), ``[9♦/ ]`` nothing beneath, ``[—/ ]`` empt
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.actions import (
@@ -34,25 +39,44 @@ from engine.actions import (
     TakeUp,
     TurnDown,
 )
-from engine.cards import DOUBLE_POWER, EFFECTIVE_SUIT, POWER, SUITS, TWIN, Card, Suit
+from engine.cards import DOUBLE_POWER, EFFECTIVE_SUIT, POWER, SUITS, TWIN, Card, Rank, Suit
 from engine.variants import Variant
-from engine.view import Phase, PlayerView, TableauPile
+from engine.view import HandResult, Phase, PlayerView, TableauPile
 
 __all__ = [
+    "BID_ALONE",
+    "DEALING",
+    "EUCHRED",
+    "MARCH",
+    "NOBODY_SCORES",
+    "THROWN_IN",
+    "THROWN_IN_SHORT",
+    "Verb",
     "Wording",
     "a_joker",
+    "capital",
     "card_text",
+    "count",
     "deals_left",
+    "doing",
+    "goal",
     "joker_name",
     "jokers_word",
     "legend",
     "pile_text",
+    "points_text",
     "prompt",
+    "rank_text",
+    "scores",
+    "signed",
     "sort_cards",
     "suit_groups",
     "suit_text",
     "tableau_marks",
     "tableau_text",
+    "verb",
+    "verdict",
+    "won_game",
 ]
 
 
@@ -244,6 +268,81 @@ def legend(variant: Variant, ascii_only: bool = False) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class Verb:
+    """One thing a seat does, in each form a screen says it.
+
+    Attributes:
+        you: the second person, ``order it up``; capitalised, a button's or a menu
+            entry's label (``Order it up``).
+        they: the third person, ``orders it up``.
+        past: ``ordered it up``.
+        short: the few words a bid's bubble on the table's picture has room for,
+            ``Order up``.
+    """
+
+    you: str
+    they: str
+    past: str
+    short: str
+
+
+_PASSES: dict[Phase | None, Verb] = {
+    None: Verb("pass", "passes", "passed", "Pass"),
+    Phase.GOING_ALONE: Verb("don't go alone", "doesn't go alone", "didn't go alone", "Pass"),
+    Phase.CARD_REQUEST: Verb(
+        "don't ask for a card", "doesn't ask for a card", "didn't ask for a card", "Pass"
+    ),
+}
+"""A pass, by the phase that gives it its meaning (``None``: bidding, or unknown). The
+picture's bubbles show a seat's last bid without its phase: each is ``Pass``."""
+
+_VERBS: dict[type[Action], Verb] = {
+    OrderUp: Verb("order it up", "orders it up", "ordered it up", "Order up"),
+    TakeUp: Verb("take it up", "takes it up", "took it up", "Take up"),
+    NameTrump: Verb("name", "names", "named", "Name"),
+    GoAlone: Verb("go alone", "goes alone", "went alone", "Alone"),
+    Discard: Verb("discard", "discards", "discarded", "Discard"),
+    TurnDown: Verb(
+        "turn it down and go alone",
+        "turns it down and goes alone",
+        "turned it down and went alone",
+        "Turn down",
+    ),
+    CallSuit: Verb("call", "calls", "called", "Call"),
+    Ask: Verb("ask", "asks", "asked", "Ask"),
+    Give: Verb("give", "gives", "gave", "Give"),
+    Bid: Verb("bid", "bids", "bid", "Bid"),
+    CallCard: Verb("call", "calls", "called", "Call"),
+    Play: Verb("play", "plays", "played", "Play"),
+}
+"""Every other action's verb; what it acts on (a suit, a card, a seat) follows it."""
+
+BID_ALONE: dict[int, str] = {8: "alone after the widow", 15: "alone as dealt"}
+"""RULES.md §7 Auction: the bids that play alone, and how (taking the widow or not)."""
+
+
+def verb(action: Action, phase: Phase | None = None) -> Verb:
+    """The verb of ``action``, done in ``phase`` (a pass means something else while
+    going alone or asking for a card; ``None``: unknown).
+
+    Raises:
+        ValueError: ``action`` is not an action.
+    """
+    if isinstance(action, Pass):
+        return _PASSES.get(phase, _PASSES[None])
+    try:
+        return _VERBS[type(action)]
+    except KeyError:
+        raise ValueError(f"{action!r} is not an action") from None
+
+
+def rank_text(rank: Rank) -> str:
+    """A rank as players write it: ``10``, ``Q`` (for a place that shows the suit
+    beside it, as a shape, or names none)."""
+    return "10" if rank is Rank.TEN else rank.value
+
+
+@dataclass(frozen=True, slots=True)
 class Wording:
     """The words of one table: actions, prompts and what players did, with its names.
 
@@ -271,7 +370,7 @@ class Wording:
     def action_label(self, view: PlayerView, action: Action) -> str:
         """The label of one of ``view``'s legal actions, on a button or a menu.
 
-        E.g. ``Pass``, ``Order it up``, ``Order it up, ♥ hearts trump``, ``Name ♠ spades``,
+        E.g. ``Pass``, ``Order it up``, ``Order it up, ♥ hearts trump``, ``Name ♥ hearts``,
         ``Don't go alone``, ``Play 10♥``, ``Ask North for a card``, ``Bid 8 in ♣ clubs,
         alone after the widow``. Where a card comes from (hand or tableau) is the
         renderer's to mark.
@@ -279,43 +378,20 @@ class Wording:
         Raises:
             ValueError: ``action`` is not an action.
         """
+        label = capital(verb(action, view.phase).you)
         match action:
-            case Pass() if view.phase is Phase.GOING_ALONE:
-                return "Don't go alone"
-            case Pass() if view.phase is Phase.CARD_REQUEST:
-                return "Don't ask for a card"
-            case Pass():
-                return "Pass"
-            case OrderUp(suit=None):
-                return "Order it up"
-            case OrderUp(suit=suit) if suit is not None:
-                return f"Order it up, {self.suit(suit)} trump"
-            case TakeUp(suit=None):
-                return "Take it up"
-            case TakeUp(suit=suit) if suit is not None:
-                return f"Take it up, {self.suit(suit)} trump"
-            case NameTrump(suit=suit):
-                return f"Name {self.suit(suit)}"
-            case GoAlone():
-                return "Go alone"
-            case Discard(card=card):
-                return f"Discard {self.card(card)}"
-            case TurnDown():
-                return "Turn it down and go alone"
-            case CallSuit(suit=suit):
-                return f"Call {self.suit(suit)}"
+            case OrderUp(suit=suit) | TakeUp(suit=suit) if suit is not None:
+                return f"{label}, {self.suit(suit)} trump"
+            case NameTrump(suit=suit) | CallSuit(suit=suit):
+                return f"{label} {self.suit(suit)}"
+            case Discard(card=card) | Give(card=card) | CallCard(card=card) | Play(card=card):
+                return f"{label} {self.card(card)}"
             case Ask(seat=seat):
-                return f"Ask {self.names[seat]} for a card"
-            case Give(card=card):
-                return f"Give {self.card(card)}"
+                return f"{label} {self.names[seat]} for a card"
             case Bid(level=level, suit=suit):
-                alone = {8: ", alone after the widow", 15: ", alone as dealt"}.get(level, "")
-                return f"Bid {level} in {self.suit(suit)}{alone}"
-            case CallCard(card=card):
-                return f"Call {self.card(card)}"
-            case Play(card=card):
-                return f"Play {self.card(card)}"
-        raise ValueError(f"{action!r} is not an action")
+                alone = f", {BID_ALONE[level]}" if level in BID_ALONE else ""
+                return f"{label} {level} in {self.suit(suit)}{alone}"
+        return label
 
     def narrate(
         self,
@@ -340,67 +416,263 @@ class Wording:
         Raises:
             ValueError: ``action`` is not an action.
         """
-        you, they, was = self._verbs(action, phase, hidden)
-        return f"{self.names[seat]} {was if past else you if seat == self.you else they}"
 
-    def _verbs(self, action: Action, phase: Phase | None, hidden: bool) -> tuple[str, str, str]:
-        """What ``action`` says in the second person, the third and the past."""
+        def form(done: Verb) -> str:
+            return done.past if past else done.you if seat == self.you else done.they
+
+        what = self._object(action, phase, hidden, form)
+        return f"{self.names[seat]} {form(verb(action, phase))}{what}"
+
+    def _object(
+        self, action: Action, phase: Phase | None, hidden: bool, form: Callable[[Verb], str]
+    ) -> str:
+        """What ``action`` is done to, after its verb in a narration: `` ♥ hearts as
+        trump``, `` a card to the loner``; empty for a verb that says it all. ``form``
+        picks the narration's person or tense of a second verb."""
         match action:
-            case Pass() if phase is Phase.GOING_ALONE:
-                return "don't go alone", "doesn't go alone", "didn't go alone"
-            case Pass() if phase is Phase.CARD_REQUEST:
-                return "don't ask for a card", "doesn't ask for a card", "didn't ask for a card"
-            case Pass():
-                return "pass", "passes", "passed"
-            case OrderUp(suit=suit):
-                return _and_name(("order it up", "orders it up", "ordered it up"), self, suit)
-            case TakeUp(suit=suit):
-                return _and_name(("take it up", "takes it up", "took it up"), self, suit)
+            case OrderUp(suit=suit) | TakeUp(suit=suit) if suit is not None:
+                # A Ben turned up is accepted by naming trump (RULES.md §1).
+                return f" and {form(_VERBS[NameTrump])} {self.suit(suit)}"
             case NameTrump(suit=suit):
-                # Almonte's dealer names, unseen, the suit round 1 bids on for a turned
-                # Ben; with no phase given, the words claim neither.
+                # Almonte's dealer names, unseen, the suit round 1 bids on; with no phase
+                # given, the words claim neither.
                 blind = phase is Phase.BLIND_NAMING and self.variant.ben_up == "dealer_names"
                 aim = "" if phase is None else " to bid on" if blind else " as trump"
-                what = f" {self.suit(suit)}{aim}"
-                return "name" + what, "names" + what, "named" + what
-            case GoAlone():
-                return "go alone", "goes alone", "went alone"
+                return f" {self.suit(suit)}{aim}"
             case Discard(card=card):
-                what = " a card" if hidden else f" {self.card(card)}"
-                return "discard" + what, "discards" + what, "discarded" + what
-            case TurnDown():
-                return (
-                    "turn it down and go alone",
-                    "turns it down and goes alone",
-                    "turned it down and went alone",
-                )
+                return " a card" if hidden else f" {self.card(card)}"
             case CallSuit(suit=suit):
-                what = f" {self.suit(suit)}"
-                return "call" + what, "calls" + what, "called" + what
+                return f" {self.suit(suit)}"
             case Ask(seat=asked):
-                what = f" {self.names[asked]} for a card"
-                return "ask" + what, "asks" + what, "asked" + what
+                return f" {self.names[asked]} for a card"
             case Give(card=card):
-                what = f" {'a card' if hidden else self.card(card)} to the loner"
-                return "give" + what, "gives" + what, "gave" + what
+                return f" {'a card' if hidden else self.card(card)} to the loner"
             case Bid(level=level, suit=suit):
-                what = f" {level} in {self.suit(suit)}"
-                return "bid" + what, "bids" + what, "bid" + what
+                return f" {level} in {self.suit(suit)}"
             case CallCard(card=card):
-                what = f" {self.card(card)} as partner"
-                return "call" + what, "calls" + what, "called" + what
+                return f" {self.card(card)} as partner"
             case Play(card=card):
-                what = f" {self.card(card)}"
-                return "play" + what, "plays" + what, "played" + what
-        raise ValueError(f"{action!r} is not an action")
+                return f" {self.card(card)}"
+        return ""
+
+    def made_by(
+        self, maker: int, bid: int = 0, alone: int | None = None, *, short: bool = False
+    ) -> str:
+        """Who made trump, and how: ``made by Ann``, ``made by Ann (bid 4) alone``,
+        ``made by Ann, Cleo alone`` (the maker's partner plays alone, RULES.md §4).
+        ``short``, for the table picture's band: ``Ann · bid 4 · alone``, ``Ann · Cleo
+        alone``."""
+        if not short:
+            return f"made by {self.names[maker]}{self._aside(maker, bid, alone)}"
+        words = [self.names[maker]] + ([f"bid {bid}"] if bid else [])
+        if alone is not None:
+            words.append("alone" if alone == maker else f"{self.names[alone]} alone")
+        return " · ".join(words)
+
+    def _aside(self, maker: int, bid: int, alone: int | None) -> str:
+        """The Auction bid (RULES.md §7) and who plays alone, after the maker's name."""
+        words = f" (bid {bid})" if bid else ""
+        if alone == maker:
+            return words + " alone"
+        return words + (f", {self.names[alone]} alone" if alone is not None else "")
+
+    def defends_alone(self, seat: int, *, past: bool = False) -> str:
+        """``Cy defends alone``, ``You defend alone``; ``past``: ``Cy defended alone``
+        (RULES.md §4)."""
+        verb = "defended" if past else "defend" if seat == self.you else "defends"
+        return f"{self.names[seat]} {verb} alone"
+
+    def made(self, result: HandResult) -> str:
+        """A finished hand's contract: who made which trump and how, who played with
+        the maker, who defended alone. E.g. ``Ann made ♥ hearts (bid 4) alone``,
+        ``Bob made ♣ clubs, their own partner`` (RULES.md §7 Call-Ace: the maker held
+        the called card), ``Ann made ♠ spades, partnered by Dev; Cy defended alone``.
+
+        Raises:
+            ValueError: the hand was thrown in: nobody made trump.
+        """
+        maker, trump = result.maker, result.trump
+        if maker is None or trump is None:
+            raise ValueError(f"hand {result.hand_no} was thrown in: nobody made trump")
+        words = f"{self.names[maker]} made {self.suit(trump)}"
+        words += self._aside(maker, result.bid, result.alone)
+        if result.partner == maker:
+            words += f", {'your' if maker == self.you else 'their'} own partner"
+        elif result.partner is not None:
+            words += f", partnered by {self.names[result.partner]}"
+        if result.lone_defender is not None:
+            words += "; " + self.defends_alone(result.lone_defender, past=True)
+        return words
+
+    def took(self, result: HandResult) -> str:
+        """The tricks the makers took, out of the hand's: ``Ann & Cleo took 3 of 5
+        tricks`` (partners of a side, RULES.md §3; a secret or called partner, §7, named
+        once the hand is over), ``Ann took 5 of 5 tricks`` (a maker alone, or a loner
+        whose partners sat out, §3–§6).
+
+        Raises:
+            ValueError: the hand was thrown in: nobody made trump.
+        """
+        maker = result.maker
+        if maker is None:
+            raise ValueError(f"hand {result.hand_no} was thrown in: nobody made trump")
+        v = self.variant
+        if v.makers == "side":
+            seats = [s for s in range(v.players) if v.sides[s] == v.sides[maker]]
+        else:
+            seats = sorted({maker, maker if result.partner is None else result.partner})
+        if result.alone in seats:  # the loner's partners sat out: the loner took them all
+            seats = [result.alone]
+        made = sum(result.tricks[s] for s in seats)
+        who = " & ".join(self.names[s] for s in seats)
+        return f"{who} took {made} of {count(v.tricks, 'trick')}"
+
+    def short(self, action: Action) -> tuple[str | Suit, ...]:
+        """``action`` in the few words of a bid's bubble on the table's picture, each
+        suit left for the picture to draw as its shape: ``("Order up",)``,
+        ``("Name", Suit.HEARTS)``, ``("Bid 8", Suit.CLUBS)``, ``("Call 10", Suit.SPADES)``,
+        ``("Ask Bob",)``. The same verbs as :meth:`action_label`'s, shorter.
+
+        Raises:
+            ValueError: ``action`` is not an action.
+        """
+        word = verb(action).short
+        match action:
+            case OrderUp(suit=suit) | TakeUp(suit=suit) if suit is not None:
+                return word, suit
+            case NameTrump(suit=suit) | CallSuit(suit=suit):
+                return word, suit
+            case Discard(card=card) | Give(card=card) | CallCard(card=card) | Play(card=card):
+                if card.rank is None or card.suit is None:  # a joker, by its name
+                    return (f"{word} {joker_name(self.variant, card)}",)
+                return f"{word} {rank_text(card.rank)}", card.suit
+            case Ask(seat=seat):
+                return (f"{word} {self.names[seat]}",)
+            case Bid(level=level, suit=suit):
+                return f"{word} {level}", suit
+        return (word,)
 
 
-def deals_left(view: PlayerView) -> str:
+# --- phases: what the seat to act is doing ---------------------------------------------
+
+_DOING: dict[Phase, str] = {
+    Phase.BIDDING_1: "to bid (round 1)",
+    Phase.BIDDING_2: "to bid (round 2)",
+    Phase.DISCARD: "to discard",
+    Phase.GOING_ALONE: "to decide on going alone",
+    Phase.BLIND_NAMING: "to name trump before looking at their hand",
+    Phase.CARD_REQUEST: "to ask a partner for a card",
+    Phase.GIVING: "to give the loner a card",
+    Phase.CALLING: "to call a partner",
+    Phase.AUCTION: "to bid",
+}
+"""What a seat is doing in each phase in which one acts, but the play (:func:`doing`)."""
+
+DEALING = "Dealing the next hand"
+"""What the table waits for when no seat is to act before a deal."""
+
+
+def doing(view: PlayerView, variant: Variant) -> str:
+    """What ``view``'s seat to act is doing, said after its name: ``to bid (round 1)``,
+    ``to lead``, ``to play``; Almonte's dealer (RULES.md §6) is ``to name the suit to bid
+    on before looking at their hand``.
+
+    Raises:
+        ValueError: nobody acts in ``view``'s phase (a deal, a hand's or the game's end).
+    """
+    phase = view.phase
+    if phase is Phase.PLAY:
+        return "to play" if view.trick.plays else "to lead"
+    if phase is Phase.BLIND_NAMING and variant.ben_up == "dealer_names":
+        return "to name the suit to bid on before looking at their hand"
+    if phase not in _DOING:
+        raise ValueError(f"nobody acts during the {phase.value}")
+    return _DOING[phase]
+
+
+# --- results: points, a march, a euchre, the game's end --------------------------------
+
+THROWN_IN = "everyone passed, so the hand is thrown in"
+"""A hand nobody made trump in (RULES.md §3): nothing is played, nobody scores."""
+THROWN_IN_SHORT = ("Thrown in", "everyone passed")
+""":data:`THROWN_IN` in the two short lines of the table picture's banner."""
+NOBODY_SCORES = "nobody scores"
+"""A hand's points when every side's are 0."""
+MARCH = "a march"
+"""The makers took every trick (RULES.md "March")."""
+EUCHRED = "euchred"
+"""The makers took fewer tricks than they had to (RULES.md "Euchre")."""
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter a capital, to start a sentence (the rest, names
+    included, keeps its case, which ``str.capitalize`` would not)."""
+    return text[:1].upper() + text[1:]
+
+
+def count(n: int, noun: str) -> str:
+    """``n`` and a regular ``noun``, plural unless one: ``1 point``, ``3 tricks``, ``0 chips``."""
+    return f"{n} {noun}" + ("" if abs(n) == 1 else "s")
+
+
+def signed(points: int) -> str:
+    """A hand's points with their sign, ``+2``, ``-5``: the hyphen-minus, as every
+    score writes a minus, never U+2212 beside it."""
+    return f"{points:+d}"
+
+
+def scores(points: int, *, plural: bool = False) -> str:
+    """What a side does with a hand's ``points``: ``scores 2 points``, ``loses 2
+    points``; ``plural``: ``score 1 point`` (a side of several, or the reader, "You")."""
+    word = ("score" if points >= 0 else "lose") + ("" if plural else "s")
+    return f"{word} {count(abs(points), 'point')}"
+
+
+def points_text(points: Sequence[int], names: Sequence[str]) -> str:
+    """A hand's points by side, the sides that scored nothing left out: ``Ann & Cleo
+    +2, Bob -1``, or :data:`NOBODY_SCORES`.
+
+    Args:
+        points: each side's points this hand (:attr:`HandResult.points`).
+        names: each side's name, in the same order.
+    """
+    said = [f"{name} {signed(p)}" for name, p in zip(names, points, strict=True) if p]
+    return ", ".join(said) or NOBODY_SCORES
+
+
+def verdict(result: HandResult, variant: Variant, *, short: bool = False) -> str:
+    """What a finished hand was, in a few words to follow its result: ``a march`` (the
+    makers took every trick), ``euchred`` (fewer than they had to, RULES.md "Euchre"),
+    Jackpot's ``a march sweeps the pool`` (RULES.md §7 ruling; ``short``, for the table
+    picture's banner: ``a march``); empty for a hand simply made, or one without makers."""
+    if variant.chips:
+        swept = max(result.tricks) == variant.tricks
+        return "" if not swept else MARCH if short else f"{MARCH} sweeps the pool"
+    return MARCH if result.march else EUCHRED if result.euchred else ""
+
+
+def goal(variant: Variant, target: int, hands: int = 0) -> str:
+    """What ends a game, after its score or its name: ``game to 10``; Jackpot's ``12
+    deals or a march`` (``hands`` deals; RULES.md §7 ruling: it ends on deals, its
+    target a bound no score reaches)."""
+    return f"{hands} deals or {MARCH}" if variant.chips else f"game to {target}"
+
+
+def won_game(names: str, *, short: bool = False) -> str:
+    """The winners of a game: ``Ann & Cleo won the game``; ``short``: ``Ann & Cleo won!``,
+    for the table picture's banner."""
+    return f"{names} won!" if short else f"{names} won the game"
+
+
+def deals_left(view: PlayerView, *, short: bool = False) -> str:
     """Jackpot's progress, which ends on deals rather than points (RULES.md §7 ruling):
     ``deal 3 of 12``; ``deal 13, to break a tie for the most chips`` once a deal that
     should have ended the game left a tie; between that deal and the next, ``a tie for
-    the most chips: one more deal``."""
+    the most chips: one more deal``. ``short``, for the table picture's band: ``deal
+    3/12``, ``tie-break``."""
     hands = view.options.hands if view.options is not None else 0
+    if short:
+        return "tie-break" if view.tie_break else f"deal {view.hand_no}/{hands}"
     if not view.tie_break:
         return f"deal {view.hand_no} of {hands}"
     if view.phase is Phase.HAND_OVER:
@@ -421,12 +693,12 @@ def prompt(view: PlayerView, variant: Variant) -> str:
     may_pass = any(isinstance(a, Pass) for a in legal)
     phase = view.phase
     if phase is Phase.BIDDING_1:
-        choices = ["turn it down and go alone"] if TurnDown() in legal else []
+        choices = [verb(TurnDown()).you] if TurnDown() in legal else []
         accept = next((a for a in legal if isinstance(a, OrderUp | TakeUp)), None)
         if accept is not None:
-            words = "order it up" if isinstance(accept, OrderUp) else "take it up"
-            choices.append(words + (" and name trump" if accept.suit is not None else ""))
-        return _or([*choices, *(["pass"] if may_pass else [])])
+            named = " and name trump" if accept.suit is not None else ""
+            choices.append(verb(accept).you + named)
+        return _or([*choices, *([verb(Pass(), phase).you] if may_pass else [])])
     if phase is Phase.BIDDING_2:
         return "name a suit as trump, or pass." if may_pass else "name a suit as trump."
     if phase is Phase.DISCARD:
@@ -460,17 +732,6 @@ def prompt(view: PlayerView, variant: Variant) -> str:
         what = f"{standing.level} in {standing.suit.noun}"
         return f"bid higher than the {what} standing, or pass."
     return ""
-
-
-def _and_name(
-    verbs: tuple[str, str, str], wording: Wording, suit: Suit | None
-) -> tuple[str, str, str]:
-    """Accepting the up-card, and naming trump when the up-card is a Ben."""
-    if suit is None:
-        return verbs
-    named = wording.suit(suit)
-    you, they, was = verbs
-    return f"{you} and name {named}", f"{they} and names {named}", f"{was} and named {named}"
 
 
 def _or(choices: Sequence[str]) -> str:

@@ -195,7 +195,7 @@ async def test_the_last_step_is_the_final_score_and_the_forward_buttons_stop(
     winners = "ann & bob" if game.winner == 0 else computers
     assert f"Step {last + 1} of {last + 1}" in watch.text
     assert f"Score: ann & bob {game.scores[0]} · {computers} {game.scores[1]}." in watch.text
-    assert f"Game over: {winners} won." in watch.text
+    assert f"Game over: {winners} won the game." in watch.text
     assert [w for w, b in _buttons(watch).items() if b.disabled] == ["next", "nexthand"]
 
 

@@ -44,5 +44,5 @@ def test_auction_shows_no_trump_before_the_bidding_closes(deal_game, act) -> Non
     assert "bid higher than the 4 in hearts standing, or pass." in screen
     act(game, *["pass"] * 4)
     screen = TextRenderer(game.variant, you=2).screen(game.view(2))
-    assert "Trump: ♥ hearts (made by Seat 2)" in screen
+    assert "Trump: ♥ hearts, made by Seat 2 (bid 4)" in screen
     assert "Bid: 4 in ♥ hearts by Seat 2." in screen

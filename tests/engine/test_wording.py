@@ -5,24 +5,56 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
-from engine.actions import Discard, Give, GoAlone, NameTrump, OrderUp, Pass, Play, TakeUp
+from engine.actions import (
+    BID_LEVELS,
+    Action,
+    Ask,
+    Bid,
+    CallCard,
+    CallSuit,
+    Discard,
+    Give,
+    GoAlone,
+    NameTrump,
+    OrderUp,
+    Pass,
+    Play,
+    TakeUp,
+    TurnDown,
+)
 from engine.cards import Card, Suit
 from engine.game import Game
 from engine.rules_text import rules_text
 from engine.variants import VARIANTS
-from engine.view import Phase, TableauPile
+from engine.view import HandResult, Phase, TableauPile
 from engine.wording import (
+    BID_ALONE,
+    NOBODY_SCORES,
+    THROWN_IN,
+    THROWN_IN_SHORT,
     Wording,
+    capital,
+    count,
+    deals_left,
+    doing,
+    goal,
     joker_name,
     legend,
     pile_text,
+    points_text,
     prompt,
+    scores,
+    signed,
     sort_cards,
     suit_groups,
     tableau_text,
+    verb,
+    verdict,
+    won_game,
 )
 
 # One configuration per variant and option that changes the pack or the seats.
@@ -226,6 +258,232 @@ def test_a_play_label_names_the_card() -> None:
     assert ascii_words.action_label(view, Play(ten)) == "Play 10H"
 
 
+@pytest.mark.parametrize(("variant", "options"), TABLES)
+def test_a_label_a_narration_and_a_bubble_share_one_verb(variant: str, options: dict) -> None:
+    """Each offered action's button label, narration and picture bubble start with the
+    forms of its one :class:`Verb`: ``Order it up`` / ``orders it up`` / ``Order up``."""
+    for game in seeded_turns(variant, options):
+        seat = game.turn
+        assert seat is not None
+        view = game.view(seat)
+        names = tuple(f"P{s}" for s in range(view.players))
+        words = Wording(game.variant, names)
+        for action in view.legal_actions:
+            forms = verb(action, view.phase)
+            assert words.action_label(view, action).lower().startswith(forms.you)
+            assert words.narrate(seat, action, view.phase).startswith(f"P{seat} {forms.they}")
+            said = words.narrate(seat, action, view.phase, past=True)
+            assert said.startswith(f"P{seat} {forms.past}")
+            bubble = words.short(action)
+            assert isinstance(bubble[0], str) and bubble[0].startswith(verb(action).short)
+
+
+@pytest.mark.parametrize(
+    ("action", "bubble"),
+    [
+        (Pass(), ("Pass",)),
+        (OrderUp(), ("Order up",)),
+        (OrderUp(Suit.SPADES), ("Order up", Suit.SPADES)),
+        (TakeUp(Suit.HEARTS), ("Take up", Suit.HEARTS)),
+        (NameTrump(Suit.HEARTS), ("Name", Suit.HEARTS)),
+        (GoAlone(), ("Alone",)),
+        (TurnDown(), ("Turn down",)),
+        (CallSuit(Suit.CLUBS), ("Call", Suit.CLUBS)),
+        (Ask(2), ("Ask Cleo",)),
+        (Bid(8, Suit.CLUBS), ("Bid 8", Suit.CLUBS)),
+        (CallCard(Card.parse("TS")), ("Call 10", Suit.SPADES)),
+        (CallCard(Card.parse("B1")), ("Call the Benny",)),
+    ],
+)
+def test_a_bubble_on_the_picture_says_a_bid_in_a_few_words(
+    action: Action, bubble: tuple[str | Suit, ...]
+) -> None:
+    """The picture's bubbles: the verb's short form, a suit left to be drawn as its shape."""
+    names = ("Ann", "Bob", "Cleo", "Dev")
+    assert Wording(VARIANTS["british"], names).short(action) == bubble
+
+
+def test_an_auction_bid_that_plays_alone_says_how() -> None:
+    """RULES.md §7 Auction: 8 takes the widow, 15 plays the hand as dealt; both alone."""
+    game = Game("auction", seed=1)
+    game.deal()
+    view = game.view(game.turn)
+    words = Wording(game.variant, tuple("ABCDE"))
+    assert words.action_label(view, Bid(4, Suit.HEARTS)) == "Bid 4 in ♥ hearts"
+    assert words.action_label(view, Bid(8, Suit.CLUBS)) == "Bid 8 in ♣ clubs, alone after the widow"
+    assert words.action_label(view, Bid(15, Suit.CLUBS)) == "Bid 15 in ♣ clubs, alone as dealt"
+    assert set(BID_ALONE) < set(BID_LEVELS)
+
+
+def test_something_that_is_not_an_action_has_no_verb() -> None:
+    with pytest.raises(ValueError, match="is not an action"):
+        verb("pass")  # type: ignore[arg-type]
+
+
+# --- phases: what the seat to act is doing -------------------------------------------------
+
+
+@pytest.mark.parametrize(("variant", "options"), TABLES)
+def test_every_phase_with_a_seat_to_act_says_what_it_is_doing(variant: str, options: dict) -> None:
+    """In seeded games of every variant, each moment a seat acts has words for it
+    (``to bid (round 1)``, ``to lead``), said after the seat's name."""
+    for game in seeded_turns(variant, options):
+        words = doing(game.view(None), game.variant)
+        assert re.fullmatch(r"to [a-z][a-z ()12]+", words), words
+
+
+def test_the_play_is_a_lead_until_a_card_is_played(deal_game, act) -> None:
+    """The first card of a trick is led, the others played."""
+    game = deal_game("euchre", dealer=3, up_card="9H")
+    assert doing(game.view(None), game.variant) == "to bid (round 1)"
+    act(game, "order", "pass")
+    assert game.phase is Phase.DISCARD
+    assert doing(game.view(None), game.variant) == "to discard"
+    for words in ("to lead", "to play"):
+        assert game.turn is not None
+        game.apply(game.turn, game.legal_actions(game.turn)[0])  # a discard, then a lead
+        assert doing(game.view(None), game.variant) == words
+
+
+def test_almontes_dealer_names_the_suit_to_bid_on_not_trump() -> None:
+    """RULES.md §6 Almonte: unseen, the dealer names the suit round 1 bids on; in
+    British Euchre (§4) the same naming makes trump."""
+    for variant, words in (
+        ("almonte", "to name the suit to bid on before looking at their hand"),
+        ("british", "to name trump before looking at their hand"),
+    ):
+        game = Game(variant, seed=1)
+        view = replace(game.view(None), phase=Phase.BLIND_NAMING, turn=0)
+        assert doing(view, game.variant) == words
+
+
+@pytest.mark.parametrize("phase", [Phase.DEAL, Phase.HAND_OVER, Phase.GAME_OVER])
+def test_nobody_is_doing_anything_between_hands(phase: Phase) -> None:
+    """A deal, a hand's end and the game's end have no seat to act: no words for one."""
+    game = Game("euchre", seed=1)
+    with pytest.raises(ValueError, match="nobody acts"):
+        doing(replace(game.view(None), phase=phase), game.variant)
+
+
+# --- results: makers, tricks, points, a march, a euchre ------------------------------------
+
+
+def _result(**fields: object) -> HandResult:
+    """A finished four-seat hand: Bob (seat 1) made clubs and took 3 of 5 tricks."""
+    base: dict[str, object] = dict(
+        hand_no=4, dealer=0, up_card=Card.parse("9C"), trump=Suit.CLUBS, maker=1,
+        alone=None, tricks=(1, 2, 1, 1), points=(0, 1), scores=(5, 7), march=False,
+        euchred=False,
+    )  # fmt: skip
+    return HandResult(**{**base, **fields})  # type: ignore[arg-type]
+
+
+NAMES = ("Ann", "Bob", "Cleo", "Dev")
+
+
+def test_who_made_trump_and_how() -> None:
+    """The maker, the Auction bid (RULES.md §7) and who plays alone, in one aside: the
+    maker alone, or a partner who went alone (§4)."""
+    words = Wording(VARIANTS["british"], NAMES)
+    assert words.made_by(1) == "made by Bob"
+    assert words.made_by(1, alone=1) == "made by Bob alone"
+    assert words.made_by(1, alone=3) == "made by Bob, Dev alone"
+    assert words.made_by(0, bid=15, alone=0) == "made by Ann (bid 15) alone"
+    assert words.made_by(0, bid=15, alone=0, short=True) == "Ann · bid 15 · alone"
+    assert words.made_by(1, alone=3, short=True) == "Bob · Dev alone"
+    assert words.defends_alone(2) == "Cleo defends alone"
+    assert words.defends_alone(2, past=True) == "Cleo defended alone"
+    reader = Wording(VARIANTS["british"], ("Ann", "Bob", "You", "Dev"), you=2)
+    assert reader.defends_alone(2) == "You defend alone"
+
+
+def test_a_hands_contract_after_it_is_over() -> None:
+    """Who made which trump, with whom, and who defended alone (RULES.md §4, §7)."""
+    words = Wording(VARIANTS["british"], NAMES)
+    assert words.made(_result()) == "Bob made ♣ clubs"
+    assert words.made(_result(alone=3, lone_defender=0)) == (
+        "Bob made ♣ clubs, Dev alone; Ann defended alone"
+    )
+    call_ace = VARIANTS["call_ace"]
+    assert (
+        Wording(call_ace, NAMES).made(_result(partner=2)) == "Bob made ♣ clubs, partnered by Cleo"
+    )
+    assert (
+        Wording(call_ace, NAMES).made(_result(partner=1)) == "Bob made ♣ clubs, their own partner"
+    )
+    mine = Wording(VARIANTS["call_ace"], ("You", *NAMES[1:]), you=0)
+    assert mine.made(_result(maker=0, partner=0)) == "You made ♣ clubs, your own partner"
+    with pytest.raises(ValueError, match="thrown in"):
+        words.made(_result(maker=None, trump=None))
+
+
+def test_what_the_makers_took() -> None:
+    """Partners of a side together (RULES.md §3), a called partner once told (§7), a
+    loner alone: the partners who sat out took nothing."""
+    assert Wording(VARIANTS["euchre"], NAMES).took(_result()) == "Bob & Dev took 3 of 5 tricks"
+    alone = _result(alone=3, tricks=(0, 0, 0, 5))
+    assert Wording(VARIANTS["euchre"], NAMES).took(alone) == "Dev took 5 of 5 tricks"
+    called = Wording(VARIANTS["call_ace"], NAMES).took(_result(partner=2))
+    assert called == "Bob & Cleo took 3 of 5 tricks"
+    assert Wording(VARIANTS["three_hand"], NAMES[:3]).took(_result(tricks=(1, 3, 1))) == (
+        "Bob took 3 of 5 tricks"
+    )
+
+
+def test_a_march_a_euchre_and_jackpots_sweep() -> None:
+    """The verdict follows the engine's flags; Jackpot's march sweeps the pool (§7)."""
+    euchre = VARIANTS["euchre"]
+    assert verdict(_result(march=True), euchre) == "a march"
+    assert verdict(_result(euchred=True), euchre) == "euchred"
+    assert verdict(_result(), euchre) == ""
+    jackpot = VARIANTS["jackpot"]
+    swept = _result(maker=None, tricks=(0, 5, 0, 0))
+    assert verdict(swept, jackpot) == "a march sweeps the pool"
+    assert verdict(swept, jackpot, short=True) == "a march"
+    assert verdict(_result(maker=None, tricks=(1, 4, 0, 0)), jackpot) == ""
+
+
+def test_points_are_counted_signed_and_scored() -> None:
+    """``1 point``, ``+2``, ``-5`` with the hyphen-minus; a side ``scores`` or ``loses``."""
+    assert (count(1, "point"), count(0, "trick"), count(3, "trick")) == (
+        "1 point",
+        "0 tricks",
+        "3 tricks",
+    )
+    assert (signed(2), signed(-5)) == ("+2", "-5")
+    assert scores(1) == "scores 1 point"
+    assert scores(-2) == "loses 2 points"
+    assert scores(4, plural=True) == "score 4 points"
+    assert points_text((0, 2, -1), ("Ann", "Bob & Dev", "Cy")) == "Bob & Dev +2, Cy -1"
+    assert points_text((0, 0), ("Ann", "Bob")) == NOBODY_SCORES
+
+
+def test_what_ends_a_game() -> None:
+    """A target of points; Jackpot's deals, or a march (RULES.md §7 ruling)."""
+    assert goal(VARIANTS["euchre"], 10) == "game to 10"
+    assert goal(VARIANTS["jackpot"], 100, hands=12) == "12 deals or a march"
+
+
+def test_jackpots_deals_in_words_and_in_the_pictures_short_form() -> None:
+    """RULES.md §7 ruling: Jackpot ends on deals; a tie for the most chips plays on."""
+    game = Game("jackpot", seed=1, hands=12)
+    game.deal()
+    view = game.view(None)
+    assert (deals_left(view), deals_left(view, short=True)) == ("deal 1 of 12", "deal 1/12")
+    tied = replace(view, hand_no=13, tie_break=True)
+    assert deals_left(tied) == "deal 13, to break a tie for the most chips"
+    assert deals_left(tied, short=True) == "tie-break"
+
+
+def test_the_games_end_and_a_hand_thrown_in() -> None:
+    """One sentence each, and the picture's shorter form of it."""
+    assert won_game("Ann & Cleo") == "Ann & Cleo won the game"
+    assert won_game("Ann & Cleo", short=True) == "Ann & Cleo won!"
+    assert capital(THROWN_IN) == "Everyone passed, so the hand is thrown in"
+    assert THROWN_IN_SHORT == ("Thrown in", "everyone passed")
+    assert capital("a march by Ann") == "A march by Ann"
+
+
 # --- the rules in words -------------------------------------------------------------------
 
 
@@ -252,6 +510,100 @@ def test_the_rules_write_cards_as_the_table_shows_them(variant: str) -> None:
     assert f"high to low: {order}{' > ' if bens else ''}Right Bower > Left Bower" in cards_section
     assert " > ".join(c.code for c in reversed(bens)) in ascii_section
     assert "🃏" not in "\n".join(s.text for s in rules_text(v, ascii_only=True))
+
+
+def _scoring(variant: str) -> str:
+    return next(s.text for s in rules_text(variant) if s.heading == "Scoring")
+
+
+def _points(n: int) -> str:
+    return f"{n} point" + ("" if n == 1 else "s")
+
+
+EUCHRE_FAMILY = [v for v in sorted(VARIANTS) if VARIANTS[v].tricks == 5 and not VARIANTS[v].chips]
+
+
+@pytest.mark.parametrize("variant", [v for v in EUCHRE_FAMILY if v != "auction"])
+def test_the_rules_state_the_points_the_scoring_function_gives(variant: str) -> None:
+    """RULES.md §3–§7 Scoring: each line of the rules' table is built here from the
+    variant's own scoring function (a hand made, a march, a march alone where a maker
+    may go alone, a euchre, one against a lone defender where a defender may go alone)
+    and found in the text ``tuque rules`` prints."""
+    v = VARIANTS[variant]
+    score, text = v.score_hand, _scoring(variant)
+    makers_alone = v.alone != "none" or v.makers == "call_suit"
+    defender_alone = v.alone == "anyone"
+    solo = v.makers == "solo"
+    makers, score_verb = ("the maker", "scores") if solo else ("the makers", "score")
+    for made in (3, 4):
+        assert score(made, 5 - made, False) == score(3, 2, False)  # one line for both
+    made = f"- 3 or 4: {makers} {score_verb} {_points(score(3, 2, False)[0])}"
+    march = f"- All 5 (a march): {makers} {score_verb} {_points(score(5, 0, False)[0])}"
+    if makers_alone and score(5, 0, True) != score(5, 0, False):
+        march += f", or {score(5, 0, True)[0]} playing alone"
+    for made_tricks in (0, 1, 2):
+        assert score(made_tricks, 5 - made_tricks, False) == score(2, 3, False)
+    ours, theirs = score(2, 3, False)
+    if theirs:
+        euchred = f"- Fewer than 3 (euchred): the defenders score {_points(theirs)}"
+        lone = score(2, 3, False, True)[1]
+        if defender_alone and lone != theirs:
+            euchred += f", or {lone} with a defender playing alone"
+    else:
+        euchred = f"- Fewer than 3 (euchred): the maker loses {_points(-ours)}"
+        assert "A score can go below zero." in text
+    for line in (made, march, euchred):
+        assert f"{line}\n" in text + "\n", f"{line!r} not in {text!r}"
+
+
+def test_auctions_rules_state_each_bids_points_from_the_scoring_function() -> None:
+    """RULES.md §7 Auction ruling: per bid, what the makers must take and what each
+    maker then scores or loses, as ``score_auction`` gives it."""
+    v = VARIANTS["auction"]
+    score, text = v.score_hand, _scoring("auction")
+    for level in BID_LEVELS:
+        need = min(level, 5)
+        won = score(need, 5 - need, level in BID_ALONE, False, level)[0]
+        lost = score(need - 1, 6 - need, level in BID_ALONE, False, level)[0]
+        assert all(score(m, 5 - m, False, False, level)[0] == won for m in range(need, 6))
+        assert all(score(m, 5 - m, False, False, level)[0] == lost for m in range(need))
+        taken = {3: "3 to 5 tricks", 4: "4 or 5 tricks", 5: "all 5 tricks (a march)"}[need]
+        alone = f" ({BID_ALONE[level]})" if level in BID_ALONE else ""
+        line = (
+            f"- Bid {level}{alone}: {taken} {won:+d}, fewer than {need} tricks (euchred) {lost:+d}"
+        )
+        assert line in text.splitlines(), f"{line!r} not in {text!r}"
+
+
+def test_tuque61s_rules_state_the_points_a_trick_the_scoring_function_gives() -> None:
+    """RULES.md §2: a point a trick each; the defender's rate doubles from 9 tricks."""
+    v = VARIANTS["tuque61"]
+    score, text = v.score_hand, _scoring("tuque61")
+    maker = score(1, 16, False)[0]
+    assert all(score(m, 17 - m, False)[0] == maker * m for m in range(18))
+    low, high = score(16, 1, False)[1], score(0, 17, False)[1] // 17
+    threshold = next(d for d in range(1, 18) if score(17 - d, d, False)[1] != low * d)
+    assert f"- The maker scores {_points(maker)} a trick." in text
+    assert (
+        f"- The defender scores {_points(low)} a trick, or {high} a trick if they took "
+        f"{threshold} or more." in text
+    )
+
+
+def test_the_rules_follow_the_scoring_function_not_typed_numbers(monkeypatch) -> None:
+    """Nothing in the scoring table is typed: a variant scored another way (every point
+    doubled) gets a table with the other numbers."""
+    base = VARIANTS["british"]
+
+    def doubled(m: int, d: int, alone: bool, lone: bool = False, bid: int = 0) -> tuple[int, int]:
+        ours, theirs = base.score_hand(m, d, alone, lone, bid)
+        return 2 * ours, 2 * theirs
+
+    monkeypatch.setitem(VARIANTS, "british", replace(base, score_hand=doubled))
+    text = _scoring("british")
+    assert "- All 5 (a march): the makers score 4 points, or 8 playing alone" in text
+    assert "- 3 or 4: the makers score 2 points" in text
+    assert "the defenders score 4 points, or 8 with a defender playing alone" in text
 
 
 def test_tuque_scoring_table_matches_the_engine() -> None:
