@@ -1,675 +1,49 @@
-"""Persistent buttons: ``discord.ui.DynamicItem`` s with namespaced custom_ids.
+"""Message layouts (Components V2) and how each persistent component looks.
 
-Every custom_id starts with ``tuque:`` and carries only ids and public numbers:
-
-==============================================  ===========================================
-``tuque:act:<game>:<seq>:<action>``             an action in a player's ephemeral hand view;
-                                                ``seq`` is the log length it was offered at
-``tuque:pick:<game>:<seq>:<part>``              a select of actions, where more than 25
-                                                are legal (an Auction call of a card); the
-                                                option values are action ids
-``tuque:suit:<game>:<seq>``                     the suit whose bids (Auction's bidding) or
-                                                callable cards (its call of a card) a hand
-                                                view shows; the option values are ``C``,
-                                                ``D``, ``H``, ``S``
-``tuque:hand:<game>``                           "Show my hand" on the public table
-``tuque:hint:<game>:<seq>``                     "Hint" in a player's hand view on their turn
-``tuque:rematch:<game>``                        "Rematch" on a finished game's message
-``tuque:resign:<game>``                         confirm a resignation (ephemeral)
-``tuque:challenge:<id>:accept|decline``         answer a one-to-one challenge
-``tuque:lobby:<id>:<what>``                     a lobby's buttons: ``join``, ``leave``,
-                                                ``start``, ``cancel``; an invited member's
-                                                ``accept`` and ``decline``
-``tuque:lobby:<id>:seat|computer``              a lobby's selects: the seat to take (values
-                                                are seat numbers), the level of a computer
-                                                to add (values are levels)
-``tuque:lb:<variant>:<page>``                   leaderboard paging
-``tuque:replay:<game>:<step>:<way>``            a finished game's replay: show step
-                                                ``step``; ``way`` (``prev``, ``next``,
-                                                ``prevhand``, ``nexthand``) tells the
-                                                buttons of one message apart
-==============================================  ===========================================
-
-An action id names a card only on the ephemeral message of the player who may
-play it, so a custom_id never shows anyone a card hidden from them. The items
-are registered in ``setup_hook``, so buttons keep working after a restart or
-after their view timed out. Callbacks hand over at once to the cog that owns the
-feature (``GameControls``, ``LobbyControls``, ``RecordControls``), found by name on
-the client, so this module imports no cog and no cog module imports another.
-
-A custom_id is input like any other: a modified client, or a message from an
-older version of the bot, can carry numbers out of range or names the bot does
-not know. Each is answered with an ephemeral explanation (``UnknownButton``
-catches the ``tuque:`` ids no other item matches) and changes nothing; an
-unexpected failure gets ``replies.report_failure``.
+The builders here arrange texts, pictures and the kinds of ``bot.buttons`` into the
+messages the bot sends: a player's hand (``hand_layout``), the public table
+(``table_layout``), a finished game's Rematch, a resignation's confirmation, a
+choice of games, a replay's buttons. They decide labels, emoji, styles and rows,
+and nothing about the rules: ``view.legal_actions`` says what a hand may do.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Awaitable, Callable, Sequence
-from functools import wraps
-from typing import Any, Protocol, cast
+from collections.abc import Sequence
+from typing import Any
 
 import discord
-from discord.ext import commands
 
-from bot import replies
+from bot.buttons import (
+    ActionButton,
+    ActionSelect,
+    HintButton,
+    RematchButton,
+    ReplayButton,
+    ResignButton,
+    ShowHandButton,
+    SuitSelect,
+)
 from bot.emojis import TEXT_FACES, CardFaces
-from engine.actions import ACTIONS, Action, Bid, CallCard, Discard, Give, Play
+from engine.actions import Action, Bid, CallCard, Discard, Give, Play
 from engine.cards import SUITS, Suit, is_trump
-from engine.variants import VARIANTS
 from engine.view import PlayerView
 
 __all__ = [
-    "DYNAMIC_ITEMS",
+    "CHOICES_SHOWN",
     "HINT_EMOJI",
-    "LOBBY_BUTTONS",
-    "OTHER_PROCESS",
-    "ActionButton",
-    "ActionSelect",
-    "ChallengeButton",
-    "GameControls",
-    "HintButton",
-    "LeaderboardButton",
-    "LobbyButton",
-    "LobbyControls",
-    "LobbySelect",
-    "RecordControls",
-    "RematchButton",
-    "ReplayButton",
-    "ResignButton",
-    "ShardedClient",
-    "ShowHandButton",
-    "SuitSelect",
-    "UnknownButton",
+    "TABLE_PICTURE",
     "default_suit",
     "game_over_view",
     "games_view",
     "hand_layout",
     "replay_row",
     "resign_view",
+    "show_hand_button",
     "suit_choices",
     "suit_of",
     "table_layout",
 ]
-
-
-LEADERBOARD_VARIANTS = ("all", *VARIANTS)
-"""The variants a leaderboard button may name."""
-
-_ID_RANGE = range(1, 2**63)  # SQLite's rowids and Discord's snowflakes
-_BAD_BUTTON = "That button isn't one this bot made (or it is from an older version)."
-
-
-class GameControls(Protocol):
-    """What the games cog (``"Games"``) does with a game's components."""
-
-    async def on_action(
-        self, interaction: discord.Interaction, game_id: int, seq: int, action: Action | None
-    ) -> None: ...
-
-    async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None: ...
-
-    async def resign(self, interaction: discord.Interaction, game_id: int) -> None: ...
-
-    async def hint(self, interaction: discord.Interaction, game_id: int, seq: int) -> None: ...
-
-    async def pick_suit(
-        self, interaction: discord.Interaction, game_id: int, seq: int, suit: Suit
-    ) -> None: ...
-
-
-class LobbyControls(Protocol):
-    """What the lobbies cog (``"Lobbies"``) does with challenges' and lobbies' components."""
-
-    async def answer_challenge(
-        self, interaction: discord.Interaction, challenge_id: int, accept: bool
-    ) -> None: ...
-
-    async def on_lobby(
-        self, interaction: discord.Interaction, lobby_id: int, what: str, value: str | None
-    ) -> None: ...
-
-    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None: ...
-
-
-class RecordControls(Protocol):
-    """What the records cog (``"Records"``) does with leaderboard paging and replays."""
-
-    async def page_leaderboard(
-        self, interaction: discord.Interaction, variant: str, page: int
-    ) -> None: ...
-
-    async def show_replay(
-        self, interaction: discord.Interaction, game_id: int, step: int
-    ) -> None: ...
-
-
-class ShardedClient(Protocol):
-    """The client as components see it: which guilds its process serves (``TuqueBot``)."""
-
-    def serves_guild(self, guild_id: int) -> bool: ...
-
-
-OTHER_PROCESS = (
-    "This server is served by another of the bot's processes, not this one: try again in a moment."
-)
-"""The answer to a click in a guild of a shard this process does not run (Discord
-routes none here; a misrouted one is refused and changes nothing)."""
-
-
-def _cog(interaction: discord.Interaction, name: str) -> Any:
-    cog = cast(commands.Bot, interaction.client).get_cog(name)
-    if cog is None:
-        raise RuntimeError(f"the {name} cog is not loaded")
-    return cog
-
-
-def _games(interaction: discord.Interaction) -> GameControls:
-    return cast(GameControls, _cog(interaction, "Games"))
-
-
-def _lobbies(interaction: discord.Interaction) -> LobbyControls:
-    return cast(LobbyControls, _cog(interaction, "Lobbies"))
-
-
-def _records(interaction: discord.Interaction) -> RecordControls:
-    return cast(RecordControls, _cog(interaction, "Records"))
-
-
-Callback = Callable[[Any, discord.Interaction], Awaitable[None]]
-
-
-def _guarded(callback: Callback) -> Callback:
-    """Answer any failure of a button's callback (discord.py would only log it), and
-    refuse a click from a guild another of the bot's processes serves."""
-
-    @wraps(callback)
-    async def run(item: Any, interaction: discord.Interaction) -> None:
-        try:
-            guild_id = interaction.guild_id
-            client = cast(ShardedClient, interaction.client)
-            if guild_id is not None and not client.serves_guild(guild_id):
-                await replies.deny(interaction, OTHER_PROCESS)
-                return
-            await callback(item, interaction)
-        except Exception as error:
-            await replies.report_failure(interaction, error)
-
-    return run
-
-
-def _ids_in_range(*numbers: int) -> bool:
-    return all(n in _ID_RANGE for n in numbers)
-
-
-class ActionButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tuque:act:(?P<game>\d+):(?P<seq>\d+):(?P<action>\d+)",
-):
-    """One legal action in a player's hand view."""
-
-    def __init__(
-        self, game_id: int, seq: int, action_id: int, button: discord.ui.Button[Any] | None = None
-    ) -> None:
-        super().__init__(
-            button or discord.ui.Button(custom_id=f"tuque:act:{game_id}:{seq}:{action_id}")
-        )
-        self.game_id = game_id
-        self.seq = seq
-        self.action_id = action_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
-    ) -> ActionButton:
-        return cls(int(match["game"]), int(match["seq"]), int(match["action"]))
-
-    @_guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if not _ids_in_range(self.game_id, self.seq + 1):
-            await replies.deny(interaction, _BAD_BUTTON)
-            return
-        action = ACTIONS[self.action_id] if self.action_id < len(ACTIONS) else None
-        await _games(interaction).on_action(interaction, self.game_id, self.seq, action)
-
-
-class ActionSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"tuque:pick:(?P<game>\d+):(?P<seq>\d+):(?P<part>\d+)",
-):
-    """Part of a player's legal actions as a select, where buttons would not fit."""
-
-    def __init__(
-        self, game_id: int, seq: int, part: int, select: discord.ui.Select[Any] | None = None
-    ) -> None:
-        super().__init__(
-            select or discord.ui.Select(custom_id=f"tuque:pick:{game_id}:{seq}:{part}")
-        )
-        self.game_id = game_id
-        self.seq = seq
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
-    ) -> ActionSelect:
-        return cls(int(match["game"]), int(match["seq"]), int(match["part"]))
-
-    @_guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or []
-        picked = values[0] if len(values) == 1 else ""
-        if not _ids_in_range(self.game_id, self.seq + 1) or not picked.isdigit():
-            await replies.deny(interaction, _BAD_BUTTON)
-            return
-        action_id = int(picked)
-        action = ACTIONS[action_id] if action_id < len(ACTIONS) else None
-        await _games(interaction).on_action(interaction, self.game_id, self.seq, action)
-
-
-class SuitSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"tuque:suit:(?P<game>\d+):(?P<seq>\d+)",
-):
-    """The suit whose bids or callable cards a player's hand view shows (RULES.md §7
-    Auction): choosing one only redraws that message, it changes nothing in the game."""
-
-    def __init__(
-        self, game_id: int, seq: int, select: discord.ui.Select[Any] | None = None
-    ) -> None:
-        super().__init__(select or discord.ui.Select(custom_id=f"tuque:suit:{game_id}:{seq}"))
-        self.game_id = game_id
-        self.seq = seq
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
-    ) -> SuitSelect:
-        return cls(int(match["game"]), int(match["seq"]))
-
-    @_guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or []
-        picked = str(values[0]) if len(values) == 1 else ""
-        # Only the four codes the options carry; Suit() would also take other spellings.
-        if not _ids_in_range(self.game_id, self.seq + 1) or picked not in _SUIT_CODES:
-            await replies.deny(interaction, _BAD_BUTTON)
-            return
-        await _games(interaction).pick_suit(interaction, self.game_id, self.seq, Suit(picked))
-
-
-_SUIT_CODES = frozenset(s.value for s in SUITS)
-
-
-class ShowHandButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tuque:hand:(?P<game>\d+)"
-):
-    """The public "Show my hand" button: a fresh ephemeral hand view for the clicker
-    (``label``: another text, such as the game it is for)."""
-
-    def __init__(self, game_id: int, label: str = "Show my hand") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                emoji="🃏",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"tuque:hand:{game_id}",
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
-    ) -> ShowHandButton:
-        return cls(int(match["game"]))
-
-    @_guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if not _ids_in_range(self.game_id):
-            await replies.deny(interaction, _BAD_BUTTON)
-            return
-        await _games(interaction).show_hand(interaction, self.game_id)
-
-
-class HintButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tuque:hint:(?P<game>\d+):(?P<seq>\d+)",
-):
-    """A player's "Hint" on their turn: what the hard computer would do, to them only."""
-
-    def __init__(self, game_id: int, seq: int, row: int | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Hint",
-                emoji="💡",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"tuque:hint:{game_id}:{seq}",
-                row=row,
-            )
-        )
-        self.game_id = game_id
-        self.seq = seq
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
-    ) -> HintButton:
-        return cls(int(match["game"]), int(match["seq"]))
-
-    @_guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if not _ids_in_range(self.game_id, self.seq + 1):
-            await replies.deny(interaction, _BAD_BUTTON)
-            return
-        await _games(interaction).hint(interaction, self.game_id, self.seq)
-
-
-class RematchButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tuque:rematch:(?P<game>\d+)"
-):
-    """ "Rematch" on a finished game: the same seats again, once every member accepts."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Rematch",
-                emoji="🔁",
-                style=discord.ButtonStyle.success,
-                custom_id=f"tuque:rematch:{game_id}",
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
-    ) -> RematchButton:
-        return cls(int(match["game"]))
-
-    @_guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if not _ids_in_range(self.game_id):
-            await replies.deny(interaction, _BAD_BUTTON)
-            return
-        await _lobbies(interaction).rematch(interaction, self.game_id)
-
-
-class ResignButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tuque:resign:(?P<game>\d+)"
-):
-    """Confirms ``/tuque resign`` (``label``: another text, such as the game it is for)."""
-
-    def __init__(self, game_id: int, label: str = "Yes, resign") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.danger,
-                custom_id=f"tuque:resign:{game_id}",
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
-    ) -> ResignButton:
-        return cls(int(match["game"]))
-
-    @_guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if not _ids_in_range(self.game_id):
-            await replies.deny(interaction, _BAD_BUTTON)
-            return
-        await _games(interaction).resign(interaction, self.game_id)
-
-
-class ChallengeButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tuque:challenge:(?P<id>\d+):(?P<answer>accept|decline)",
-):
-    """Accept or Decline on a challenge; only the challenged member may use them."""
-
-    def __init__(self, challenge_id: int, accept: bool) -> None:
-        answer = "accept" if accept else "decline"
-        super().__init__(
-            discord.ui.Button(
-                label="Accept" if accept else "Decline",
-                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary,
-                custom_id=f"tuque:challenge:{challenge_id}:{answer}",
-            )
-        )
-        self.challenge_id = challenge_id
-        self.accept = accept
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
-    ) -> ChallengeButton:
-        return cls(int(match["id"]), match["answer"] == "accept")
-
-    @_guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if not _ids_in_range(self.challenge_id):
-            await replies.deny(interaction, _BAD_BUTTON)
-            return
-        await _lobbies(interaction).answer_challenge(interaction, self.challenge_id, self.accept)
-
-
-LOBBY_BUTTONS = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
-    "cancel": ("Cancel", discord.ButtonStyle.danger),
-    "accept": ("Accept", discord.ButtonStyle.success),
-    "decline": ("Decline", discord.ButtonStyle.secondary),
-}
-"""A lobby's buttons: what the custom_id says, and the label and style shown."""
-
-
-class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tuque:lobby:(?P<id>\d+):(?P<what>join|leave|start|cancel|accept|decline)",
-):
-    """A lobby's Join, Leave, Start and Cancel; an invited member's Accept and Decline."""
-
-    def __init__(self, lobby_id: int, what: str, *, disabled: bool = False) -> None:
-        label, style = LOBBY_BUTTONS[what]
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                custom_id=f"tuque:lobby:{lobby_id}:{what}",
-                disabled=disabled,
-            )
-        )
-        self.lobby_id = lobby_id
-        self.what = what
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
-    ) -> LobbyButton:
-        return cls(int(match["id"]), match["what"])
-
-    @_guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if not _ids_in_range(self.lobby_id):
-            await replies.deny(interaction, _BAD_BUTTON)
-            return
-        await _lobbies(interaction).on_lobby(interaction, self.lobby_id, self.what, None)
-
-
-class LobbySelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"tuque:lobby:(?P<id>\d+):(?P<what>seat|computer)",
-):
-    """A lobby's "pick a seat" select, and the host's "add a computer" select."""
-
-    def __init__(
-        self, lobby_id: int, what: str, select: discord.ui.Select[Any] | None = None
-    ) -> None:
-        super().__init__(select or discord.ui.Select(custom_id=f"tuque:lobby:{lobby_id}:{what}"))
-        self.lobby_id = lobby_id
-        self.what = what
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
-    ) -> LobbySelect:
-        return cls(int(match["id"]), match["what"])
-
-    @_guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or []
-        if not _ids_in_range(self.lobby_id) or len(values) != 1:
-            await replies.deny(interaction, _BAD_BUTTON)
-            return
-        await _lobbies(interaction).on_lobby(interaction, self.lobby_id, self.what, str(values[0]))
-
-
-class LeaderboardButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tuque:lb:(?P<variant>[a-z0-9_]+):(?P<page>\d+)",
-):
-    """Previous/next page of a leaderboard (anyone may page a public leaderboard)."""
-
-    def __init__(self, variant: str, page: int, label: str = "", disabled: bool = False) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or f"Page {page + 1}",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"tuque:lb:{variant}:{page}",
-                disabled=disabled,
-            )
-        )
-        self.variant = variant
-        self.page = page
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
-    ) -> LeaderboardButton:
-        return cls(match["variant"], int(match["page"]))
-
-    @_guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if self.variant not in LEADERBOARD_VARIANTS:
-            await replies.deny(interaction, _BAD_BUTTON)
-            return
-        await _records(interaction).page_leaderboard(interaction, self.variant, self.page)
-
-
-REPLAY_WAYS = {
-    "prevhand": ("⏮", "Hand"),
-    "prev": ("◀", "Back"),
-    "next": ("▶", "Next"),
-    "nexthand": ("⏭", "Hand"),
-}
-"""A replay's buttons, in their row's order: what the custom_id says, the emoji and label."""
-
-
-class ReplayButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tuque:replay:(?P<game>\d+):(?P<step>\d+):(?P<way>prevhand|prev|nexthand|next)",
-):
-    """A finished game's replay moves to step ``step`` (anyone in the channel may page a
-    finished game: every card of it is public once it is over)."""
-
-    def __init__(self, game_id: int, step: int, way: str, *, disabled: bool = False) -> None:
-        emoji, label = REPLAY_WAYS[way]
-        forward = way == "next"  # the usual click stands out
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                emoji=emoji,
-                style=discord.ButtonStyle.primary if forward else discord.ButtonStyle.secondary,
-                custom_id=f"tuque:replay:{game_id}:{step}:{way}",
-                disabled=disabled,
-            )
-        )
-        self.game_id = game_id
-        self.step = step
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
-    ) -> ReplayButton:
-        return cls(int(match["game"]), int(match["step"]), match["way"])
-
-    @_guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if not _ids_in_range(self.game_id, self.step + 1):
-            await replies.deny(interaction, _BAD_BUTTON)
-            return
-        await _records(interaction).show_replay(interaction, self.game_id, self.step)
-
-
-def replay_row(
-    game_id: int, step: int, hand_starts: Sequence[int], steps: int
-) -> discord.ui.ActionRow[Any]:
-    """The buttons under step ``step`` (0-based) of a replay of ``steps`` steps whose
-    hands start at ``hand_starts``: the start of this hand (or, from there, of the one
-    before), the step before, the step after, the start of the next hand (or the last
-    step); each disabled where it would not move."""
-    current = max((s for s in hand_starts if s <= step), default=0)
-    back_hand = current if current < step else max((s for s in hand_starts if s < step), default=0)
-    next_hand = min((s for s in hand_starts if s > step), default=steps - 1)
-    targets = {
-        "prevhand": back_hand,
-        "prev": max(step - 1, 0),
-        "next": min(step + 1, steps - 1),
-        "nexthand": next_hand,
-    }
-    return discord.ui.ActionRow[Any](
-        *(
-            ReplayButton(game_id, target, way, disabled=target == step)
-            for way, target in targets.items()
-        )
-    )
-
-
-_KNOWN = (
-    ActionButton,
-    ActionSelect,
-    SuitSelect,
-    ShowHandButton,
-    HintButton,
-    RematchButton,
-    ResignButton,
-    ChallengeButton,
-    LobbyButton,
-    LobbySelect,
-    LeaderboardButton,
-    ReplayButton,
-)
-# The others' templates, their group names dropped (a name may appear only once in a regex).
-_OTHERS = "|".join(
-    re.sub(r"\(\?P<\w+>", "(?:", item.__discord_ui_compiled_template__.pattern) for item in _KNOWN
-)
-
-
-class UnknownButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    # discord.py runs every item whose template matches, so this one excludes the others.
-    template=rf"(?!(?:{_OTHERS})$)tuque:.*",
-):
-    """Any other ``tuque:`` custom_id: explained, never acted on."""
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
-    ) -> UnknownButton:
-        return cls(item)
-
-    @_guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await replies.deny(interaction, _BAD_BUTTON)
-
-
-DYNAMIC_ITEMS = (*_KNOWN, UnknownButton)
-"""Every persistent item, for ``Client.add_dynamic_items``."""
 
 
 def _style(action: Action) -> discord.ButtonStyle:
@@ -750,9 +124,10 @@ def _action_button(
         label=label,
         emoji=_emoji(action, faces),
         style=_style(action),
-        custom_id=f"tuque:act:{game_id}:{seq}:{action.id}",
     )
-    return ActionButton(game_id, seq, action.id, _marked(button, action.id == marked))
+    return ActionButton.of(
+        _marked(button, action.id == marked), game=game_id, seq=seq, action=action.id
+    )
 
 
 def _rows(items: Sequence[discord.ui.Item[Any]]) -> list[discord.ui.ActionRow[Any]]:
@@ -787,11 +162,12 @@ def _suit_controls(
             )
         )
     select = discord.ui.Select[Any](
-        custom_id=f"tuque:suit:{game_id}:{seq}",
         placeholder="The suit of the card to call" if calling else "The suit to bid in",
         options=options,
     )
-    items: list[discord.ui.Item[Any]] = [discord.ui.ActionRow(SuitSelect(game_id, seq, select))]
+    items: list[discord.ui.Item[Any]] = [
+        discord.ui.ActionRow(SuitSelect.of(select, game=game_id, seq=seq))
+    ]
     shown = [
         _action_button(game_id, seq, a, label, faces, marked)
         for a, label in pairs
@@ -854,7 +230,6 @@ def _select_controls(
     for part in range(parts):
         chunk = pairs[part * size : (part + 1) * size]
         select = discord.ui.Select[Any](
-            custom_id=f"tuque:pick:{game_id}:{seq}:{part}",
             placeholder=f"{chunk[0][1]} … {chunk[-1][1]}",
             options=[
                 discord.SelectOption(
@@ -865,7 +240,7 @@ def _select_controls(
                 for a, label in chunk
             ],
         )
-        rows.append(discord.ui.ActionRow(ActionSelect(game_id, seq, part, select)))
+        rows.append(discord.ui.ActionRow(ActionSelect.of(select, game=game_id, seq=seq, part=part)))
     return rows
 
 
@@ -881,7 +256,10 @@ def _with_hint(
 ) -> list[discord.ui.Item[Any]]:
     """The Hint button after the controls: in the last row of buttons while it has room
     (and is not the tableau's, where it would read as a card), else in a row of its own."""
-    hint = HintButton(game_id, seq)
+    button = discord.ui.Button[Any](
+        label="Hint", emoji=HINT_EMOJI, style=discord.ButtonStyle.secondary
+    )
+    hint = HintButton.of(button, game=game_id, seq=seq)
     last = items[-1] if items else None
     tableau_row = len(items) >= 2 and isinstance(items[-2], discord.ui.TextDisplay)
     if (
@@ -960,7 +338,8 @@ def hand_layout(
 def game_over_view(game_id: int) -> discord.ui.View:
     """The game-over message's components: "Rematch"."""
     ui = discord.ui.View(timeout=None)
-    ui.add_item(RematchButton(game_id))
+    button = discord.ui.Button[Any](label="Rematch", emoji="🔁", style=discord.ButtonStyle.success)
+    ui.add_item(RematchButton.of(button, game=game_id))
     return ui
 
 
@@ -984,15 +363,27 @@ def table_layout(
     container.add_item(gallery)
     container.add_item(discord.ui.TextDisplay(status))
     if not finished:
-        container.add_item(discord.ui.ActionRow[Any](ShowHandButton(game_id)))
+        container.add_item(discord.ui.ActionRow[Any](show_hand_button(game_id)))
     layout.add_item(container)
     return layout
+
+
+def show_hand_button(game_id: int, label: str = "Show my hand") -> ShowHandButton:
+    """The public "Show my hand" button of game ``game_id`` (``label``: another text, such
+    as the game it is for)."""
+    button = discord.ui.Button[Any](label=label, emoji="🃏", style=discord.ButtonStyle.primary)
+    return ShowHandButton.of(button, game=game_id)
+
+
+def _resign_button(game_id: int, label: str = "Yes, resign") -> ResignButton:
+    button = discord.ui.Button[Any](label=label, style=discord.ButtonStyle.danger)
+    return ResignButton.of(button, game=game_id)
 
 
 def resign_view(game_id: int) -> discord.ui.View:
     """The confirm button of ``/tuque resign``."""
     ui = discord.ui.View(timeout=None)
-    ui.add_item(ResignButton(game_id))
+    ui.add_item(_resign_button(game_id))
     return ui
 
 
@@ -1007,9 +398,54 @@ def games_view(games: Sequence[tuple[int, str]], resign: bool) -> discord.ui.Vie
     ui = discord.ui.View(timeout=None)
     for game_id, label in games[:CHOICES_SHOWN]:
         text = _fit(f"Resign {label}" if resign else label, 80)
-        ui.add_item(ResignButton(game_id, text) if resign else ShowHandButton(game_id, text))
+        ui.add_item(_resign_button(game_id, text) if resign else show_hand_button(game_id, text))
     return ui
 
 
 def _fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+REPLAY_WAYS = {
+    "prevhand": ("⏮", "Hand"),
+    "prev": ("◀", "Back"),
+    "next": ("▶", "Next"),
+    "nexthand": ("⏭", "Hand"),
+}
+"""A replay's buttons, in their row's order: what the custom_id says, the emoji and label."""
+
+
+def replay_row(
+    game_id: int, step: int, hand_starts: Sequence[int], steps: int
+) -> discord.ui.ActionRow[Any]:
+    """The buttons under step ``step`` (0-based) of a replay of ``steps`` steps whose
+    hands start at ``hand_starts``: the start of this hand (or, from there, of the one
+    before), the step before, the step after, the start of the next hand (or the last
+    step); each disabled where it would not move."""
+    current = max((s for s in hand_starts if s <= step), default=0)
+    back_hand = current if current < step else max((s for s in hand_starts if s < step), default=0)
+    next_hand = min((s for s in hand_starts if s > step), default=steps - 1)
+    targets = {
+        "prevhand": back_hand,
+        "prev": max(step - 1, 0),
+        "next": min(step + 1, steps - 1),
+        "nexthand": next_hand,
+    }
+    return discord.ui.ActionRow[Any](
+        *(
+            _replay_button(game_id, target, way, disabled=target == step)
+            for way, target in targets.items()
+        )
+    )
+
+
+def _replay_button(game_id: int, step: int, way: str, *, disabled: bool) -> ReplayButton:
+    emoji, label = REPLAY_WAYS[way]
+    forward = way == "next"  # the usual click stands out
+    button = discord.ui.Button[Any](
+        label=label,
+        emoji=emoji,
+        style=discord.ButtonStyle.primary if forward else discord.ButtonStyle.secondary,
+        disabled=disabled,
+    )
+    return ReplayButton.of(button, game=game_id, step=step, way=way)

@@ -54,7 +54,7 @@ def seat_rows(
 
 class GamesCog(TuqueCog, name="Games"):
     """Starts games with computers and answers every game's components
-    (``components.GameControls``)."""
+    (``buttons.GameControls``)."""
 
     def __init__(self, bot: TuqueBot) -> None:
         super().__init__(bot)

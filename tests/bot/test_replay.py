@@ -14,8 +14,8 @@ from e2e import Table, db_snapshot, running_bot
 from PIL import Image
 
 from bot import render
+from bot.buttons import ReplayButton
 from bot.client import TuqueBot
-from bot.components import ReplayButton
 from bot.drawing import HEIGHT, WIDTH
 from bot.store import GameStatus, SeatRow
 from engine.game import Game
