@@ -16,7 +16,7 @@ from discord import app_commands
 from bot import render, replies
 from bot.buttons import ChallengeButton, LobbyButton, LobbySelect
 from bot.cogs import TuqueCog
-from bot.components import show_hand_button
+from bot.layout import show_hand_button
 from bot.options import (
     DISCORD_LEVELS,
     TABLE_OPTION_HELP,

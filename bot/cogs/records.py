@@ -17,8 +17,8 @@ from discord import app_commands
 from bot import render, replies
 from bot.buttons import LeaderboardButton
 from bot.cogs import TuqueCog
-from bot.components import replay_row
 from bot.drawing import Revealed, draw_table
+from bot.layout import replay_row
 from bot.options import GameNumber, Variant
 from bot.sessions import record_of
 from bot.store import GameNotFound, GameRow, GameStatus, Store

@@ -25,8 +25,8 @@ from typing import Any
 import discord
 
 from bot import render, replies
-from bot.components import resign_view, suit_choices
 from bot.emojis import TEXT_FACES, CardFaces
+from bot.layout import resign_view, suit_choices
 from bot.sessions.computers import Computers, advise
 from bot.sessions.delivery import Background, Delivery, posting
 from bot.sessions.state import HandMessage, Session, forced_note, record_of

@@ -24,8 +24,8 @@ from test_render import (
 
 from bot import render
 from bot.buttons import DYNAMIC_ITEMS, SuitSelect, UnknownButton
-from bot.components import HINT_EMOJI, default_suit, hand_layout, suit_choices, suit_of
 from bot.emojis import TEXT_FACES, CardFaces
+from bot.layout import HINT_EMOJI, default_suit, hand_layout, suit_choices, suit_of
 from engine.actions import Bid, CallCard, Pass, Play
 from engine.cards import Card, Suit, is_trump
 from engine.game import Game
