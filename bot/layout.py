@@ -10,6 +10,7 @@ and nothing about the rules: ``view.legal_actions`` says what a hand may do.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -112,40 +113,36 @@ def _marked(button: discord.ui.Button[Any], marked: bool) -> discord.ui.Button[A
     return button
 
 
-def _action_button(
-    game_id: int,
-    seq: int,
-    action: Action,
-    label: str,
-    faces: CardFaces,
-    marked: int | None,
-) -> ActionButton:
-    button = discord.ui.Button[Any](
-        label=label,
-        emoji=_emoji(action, faces),
-        style=_style(action),
-    )
-    return ActionButton.of(
-        _marked(button, action.id == marked), game=game_id, seq=seq, action=action.id
-    )
+@dataclass(frozen=True)
+class _Controls:
+    """What the controls of one hand message are made of: ``view.legal_actions`` paired
+    with their labels, offered at log length ``seq`` of game ``game_id``, drawn with
+    ``faces``, the action ``marked`` by a hint."""
+
+    game_id: int
+    seq: int
+    view: PlayerView
+    pairs: Sequence[tuple[Action, str]]
+    faces: CardFaces
+    marked: int | None
+
+    def button(self, action: Action, label: str) -> ActionButton:
+        button = discord.ui.Button[Any](
+            label=label, emoji=_emoji(action, self.faces), style=_style(action)
+        )
+        marked = _marked(button, action.id == self.marked)
+        return ActionButton.of(marked, game=self.game_id, seq=self.seq, action=action.id)
 
 
 def _rows(items: Sequence[discord.ui.Item[Any]]) -> list[discord.ui.ActionRow[Any]]:
     return [discord.ui.ActionRow(*items[i : i + ROW_SIZE]) for i in range(0, len(items), ROW_SIZE)]
 
 
-def _suit_controls(
-    game_id: int,
-    seq: int,
-    view: PlayerView,
-    pairs: Sequence[tuple[Action, str]],
-    faces: CardFaces,
-    suit: Suit | None,
-    marked: int | None,
-) -> list[discord.ui.Item[Any]]:
+def _suit_controls(controls: _Controls, suit: Suit | None) -> list[discord.ui.Item[Any]]:
     """A suit select, the chosen suit's bids or calls as buttons, then the other actions."""
+    view, pairs = controls.view, controls.pairs
     choices = suit_choices(view)
-    hinted = next((suit_of(a) for a, _ in pairs if a.id == marked), None)
+    hinted = next((suit_of(a) for a, _ in pairs if a.id == controls.marked), None)
     chosen = hinted or (suit if suit in choices else default_suit(view))
     calling = any(isinstance(a, CallCard) for a, _ in pairs)
     options = []
@@ -166,43 +163,27 @@ def _suit_controls(
         options=options,
     )
     items: list[discord.ui.Item[Any]] = [
-        discord.ui.ActionRow(SuitSelect.of(select, game=game_id, seq=seq))
+        discord.ui.ActionRow(SuitSelect.of(select, game=controls.game_id, seq=controls.seq))
     ]
-    shown = [
-        _action_button(game_id, seq, a, label, faces, marked)
-        for a, label in pairs
-        if suit_of(a) is chosen
-    ]
-    items += _rows(shown)
-    others = [
-        _action_button(game_id, seq, a, label, faces, marked)
-        for a, label in pairs
-        if suit_of(a) is None
-    ]
+    items += _rows([controls.button(a, label) for a, label in pairs if suit_of(a) is chosen])
+    others = [controls.button(a, label) for a, label in pairs if suit_of(a) is None]
     return [*items, *_rows(others)]
 
 
-def _card_controls(
-    game_id: int,
-    seq: int,
-    view: PlayerView,
-    pairs: Sequence[tuple[Action, str]],
-    faces: CardFaces,
-    marked: int | None,
-) -> list[discord.ui.Item[Any]]:
+def _card_controls(controls: _Controls) -> list[discord.ui.Item[Any]]:
     """Buttons, five a row: the hand's actions, then under their own line the face-up
     tableau cards, labelled as such (not coloured: a colour would read as advice)."""
+    view, pairs = controls.view, controls.pairs
     tableau = set(view.face_up(view.seat)) if view.seat is not None and view.has_tableaus else set()
     from_tableau = [(a, label) for a, label in pairs if isinstance(a, Play) and a.card in tableau]
     from_hand = [pair for pair in pairs if pair not in from_tableau]
     items: list[discord.ui.Item[Any]] = list(
-        _rows([_action_button(game_id, seq, a, label, faces, marked) for a, label in from_hand])
+        _rows([controls.button(a, label) for a, label in from_hand])
     )
     if from_tableau:
         items.append(discord.ui.TextDisplay("From your tableau:"))
         tableau_buttons = [
-            _action_button(game_id, seq, a, _tableau_label(a, label, view), faces, marked)
-            for a, label in from_tableau
+            controls.button(a, _tableau_label(a, label, view)) for a, label in from_tableau
         ]
         items += _rows(tableau_buttons)
     return items
@@ -216,14 +197,9 @@ def _tableau_label(action: Action, label: str, view: PlayerView) -> str:
     return f"{label} (tableau{', trump' if trump else ''})"
 
 
-def _select_controls(
-    game_id: int,
-    seq: int,
-    pairs: Sequence[tuple[Action, str]],
-    faces: CardFaces,
-    marked: int | None,
-) -> list[discord.ui.Item[Any]]:
+def _select_controls(controls: _Controls) -> list[discord.ui.Item[Any]]:
     """Selects of at most 25 actions each, in action order, where buttons would not fit."""
+    pairs = controls.pairs
     parts = -(-len(pairs) // MAX_BUTTONS)
     size = -(-len(pairs) // parts)
     rows: list[discord.ui.Item[Any]] = []
@@ -235,12 +211,16 @@ def _select_controls(
                 discord.SelectOption(
                     label=label,
                     value=str(a.id),
-                    emoji=HINT_EMOJI if a.id == marked else _emoji(a, faces),
+                    emoji=HINT_EMOJI if a.id == controls.marked else _emoji(a, controls.faces),
                 )
                 for a, label in chunk
             ],
         )
-        rows.append(discord.ui.ActionRow(ActionSelect.of(select, game=game_id, seq=seq, part=part)))
+        rows.append(
+            discord.ui.ActionRow(
+                ActionSelect.of(select, game=controls.game_id, seq=controls.seq, part=part)
+            )
+        )
     return rows
 
 
@@ -316,14 +296,15 @@ def hand_layout(
         container.add_item(discord.ui.TextDisplay(text))
     if view.legal_actions and controls:
         pairs = list(zip(view.legal_actions, labels, strict=True))
+        controls = _Controls(game_id, seq, view, pairs, faces, marked)
         if suit_choices(view):
-            items = _suit_controls(game_id, seq, view, pairs, faces, suit, marked)
+            items = _suit_controls(controls, suit)
         else:
-            items = _card_controls(game_id, seq, view, pairs, faces, marked)
+            items = _card_controls(controls)
             # The container, the separator, the footer and a row of its own for the hint.
             fixed = len(head) + 2 + bool(footer) + 2 * hint
             if fixed + _count(items) > MAX_LAYOUT_COMPONENTS:
-                items = _select_controls(game_id, seq, pairs, faces, marked)
+                items = _select_controls(controls)
         if hint:
             items = _with_hint(items, game_id, seq)
         container.add_item(discord.ui.Separator())
