@@ -24,8 +24,8 @@ from discord.ext import commands
 
 import engine
 from bot import replies
+from bot.buttons import DYNAMIC_ITEMS, OTHER_PROCESS
 from bot.cogs import EXTENSIONS
-from bot.components import DYNAMIC_ITEMS, OTHER_PROCESS
 from bot.emojis import CardFaces, FaceEmojis
 from bot.metrics import Metrics
 from bot.sessions import GameSessions

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot import components, render, replies
+from bot import layout, render, replies
 from bot.cogs import TuqueCog
 from bot.options import (
     AUTOPLAY_TOLD,
@@ -54,7 +54,7 @@ def seat_rows(
 
 class GamesCog(TuqueCog, name="Games"):
     """Starts games with computers and answers every game's components
-    (``components.GameControls``)."""
+    (``buttons.GameControls``)."""
 
     def __init__(self, bot: TuqueBot) -> None:
         super().__init__(bot)
@@ -163,7 +163,7 @@ class GamesCog(TuqueCog, name="Games"):
             app_commands.Choice(name=label[:100], value=game_id)
             for game_id, label in self._labels(interaction)
             if typed in label.lower()
-        ][: components.CHOICES_SHOWN]
+        ][: layout.CHOICES_SHOWN]
 
     def _labels(self, interaction: discord.Interaction) -> list[tuple[int, str]]:
         """``(game id, "#12 · Euchre vs Bob & Cat")`` of the member's games in this
@@ -203,7 +203,7 @@ class GamesCog(TuqueCog, name="Games"):
         await replies.send(
             interaction,
             content=f"You play {len(here)} games in this channel: which do you want to {what}?",
-            view=components.games_view(labels, resign),
+            view=layout.games_view(labels, resign),
             ephemeral=True,
         )
         return None

@@ -14,8 +14,9 @@ import discord
 from discord import app_commands
 
 from bot import render, replies
+from bot.buttons import ChallengeButton, LobbyButton, LobbySelect
 from bot.cogs import TuqueCog
-from bot.components import ChallengeButton, LobbyButton, LobbySelect, ShowHandButton
+from bot.layout import show_hand_button
 from bot.options import (
     DISCORD_LEVELS,
     TABLE_OPTION_HELP,
@@ -78,9 +79,28 @@ def _already_playing(name: str, game_id: int) -> str:
 def challenge_view(challenge_id: int) -> discord.ui.View:
     """Accept / Decline for a challenge message."""
     ui = discord.ui.View(timeout=None)
-    ui.add_item(ChallengeButton(challenge_id, True))
-    ui.add_item(ChallengeButton(challenge_id, False))
+    accept = discord.ui.Button[Any](label="Accept", style=discord.ButtonStyle.success)
+    decline = discord.ui.Button[Any](label="Decline", style=discord.ButtonStyle.secondary)
+    ui.add_item(ChallengeButton.of(accept, challenge=challenge_id, answer="accept"))
+    ui.add_item(ChallengeButton.of(decline, challenge=challenge_id, answer="decline"))
     return ui
+
+
+_LOBBY_BUTTONS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+    "cancel": ("Cancel", discord.ButtonStyle.danger),
+    "accept": ("Accept", discord.ButtonStyle.success),
+    "decline": ("Decline", discord.ButtonStyle.secondary),
+}
+"""A lobby's buttons: what the custom_id says, and the label and style shown."""
+
+
+def _lobby_button(lobby_id: int, what: str) -> LobbyButton:
+    label, style = _LOBBY_BUTTONS[what]
+    button = discord.ui.Button[Any](label=label, style=style)
+    return LobbyButton.of(button, lobby=lobby_id, what=what)
 
 
 def invite_seats(
@@ -118,13 +138,13 @@ def lobby_view(lobby: LobbyRow) -> discord.ui.View | None:
     started, "Show my hand"; nothing once it closed otherwise."""
     ui = discord.ui.View(timeout=None)
     if lobby.status is LobbyStatus.STARTED and lobby.game_id is not None:
-        ui.add_item(ShowHandButton(lobby.game_id))
+        ui.add_item(show_hand_button(lobby.game_id))
         return ui
     if lobby.status is not LobbyStatus.OPEN:
         return None
     if lobby.invited:
         for what in ("accept", "decline", "cancel"):
-            ui.add_item(LobbyButton(lobby.id, what))
+            ui.add_item(_lobby_button(lobby.id, what))
         return ui
     held = {s.seat: s for s in lobby.taken}
     seats = [
@@ -137,26 +157,23 @@ def lobby_view(lobby: LobbyRow) -> discord.ui.View | None:
         if seat not in held or held[seat].kind is SeatKind.COMPUTER
     ]
     if seats:
-        select = discord.ui.Select[Any](
-            custom_id=f"tuque:lobby:{lobby.id}:seat", placeholder="Pick a seat", options=seats
-        )
-        ui.add_item(LobbySelect(lobby.id, "seat", select))
+        select = discord.ui.Select[Any](placeholder="Pick a seat", options=seats)
+        ui.add_item(LobbySelect.of(select, lobby=lobby.id, what="seat"))
     if lobby.free:
         levels = discord.ui.Select[Any](
-            custom_id=f"tuque:lobby:{lobby.id}:computer",
             placeholder="Add a computer (host)",
             options=[
                 discord.SelectOption(label=f"Computer ({lvl})", value=lvl) for lvl in DISCORD_LEVELS
             ],
         )
-        ui.add_item(LobbySelect(lobby.id, "computer", levels))
+        ui.add_item(LobbySelect.of(levels, lobby=lobby.id, what="computer"))
     for what in ("join", "leave", "start", "cancel"):
-        ui.add_item(LobbyButton(lobby.id, what))
+        ui.add_item(_lobby_button(lobby.id, what))
     return ui
 
 
 class LobbiesCog(TuqueCog, name="Lobbies"):
-    """Challenges and lobbies until their game starts (``components.LobbyControls``)."""
+    """Challenges and lobbies until their game starts (``buttons.LobbyControls``)."""
 
     def __init__(self, bot: TuqueBot) -> None:
         super().__init__(bot)
@@ -535,7 +552,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
     async def on_lobby(
         self, interaction: discord.Interaction, lobby_id: int, what: str, value: str | None
     ) -> None:
-        """A click on a lobby's button or select (``components.LobbyButton``/``LobbySelect``).
+        """A click on a lobby's button or select (``buttons.LobbyButton``/``LobbySelect``).
 
         Every refusal (a closed or full table, a taken seat, a non-host pressing a host's
         button, a member of an invitation it is not for) is an ephemeral explanation
@@ -596,7 +613,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
             )
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
-        """ "Rematch" on a finished game's message (``components.RematchButton``): the same
+        """ "Rematch" on a finished game's message (``buttons.RematchButton``): the same
         seats again. A member alone with computers starts at once; with other members it
         opens an invitation they accept (Rematch from another member accepts it too).
 

@@ -15,9 +15,10 @@ import discord
 from discord import app_commands
 
 from bot import render, replies
+from bot.buttons import LeaderboardButton
 from bot.cogs import TuqueCog
-from bot.components import LeaderboardButton, replay_row
 from bot.drawing import Revealed, draw_table
+from bot.layout import replay_row
 from bot.options import GameNumber, Variant
 from bot.sessions import record_of
 from bot.store import GameNotFound, GameRow, GameStatus, Store
@@ -46,10 +47,11 @@ def leaderboard_view(variant: str, page: int, pages: int) -> discord.ui.View | N
     if pages <= 1:
         return None
     ui = discord.ui.View(timeout=None)
-    ui.add_item(LeaderboardButton(variant, max(page - 1, 0), "◀ Previous", disabled=page == 0))
-    ui.add_item(
-        LeaderboardButton(variant, min(page + 1, pages - 1), "Next ▶", disabled=page >= pages - 1)
-    )
+    for label, target in (("◀ Previous", max(page - 1, 0)), ("Next ▶", min(page + 1, pages - 1))):
+        button = discord.ui.Button[Any](
+            label=label, style=discord.ButtonStyle.secondary, disabled=target == page
+        )
+        ui.add_item(LeaderboardButton.of(button, variant=variant, page=target))
     return ui
 
 
@@ -135,7 +137,7 @@ def replay_layout(game_id: int, shown: ReplayStep) -> discord.ui.LayoutView:
 
 class RecordsCog(TuqueCog, name="Records"):
     """The server's leaderboard, a member's record and finished games' replays
-    (``components.RecordControls``)."""
+    (``buttons.RecordControls``)."""
 
     async def page_leaderboard(
         self, interaction: discord.Interaction, variant: str, page: int

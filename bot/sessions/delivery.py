@@ -28,9 +28,9 @@ from typing import Any
 import discord
 
 from bot import render, replies
-from bot.components import TABLE_PICTURE, game_over_view, hand_layout, table_layout
 from bot.drawing import draw_table
 from bot.emojis import CardFaces
+from bot.layout import TABLE_PICTURE, game_over_view, hand_layout, table_layout
 from bot.sessions.state import Call, HandMessage, Session, ended, post_nonce
 from bot.store import Store, StoreClosed
 from bot.table import Change, Ending, NoteKind

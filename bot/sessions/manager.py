@@ -25,8 +25,8 @@ from typing import Any, Protocol
 import discord
 
 from bot import render, replies
-from bot.components import resign_view, suit_choices
 from bot.emojis import TEXT_FACES, CardFaces
+from bot.layout import resign_view, suit_choices
 from bot.sessions.computers import Computers, advise
 from bot.sessions.delivery import Background, Delivery
 from bot.sessions.state import DiscordState, Session, record_of, seating_of, table_of

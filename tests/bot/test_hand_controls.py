@@ -11,7 +11,7 @@ from discord_double import StoredMessage
 from e2e import Table, assert_refused, db_snapshot, running_bot, table_message
 
 from bot.client import TuqueBot
-from bot.components import HINT_EMOJI
+from bot.layout import HINT_EMOJI
 from engine.actions import ACTIONS, Bid, CallCard, Discard, Pass
 from engine.cards import Suit
 from engine.view import Phase

@@ -23,17 +23,9 @@ from test_render import (
 )
 
 from bot import render
-from bot.components import (
-    DYNAMIC_ITEMS,
-    HINT_EMOJI,
-    SuitSelect,
-    UnknownButton,
-    default_suit,
-    hand_layout,
-    suit_choices,
-    suit_of,
-)
+from bot.buttons import DYNAMIC_ITEMS, SuitSelect, UnknownButton
 from bot.emojis import TEXT_FACES, CardFaces
+from bot.layout import HINT_EMOJI, default_suit, hand_layout, suit_choices, suit_of
 from engine.actions import Bid, CallCard, Pass, Play
 from engine.cards import Card, Suit, is_trump
 from engine.game import Game

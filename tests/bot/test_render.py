@@ -14,10 +14,10 @@ import discord
 import pytest
 
 from bot import render
-from bot.components import table_layout
 from bot.drawing import DESCRIPTION_LIMIT, describe, draw_table
 from bot.emojis import TEXT_FACES, CardFaces
 from bot.faces import EMOJI_NAMES
+from bot.layout import table_layout
 from bot.store import LobbyRow, LobbySeat, LobbyStatus, SeatKind
 from engine.actions import Discard, OrderUp
 from engine.cards import CARDS, Card, Suit, parse_cards

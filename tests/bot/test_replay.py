@@ -15,8 +15,8 @@ from finish import finish_game
 from PIL import Image
 
 from bot import render
+from bot.buttons import ReplayButton
 from bot.client import TuqueBot
-from bot.components import ReplayButton
 from bot.drawing import HEIGHT, WIDTH
 from bot.store import GameStatus, SeatRow
 from engine.game import Game

@@ -22,8 +22,8 @@ from discord_double import DiscordDouble
 from e2e import Table, challenge_and_accept, newest_hand, play_turn, table_message
 
 from bot import emojis
+from bot.buttons import OTHER_PROCESS
 from bot.client import TuqueBot, process_shards
-from bot.components import OTHER_PROCESS
 from bot.faces import EMOJI_NAMES
 from bot.settings import Settings
 from bot.store import Autoplay
