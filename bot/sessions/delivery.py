@@ -410,7 +410,7 @@ class Delivery:
 
     async def _ping_later(self, session: Session, seat: int, seq: int) -> None:
         await asyncio.sleep(self.ping_delay)
-        if not session.finished and len(session.game.log) == seq:
+        if session.table.at(seq):
             self.queue(session, partial(self._post_ping, session, seat, seq))
 
     async def _drop_ping(self, session: Session, keep: int | None) -> None:
@@ -423,7 +423,7 @@ class Delivery:
     async def _post_ping(self, session: Session, seat: int, seq: int) -> None:
         """Post the ping of ``seat``'s member, unless the game moved on from log length
         ``seq`` (that move's own ping decides) or the turn has its ping already."""
-        if session.finished or len(session.game.log) != seq or session.discord.ping_message_id:
+        if not session.table.at(seq) or session.discord.ping_message_id:
             return
         user = session.table.seats[seat].member
         if user is None:

@@ -260,7 +260,10 @@ async def test_rematch_against_the_computer_starts_at_once(table: Table) -> None
         assert (
             answer is not None and answer.ephemeral and f"Game #{second.id} · hand" in answer.text
         )
-        # A second Rematch of the same game deals no third game.
+        # A second Rematch of the same game deals no third game. (Once the computers
+        # have moved: a move of theirs during the click would change the database.)
+        await t.double.wait_until(lambda: not second.table.bot_to_move, timeout=30)
+        await t.double.idle()
         text = await assert_refused(
             t, bot, second.id, lambda: t.double.click(t.ann, over, _rematch_button(over))
         )
