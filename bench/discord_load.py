@@ -15,12 +15,12 @@ three-hand, 4 four-hand Euchre and 6 six-hand, each started by an invitation tha
 every member accepts; a ``c`` after the size (``2c``, ``4c``, ``6c``) is one member
 and computers of ``--level`` (``/tuque bot``), pausing ``--computer-delay`` seconds.
 ``--database postgresql`` runs a PostgreSQL server for the bot (the tests' own,
-tests/postgres.py). With one process the bot (and its workers) is pinned to one core
+``tests.postgres``). With one process the bot (and its workers) is pinned to one core
 and this process to the others, unless ``--no-pin``; with more, nothing is pinned.
 
-    .venv/bin/python bench/bot.py --games 300 --cards 20 --think 1
-    .venv/bin/python bench/bot.py --games 300 --mix 2,3,4,6,2c,4c,6c --database postgresql
-    .venv/bin/python bench/bot.py --games 300 --processes 2 --database postgresql
+    .venv/bin/python -m bench.discord_load --games 300 --cards 20 --think 1
+    .venv/bin/python -m bench.discord_load --games 300 --mix 2,3,4,6,2c,4c,6c --database postgresql
+    .venv/bin/python -m bench.discord_load --games 300 --processes 2 --database postgresql
 
 Goals: p99 < 50 ms with 200 concurrent games on one core and at most 3 REST
 calls per card played (issue #3); figures at 300 games (issue #8); SQLite against
@@ -47,28 +47,23 @@ from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any, TypeVar
 
-import psutil
-
-# Running this file puts bench/ first on sys.path, where this very file would shadow the
-# bot package; the double lives in tests/.
-# A worker process the bot spawns runs this file again without it there.
-if str(Path(__file__).resolve().parent) in sys.path:
-    sys.path.remove(str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
 import discord
+import psutil
 import yarl
-from discord_double import DiscordDouble, StoredMessage
-from discord_double.models import Channel, User
-from postgres import PostgresServer
 
 from bot import workers
 from bot.client import TuqueBot, tune_gc
 from bot.settings import Settings
 from bot.store.base import StoreBase
 from engine.actions import ACTIONS, Play
+from tests.discord_double import DiscordDouble, StoredMessage
+from tests.discord_double.models import Channel, User
+from tests.postgres import PostgresServer
 
 T = TypeVar("T")
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The repository root: a bot process runs this module from there, as the bench runs."""
 
 
 def _time_store_writes() -> list[float]:
@@ -318,7 +313,8 @@ async def main(
                 }
                 bots.append(
                     subprocess.Popen(
-                        [sys.executable, __file__, "--serve", json.dumps(config)],
+                        [sys.executable, "-m", "bench.discord_load", "--serve", json.dumps(config)],
+                        cwd=ROOT,
                         env={**os.environ, "BENCH_PIN": "1" if pin else ""},
                     )
                 )
