@@ -42,14 +42,17 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, Future
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar
 
 import discord
 import psutil
 import yarl
+from sqlalchemy import event
+from sqlalchemy.pool import ConnectionPoolEntry, Pool
 
 from bot import workers
 from bot.client import TuqueBot, tune_gc
@@ -66,21 +69,67 @@ ROOT = Path(__file__).resolve().parent.parent
 """The repository root: a bot process runs this module from there, as the bench runs."""
 
 
-def _time_store_writes() -> list[float]:
-    """Record the seconds of every write transaction of the store from now on, waiting
-    for the connection included."""
-    durations: list[float] = []
+_ROUND_TRIPS: ContextVar[list[int] | None] = ContextVar("round_trips", default=None)
+"""The round trips of the store write under way in this task so far (one number), if any."""
+
+
+def _count_round_trips(_dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
+    """A pool's ``connect`` hook: from now on count, for the store write under way, each
+    batch of messages asyncpg sends on this connection. asyncpg sends each exchange whole
+    in one write (a statement's Bind, Execute and Sync; a Parse and Describe; a simple
+    query such as BEGIN or COMMIT), then waits for the server's answer: a write is a
+    round trip (only a statement that fails while prepared sends a Sync more, and an
+    executemany of over 128 kB several writes)."""
+    transport = getattr(record.driver_connection, "_transport", None)
+    if transport is None:  # SQLite's connection: no round trips
+        return
+    for name in ("write", "writelines"):
+        send = getattr(transport, name)
+
+        def counted(data: Any, send: Callable[[Any], None] = send) -> None:
+            trips = _ROUND_TRIPS.get()
+            if trips is not None:
+                trips[0] += 1
+            send(data)
+
+        setattr(transport, name, counted)
+
+
+def _made_by(work: Callable[..., Any]) -> str:
+    """The store method whose write ``work`` is (``append_actions`` for its ``work``)."""
+    return getattr(work, "__qualname__", "?").split(".<locals>")[0].rsplit(".", 1)[-1]
+
+
+def _record_store_writes() -> list[dict[str, Any]]:
+    """Record every write of the store from now on: when it began (seconds since the
+    epoch), the seconds it took, waiting for a connection included, its round trips to
+    PostgreSQL (None on SQLite, where a write is one trip to the store's thread) and the
+    store method that made it (``by``)."""
+    writes: list[dict[str, Any]] = []
     write = StoreBase._write
+    event.listen(Pool, "connect", _count_round_trips)
 
-    async def timed(self: StoreBase, work: Callable[[Any], Awaitable[T]]) -> T:
-        started = time.perf_counter()
+    async def recorded(
+        self: StoreBase, work: Callable[[Any], Awaitable[T]], *args: Any, **kwargs: Any
+    ) -> T:
+        trips = [0]
+        token = _ROUND_TRIPS.set(trips)
+        began, started = time.time(), time.perf_counter()
         try:
-            return await write(self, work)
+            return await write(self, work, *args, **kwargs)
         finally:
-            durations.append(time.perf_counter() - started)
+            _ROUND_TRIPS.reset(token)
+            writes.append(
+                {
+                    "began": began,
+                    "seconds": time.perf_counter() - started,
+                    "trips": trips[0] if self.backend == "postgresql" else None,
+                    "by": _made_by(work),
+                }
+            )
 
-    StoreBase._write = timed  # type: ignore[method-assign]
-    return durations
+    StoreBase._write = recorded  # type: ignore[method-assign]
+    return writes
 
 
 class _CountingExecutor(Executor):
@@ -225,7 +274,7 @@ def serve(config: dict[str, Any]) -> None:
         log_level="WARNING",
         _env_file=None,
     )
-    writes = _time_store_writes()
+    writes = _record_store_writes()
     executor = _CountingExecutor(workers.computer_pool(settings.computer_processes))
 
     def stop(signum: int, frame: object) -> None:
@@ -241,6 +290,17 @@ def serve(config: dict[str, Any]) -> None:
         Path(config["report"]).write_text(
             json.dumps({"writes": writes, "decided": executor.decided})
         )
+
+
+def _writes_line(writes: Sequence[dict[str, Any]]) -> str:
+    """How many ``writes`` (``_record_store_writes``'s) and their p50, p99 and slowest."""
+    if not writes:
+        return "none"
+    ms = sorted(1000 * w["seconds"] for w in writes)
+    return (
+        f"{len(ms)}, p50 {statistics.median(ms):.1f} ms, "
+        f"p99 {ms[int(0.99 * (len(ms) - 1))]:.1f} ms, slowest {ms[-1]:.1f} ms"
+    )
 
 
 def _cpu_seconds(processes: list[psutil.Process]) -> float:
@@ -359,7 +419,7 @@ async def main(
             measured = [json.loads(report.read_text()) for report in reports]
         if server is not None:
             server.stop()
-    writes = sorted(w for m in measured for w in m["writes"])
+    writes = [w for m in measured for w in m["writes"] if play_started <= w["began"] <= play_ended]
     decided = [t for m in measured for t in m["decided"] if play_started <= t <= play_ended]
     played = sum(p for p, _ in results)
     latencies = sorted(x * 1000 for _, lat in results for x in lat)
@@ -383,11 +443,24 @@ async def main(
     print(f"REST calls per card:       {rest / max(played, 1):.2f}   (goal <= 3; bids included)")
     for route, count in routes.most_common(8):
         print(f"    {count / max(played, 1):5.2f}  {route}")
-    print(
-        f"store writes:              {len(writes)}, p50 {1000 * statistics.median(writes):.1f} ms, "
-        f"p99 {1000 * writes[int(0.99 * (len(writes) - 1))]:.1f} ms, "
-        f"slowest {1000 * writes[-1]:.1f} ms   (the click is deferred past 2 s)"
-    )
+    print(f"store writes during play:  {_writes_line(writes)}   (the click is deferred past 2 s)")
+    changes = [w for w in writes if w["by"] == "append_actions"]
+    print(f"  game changes:            {_writes_line(changes)}   (append_actions: a click's)")
+    if database == "postgresql":
+        for label, some in (("game change", changes), ("write of any kind", writes)):
+            trips = Counter(w["trips"] for w in some)
+            spread = ", ".join(
+                f"{n}: {count / len(some):.1%}" for n, count in sorted(trips.items())[:6]
+            )
+            print(
+                f"  round trips a {label + ':':18s} mean "
+                f"{statistics.fmean(w['trips'] for w in some):.2f} ({spread})"
+            )
+        kinds = Counter(w["by"] for w in writes)
+        for by, count in kinds.most_common(6):
+            mean = statistics.fmean(w["trips"] for w in writes if w["by"] == by)
+            print(f"    {count:6d} {by:28s} {mean:5.2f} round trips")
+        print("  (counted in asyncpg: each batch of messages it sends, then waits on)")
     print(
         f"CPU seconds a second:      bots {cpu[0] / elapsed:.2f}, PostgreSQL "
         f"{cpu[1] / elapsed:.2f}, double and members {cpu[2] / elapsed:.2f} "
