@@ -23,8 +23,17 @@ One ``Store`` holds one database, through SQLAlchemy, of two kinds:
 Queries are SQLAlchemy Core on the tables of ``bot.store.schema``: one query per
 need, on both databases. Each aggregate's methods run in ``_read()`` (a consistent
 snapshot) or ``_write(work)`` (``work`` is an async function of the connection, run
-again from the start after a deadlock, so it must not act outside the
-database).
+again from the start after a deadlock or a dropped connection, so it must not act
+outside the database).
+
+PostgreSQL connections are not pinged when taken from the pool (a ping was a BEGIN, a
+query and a ROLLBACK: three round trips before every write). A connection the server
+closed (a restart, an idle timeout) is known to asyncpg without asking and is replaced
+when taken (``_replace_closed``); connections are recycled after
+``POOL_RECYCLE_SECONDS``, before the idle timeouts of the usual proxies and load
+balancers; and a write whose connection drops before it committed runs again on a new
+one (SQLAlchemy invalidates the dropped connection and every older one of the pool).
+A read on a connection that drops mid-way fails once.
 
 Time is passed in as ``now``: seconds since the Unix epoch (a float); it
 defaults to ``time.time()`` and tests pass fixed values.
@@ -56,9 +65,9 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 
 from bot.migrations import (
     MIGRATIONS_DIR,
@@ -78,9 +87,15 @@ BUSY_TIMEOUT_MS = 5_000
 #: How a ``DATABASE_URL`` for PostgreSQL begins.
 POSTGRESQL_SCHEMES = ("postgresql:", "postgres:", "postgresql+asyncpg:")
 
-#: How many times a PostgreSQL write transaction runs before a deadlock or serialization
-#: failure is raised.
+#: How many times a PostgreSQL write transaction runs before a deadlock, a serialization
+#: failure or a dropped connection is raised.
 WRITE_ATTEMPTS = 10
+
+#: The age in seconds after which a pooled PostgreSQL connection is replaced when next
+#: taken. A connection is never idle longer than it is old, so none outlives the idle
+#: timeouts of the usual proxies and load balancers (from 4 minutes up); it costs a new
+#: connection a pool slot every 4 minutes at most.
+POOL_RECYCLE_SECONDS = 230
 
 # SQLSTATEs after which a transaction may simply run again: serialization_failure and
 # deadlock_detected.
@@ -299,10 +314,10 @@ class StoreBase:
 
         On SQLite ``work`` runs whole in the store's database thread (``bot.store.sqlite``),
         so it must await nothing but the connection's methods. On PostgreSQL a deadlock
-        or serialization failure runs ``work`` again from the start, up to
+        or serialization failure, or a connection that drops before the commit is sent,
+        runs ``work`` again from the start on another connection, up to
         ``WRITE_ATTEMPTS`` times. Either way ``work`` must only read and write the
-        database. Whatever ``work`` raises rolls
-        the transaction back and propagates.
+        database. Whatever ``work`` raises rolls the transaction back and propagates.
         """
         self._check_open()
         for attempt in range(1, WRITE_ATTEMPTS + 1):
@@ -310,6 +325,9 @@ class StoreBase:
                 # Racing writers that all retried at once would likely clash again.
                 await asyncio.sleep(random.uniform(0, 0.002 * attempt))
             started = time.perf_counter()
+            # Once COMMIT is sent a dropped connection leaves unknown whether it
+            # committed: such a transaction is not run again.
+            committing = False
             try:
                 if isinstance(self._database, SQLiteConnection):
                     assert self._lock is not None
@@ -320,13 +338,14 @@ class StoreBase:
                 else:
                     async with self._database.connect() as conn, conn.begin():
                         result = await work(conn)
+                        committing = True
             except DBAPIError as error:
-                if (
-                    attempt == WRITE_ATTEMPTS
-                    or getattr(error.orig, "sqlstate", None) not in _RETRYABLE
+                dropped = error.connection_invalidated and not committing
+                if attempt == WRITE_ATTEMPTS or not (
+                    dropped or getattr(error.orig, "sqlstate", None) in _RETRYABLE
                 ):
                     raise
-                log.debug("write transaction retried (attempt %d): %s", attempt, error.orig)
+                log.debug("write retried (attempt %d): %s", attempt, error.orig)
                 continue
             if self.on_write is not None:
                 self.on_write(time.perf_counter() - started)
@@ -433,6 +452,15 @@ async def _open_sqlite(path: Path, migrations_dir: Traversable) -> SQLiteConnect
     return connection
 
 
+def _replace_closed(_dbapi_connection: Any, record: ConnectionPoolEntry, _proxy: Any) -> None:
+    """The pool's ``checkout`` hook: refuse a connection that asyncpg knows the server
+    closed (a restart, an idle timeout), so that the pool replaces it. Asks the server
+    nothing: asyncpg reads every connection all along and sees its end."""
+    connection = record.driver_connection  # asyncpg's, None only once closed
+    if connection is None or connection.is_closed():
+        raise DisconnectionError("the server closed this connection")
+
+
 async def _open_postgresql(url: URL, pool_size: int, migrations_dir: Traversable) -> AsyncEngine:
     shown = url.render_as_string(hide_password=True)
     # libpq's sslmode (as managed databases give their URLs) is asyncpg's ssl argument.
@@ -442,10 +470,11 @@ async def _open_postgresql(url: URL, pool_size: int, migrations_dir: Traversable
         connect_args=connect_args,
         pool_size=pool_size,
         max_overflow=0,
-        pool_pre_ping=True,
+        pool_recycle=POOL_RECYCLE_SECONDS,
         # A failed statement's parameters may hold a deal (the whole pack): not in a log.
         hide_parameters=True,
     )
+    event.listen(engine.sync_engine, "checkout", _replace_closed)
     try:
         version = await apply_postgresql_migrations(engine, migrations_dir)
     except (OSError, DBAPIError) as error:
