@@ -24,7 +24,9 @@ Queries are SQLAlchemy Core on the tables of ``bot.store.schema``: one query per
 need, on both databases. Each aggregate's methods run in ``_read()`` (a consistent
 snapshot) or ``_write(work)`` (``work`` is an async function of the connection, run
 again from the start after a deadlock or a dropped connection, so it must not act
-outside the database).
+outside the database). A write that is one statement, atomic on its own (a click's
+``append_actions``), runs on PostgreSQL outside a transaction, ``_write(work,
+atomic=True)``: one round trip instead of BEGIN, the statement and COMMIT.
 
 PostgreSQL connections are not pinged when taken from the pool (a ping was a BEGIN, a
 query and a ROLLBACK: three round trips before every write). A connection the server
@@ -309,7 +311,9 @@ class StoreBase:
             async with conn.begin():
                 yield conn
 
-    async def _write(self, work: Callable[[Connection], Awaitable[T]]) -> T:
+    async def _write(
+        self, work: Callable[[Connection], Awaitable[T]], *, atomic: bool = False
+    ) -> T:
         """Run ``work(connection)`` in one write transaction and return what it returns.
 
         On SQLite ``work`` runs whole in the store's database thread (``bot.store.sqlite``),
@@ -318,6 +322,13 @@ class StoreBase:
         runs ``work`` again from the start on another connection, up to
         ``WRITE_ATTEMPTS`` times. Either way ``work`` must only read and write the
         database. Whatever ``work`` raises rolls the transaction back and propagates.
+
+        ``atomic``: ``work`` writes in one statement, atomic on its own, and may run
+        again after its connection dropped even if that statement committed (it must
+        find out, as ``append_actions`` does by its seq). On PostgreSQL it runs outside a
+        transaction, without BEGIN and COMMIT (READ COMMITTED: the statement sees what
+        was committed when it began, and waits for the rows it changes); on SQLite in a
+        transaction like any other ``work``.
         """
         self._check_open()
         for attempt in range(1, WRITE_ATTEMPTS + 1):
@@ -335,6 +346,10 @@ class StoreBase:
                         result = await self._database.drive(
                             functools.partial(_sqlite_transaction, work)
                         )
+                elif atomic:
+                    async with self._database.connect() as conn:
+                        conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+                        result = await work(conn)
                 else:
                     async with self._database.connect() as conn, conn.begin():
                         result = await work(conn)

@@ -1,5 +1,5 @@
-"""The store on PostgreSQL: connections that drop (no ping before each use: see
-``bot.store.base``)."""
+"""The store on PostgreSQL: a game change in one round trip, and connections that drop
+(no ping before each use: see ``bot.store.base``)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ from typing import Any
 
 import asyncpg
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.pool import ConnectionPoolEntry
 
-from bot.store import SeatRow, Store
+from bot.store import HandRecord, SeatRow, Store
 from bot.store import games as store_games
 from tests.postgres import PostgresServer
 
@@ -34,6 +35,39 @@ async def store(url: str) -> AsyncIterator[Store]:
 async def _new_game(store: Store) -> int:
     seats = [SeatRow.human(0, ANN, "ann"), SeatRow.human(1, BOB, "bob")]
     return await store.create_game(1, 10, "tuque", {}, 7, 0, seats)
+
+
+async def test_a_game_change_is_one_round_trip(store: Store) -> None:
+    """Once a connection has prepared it, ``append_actions`` (with a hand finished or
+    not) sends PostgreSQL one batch of messages and waits once: no ping, no BEGIN or
+    COMMIT, one statement."""
+    sent: list[int] = []
+
+    def count(_dbapi_connection: Any, record: ConnectionPoolEntry, _proxy: Any) -> None:
+        transport = record.driver_connection._transport
+        if hasattr(transport, "counted"):
+            return
+        write = transport.write
+
+        def counted(data: Any) -> None:
+            sent.append(1)
+            write(data)
+
+        transport.counted = transport.write = counted
+
+    event.listen(store._database.sync_engine, "checkout", count)
+    game_id = await _new_game(store)
+    seq = 0
+    for _ in range(4):  # every pooled connection prepares the statement
+        seq = await store.append_actions(game_id, seq, ["deal"])
+    finished = HandRecord(0, 0, {0: 5, 1: 0}, {0: 2}, march=True)
+    for hands, new_turn in (((), False), ((), True), ((finished,), True)):
+        sent.clear()
+        seq = await store.append_actions(
+            game_id, seq, ["play", "play"], hands=hands, new_turn=new_turn
+        )
+        assert len(sent) == 1
+    assert (await store.load_game(game_id)).next_seq == seq == 10
 
 
 async def test_connections_the_server_closed_are_replaced_unseen(store: Store, url: str) -> None:
@@ -75,6 +109,18 @@ async def _drop_connection_after(
 
     monkeypatch.setattr(AsyncConnection, "execute", execute)
     return dropped
+
+
+async def test_a_change_whose_connection_dropped_after_it_committed_is_applied_once(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The change committed, then its connection dropped before the answer came: run
+    again, it finds its own actions at its seqs and reports success, not StaleAction."""
+    game_id = await _new_game(store)
+    dropped = await _drop_connection_after(monkeypatch, lambda s: s is store_games._CHANGE)
+    assert await store.append_actions(game_id, 0, ["deal", "pass"]) == 2
+    assert dropped
+    assert (await store.load_game(game_id)).actions == ("deal", "pass")
 
 
 async def test_a_transaction_whose_connection_dropped_before_commit_runs_again(
