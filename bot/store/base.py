@@ -66,7 +66,7 @@ from sqlalchemy.dialects.postgresql import Insert as PostgresqlInsert
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import URL, AdaptedConnection, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
@@ -467,6 +467,17 @@ async def _open_sqlite(path: Path, migrations_dir: Traversable) -> SQLiteConnect
     return connection
 
 
+def _look_up_integer_arrays(dbapi_connection: AdaptedConnection, _record: Any) -> None:
+    """The pool's ``connect`` hook. asyncpg knows text and oid arrays by itself and looks
+    any other type up in the catalog on its first use on a connection: four round trips
+    (with JIT turned off and on around the query). ``append_actions`` binds integer
+    arrays: looked up here, with the rest of a new connection's set-up, they do not add
+    to the first game change on it (two round trips: preparing it, running it)."""
+    dbapi_connection.run_async(
+        lambda connection: connection.fetchval("SELECT CAST($1 AS integer[])", None)
+    )
+
+
 def _replace_closed(_dbapi_connection: Any, record: ConnectionPoolEntry, _proxy: Any) -> None:
     """The pool's ``checkout`` hook: refuse a connection that asyncpg knows the server
     closed (a restart, an idle timeout), so that the pool replaces it. Asks the server
@@ -489,6 +500,7 @@ async def _open_postgresql(url: URL, pool_size: int, migrations_dir: Traversable
         # A failed statement's parameters may hold a deal (the whole pack): not in a log.
         hide_parameters=True,
     )
+    event.listen(engine.sync_engine, "connect", _look_up_integer_arrays)
     event.listen(engine.sync_engine, "checkout", _replace_closed)
     try:
         version = await apply_postgresql_migrations(engine, migrations_dir)
