@@ -3,9 +3,9 @@ the hard level's decision time at its default budget.
 
 Usage::
 
-    python bench/ai.py                 # everything (about a minute)
-    python bench/ai.py --quick         # smaller counts
-    python bench/ai.py --base ../before --with ../compiled --rounds 8
+    python -m bench.ai                 # everything (about a minute)
+    python -m bench.ai --quick         # smaller counts
+    python -m bench.ai --base ../before --with ../compiled --rounds 8
 
 Figures (Tuque unless said otherwise):
 
@@ -38,15 +38,9 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
-
-# A round of --base imports another checkout's engine (see checkout_figures).
-sys.path.insert(
-    0, os.environ.get("TUQUE_BENCH_ROOT") or str(Path(__file__).resolve().parent.parent)
-)
 
 from engine.ai.search import SearchPlayer
 from engine.ai.sim import play_out, rollout_heuristic, rollout_random
@@ -183,11 +177,12 @@ def round_figures(decisions: int, budget: float, budget_decisions: int) -> dict[
 def checkout_figures(root: str, decisions: int, budget: float, budget_decisions: int) -> dict:
     """A round of the checkout at ``root``: this script's ``--time-search`` in a new
     process that imports the engine from ``root``."""
-    env = {**os.environ, "TUQUE_BENCH_ROOT": str(Path(root).resolve())}
-    command = [sys.executable, __file__, "--time-search", str(decisions)]
-    command += ["--budget", str(budget), "--budget-decisions", str(budget_decisions)]
-    out = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
-    return json.loads(out.stdout)
+    # Imported here: that process runs this file where ``bench`` may not be importable.
+    from bench.checkouts import run_in_checkout
+
+    args = ["--time-search", str(decisions), "--budget", str(budget)]
+    args += ["--budget-decisions", str(budget_decisions)]
+    return json.loads(run_in_checkout(__file__, root, *args))
 
 
 def compare(

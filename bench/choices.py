@@ -2,9 +2,9 @@
 
 Usage::
 
-    python bench/crossplay.py --level hard --setting a.iterations=1000 --hands 2000 \\
+    python -m bench.crossplay --level hard --setting a.iterations=1000 --hands 2000 \\
         --record hands.jsonl
-    python bench/choices.py hands.jsonl
+    python -m bench.choices hands.jsonl
 
 Each hand of a ``bench/crossplay.py --record`` file (four-hand Euchre, RULES.md §3,
 stick the dealer) is dealt again from its seed and replayed. A choice is judged by
@@ -32,12 +32,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.crossplay import CONTRACT_SEATS, double_dummy, from_dealer
 from engine.actions import ACTIONS, Action, GoAlone, OrderUp, Pass, Play, TakeUp

@@ -2,11 +2,11 @@
 
 Usage::
 
-    python bench/crossplay.py --level normal --hands 400
-    python bench/crossplay.py --level hard --setting a.iterations=1000 --hands 200
-    python bench/crossplay.py --level hard/normal --a-settings '{"iterations": 1000}'
-    python bench/crossplay.py --level normal --simulations 4000 --uct-c 1.4 --rollouts 2
-    python bench/crossplay.py --level hard --setting a.iterations=1000 --double-dummy
+    python -m bench.crossplay --level normal --hands 400
+    python -m bench.crossplay --level hard --setting a.iterations=1000 --hands 200
+    python -m bench.crossplay --level hard/normal --a-settings '{"iterations": 1000}'
+    python -m bench.crossplay --level normal --simulations 4000 --uct-c 1.4 --rollouts 2
+    python -m bench.crossplay --level hard --setting a.iterations=1000 --double-dummy
 
 Four-hand Euchre (RULES.md §3) with stick the dealer, one hand per game at 0–0. Our
 side is any level ``bench/strength.py`` takes (a ``make_player`` level, ``oracle``, or
@@ -101,8 +101,6 @@ from functools import cache
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.oracle import _TrueDeal
 from bench.strength import _label, _player, _settings
@@ -1012,7 +1010,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"--level {args.level} {json.dumps(settings)}: {err}") from None
     deals = max(1, (args.hands + 1) // 2)
 
-    print(f"command: {shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]])}")
+    print(f"command: {shlex.join(['python', '-m', 'bench.crossplay', *sys.argv[1:]])}")
     print(
         "euchre (stick the dealer, one hand a game at 0-0, duplicate deals): "
         f"ours = {_label(args.level, settings)} vs OpenSpiel {pyspiel.__version__} ISMCTS "

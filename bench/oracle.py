@@ -10,7 +10,7 @@ seeing the cards (docs/ai.md "How high can hard go").
 
 Usage (through ``bench/strength.py``)::
 
-    python bench/strength.py --variant euchre --a oracle --b normal --hands 1000 \\
+    python -m bench.strength --variant euchre --a oracle --b normal --hands 1000 \\
         --setting a.iterations=300
 """
 

@@ -2,8 +2,8 @@
 
 Usage::
 
-    python bench/soak.py                        # 2,000 games of every table
-    python bench/soak.py --games 500 --variant auction --variant six_hand_double_pack
+    python -m bench.soak                        # 2,000 games of every table
+    python -m bench.soak --games 500 --variant auction --variant six_hand_double_pack
 
 The test suite plays a few dozen games per variant (``tests/players``); this plays
 enough to reach the rare deals: every game is seeded (game ``i`` of a variant uses
@@ -23,9 +23,6 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.game import Game
 from engine.players import make_player

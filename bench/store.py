@@ -6,7 +6,7 @@ one event loop. Prints, for each database in the same sitting, the milliseconds 
 costs (wall time over pairs), its p50/p99 latency, and the CPU seconds of this process.
 PostgreSQL is the tests' own server (tests/postgres.py), on this machine.
 
-    .venv/bin/python bench/store.py --games 100 --appends 20
+    .venv/bin/python -m bench.store --games 100 --appends 20
 
 Figures (issue 22, two sittings): SQLite 1.78–1.88 ms a pair, PostgreSQL 2.28–2.44 ms; the
 hand-written aiosqlite store before it took 1.31 ms (100 games, 20 appends).
@@ -16,20 +16,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-# Running this file puts bench/ first on sys.path, where bench/bot.py would shadow the bot
-# package; the PostgreSQL server lives in tests/.
-if str(Path(__file__).resolve().parent) in sys.path:
-    sys.path.remove(str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from postgres import PostgresServer
-
 from bot.store import SeatRow, Store
+from tests.postgres import PostgresServer
 
 
 async def measure(database: str | Path, games: int, appends: int) -> str:

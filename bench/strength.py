@@ -2,12 +2,12 @@
 
 Usage::
 
-    python bench/strength.py --variant tuque --a normal --b random --games 200
-    python bench/strength.py --variant euchre --a normal --b easy --hands 2000
-    python bench/strength.py --a hard --b normal --setting a.iterations=1000
-    python bench/strength.py --a hard --b normal --a-settings '{"iterations": 1000}'
-    python bench/strength.py --variant euchre --a oracle --b normal --hands 1000
-    python bench/strength.py --table --games 100   # every variant, each level vs the one below
+    python -m bench.strength --variant tuque --a normal --b random --games 200
+    python -m bench.strength --variant euchre --a normal --b easy --hands 2000
+    python -m bench.strength --a hard --b normal --setting a.iterations=1000
+    python -m bench.strength --a hard --b normal --a-settings '{"iterations": 1000}'
+    python -m bench.strength --variant euchre --a oracle --b normal --hands 1000
+    python -m bench.strength --table --games 100   # every variant, each level vs the one below
 
 A level is one of ``make_player``'s, or ``oracle``: the hard level shown the other
 seats' hands (``bench/oracle.py``), to measure how far any player could go; or
@@ -34,15 +34,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.oracle import OraclePlayer
 from engine.actions import Action

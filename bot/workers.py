@@ -46,8 +46,8 @@ def computer_pool(processes: int = 1) -> ProcessPoolExecutor:
 def drawing_pool() -> ProcessPoolExecutor:
     """A pool of one worker process that draws the tables' pictures: a drawing in a
     thread of the bot would hold the GIL for milliseconds at a time and stall the
-    event loop (bench/bot.py at 100 games: a click's p99 70-300 ms in a thread, 50 ms
-    in this process), and a computer's search must not hold up a table."""
+    event loop (bench/discord_load.py at 100 games: a click's p99 70-300 ms in a thread,
+    50 ms in this process), and a computer's search must not hold up a table."""
     return _pool(1)
 
 

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from discord_double import DiscordDouble, LogGuard
-    from postgres import PostgresServer
+    from tests.discord_double import DiscordDouble, LogGuard
+    from tests.postgres import PostgresServer
 
 
 def _spec_report(config: pytest.Config) -> Path | None:
@@ -44,7 +44,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     path = _spec_report(config)
     if path is None or not path.exists():
         return
-    from discord_double.spec import report_totals
+    from tests.discord_double.spec import report_totals
 
     with path.open("rb") as file:
         file.seek(config.stash.get(_SPEC_REPORT_START, 0))
@@ -57,7 +57,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
 @pytest.fixture
 async def log_guard() -> AsyncIterator[LogGuard]:
     """Collect ERROR logs from `discord`/`asyncio` and loop exceptions; fail at teardown if any."""
-    from discord_double import LogGuard
+    from tests.discord_double import LogGuard
 
     guard = LogGuard()
     guard.install(asyncio.get_running_loop())
@@ -72,7 +72,7 @@ async def log_guard() -> AsyncIterator[LogGuard]:
 async def double(log_guard: LogGuard) -> AsyncIterator[DiscordDouble]:
     """A started DiscordDouble; teardown fails the test on unknown routes, rejected payloads,
     misuse of interactions, unacknowledged interactions and (via `log_guard`) logged errors."""
-    from discord_double import DiscordDouble
+    from tests.discord_double import DiscordDouble
 
     double = DiscordDouble()
     await double.start()
@@ -86,7 +86,7 @@ async def double(log_guard: LogGuard) -> AsyncIterator[DiscordDouble]:
 @pytest.fixture(scope="session")
 def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresServer]:
     """A real PostgreSQL server for this worker (tests/postgres.py), started on first use."""
-    from postgres import PostgresServer
+    from tests.postgres import PostgresServer
 
     server = PostgresServer(tmp_path_factory.mktemp("postgres"))
     yield server

@@ -5,12 +5,7 @@ the replay knows every card)."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import choices, crossplay
 from engine.actions import ACTIONS, Pass

@@ -105,8 +105,8 @@ def test_the_compiled_build_plays_exactly_as_the_sources(tmp_path: Path) -> None
     # The same seeded decisions, compiled (in the copy) and pure (here): floats, RNG draws,
     # dict orders and ties must all agree for the moves and the search's shares to match.
     decide = (
-        "import json, sys; sys.path.insert(1, 'tests'); "
-        "from test_compiled import hard_decisions; print(json.dumps(hard_decisions()))"
+        "import json; from tests.test_compiled import hard_decisions; "
+        "print(json.dumps(hard_decisions()))"
     )
     compiled = subprocess.run(
         [sys.executable, "-c", decide],

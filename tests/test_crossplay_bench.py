@@ -4,14 +4,10 @@ move by move (skipped without ``pyspiel``, which CI does not install)."""
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import crossplay  # noqa: E402
 from engine.actions import ACTIONS, NameTrump, OrderUp, Pass, TakeUp  # noqa: E402

@@ -20,11 +20,12 @@ import aiohttp
 import discord
 import pytest
 from discord import app_commands
-from discord_double import DiscordDouble, LogGuard, ScriptError, StoredMessage, User
-from discord_double import server as double_server
-from discord_double.models import Channel, Guild
-from discord_double.spec import SPEC_FILE, Spec, report_totals, spec
-from discord_double.validation import command_errors, message_errors
+
+from tests.discord_double import DiscordDouble, LogGuard, ScriptError, StoredMessage, User
+from tests.discord_double import server as double_server
+from tests.discord_double.models import Channel, Guild
+from tests.discord_double.spec import SPEC_FILE, Spec, report_totals, spec
+from tests.discord_double.validation import command_errors, message_errors
 
 
 class JoinButton(

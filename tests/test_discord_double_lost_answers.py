@@ -9,8 +9,9 @@ from collections.abc import AsyncIterator
 import discord
 import pytest
 from discord.http import Route
-from discord_double import DiscordDouble
-from discord_double.models import Channel
+
+from tests.discord_double import DiscordDouble
+from tests.discord_double.models import Channel
 
 POST = "POST /channels/{channel_id}/messages"
 

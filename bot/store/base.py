@@ -23,8 +23,19 @@ One ``Store`` holds one database, through SQLAlchemy, of two kinds:
 Queries are SQLAlchemy Core on the tables of ``bot.store.schema``: one query per
 need, on both databases. Each aggregate's methods run in ``_read()`` (a consistent
 snapshot) or ``_write(work)`` (``work`` is an async function of the connection, run
-again from the start after a deadlock, so it must not act outside the
-database).
+again from the start after a deadlock or a dropped connection, so it must not act
+outside the database). A write that is one statement, atomic on its own (a click's
+``append_actions``), runs on PostgreSQL outside a transaction, ``_write(work,
+atomic=True)``: one round trip instead of BEGIN, the statement and COMMIT.
+
+PostgreSQL connections are not pinged when taken from the pool (a ping was a BEGIN, a
+query and a ROLLBACK: three round trips before every write). A connection the server
+closed (a restart, an idle timeout) is known to asyncpg without asking and is replaced
+when taken (``_replace_closed``); connections are recycled after
+``POOL_RECYCLE_SECONDS``, before the idle timeouts of the usual proxies and load
+balancers; and a write whose connection drops before it committed runs again on a new
+one (SQLAlchemy invalidates the dropped connection and every older one of the pool).
+A read on a connection that drops mid-way fails once.
 
 Time is passed in as ``now``: seconds since the Unix epoch (a float); it
 defaults to ``time.time()`` and tests pass fixed values.
@@ -55,10 +66,10 @@ from sqlalchemy.dialects.postgresql import Insert as PostgresqlInsert
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.engine import URL, AdaptedConnection, make_url
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 
 from bot.migrations import (
     MIGRATIONS_DIR,
@@ -78,9 +89,15 @@ BUSY_TIMEOUT_MS = 5_000
 #: How a ``DATABASE_URL`` for PostgreSQL begins.
 POSTGRESQL_SCHEMES = ("postgresql:", "postgres:", "postgresql+asyncpg:")
 
-#: How many times a PostgreSQL write transaction runs before a deadlock or serialization
-#: failure is raised.
+#: How many times a PostgreSQL write transaction runs before a deadlock, a serialization
+#: failure or a dropped connection is raised.
 WRITE_ATTEMPTS = 10
+
+#: The age in seconds after which a pooled PostgreSQL connection is replaced when next
+#: taken. A connection is never idle longer than it is old, so none outlives the idle
+#: timeouts of the usual proxies and load balancers (from 4 minutes up); it costs a new
+#: connection a pool slot every 4 minutes at most.
+POOL_RECYCLE_SECONDS = 230
 
 # SQLSTATEs after which a transaction may simply run again: serialization_failure and
 # deadlock_detected.
@@ -294,15 +311,24 @@ class StoreBase:
             async with conn.begin():
                 yield conn
 
-    async def _write(self, work: Callable[[Connection], Awaitable[T]]) -> T:
+    async def _write(
+        self, work: Callable[[Connection], Awaitable[T]], *, atomic: bool = False
+    ) -> T:
         """Run ``work(connection)`` in one write transaction and return what it returns.
 
         On SQLite ``work`` runs whole in the store's database thread (``bot.store.sqlite``),
         so it must await nothing but the connection's methods. On PostgreSQL a deadlock
-        or serialization failure runs ``work`` again from the start, up to
+        or serialization failure, or a connection that drops before the commit is sent,
+        runs ``work`` again from the start on another connection, up to
         ``WRITE_ATTEMPTS`` times. Either way ``work`` must only read and write the
-        database. Whatever ``work`` raises rolls
-        the transaction back and propagates.
+        database. Whatever ``work`` raises rolls the transaction back and propagates.
+
+        ``atomic``: ``work`` writes in one statement, atomic on its own, and may run
+        again after its connection dropped even if that statement committed (it must
+        find out, as ``append_actions`` does by its seq). On PostgreSQL it runs outside a
+        transaction, without BEGIN and COMMIT (READ COMMITTED: the statement sees what
+        was committed when it began, and waits for the rows it changes); on SQLite in a
+        transaction like any other ``work``.
         """
         self._check_open()
         for attempt in range(1, WRITE_ATTEMPTS + 1):
@@ -310,6 +336,9 @@ class StoreBase:
                 # Racing writers that all retried at once would likely clash again.
                 await asyncio.sleep(random.uniform(0, 0.002 * attempt))
             started = time.perf_counter()
+            # Once COMMIT is sent a dropped connection leaves unknown whether it
+            # committed: such a transaction is not run again.
+            committing = False
             try:
                 if isinstance(self._database, SQLiteConnection):
                     assert self._lock is not None
@@ -317,16 +346,21 @@ class StoreBase:
                         result = await self._database.drive(
                             functools.partial(_sqlite_transaction, work)
                         )
+                elif atomic:
+                    async with self._database.connect() as conn:
+                        conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+                        result = await work(conn)
                 else:
                     async with self._database.connect() as conn, conn.begin():
                         result = await work(conn)
+                        committing = True
             except DBAPIError as error:
-                if (
-                    attempt == WRITE_ATTEMPTS
-                    or getattr(error.orig, "sqlstate", None) not in _RETRYABLE
+                dropped = error.connection_invalidated and not committing
+                if attempt == WRITE_ATTEMPTS or not (
+                    dropped or getattr(error.orig, "sqlstate", None) in _RETRYABLE
                 ):
                     raise
-                log.debug("write transaction retried (attempt %d): %s", attempt, error.orig)
+                log.debug("write retried (attempt %d): %s", attempt, error.orig)
                 continue
             if self.on_write is not None:
                 self.on_write(time.perf_counter() - started)
@@ -433,6 +467,26 @@ async def _open_sqlite(path: Path, migrations_dir: Traversable) -> SQLiteConnect
     return connection
 
 
+def _look_up_integer_arrays(dbapi_connection: AdaptedConnection, _record: Any) -> None:
+    """The pool's ``connect`` hook. asyncpg knows text and oid arrays by itself and looks
+    any other type up in the catalog on its first use on a connection: four round trips
+    (with JIT turned off and on around the query). ``append_actions`` binds integer
+    arrays: looked up here, with the rest of a new connection's set-up, they do not add
+    to the first game change on it (two round trips: preparing it, running it)."""
+    dbapi_connection.run_async(
+        lambda connection: connection.fetchval("SELECT CAST($1 AS integer[])", None)
+    )
+
+
+def _replace_closed(_dbapi_connection: Any, record: ConnectionPoolEntry, _proxy: Any) -> None:
+    """The pool's ``checkout`` hook: refuse a connection that asyncpg knows the server
+    closed (a restart, an idle timeout), so that the pool replaces it. Asks the server
+    nothing: asyncpg reads every connection all along and sees its end."""
+    connection = record.driver_connection  # asyncpg's, None only once closed
+    if connection is None or connection.is_closed():
+        raise DisconnectionError("the server closed this connection")
+
+
 async def _open_postgresql(url: URL, pool_size: int, migrations_dir: Traversable) -> AsyncEngine:
     shown = url.render_as_string(hide_password=True)
     # libpq's sslmode (as managed databases give their URLs) is asyncpg's ssl argument.
@@ -442,10 +496,12 @@ async def _open_postgresql(url: URL, pool_size: int, migrations_dir: Traversable
         connect_args=connect_args,
         pool_size=pool_size,
         max_overflow=0,
-        pool_pre_ping=True,
+        pool_recycle=POOL_RECYCLE_SECONDS,
         # A failed statement's parameters may hold a deal (the whole pack): not in a log.
         hide_parameters=True,
     )
+    event.listen(engine.sync_engine, "connect", _look_up_integer_arrays)
+    event.listen(engine.sync_engine, "checkout", _replace_closed)
     try:
         version = await apply_postgresql_migrations(engine, migrations_dir)
     except (OSError, DBAPIError) as error:

@@ -38,6 +38,15 @@ Decisions that shape the data (see also ``bot.ratings`` for who is rated):
   UPDATE``), so clicks on one game from several processes queue: the second append at a
   seq finds it taken (``StaleAction``), the second finish finds the game over
   (``GameNotActive``), and a game's results and ratings are written once.
+- On PostgreSQL ``append_actions``, the write of every card played, is one statement
+  outside a transaction: one round trip (``_CHANGE``). Its update of the game's row
+  comes first and takes the row's lock, and only if the game is active, the log's next
+  seq is ``first_seq`` and the hands name the game's seats and sides; every insert
+  reads its row from that update. Two changes at one seq: the second waits for the
+  first's lock, then breaks the log's primary key (game, seq). A refused or beaten
+  change runs again as the transaction above, which raises what went wrong, as on
+  SQLite. (SQLite has no data-modifying WITH, and its writes are one trip to the
+  store's thread anyway.)
 - ``mark_reminded`` is a compare-and-set update that reports whether it changed
   anything: of two racing timers exactly one sends the reminder. Accepting a
   challenge is ``create_game(..., accepting=id)``: the accept, the game, its seats
@@ -55,7 +64,31 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import ColumnElement, Row, and_, func, insert, or_, select, true, update
+from sqlalchemy import (
+    ARRAY,
+    BigInteger,
+    Boolean,
+    ColumnElement,
+    Double,
+    Integer,
+    Row,
+    Select,
+    TableValuedAlias,
+    Text,
+    and_,
+    bindparam,
+    case,
+    cast,
+    exists,
+    func,
+    insert,
+    or_,
+    select,
+    true,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.types import TypeEngine
 
 from bot.store.base import (
     SEAT_COUNTS,
@@ -398,6 +431,154 @@ async def _insert_hand(db: Connection, game_id: int, hand: HandRecord, now: floa
         )
 
 
+def _unnest(
+    name: str, *columns: tuple[str, TypeEngine[Any]], ordinality: str | None = None
+) -> TableValuedAlias:
+    """``unnest`` of array parameters into the rows of a table ``name``: one column a
+    parameter, named as it, of the item type given (PostgreSQL cannot infer it)."""
+    arrays = [cast(bindparam(column), ARRAY(item)) for column, item in columns]
+    rows = func.unnest(*arrays).table_valued(
+        *(column for column, _ in columns), with_ordinality=ordinality
+    )
+    return rows.render_derived(name=name)
+
+
+def _change_statement() -> Select[int]:
+    """``append_actions`` on PostgreSQL in one statement: returns the game's id if it
+    changed the game, no row if it did not (see the module's docstring).
+
+    Parameters: ``game_id``, ``first_seq``, ``actions`` (the actions in order), ``now``,
+    ``new_turn``; the hands as parallel arrays, one item a hand (``hand_no``,
+    ``maker_seat``, ``alone``, ``march``, ``euchred``), a side scored (``points_hand``,
+    ``points_side``, ``points``) and a seat that took tricks (``tricks_hand``,
+    ``tricks_seat``, ``tricks``); and every seat and side the hands name
+    (``seats_named``, ``sides_named``). The parameters are the same for any number of
+    actions and hands, so each connection prepares the statement once.
+    """
+    game_id = bindparam("game_id", type_=BigInteger)
+    first_seq = bindparam("first_seq", type_=Integer)
+    now = bindparam("now", type_=Double)
+    new_turn = bindparam("new_turn", type_=Boolean)
+    named_seats = _unnest("named_seat", ("seats_named", Integer()))
+    named_sides = _unnest("named_side", ("sides_named", Integer()))
+    of_game = seats_table.c.game_id == game_id
+    next_seq = (
+        select(func.coalesce(func.max(game_actions.c.seq) + 1, 0))
+        .where(game_actions.c.game_id == game_id)
+        .scalar_subquery()
+    )
+    changed = (
+        update(games)
+        .where(
+            games.c.id == game_id,
+            games.c.status == GameStatus.ACTIVE.value,
+            next_seq == first_seq,
+            ~exists()
+            .select_from(named_seats)
+            .where(~exists().where(of_game, seats_table.c.seat == named_seats.c.seats_named)),
+            ~exists()
+            .select_from(named_sides)
+            .where(~exists().where(of_game, seats_table.c.side == named_sides.c.sides_named)),
+        )
+        .values(
+            updated_at=now,
+            turn_started_at=case((new_turn, now), else_=games.c.turn_started_at),
+            reminded=case((new_turn, 0), else_=games.c.reminded),
+        )
+        .returning(games.c.id)
+        .cte("changed")
+    )
+    new = _unnest("new_action", ("actions", Text()), ordinality="ord")
+    hand = _unnest(
+        "new_hand",
+        ("hand_no", Integer()),
+        ("maker_seat", Integer()),
+        ("alone", Integer()),
+        ("march", Integer()),
+        ("euchred", Integer()),
+    )
+    scored = _unnest(
+        "new_points", ("points_hand", Integer()), ("points_side", Integer()), ("points", Integer())
+    )
+    took = _unnest(
+        "new_tricks", ("tricks_hand", Integer()), ("tricks_seat", Integer()), ("tricks", Integer())
+    )
+    # changed has one row or none: joined to it, the rows to insert are all or none.
+    inserts = [
+        insert(game_actions).from_select(
+            ["game_id", "seq", "action"],
+            select(changed.c.id, first_seq + new.c.ord - 1, new.c.actions).select_from(
+                changed.join(new, true())
+            ),
+        ),
+        insert(hands).from_select(
+            ["game_id", "hand_no", "maker_seat", "alone", "march", "euchred", "recorded_at"],
+            select(changed.c.id, *hand.c, now).select_from(changed.join(hand, true())),
+        ),
+        insert(hand_points).from_select(
+            ["game_id", "hand_no", "side", "points"],
+            select(changed.c.id, *scored.c).select_from(changed.join(scored, true())),
+        ),
+        insert(hand_tricks).from_select(
+            ["game_id", "hand_no", "seat", "tricks"],
+            select(changed.c.id, *took.c).select_from(changed.join(took, true())),
+        ),
+    ]
+    # Not read by the outer query: add_cte makes them part of it all the same.
+    return select(changed.c.id).add_cte(
+        *(statement.cte(f"inserted_{i}") for i, statement in enumerate(inserts))
+    )
+
+
+_CHANGE = _change_statement()
+
+
+def _change_parameters(
+    game_id: int,
+    first_seq: int,
+    actions: Sequence[str],
+    records: Sequence[HandRecord],
+    new_turn: bool,
+    now: float,
+) -> dict[str, Any]:
+    """``_CHANGE``'s parameters."""
+    return {
+        "game_id": game_id,
+        "first_seq": first_seq,
+        "actions": list(actions),
+        "now": now,
+        "new_turn": new_turn,
+        "hand_no": [r.hand_no for r in records],
+        "maker_seat": [r.maker_seat for r in records],
+        "alone": [int(r.alone) for r in records],
+        "march": [int(r.march) for r in records],
+        "euchred": [int(r.euchred) for r in records],
+        "points_hand": [r.hand_no for r in records for _ in r.points],
+        "points_side": [side for r in records for side in r.points],
+        "points": [n for r in records for n in r.points.values()],
+        "tricks_hand": [r.hand_no for r in records for _ in r.tricks],
+        "tricks_seat": [seat for r in records for seat in r.tricks],
+        "tricks": [n for r in records for n in r.tricks.values()],
+        "seats_named": sorted(
+            {s for r in records for s in (r.maker_seat, *r.tricks) if s is not None}
+        ),
+        "sides_named": sorted({side for r in records for side in r.points}),
+    }
+
+
+async def _logged(db: Connection, game_id: int, first_seq: int, actions: Sequence[str]) -> bool:
+    """Whether the game's log holds ``actions`` at seqs ``first_seq``, ``first_seq + 1``, ..."""
+    stored = await db.execute(
+        select(game_actions.c.action)
+        .where(
+            game_actions.c.game_id == game_id,
+            game_actions.c.seq.between(first_seq, first_seq + len(actions) - 1),
+        )
+        .order_by(game_actions.c.seq)
+    )
+    return list(stored.scalars()) == list(actions)
+
+
 async def _require_no_shared_game(db: Connection, guild_id: int, user_ids: Sequence[int]) -> None:
     if len(user_ids) < 2:
         return
@@ -665,8 +846,9 @@ class GameQueries(StoreBase):
         now: float | None = None,
     ) -> int:
         """Append ``actions`` to the game's log as seqs ``first_seq, first_seq+1, ...``
-        and record the ``hands`` they finished, all in one transaction; return the
-        next free seq. With ``new_turn`` the turn timer restarts as ``touch_turn`` does.
+        and record the ``hands`` they finished, all in one transaction (on PostgreSQL
+        one statement: a single round trip); return the next free seq. With
+        ``new_turn`` the turn timer restarts as ``touch_turn`` does.
 
         ``first_seq`` must be the log's next free seq (``GameRow.next_seq``), which
         makes a double-applied action impossible. Raises ``StaleAction`` if it is
@@ -717,6 +899,29 @@ class GameQueries(StoreBase):
             await db.execute(update(games).where(games.c.id == game_id).values(**header))
             return first_seq + len(actions)
 
+        if self.backend == "postgresql":
+            parameters = _change_parameters(game_id, first_seq, actions, records, new_turn, now)
+            runs = 0
+
+            async def change(db: Connection) -> bool:
+                nonlocal runs
+                runs += 1
+                if (await db.execute(_CHANGE, parameters)).first() is not None:
+                    return True
+                # Run again after its connection dropped, it may find its first run's
+                # change committed.
+                return runs > 1 and await _logged(db, game_id, first_seq, actions)
+
+            try:
+                changed = await self._write(change, atomic=True)
+            except IntegrityError:
+                # Beaten to the seq by a change committed meanwhile (or a hand recorded
+                # twice): the transaction finds out which.
+                changed = False
+            if changed:
+                return first_seq + len(actions)
+        # A refused change runs as a transaction, which raises what went wrong (or
+        # writes, if the game reached first_seq meanwhile).
         return await self._write(work)
 
     async def load_game(self, game_id: int) -> GameRow:

@@ -5,8 +5,8 @@ back: creating the cursor, executing, fetching and closing are four trips throug
 event loop for each statement, some seventy for a click's write and the reload that
 follows. Under a few hundred tables each trip waits for its turn of the loop, and a
 click took 630 ms at the median where the hand-written aiosqlite store took 6 ms
-(bench/bot.py, 100 tables). So the store drives SQLite the other way round: SQLAlchemy's
-synchronous engine on one ``sqlite3`` connection, used only from one thread of the
+(bench/discord_load.py, 100 tables). So the store drives SQLite the other way round:
+SQLAlchemy's synchronous engine on one ``sqlite3`` connection, used only from one thread of the
 store's own, and a write transaction's ``work`` coroutine runs there whole, in one trip.
 
 ``work`` awaits only ``SQLiteConnection``'s methods, which in that thread return at

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from discord_double import DiscordDouble
 from e2e import Table
+
+from tests.discord_double import DiscordDouble
 
 
 @pytest.fixture

@@ -15,15 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from discord_double import DiscordDouble, StoredMessage
-from discord_double.models import Channel, Guild, User, walk_components
-
 from bot.client import TuqueBot
 from bot.faces import emoji_name
 from bot.sessions import Session
 from bot.settings import Settings
 from engine.cards import CARDS, Card
 from engine.game import Game
+from tests.discord_double import DiscordDouble, StoredMessage
+from tests.discord_double.models import Channel, Guild, User, walk_components
 
 CARD_CODE = re.compile(r"\b(?:[6-9TJQKA][CDHS]|B[123])\b")
 """A card's text form (as in logs and custom_ids)."""

@@ -9,8 +9,6 @@ import re
 import sqlite3
 from typing import Any
 
-from discord_double import StoredMessage
-from discord_double.models import User
 from e2e import (
     Table,
     action_buttons,
@@ -27,6 +25,8 @@ from finish import finish_game
 from bot.client import TuqueBot
 from bot.store import GameStatus, SeatRow
 from engine.game import Game
+from tests.discord_double import StoredMessage
+from tests.discord_double.models import User
 
 PLAYED_FOR_YOU = re.compile(
     r"Played for you, your only choice: |Your last card was played for you\."

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 import sqlalchemy
 from finish import finish_game
-from postgres import PostgresServer
 
 from bot.__main__ import main
 from bot.store import GameStatus, Store
 from bot.store.copy import TABLES, CopyFailed, copy_database
+from tests.postgres import PostgresServer
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GUILD = 1

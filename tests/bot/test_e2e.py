@@ -15,7 +15,6 @@ import time
 from typing import Any
 
 import pytest
-from discord_double.server import MESSAGE_COMPONENT
 from e2e import (
     Table,
     action_buttons,
@@ -34,6 +33,7 @@ from e2e import (
 )
 
 from engine.game import Game
+from tests.discord_double.server import MESSAGE_COMPONENT
 
 
 async def test_challenge_accept_and_play_a_whole_game(table: Table) -> None:

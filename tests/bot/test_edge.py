@@ -16,7 +16,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from discord_double import InteractionRecord
 from e2e import (
     Table,
     action_buttons,
@@ -29,6 +28,7 @@ from e2e import (
 )
 
 from bot import replies
+from tests.discord_double import InteractionRecord
 
 ERROR_REPLY = re.compile(r"Something went wrong; the game is safe\. \(Error id `([0-9a-f]{8})`\.\)")
 

@@ -8,7 +8,6 @@ import random
 import re
 
 import pytest
-from discord_double.models import walk_components
 from e2e import (
     Table,
     challenge_and_accept,
@@ -22,6 +21,7 @@ from bot.emojis import BACK_TEXT, TEXT_FACES, CardFaces
 from bot.faces import BACK_NAME, EMOJI_NAMES, face_png, face_pngs
 from engine.cards import CARDS, Card
 from engine.view import Phase
+from tests.discord_double.models import walk_components
 
 UPLOAD = "POST /applications/{application_id}/emojis"
 

@@ -17,8 +17,6 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from discord_double import DiscordDouble, InteractionRecord
-from discord_double.server import Fault
 from e2e import (
     Table,
     assert_nothing_hidden_shown,
@@ -32,6 +30,8 @@ from bot import render, replies
 from bot.client import TuqueBot
 from bot.store import Autoplay
 from engine.game import Game
+from tests.discord_double import DiscordDouble, InteractionRecord
+from tests.discord_double.server import Fault
 
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 FOLLOW_UP = "POST /webhooks/{application_id}/{token}"

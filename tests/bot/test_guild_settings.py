@@ -9,12 +9,12 @@ import time
 from typing import Any
 
 import pytest
-from discord_double import InteractionRecord
-from discord_double.models import User
 from e2e import Table, game_posts, latest_post, newest_hand, running_bot, started_game
 
 from bot.client import TuqueBot
 from bot.store import GuildSettings
+from tests.discord_double import InteractionRecord
+from tests.discord_double.models import User
 
 MANAGE_GUILD = 1 << 5
 

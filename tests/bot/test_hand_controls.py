@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 import re
 
-from discord_double import StoredMessage
 from e2e import Table, assert_refused, db_snapshot, running_bot, table_message
 
 from bot.client import TuqueBot
@@ -15,6 +14,7 @@ from bot.layout import HINT_EMOJI
 from engine.actions import ACTIONS, Bid, CallCard, Discard, Pass
 from engine.cards import Suit
 from engine.view import Phase
+from tests.discord_double import StoredMessage
 
 SUCCESS = 3
 """Discord's green button style."""

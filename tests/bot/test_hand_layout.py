@@ -8,9 +8,6 @@ from typing import Any
 
 import discord
 import pytest
-from discord_double.models import COMPONENTS_V2, walk_components
-from discord_double.spec import spec
-from discord_double.validation import message_errors
 from test_render import (
     FAMILY,
     LONG_FACES,
@@ -30,6 +27,9 @@ from engine.actions import Bid, CallCard, Pass, Play
 from engine.cards import Card, Suit, is_trump
 from engine.game import Game
 from engine.view import Phase
+from tests.discord_double.models import COMPONENTS_V2, walk_components
+from tests.discord_double.spec import spec
+from tests.discord_double.validation import message_errors
 
 
 def _layout(

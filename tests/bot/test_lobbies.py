@@ -16,8 +16,6 @@ from functools import partial
 from typing import Any
 
 import pytest
-from discord_double import StoredMessage
-from discord_double.models import User
 from e2e import (
     Table,
     db_snapshot,
@@ -34,6 +32,8 @@ from bot.client import TuqueBot
 from bot.sessions import Session
 from engine.actions import ACTIONS, Action, GoAlone, NameTrump, OrderUp, Play, TakeUp
 from engine.players import make_player
+from tests.discord_double import StoredMessage
+from tests.discord_double.models import User
 
 
 async def member_acts(

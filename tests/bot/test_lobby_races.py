@@ -12,7 +12,6 @@ from collections.abc import AsyncIterator, Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
-from discord_double.models import InteractionRecord, User
 from e2e import Table, db_snapshot, game_posts, running_bot, started_game
 from finish import finish_game
 from sqlalchemy import func, select
@@ -33,9 +32,10 @@ from bot.store import (
     lobby_seating,
     schema,
 )
+from tests.discord_double.models import InteractionRecord, User
 
 if TYPE_CHECKING:
-    from postgres import PostgresServer
+    from tests.postgres import PostgresServer
 
 RACES = 8
 """Tries of each race: the two clicks are dispatched at once and either may win."""

@@ -21,10 +21,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from discord_double import DiscordDouble
 
 from bot.settings import Settings
 from bot.store import Store
+from tests.discord_double import DiscordDouble
 
 ROOT = Path(__file__).resolve().parents[2]
 LAUNCHER = Path(__file__).with_name("launch_bot.py")

@@ -19,8 +19,6 @@ from typing import Any
 
 import aiohttp
 import pytest
-from discord_double import DiscordDouble
-from discord_double.server import Fault
 from e2e import Table, play_turn, running_bot
 from prometheus_client.parser import text_string_to_metric_families
 from test_main import LAUNCHER, ROOT, assert_one_line
@@ -29,6 +27,8 @@ from test_resign import resign
 from bot import healthcheck
 from bot.client import TuqueBot
 from bot.metrics import MetricsUnavailable
+from tests.discord_double import DiscordDouble
+from tests.discord_double.server import Fault
 
 CHANNEL_EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 

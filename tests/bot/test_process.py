@@ -23,10 +23,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
-from discord_double import StoredMessage
 from e2e import Table, action_buttons, game_posts, newest_hand, table_message
 
 from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
+from tests.discord_double import StoredMessage
 
 ROOT = Path(__file__).resolve().parents[2]
 LAUNCHER = Path(__file__).with_name("launch_bot.py")

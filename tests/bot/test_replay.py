@@ -9,7 +9,6 @@ import io
 import random
 from typing import Any
 
-from discord_double import StoredMessage
 from e2e import Table, db_snapshot, running_bot
 from finish import finish_game
 from PIL import Image
@@ -22,6 +21,7 @@ from bot.store import GameStatus, SeatRow
 from engine.game import Game
 from engine.replay import FrameKind, hand_starts, replay_frames
 from engine.view import Phase
+from tests.discord_double import StoredMessage
 
 PICTURE = "replay.jpg"
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from discord_double import StoredMessage
-from discord_double.models import User
 from e2e import Table, db_snapshot, game_posts, running_bot, table_message
 from test_lobbies import click, lobby_message
 
 from bot.client import TuqueBot
 from bot.sessions import Session
+from tests.discord_double import StoredMessage
+from tests.discord_double.models import User
 
 
 async def resign(t: Table, user: User, **options: object) -> StoredMessage:

@@ -24,15 +24,15 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy
-from discord_double import DiscordDouble, StoredMessage
-from discord_double.models import Channel, Guild, User
 from e2e import action_buttons
-from postgres import PostgresServer
 from test_process import descendants, gone_within
 
 from bot.__main__ import main
 from bot.store import GameStatus, Store
 from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
+from tests.discord_double import DiscordDouble, StoredMessage
+from tests.discord_double.models import Channel, Guild, User
+from tests.postgres import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
 LAUNCHER = Path(__file__).with_name("launch_bot.py")

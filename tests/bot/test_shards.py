@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_double import DiscordDouble
 from e2e import Table, challenge_and_accept, newest_hand, play_turn, table_message
 
 from bot import emojis
@@ -28,6 +27,7 @@ from bot.faces import EMOJI_NAMES
 from bot.settings import Settings
 from bot.store import Autoplay
 from bot.store.base import Shards
+from tests.discord_double import DiscordDouble
 
 GLOBAL_SYNC = "PUT /applications/{application_id}/commands"
 

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 import sqlalchemy
-from postgres import PostgresServer
 
 from bot.migrations import POSTGRESQL_MIGRATIONS_DIR, DatabaseTooNew, discover
 from bot.store import DatabaseUnusable, Store
 from bot.store.base import Shards
 from bot.store.schema import metadata
+from tests.postgres import PostgresServer
 
 
 def _shape(sync: sqlalchemy.Connection) -> dict[str, Any]:

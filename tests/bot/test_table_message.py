@@ -13,13 +13,6 @@ import sqlite3
 from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
 from typing import Any
 
-from discord_double.models import (
-    COMPONENTS_V2,
-    CREATE_PUBLIC_THREADS,
-    EVERYONE_PERMISSIONS,
-    StoredMessage,
-    walk_components,
-)
 from e2e import (
     Table,
     challenge_and_accept,
@@ -32,6 +25,13 @@ from e2e import (
 from bot import render
 from bot.client import TuqueBot
 from bot.sessions import Session
+from tests.discord_double.models import (
+    COMPONENTS_V2,
+    CREATE_PUBLIC_THREADS,
+    EVERYONE_PERMISSIONS,
+    StoredMessage,
+    walk_components,
+)
 
 JPEG = b"\xff\xd8\xff"
 

@@ -30,7 +30,7 @@ channels, application emojis, `StoredMessage`, `InteractionRecord`), `spec` (eve
 against `discord-api-spec/openapi.json`, with jsonschema), `validation` (Discord's documented
 payload limits), `gateway` (one websocket session) and `logguard.LogGuard`; the fixtures live
 in tests/conftest.py.
-Import it as `discord_double` (pytest puts tests/ on sys.path).
+Import it as `tests.discord_double` (from the repository root: `tests` is a package).
 """
 
 from .logguard import LogGuard

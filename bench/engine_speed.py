@@ -2,8 +2,8 @@
 
 Usage::
 
-    python bench/engine.py                 # every variant, 3 runs of 10,000 hands each
-    python bench/engine.py --hands 50000 --runs 5 --variant euchre
+    python -m bench.engine_speed                 # every variant, 3 runs of 10,000 hands each
+    python -m bench.engine_speed --hands 50000 --runs 5 --variant euchre
 
 A hand is the deal, the bidding and the play, every action a uniformly random
 choice from ``Game.legal_actions`` (indexed with a seeded :class:`random.Random`'s
@@ -21,7 +21,7 @@ fresh process that plays 500 untimed hands first (the per-trump tables are built
 first use), and OpenSpiel in this process; the ratios are paired by round, so a
 change in the machine's load between rounds cancels out::
 
-    python bench/engine.py --base ../before --hands 2000 --runs 20
+    python -m bench.engine_speed --base ../before --hands 2000 --runs 20
 """
 
 from __future__ import annotations
@@ -30,16 +30,9 @@ import argparse
 import os
 import random
 import statistics
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-# A round of --base imports another checkout's engine (see checkout_hands).
-sys.path.insert(
-    0, os.environ.get("TUQUE_BENCH_ROOT") or str(Path(__file__).resolve().parent.parent)
-)
 
 from engine.game import Game
 from engine.variants import VARIANTS
@@ -101,15 +94,10 @@ def checkout_hands(root: str, hands: int, seed: int) -> float:
     Runs this script's ``--time-hands`` in a new process that imports the engine from
     ``root``, after 500 untimed hands.
     """
-    env = {**os.environ, "TUQUE_BENCH_ROOT": str(Path(root).resolve())}
-    out = subprocess.run(
-        [sys.executable, __file__, "--time-hands", str(hands), "--seed", str(seed)],
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return float(out.stdout)
+    # Imported here: that process runs this file where ``bench`` may not be importable.
+    from bench.checkouts import run_in_checkout
+
+    return float(run_in_checkout(__file__, root, "--time-hands", str(hands), "--seed", str(seed)))
 
 
 def compare(base: str, hands: int, runs: int) -> None:

@@ -1,0 +1,139 @@
+"""The store on PostgreSQL: a game change in one round trip, and connections that drop
+(no ping before each use: see ``bot.store.base``)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import asyncpg
+import pytest
+from sqlalchemy import event, text
+from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.pool import ConnectionPoolEntry
+
+from bot.store import HandRecord, SeatRow, Store
+from bot.store import games as store_games
+from tests.postgres import PostgresServer
+
+ANN, BOB = 100, 200
+
+
+@pytest.fixture
+async def url(postgres: PostgresServer) -> str:
+    """A new database on the tests' PostgreSQL server, with the bot's schema."""
+    return await postgres.database()
+
+
+@pytest.fixture
+async def store(url: str) -> AsyncIterator[Store]:
+    async with await Store.open(url, pool_size=2) as opened:
+        yield opened
+
+
+async def _new_game(store: Store) -> int:
+    seats = [SeatRow.human(0, ANN, "ann"), SeatRow.human(1, BOB, "bob")]
+    return await store.create_game(1, 10, "tuque", {}, 7, 0, seats)
+
+
+async def test_a_game_change_is_one_round_trip(store: Store) -> None:
+    """``append_actions`` (with a hand finished or not) sends PostgreSQL one batch of
+    messages and waits once: no ping, no BEGIN or COMMIT, one statement; the first on a
+    connection twice (it prepares the statement)."""
+    sent: list[int] = []
+
+    def count(_dbapi_connection: Any, record: ConnectionPoolEntry, _proxy: Any) -> None:
+        transport = record.driver_connection._transport
+        if hasattr(transport, "counted"):
+            return
+        write = transport.write
+
+        def counted(data: Any) -> None:
+            sent.append(1)
+            write(data)
+
+        transport.counted = transport.write = counted
+
+    event.listen(store._database.sync_engine, "checkout", count)
+    game_id = await _new_game(store)
+    seq = 0
+    for _ in range(4):  # whichever pooled connection it takes, it prepares the statement
+        sent.clear()
+        seq = await store.append_actions(game_id, seq, ["deal"])
+        assert len(sent) <= 2
+    finished = HandRecord(0, 0, {0: 5, 1: 0}, {0: 2}, march=True)
+    for hands, new_turn in (((), False), ((), True), ((finished,), True)):
+        sent.clear()
+        seq = await store.append_actions(
+            game_id, seq, ["play", "play"], hands=hands, new_turn=new_turn
+        )
+        assert len(sent) == 1
+    assert (await store.load_game(game_id)).next_seq == seq == 10
+
+
+async def test_connections_the_server_closed_are_replaced_unseen(store: Store, url: str) -> None:
+    """The server ends every pooled connection (a restart, an idle timeout): the next
+    read and write take new ones, without an error."""
+    game_id = await _new_game(store)
+    admin = await asyncpg.connect(url)
+    try:
+        ended = await admin.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await admin.close()
+    assert ended >= 1
+    await asyncio.sleep(0.2)  # asyncpg reads the server's goodbye
+    assert await store.append_actions(game_id, 0, ["deal"]) == 1
+    assert (await store.load_game(game_id)).actions == ("deal",)
+
+
+async def _drop_connection_after(
+    monkeypatch: pytest.MonkeyPatch, chosen: Any, *, before: bool = False
+) -> list[object]:
+    """From now on the first statement for which ``chosen(statement)`` is true ends its
+    own connection on the server, right after it ran (or ``before``)."""
+    run = AsyncConnection.execute
+    dropped: list[object] = []
+
+    async def execute(self: AsyncConnection, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        drop = not dropped and chosen(statement)
+        if drop:
+            dropped.append(statement)
+            if before:
+                await run(self, text("SELECT pg_terminate_backend(pg_backend_pid())"))
+        result = await run(self, statement, *args, **kwargs)
+        if drop:
+            await run(self, text("SELECT pg_terminate_backend(pg_backend_pid())"))
+        return result
+
+    monkeypatch.setattr(AsyncConnection, "execute", execute)
+    return dropped
+
+
+async def test_a_change_whose_connection_dropped_after_it_committed_is_applied_once(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The change committed, then its connection dropped before the answer came: run
+    again, it finds its own actions at its seqs and reports success, not StaleAction."""
+    game_id = await _new_game(store)
+    dropped = await _drop_connection_after(monkeypatch, lambda s: s is store_games._CHANGE)
+    assert await store.append_actions(game_id, 0, ["deal", "pass"]) == 2
+    assert dropped
+    assert (await store.load_game(game_id)).actions == ("deal", "pass")
+
+
+async def test_a_transaction_whose_connection_dropped_before_commit_runs_again(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write transaction's connection drops before COMMIT: nothing was committed, so it
+    runs again on a new connection and its change is made once."""
+    game_id = await _new_game(store)
+    dropped = await _drop_connection_after(
+        monkeypatch, lambda s: getattr(s, "table", None) is store_games.games, before=True
+    )
+    await store.set_table_message(game_id, 555)
+    assert dropped
+    assert (await store.load_game(game_id)).table_message_id == 555
