@@ -201,15 +201,20 @@ class GameSessions:
             return
         choices = await self.store.autoplay_of(members)
         for user, choice in choices.items():
-            self._use_autoplay(user, choice)
+            await self._use_autoplay(user, choice)
 
-    def _use_autoplay(self, user_id: int, choice: Autoplay) -> None:
+    async def _use_autoplay(self, user_id: int, choice: Autoplay) -> None:
+        """Take ``user_id``'s auto-play choice in their running games, each under its
+        lock (a change being stored would otherwise put the old choice back)."""
         for session in list(self._sessions.values()):
-            seat = session.table.seat_of(user_id)
-            # A game that began during a read is read at its start instead.
-            if seat is not None and session.table.autoplay[seat] != choice:
-                session.table = session.table.with_autoplay(seat, choice)
-                self._run_bot(session)
+            if session.table.seat_of(user_id) is None:
+                continue
+            async with session.lock:
+                seat = session.table.seat_of(user_id)
+                # A game that began during a read is read at its start instead.
+                if seat is not None and session.table.autoplay[seat] != choice:
+                    session.table = session.table.with_autoplay(seat, choice)
+                    self._run_bot(session)
 
     def hints_on(self, session: Session) -> bool:
         """Whether members may ask for hints: in games with a computer (unrated), and in
@@ -220,7 +225,7 @@ class GameSessions:
         """Store ``user_id``'s auto-play choice and use it at once in their running games
         (a forced move waiting for them is played). Raises ``sqlalchemy.exc.SQLAlchemyError``."""
         await self.store.set_autoplay(user_id, choice)
-        self._use_autoplay(user_id, choice)
+        await self._use_autoplay(user_id, choice)
 
     def running(self) -> list[Session]:
         """Every game in progress (the bot's metrics count them)."""
@@ -368,12 +373,14 @@ class GameSessions:
                 interaction, f"You resigned game #{game_id}: a computer plays your seat now."
             )
             return None
-        back = session.table.back(seat)
-        if back is not None:
-            # Nothing to store: being away lasts for this process's run only.
-            session.table = back.after
-            for screen in self.screens:
-                screen.show(session, back)
+        if seat in session.table.away:
+            async with session.lock:
+                back = session.table.back(seat)
+                if back is not None:
+                    # Nothing to store: being away lasts for this process's run only.
+                    session.table = back.after
+                    for screen in self.screens:
+                        screen.show(session, back)
         return session, seat
 
     async def _why_not_running(self, game_id: int) -> str:
