@@ -65,6 +65,7 @@ from bot import workers
 from bot.client import TuqueBot, tune_gc
 from bot.settings import Settings
 from bot.store.base import StoreBase
+from bot.store.games import GameQueries
 from engine.actions import ACTIONS, Play
 from tests.discord_double import DiscordDouble, InteractionRecord, StoredMessage
 from tests.discord_double.models import Channel, User
@@ -76,17 +77,18 @@ ROOT = Path(__file__).resolve().parent.parent
 """The repository root: a bot process runs this module from there, as the bench runs."""
 
 
-_ROUND_TRIPS: ContextVar[list[int] | None] = ContextVar("round_trips", default=None)
-"""The round trips of the store write under way in this task so far (one number), if any."""
+_COUNTERS: ContextVar[tuple[list[int], ...]] = ContextVar("counters", default=())
+"""The round-trip counters (one number each) of what is under way in this task: the
+store write, and the game change (``append_actions``) it is part of."""
 
 
 def _count_round_trips(_dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
-    """A pool's ``connect`` hook: from now on count, for the store write under way, each
-    batch of messages asyncpg sends on this connection. asyncpg sends each exchange whole
-    in one write (a statement's Bind, Execute and Sync; a Parse and Describe; a simple
-    query such as BEGIN or COMMIT), then waits for the server's answer: a write is a
-    round trip (only a statement that fails while prepared sends a Sync more, and an
-    executemany of over 128 kB several writes)."""
+    """A pool's ``connect`` hook: from now on count, for what is under way, each batch of
+    messages asyncpg sends on this connection. asyncpg sends each exchange whole in one
+    write (a statement's Bind, Execute and Sync; a Parse and Describe; a simple query
+    such as BEGIN or COMMIT), then waits for the server's answer: a write is a round trip
+    (only a statement that fails while prepared sends a Sync more, and an executemany of
+    over 128 kB several writes)."""
     transport = getattr(record.driver_connection, "_transport", None)
     if transport is None:  # SQLite's connection: no round trips
         return
@@ -94,49 +96,60 @@ def _count_round_trips(_dbapi_connection: Any, record: ConnectionPoolEntry) -> N
         send = getattr(transport, name)
 
         def counted(data: Any, send: Callable[[Any], None] = send) -> None:
-            trips = _ROUND_TRIPS.get()
-            if trips is not None:
+            for trips in _COUNTERS.get():
                 trips[0] += 1
             send(data)
 
         setattr(transport, name, counted)
 
 
-def _made_by(work: Callable[..., Any]) -> str:
-    """The store method whose write ``work`` is (``append_actions`` for its ``work``)."""
-    return getattr(work, "__qualname__", "?").split(".<locals>")[0].rsplit(".", 1)[-1]
+def _recorded(
+    method: Callable[..., Awaitable[T]], into: list[dict[str, Any]], by: Callable[..., str]
+) -> Callable[..., Awaitable[T]]:
+    """``method`` of the store, noting in ``into`` each call's start (seconds since the
+    epoch), its seconds, its round trips to PostgreSQL (None on SQLite, where a write is
+    one trip to the store's thread) and ``by(*args)``."""
 
-
-def _record_store_writes() -> list[dict[str, Any]]:
-    """Record every write of the store from now on: when it began (seconds since the
-    epoch), the seconds it took, waiting for a connection included, its round trips to
-    PostgreSQL (None on SQLite, where a write is one trip to the store's thread) and the
-    store method that made it (``by``)."""
-    writes: list[dict[str, Any]] = []
-    write = StoreBase._write
-    event.listen(Pool, "connect", _count_round_trips)
-
-    async def recorded(
-        self: StoreBase, work: Callable[[Any], Awaitable[T]], *args: Any, **kwargs: Any
-    ) -> T:
+    async def recorded(self: StoreBase, *args: Any, **kwargs: Any) -> T:
         trips = [0]
-        token = _ROUND_TRIPS.set(trips)
+        token = _COUNTERS.set((*_COUNTERS.get(), trips))
         began, started = time.time(), time.perf_counter()
         try:
-            return await write(self, work, *args, **kwargs)
+            return await method(self, *args, **kwargs)
         finally:
-            _ROUND_TRIPS.reset(token)
-            writes.append(
+            _COUNTERS.reset(token)
+            into.append(
                 {
                     "began": began,
                     "seconds": time.perf_counter() - started,
                     "trips": trips[0] if self.backend == "postgresql" else None,
-                    "by": _made_by(work),
+                    "by": by(*args),
                 }
             )
 
-    StoreBase._write = recorded  # type: ignore[method-assign]
-    return writes
+    return recorded
+
+
+def _made_by(work: Callable[..., Any], *_args: Any) -> str:
+    """The store method and inner function whose write ``work`` is
+    (``append_actions/change``)."""
+    name = getattr(work, "__qualname__", "?")
+    return name.split(".", 1)[-1].replace(".<locals>.", "/")
+
+
+def _record_store_writes() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Record from now on every write of the store (``_write``: waiting for a connection
+    included, ``by`` the method and function that made it) and every game change
+    (``append_actions``: a click's, which may make two writes: see
+    ``bot.store.games``), as ``_recorded`` notes them."""
+    writes: list[dict[str, Any]] = []
+    changes: list[dict[str, Any]] = []
+    event.listen(Pool, "connect", _count_round_trips)
+    StoreBase._write = _recorded(StoreBase._write, writes, _made_by)  # type: ignore[method-assign]
+    GameQueries.append_actions = _recorded(  # type: ignore[method-assign]
+        GameQueries.append_actions, changes, lambda *_: "append_actions"
+    )
+    return writes, changes
 
 
 class _CountingExecutor(Executor):
@@ -323,7 +336,7 @@ def serve(config: dict[str, Any]) -> None:
         log_level="WARNING",
         _env_file=None,
     )
-    writes = _record_store_writes()
+    writes, changes = _record_store_writes()
     executor = _CountingExecutor(workers.computer_pool(settings.computer_processes))
 
     def stop(signum: int, frame: object) -> None:
@@ -337,7 +350,7 @@ def serve(config: dict[str, Any]) -> None:
     finally:
         executor.shutdown(cancel_futures=True)
         Path(config["report"]).write_text(
-            json.dumps({"writes": writes, "decided": executor.decided})
+            json.dumps({"writes": writes, "changes": changes, "decided": executor.decided})
         )
 
 
@@ -354,6 +367,19 @@ def _writes_line(writes: Sequence[dict[str, Any]]) -> str:
     return (
         f"{len(ms)}, p50 {statistics.median(ms):.1f} ms, "
         f"p99 {ms[int(0.99 * (len(ms) - 1))]:.1f} ms, slowest {ms[-1]:.1f} ms"
+    )
+
+
+def _trips_line(recorded: Sequence[dict[str, Any]]) -> str:
+    """The round trips of ``recorded`` calls: mean, the commonest counts, the most."""
+    if not recorded:
+        return "none"
+    trips = Counter(r["trips"] for r in recorded)
+    common = sorted(n for n, _ in trips.most_common(4))
+    spread = ", ".join(f"{n}: {trips[n] / len(recorded):.1%}" for n in common)
+    return (
+        f"mean {statistics.fmean(r['trips'] for r in recorded):.2f} ({spread}; "
+        f"at most {max(trips)})"
     )
 
 
@@ -477,7 +503,10 @@ async def main(
                 for bot in bots:
                     bot.wait(timeout=60)
             measured = [json.loads(report.read_text()) for report in reports]
-    writes = [w for m in measured for w in m["writes"] if play_started <= w["began"] <= play_ended]
+    writes, changes = (
+        [w for m in measured for w in m[kind] if play_started <= w["began"] <= play_ended]
+        for kind in ("writes", "changes")
+    )
     decided = [t for m in measured for t in m["decided"] if play_started <= t <= play_ended]
     played = sum(p for p, _ in results)
     latencies = sorted(x * 1000 for _, lat in results for x in lat)
@@ -507,23 +536,15 @@ async def main(
     for route, count in routes.most_common(8):
         print(f"    {count / max(played, 1):5.2f}  {route}")
     print(f"store writes during play:  {_writes_line(writes)}   (the click is deferred past 2 s)")
-    changes = [w for w in writes if w["by"] == "append_actions"]
-    print(f"  game changes:            {_writes_line(changes)}   (append_actions: a click's)")
+    print(f"game changes during play:  {_writes_line(changes)}   (append_actions: a click's)")
     if database == "postgresql":
-        for label, some in (("game change", changes), ("write of any kind", writes)):
-            trips = Counter(w["trips"] for w in some)
-            spread = ", ".join(
-                f"{n}: {count / len(some):.1%}" for n, count in sorted(trips.items())[:6]
-            )
-            print(
-                f"  round trips a {label + ':':18s} mean "
-                f"{statistics.fmean(w['trips'] for w in some):.2f} ({spread})"
-            )
+        print("round trips (counted in asyncpg: each batch of messages sent, then waited on):")
+        for label, some in (("a game change", changes), ("a store write", writes)):
+            print(f"  {label + ':':24s} {_trips_line(some)}")
         kinds = Counter(w["by"] for w in writes)
-        for by, count in kinds.most_common(6):
+        for by, count in kinds.most_common(8):
             mean = statistics.fmean(w["trips"] for w in writes if w["by"] == by)
-            print(f"    {count:6d} {by:28s} {mean:5.2f} round trips")
-        print("  (counted in asyncpg: each batch of messages it sends, then waits on)")
+            print(f"    {count:6d} writes {by:34s} {mean:5.2f} round trips")
     print(
         f"CPU seconds a second:      bots {cpu[0] / elapsed:.2f}, PostgreSQL "
         f"{cpu[1] / elapsed:.2f}, double and members {cpu[2] / elapsed:.2f} "
