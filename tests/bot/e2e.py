@@ -3,6 +3,7 @@ database file, and members who act only on what they can see."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import random
@@ -173,6 +174,23 @@ async def wait_for_forced_move(t: Table, session: Session, seq: int) -> None:
     """The member to act has one legal action and auto-play plays it (the last trick by
     default): wait for that move instead of racing it with a click."""
     await t.double.wait_until(lambda: session.finished or len(session.game.log) > seq, 20)
+    await t.double.idle()
+
+
+async def opened(t: Table, bot: TuqueBot, game_id: int) -> None:
+    """Wait until the game's opening is over: its table message and thread are posted
+    and stored, and then its first turn's clock started (the opening's last write), so
+    a snapshot of the database holds."""
+    session = bot.sessions.session(game_id)
+    assert session is not None
+    await t.double.wait_until(lambda: session.discord.thread_tried, timeout=10)
+    for _ in range(200):
+        row = await bot.store.load_game(game_id)
+        stored = (row.table_message_id, row.thread_id)
+        shown = (session.discord.table_message_id, session.discord.thread_id)
+        if stored == shown and row.turn_started_at > row.created_at:
+            break
+        await asyncio.sleep(0.05)
     await t.double.idle()
 
 

@@ -22,6 +22,7 @@ from e2e import (
     challenge_and_accept,
     db_snapshot,
     newest_hand,
+    opened,
     running_bot,
     send_challenge,
     table_message,
@@ -37,10 +38,11 @@ async def test_two_challenges_accepted_one_after_the_other_start_one_game(table:
     """Challenged twice, Bob accepts both: the second Accept is refused ephemerally,
     names the running game and writes nothing."""
     t = table
-    async with running_bot(t):
+    async with running_bot(t) as bot:
         first, accept_first = await send_challenge(t)
         second, accept_second = await send_challenge(t)
         await (await t.double.click(t.bob, first, accept_first)).settled()
+        await opened(t, bot, 1)
         before = db_snapshot(t)
         rec = await t.double.click(t.bob, second, accept_second)
         await rec.settled()
@@ -259,6 +261,7 @@ async def test_forged_custom_ids_are_explained(table: Table) -> None:
     t = table
     async with running_bot(t) as bot:
         game_id = await challenge_and_accept(t, target=5)
+        await opened(t, bot, game_id)
         message = table_message(t)
         bad_button = "isn't one this bot made"
         cases = {
