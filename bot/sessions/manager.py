@@ -38,6 +38,7 @@ from bot.store import (
     GameStatus,
     SeatRow,
     Store,
+    StoreClosed,
     TimerDue,
 )
 from bot.table import Change, NotTheBotsMove, StaleTurn, TableClosed, TableError
@@ -313,7 +314,12 @@ class GameSessions:
         await self.delivery.update_table(session)
         await self.delivery.open_thread(session)
         self.delivery.ping(session)
-        await self.store.touch_turn(session.id)
+        try:
+            await self.store.touch_turn(session.id)
+        except StoreClosed:
+            # The bot is stopping: the game is stored, and a restart restores it.
+            log.info("game %d: opened while the bot stops", session.id)
+            return
         self._run_bot(session)
 
     # --- the one path of a change ------------------------------------------------------
