@@ -436,6 +436,8 @@ class StoredMessage:
     thread: Channel | None = None
     deleted: bool = False
     timestamp: str = field(default_factory=iso_now)
+    created: float = field(default_factory=time.monotonic)
+    """When it was created (time.monotonic()); `DiscordDouble.age_message` moves it back."""
     edited_timestamp: str | None = None
     history: list[MessageVersion] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)

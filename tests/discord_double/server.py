@@ -79,6 +79,7 @@ from .models import (
     number_components,
     walk_components,
 )
+from .ratelimits import Limiter, RateLimits, Refusal, Verdict
 from .spec import spec as discord_spec
 from .validation import (
     FieldError,
@@ -254,6 +255,7 @@ class DiscordDouble:
         check_spec: bool = True,
         recommended_shards: int = 1,
         require_sharding: bool = False,
+        rate_limits: RateLimits | None = RateLimits(),
     ) -> None:
         """`ack_deadline` is Discord's 3-second rule (None disables it); `privileged_intents`
         are the ones "enabled in the developer portal" (others close the gateway with 4014);
@@ -262,7 +264,12 @@ class DiscordDouble:
         Sharding: GET /gateway/bot recommends `recommended_shards`; with `require_sharding`
         every IDENTIFY must name `[shard_id, recommended_shards]` (another shard count, or
         none, is closed with 4011 "Sharding required", as Discord does for a bot past its
-        guild limit per session). Each session gets only its shard's guilds and events."""
+        guild limit per session). Each session gets only its shard's guilds and events.
+
+        `rate_limits` are Discord's limits the double applies (``ratelimits``: per-route
+        buckets with their headers, 429 past them, the global limit, 30046 for edits of
+        hour-old messages); None gives every route a bucket that never runs low. Every
+        429 the limits answered is in `rate_limited`."""
         self.token = token
         self.ack_deadline = ack_deadline
         self.privileged_intents = privileged_intents
@@ -273,6 +280,10 @@ class DiscordDouble:
         """Requests validated against the specification, by operationId."""
         self.spec_seconds = 0.0
         """Time spent validating them."""
+        self.limiter = Limiter(rate_limits, time.monotonic) if rate_limits else None
+        self.rate_limited: list[Refusal] = []
+        """The requests the rate limits refused, in order (faults scripted by `fail`
+        aside)."""
         self._snowflake = SnowflakeFactory()
         self.bot_user = User(id=self._snowflake(), name=bot_name, bot=True)
         self.owner = User(id=self._snowflake(), name="app-owner")
@@ -1407,6 +1418,42 @@ class DiscordDouble:
             ),
         ]
 
+    def _take(self, request: web.Request, route: str) -> Verdict | Refusal | None:
+        """The request counted against Discord's rate limits (None: the limits are off)."""
+        if self.limiter is None:
+            return None
+        verdict = self.limiter.take(request.method, route, request.match_info)
+        if isinstance(verdict, Refusal):
+            self.rate_limited.append(verdict)
+        return verdict
+
+    @staticmethod
+    def _too_many(refusal: Refusal) -> web.Response:
+        """Discord's 429: the JSON body discord.py waits out, and the headers that tell
+        it from a Cloudflare ban (`Via`)."""
+        response = _json(
+            {
+                "message": "You are being rate limited.",
+                "retry_after": round(refusal.retry_after, 3),
+                "global": refusal.scope == "global",
+                "code": 0,
+            },
+            status=429,
+        )
+        response.headers.update(refusal.headers)
+        response.headers.update(
+            {
+                "Via": "1.1 google",
+                "Retry-After": str(max(1, round(refusal.retry_after))),
+                "X-RateLimit-Scope": refusal.scope,
+            }
+        )
+        return response
+
+    def age_message(self, message: StoredMessage, seconds: float) -> None:
+        """Make `message` `seconds` older, for Discord's limit on edits of old messages."""
+        message.created -= seconds
+
     def _ratelimit_headers(self, route: str) -> dict[str, str]:
         # A huge bucket that never runs low: discord.py then never sleeps, and a Reset-After of
         # 1 s stays under any max_ratelimit_timeout a bot may set (minimum 30 s).
@@ -1486,9 +1533,15 @@ class DiscordDouble:
                 elif not token_route and not authorized:
                     response = _error(401, 0, "401: Unauthorized")
                 else:
-                    response = await handler(request)
-                    response.headers.update(self._ratelimit_headers(route))
-                    if fault is not None:
+                    verdict = self._take(request, route)
+                    if isinstance(verdict, Refusal):
+                        response = self._too_many(verdict)
+                    else:
+                        response = await handler(request)
+                        response.headers.update(
+                            verdict.headers if verdict else self._ratelimit_headers(route)
+                        )
+                    if fault is not None and not isinstance(verdict, Refusal):
                         response = fault.response()  # performed, and the answer lost
                 if fault is not None and fault.hold:
                     await asyncio.sleep(fault.hold)
@@ -1946,6 +1999,24 @@ class DiscordDouble:
             return _error(404, 10008, "Unknown Message")
         if message.author is not self.bot_user:
             return self._fail(request, 403, 50005, "Cannot edit a message authored by another user")
+        if (
+            self.limiter is not None
+            and time.monotonic() - message.created > self.limiter.limits.old_message_age
+        ):
+            wait = self.limiter.old_edit(channel.id)
+            if wait is not None:
+                route = "PATCH /channels/{channel_id}/messages/{message_id}"
+                self.rate_limited.append(Refusal(route, "30046", wait, {}))
+                # A bare 429, without Via: discord.py raises it as an HTTPException.
+                return _json(
+                    {
+                        "message": "Maximum number of edits to messages older than 1 hour "
+                        "reached. Try again later.",
+                        "code": 30046,
+                        "retry_after": round(wait, 3),
+                    },
+                    status=429,
+                )
         errors = self._apply_edit(message, request[BODY] or {}, request[FILES])
         if errors:
             return self._reject_message(request, errors)
