@@ -242,6 +242,7 @@ class TuqueBot(commands.AutoShardedBot):
             drawer,
             move_delay=self.settings.computer_move_delay_seconds,
             table_delay=self.settings.table_edit_delay_seconds,
+            table_gap=self.settings.table_edit_gap_seconds,
             ping_delay=self.settings.turn_ping_delay_seconds,
             faces=lambda: self.faces,
         )

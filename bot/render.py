@@ -79,6 +79,7 @@ __all__ = [
     "seating_of",
     "settings_embed",
     "short_names",
+    "start_text",
     "stats_embed",
     "table_note_text",
     "table_status",
@@ -212,6 +213,18 @@ def _short_score(view: PlayerView, seating: Seating) -> str:
         return f"{names[0]} {x}–{y} {names[1]}, to {view.target}"
     each = " · ".join(f"{seating.side_names(s, view.sides)} {view.scores[s]}" for s in sides)
     return f"{each}, to {view.target}"
+
+
+def start_text(view: PlayerView, seating: Seating, game_id: int) -> str:
+    """The message in the channel that starts a game's thread, where its table plays:
+    ``**Tuque · game #12**: Ann vs Bob, first to 10 points. The table is in the thread.``
+    (the public view: names and the target only)."""
+    seating = short_names(seating)
+    sides = sorted(set(view.sides))
+    players = " vs ".join(seating.side_names(s, view.sides) for s in sides)
+    goal = "chips" if _variant(view).chips else f"first to {view.target} points"
+    title = f"{_variant(view).title} · game #{game_id}"
+    return f"**{title}**: {players}, {goal}. The table is in the thread."
 
 
 def table_status(view: PlayerView, seating: Seating, ended: str | None = None) -> str:

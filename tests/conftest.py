@@ -73,8 +73,9 @@ async def double(log_guard: LogGuard) -> AsyncIterator[DiscordDouble]:
     """A started DiscordDouble; teardown fails the test on unknown routes, rejected payloads,
     misuse of interactions, unacknowledged interactions and (via `log_guard`) logged errors."""
     from tests.discord_double import DiscordDouble
+    from tests.discord_double.ratelimits import TEST_SPEED, RateLimits
 
-    double = DiscordDouble()
+    double = DiscordDouble(rate_limits=RateLimits().scaled(TEST_SPEED))
     await double.start()
     try:
         yield double

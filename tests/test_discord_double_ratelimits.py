@@ -42,9 +42,7 @@ async def tight(log_guard: object) -> AsyncIterator[DiscordDouble]:
 @pytest.fixture
 async def paced(log_guard: object) -> AsyncIterator[DiscordDouble]:
     """`ROUTES`, and one edit of an hour-old message an hour in a channel."""
-    async for double in _started(
-        RateLimits(routes=ROUTES, old_message_edits=Limit(1, 3600.0))
-    ):
+    async for double in _started(RateLimits(routes=ROUTES, old_message_edits=Limit(1, 3600.0))):
         yield double
 
 

@@ -32,7 +32,7 @@ from bot.drawing import draw_table
 from bot.emojis import CardFaces
 from bot.layout import TABLE_PICTURE, game_over_view, hand_layout, table_layout
 from bot.sessions.state import Call, HandMessage, Session, ended, post_nonce
-from bot.store import Store, StoreClosed
+from bot.store import Store
 from bot.table import Change, Ending, NoteKind
 
 __all__ = ["Background", "Delivery", "Send", "posting"]
@@ -41,6 +41,12 @@ log = logging.getLogger(__name__)
 
 UNKNOWN_CHANNEL = 10003
 """Discord's error code for a channel (or thread) that no longer exists."""
+OLD_MESSAGE_EDITS = 30046
+"""Discord's error code for an edit of a message older than an hour, past the few an
+hour a channel is allowed."""
+TABLE_LIFETIME = 50 * 60.0
+"""Seconds a table message is edited before a new one replaces it (and it is deleted),
+so that the table never meets Discord's limit on edits of hour-old messages."""
 Send = Callable[[discord.PartialMessageable], Awaitable[discord.Message]]
 """A post, given where to make it (the game's thread or channel)."""
 
@@ -90,17 +96,23 @@ class Delivery:
         background: where queued deliveries and table edits run.
         drawer: where the tables' pictures are drawn, one at a time (in production a
             process of its own: see :func:`bot.workers.drawing_pool`).
-        table_delay: seconds a table edit waits so that quick plays share one edit;
-            Discord allows about 5 edits per 5 seconds in a channel.
+        table_delay: seconds a table edit waits after the change that asks for it, so
+            that a burst of plays shares one edit.
+        table_gap: seconds at least between two table edits in one channel (a game's
+            thread, or a channel where several tables may share it): Discord allows
+            about 5 edits per 5 seconds in a channel.
         ping_delay: seconds into a member's turn before the message that mentions them
             is posted (a member who acts sooner is at the table and needs none).
         faces: how cards show now (the bot's card emojis, which start-up may still be
             uploading); asked at every render.
         hints_on: whether a session's members may ask for hints.
 
-    Where there is a thread per game (the default), the table message is in the channel
-    and starts the game's thread; the pings, hand results and notices go into the
-    thread, and the game's result into both.
+    Where there is a thread per game (the default), a short message in the channel
+    starts the game's thread, and the table message, the pings, hand results and notices
+    go into the thread: each game's edits draw on its own thread's rate limits, so a
+    channel of many games keeps every table up to date. The game's result goes into
+    both. Where threads are off the table is in the channel, and the tables there share
+    its edits (``table_gap``).
     """
 
     def __init__(
@@ -111,6 +123,7 @@ class Delivery:
         drawer: Executor,
         *,
         table_delay: float,
+        table_gap: float,
         ping_delay: float,
         faces: Callable[[], CardFaces],
         hints_on: Callable[[Session], bool],
@@ -119,6 +132,10 @@ class Delivery:
         self.store = store
         self.background = background
         self.table_delay = table_delay
+        self.table_gap = table_gap
+        self.table_lifetime = TABLE_LIFETIME
+        # Per channel, the loop time from which its next table edit may start.
+        self._next_edit: dict[int, float] = {}
         self.ping_delay = ping_delay
         self.faces = faces
         self.hints_on = hints_on
@@ -288,8 +305,19 @@ class Delivery:
         # A change during the wait, the drawing or the upload sets table_stale again.
         while session.discord.table_stale:
             await asyncio.sleep(self.table_delay)
+            await self._edit_slot(session.discord.thread_id or session.channel_id)
             session.discord.table_stale = False
             await self.update_table(session)
+
+    async def _edit_slot(self, channel_id: int) -> None:
+        """Wait for the channel's next table edit slot, ``table_gap`` after the one
+        before: the tables of a channel take turns, and each is drawn only once its
+        turn comes, so it shows the game as it is then (waiting inside discord.py for
+        the rate limit would send a picture drawn before the wait)."""
+        loop = asyncio.get_running_loop()
+        start = max(loop.time(), self._next_edit.get(channel_id, 0.0))
+        self._next_edit[channel_id] = start + self.table_gap
+        await asyncio.sleep(start - loop.time())
 
     async def _table(self, session: Session) -> tuple[discord.ui.LayoutView, bytes]:
         """The table message as the game stands: its layout and its picture, drawn in
@@ -314,38 +342,66 @@ class Delivery:
         return layout, picture.jpeg
 
     async def update_table(self, session: Session) -> None:
-        """Edit the table message to show the game now; post one if it has none or it is gone."""
+        """Edit the table message to show the game now. Post one if it has none, if it
+        is gone, or if it is old: an hour-old message may be edited only a few times an
+        hour, so a table near that age is replaced by a new one (and deleted)."""
+        renewed: int | None = None
 
         async def edit() -> None:
-            assert session.discord.table_message_id is not None
-            layout, image = await self._table(session)
-            channel = self.client.get_partial_messageable(session.channel_id)
-            try:
-                await channel.get_partial_message(session.discord.table_message_id).edit(
-                    view=layout, attachments=[discord.File(io.BytesIO(image), TABLE_PICTURE)]
-                )
-            except discord.NotFound:
-                # Deleted by a moderator: the players still need a table.
-                session.discord.table_replaces = session.discord.table_message_id
-                session.discord.table_message_id = None
+            nonlocal renewed
+            message_id = session.discord.table_message_id
+            assert message_id is not None
+            age = time.time() - discord.utils.snowflake_time(message_id).timestamp()
+            if age > self.table_lifetime:
+                renewed = message_id
+            else:
+                layout, image = await self._table(session)
+                picture = discord.File(io.BytesIO(image), TABLE_PICTURE)
+                message = self.channel_of(session).get_partial_message(message_id)
+                try:
+                    await message.edit(view=layout, attachments=[picture])
+                    return
+                except discord.NotFound as error:
+                    # Deleted by a moderator, or its thread was: the players still need
+                    # a table (a thread's loss also moves the game to its channel).
+                    if error.code == UNKNOWN_CHANNEL:
+                        log.warning(
+                            "game %d: its thread is gone; it plays in the channel", session.id
+                        )
+                        session.discord.thread_id = None
+                except discord.HTTPException as error:
+                    if error.code != OLD_MESSAGE_EDITS:
+                        raise
+                    renewed = message_id
+            session.discord.table_replaces = message_id
+            session.discord.table_message_id = None
 
         if session.discord.table_message_id is not None:
             await replies.deliver(f"game {session.id}: table edit", edit)
-        if session.discord.table_message_id is None and not session.finished:
+        if session.discord.table_message_id is None and (not session.finished or renewed):
             post = partial(self._post_table, session)
-            await replies.deliver(f"game {session.id}: table post", post)
+            if await replies.deliver(f"game {session.id}: table post", post) and renewed:
+                await replies.deliver(
+                    f"game {session.id}: old table deletion",
+                    partial(self._delete, session, renewed),
+                )
+
+    async def _delete(self, session: Session, message_id: int) -> None:
+        # NotFound: deleted already, by a member or a moderator.
+        with contextlib.suppress(discord.NotFound):
+            await self.channel_of(session).get_partial_message(message_id).delete()
 
     async def _post_table(self, session: Session) -> None:
         layout, image = await self._table(session)
-        channel = self.client.get_partial_messageable(session.channel_id)
         # One nonce per table of the game, not per try: a post whose answer was lost
         # in every try is found again by the next move's post instead of made twice.
         key = ("table", session.id, session.game.seed, session.discord.table_replaces)
-        message = await channel.send(
-            view=layout,
-            file=discord.File(io.BytesIO(image), TABLE_PICTURE),
-            nonce=replies.nonce(*key),
-        )
+
+        def send(channel: discord.PartialMessageable) -> Awaitable[discord.Message]:
+            picture = discord.File(io.BytesIO(image), TABLE_PICTURE)
+            return channel.send(view=layout, file=picture, nonce=replies.nonce(*key))
+
+        message = await self._in_game(session, send)
         session.discord.table_message_id = message.id
         await self.store.set_table_message(session.id, message.id, session.discord.thread_id)
 
@@ -356,16 +412,19 @@ class Delivery:
         return self.client.get_partial_messageable(session.discord.thread_id or session.channel_id)
 
     async def open_thread(self, session: Session) -> None:
-        """Start the game's thread from its table message, once per game, where the
-        server keeps threads on (``threads_off``). Without the thread permissions (or
-        any refusal) the game stays in the channel, and says why in the log only."""
-        if session.discord.thread_tried or session.discord.table_message_id is None:
+        """Start the game's thread, once per game, where the server keeps threads on
+        (``threads_off``): a short message in the channel names the game and its
+        players, and starts the thread the table then plays in. Without the thread
+        permissions (or any refusal) the game plays in the channel, and says why in the
+        log only; the start message, which would point to no thread, is deleted."""
+        if session.discord.thread_tried:
             return
         session.discord.thread_tried = True
         if session.guild_id in self.threads_off:
             return
-        table_message_id = session.discord.table_message_id
         name = f"Game #{session.id} · {session.game.variant.title}"
+        text = render.start_text(session.game.view(None), session.seating, session.id)
+        started: list[discord.Message] = []
 
         async def start() -> None:
             # A thread needs the guild's channel, not a partial one (its guild is known).
@@ -376,22 +435,17 @@ class Delivery:
                 return  # a game started in a thread (a Rematch clicked there) plays there
             if not isinstance(channel, discord.TextChannel):
                 raise TypeError("a game's thread starts in a text channel")
-            message = channel.get_partial_message(table_message_id)
-            thread = await message.create_thread(name=name, auto_archive_duration=1440)
+            if not started:
+                started.append(await channel.send(text, nonce=post_nonce(session, "start")))
+            thread = await started[0].create_thread(name=name, auto_archive_duration=1440)
             session.discord.thread_id = thread.id
 
         if not await replies.deliver(f"game {session.id}: thread", start):
             log.info("game %d: no thread (refused or failed); it plays in the channel", session.id)
-            return
-        try:
-            await self.store.set_table_message(
-                session.id, session.discord.table_message_id, session.discord.thread_id
-            )
-        except StoreClosed:
-            log.info("game %d: its thread not stored, the bot is stopping", session.id)
-        except Exception:
-            # The thread works for this run; after a restart the game posts in the channel.
-            log.exception("game %d: its thread could not be stored", session.id)
+            if started:
+                await replies.deliver(
+                    f"game {session.id}: start message deletion", started[0].delete
+                )
 
     # --- the ping on a member's turn ---------------------------------------------------
 

@@ -105,6 +105,7 @@ class GameSessions:
         *,
         move_delay: float,
         table_delay: float,
+        table_gap: float = 0.0,
         ping_delay: float = 0.0,
         faces: Callable[[], CardFaces] = lambda: TEXT_FACES,
     ) -> None:
@@ -122,6 +123,7 @@ class GameSessions:
             self.background,
             drawer,
             table_delay=table_delay,
+            table_gap=table_gap,
             ping_delay=ping_delay,
             faces=faces,
             hints_on=self.hints_on,
@@ -232,6 +234,14 @@ class GameSessions:
         """Every game in progress (the bot's metrics count them)."""
         return [s for s in self._sessions.values() if not s.finished]
 
+    def showing(self) -> bool:
+        """Whether a game's table edit is still to be made (waiting for its turn in the
+        channel's rate limit, or under way): what Discord shows lags the store until not."""
+        return any(
+            s.discord.table_edit is not None and not s.discord.table_edit.done()
+            for s in self._sessions.values()
+        )
+
     def session(self, game_id: int) -> Session | None:
         """The running session of ``game_id``, if any."""
         return self._sessions.get(game_id)
@@ -311,8 +321,8 @@ class GameSessions:
         Discord's failures are logged and never raised: the game is stored already."""
         for interaction, seat, note in greetings:
             await self.delivery.send_hand_after_commit(interaction, session, seat, note)
-        await self.delivery.update_table(session)
         await self.delivery.open_thread(session)
+        await self.delivery.update_table(session)
         self.delivery.ping(session)
         try:
             await self.store.touch_turn(session.id)

@@ -24,6 +24,10 @@ from engine.cards import CARDS, Card
 from engine.game import Game
 from tests.discord_double import DiscordDouble, StoredMessage
 from tests.discord_double.models import Channel, Guild, User, walk_components
+from tests.discord_double.ratelimits import TEST_SPEED
+
+GAP = Settings.model_fields["table_edit_gap_seconds"].default
+"""The bot's default gap between two table edits in a channel (seconds)."""
 
 CARD_CODE = re.compile(r"\b(?:[6-9TJQKA][CDHS]|B[123])\b")
 """A card's text form (as in logs and custom_ids)."""
@@ -47,9 +51,11 @@ async def running_bot(
     t: Table, executor: Executor | None = None, **settings_: Any
 ) -> AsyncIterator[TuqueBot]:
     """The bot on the table's database, against the double; computers think in a thread
-    (or in ``executor``), move at once, and table edits are not delayed (``settings_``
-    override any setting). Members are pinged after the bot's default delay, which a
-    test's member never waits out: tests of the ping set ``turn_ping_delay_seconds``."""
+    (or in ``executor``), move at once, and table edits are not delayed and keep the
+    gap between them of the double's rate limits, ten times faster than Discord's
+    (``settings_`` override any setting); the double's ``idle`` waits for an edit still
+    to be made. Members are pinged after the bot's default delay, which a test's member
+    never waits out: tests of the ping set ``turn_ping_delay_seconds``."""
     settings = Settings(
         **{
             "discord_token": "unused-by-the-double",
@@ -57,6 +63,7 @@ async def running_bot(
             "dev_guild_id": t.guild.id,
             "computer_move_delay_seconds": 0,
             "table_edit_delay_seconds": 0,
+            "table_edit_gap_seconds": GAP * TEST_SPEED,
             **settings_,
         }
     )
@@ -67,7 +74,11 @@ async def running_bot(
     bot = TuqueBot(settings, executor=pool, drawer=drawer, guild_ready_timeout=0.05)
     try:
         async with t.double.running(bot):
-            yield bot
+            t.double.busy.append(bot.sessions.showing)
+            try:
+                yield bot
+            finally:
+                t.double.busy.remove(bot.sessions.showing)
     finally:
         pool.shutdown(wait=True)
         drawer.shutdown(wait=True)
@@ -124,7 +135,8 @@ def latest_post(t: Table) -> StoredMessage:
 
 
 def table_message(t: Table) -> StoredMessage:
-    """The game's table message in the channel (the first game's)."""
+    """The game's table message (the first game's): in its thread, or in the channel
+    where the game plays without one."""
     found = _table_or_none(t)
     assert found is not None, "no table message"
     return found
@@ -134,7 +146,7 @@ def _table_or_none(t: Table) -> StoredMessage | None:
     return next(
         (
             m
-            for m in t.double.channel_messages(t.channel)
+            for m in game_posts(t)
             if any(b.custom_id and b.custom_id.startswith("tuque:hand:") for b in m.buttons)
             # A finished game's table: its picture, and no button.
             or (

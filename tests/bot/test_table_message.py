@@ -109,9 +109,10 @@ async def test_the_table_is_a_picture_with_one_status_line(table: Table) -> None
 async def test_a_game_between_members_pings_each_turn_in_its_thread(table: Table) -> None:
     """One whole game between members. Discord notifies on a new message, never on an
     edit: each member's turn brings a new message that mentions them (never edited),
-    deleted once they have acted; one a game at a time, none at the end. The table
-    message starts the game's thread; pings and hand results go there; the channel
-    keeps the challenge, the table and the game's result."""
+    deleted once they have acted; one a game at a time, none at the end. A short
+    message in the channel names the game and starts its thread; the table, the pings
+    and hand results go there; the channel keeps the challenge, that start and the
+    game's result."""
     t = table
     async with running_bot(t, turn_ping_delay_seconds=0) as bot:
         game_id = await challenge_and_accept(t, target=5)
@@ -125,7 +126,11 @@ async def test_a_game_between_members_pings_each_turn_in_its_thread(table: Table
     assert mentioned == {f"<@{t.ann.id}", f"<@{t.bob.id}"}
     shown = table_message(t)
     (thread,) = t.guild.threads.values()
-    assert thread.id == shown.id and thread.parent_id == t.channel.id
+    assert shown.channel.id == thread.id and thread.parent_id == t.channel.id
+    start = t.double.message(thread.id)
+    assert start.channel.id == t.channel.id and not start.history
+    title = f"**Tuque · game #{game_id}**"
+    assert start.text == f"{title}: ann vs bob, first to 5 points. The table is in the thread."
     assert thread.name == f"Game #{game_id} · Tuque"
     assert all(m.channel.id == thread.id for m in every)
     in_thread = [m.text for m in t.double.channel_messages(thread)]
@@ -218,14 +223,20 @@ async def test_a_rematch_clicked_in_the_games_thread_gets_a_table_and_thread_of_
         await (await t.double.click(t.ann, resign.original, confirm or "")).settled()
         await _settled(t, first)
         (thread,) = t.guild.threads.values()
-        over = next(m for m in t.double.channel_messages(thread) if "Game over" in m.text)
-        rematch = next(b.custom_id for b in over.buttons if b.label == "Rematch")
+        over, rematch = next(
+            (m, b.custom_id)
+            for m in t.double.channel_messages(thread)
+            for b in m.buttons
+            if b.label == "Rematch"
+        )
         await (await t.double.click(t.ann, over, rematch or "")).settled()
         (second,) = bot.sessions.games_of(t.guild.id, None, t.ann.id)
         await _settled(t, second)
         assert second.id != first.id and second.channel_id == t.channel.id
         assert second.discord.thread_id is not None and second.discord.thread_id != thread.id
-        assert second.discord.thread_id == second.discord.table_message_id
+        assert second.discord.table_message_id is not None
+        shown = t.double.message(second.discord.table_message_id)
+        assert shown.channel.id == second.discord.thread_id
         # A game started in a thread plays there: Discord has no thread in a thread.
         rec = await t.double.slash(t.ann, thread, "tuque", "bot", variant="euchre")
         await rec.settled()

@@ -24,7 +24,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-__all__ = ["Limit", "Limiter", "RateLimits", "Refusal", "Verdict"]
+__all__ = ["TEST_SPEED", "Limit", "Limiter", "RateLimits", "Refusal", "Verdict"]
+
+TEST_SPEED = 0.1
+"""How much shorter the end-to-end tests' rate-limit windows are than Discord's
+(``RateLimits().scaled(TEST_SPEED)``); the tests' bot paces its table edits likewise."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +72,23 @@ class RateLimits:
     old_message_age: float = 3600.0
     old_message_edits: Limit = Limit(3, 3600.0)
 
+    def scaled(self, factor: float) -> RateLimits:
+        """The same limits on a clock ``factor`` times as long: ``scaled(0.1)`` allows
+        5 posts per 0.5 s in a channel and 500 requests a second. The end-to-end tests
+        run Discord's limits ten times faster, with the bot's pacing likewise, so that a
+        whole game stays seconds long while every limit keeps its shape."""
+        return RateLimits(
+            routes=MappingProxyType(
+                {route: Limit(x.requests, x.per * factor) for route, x in self.routes.items()}
+            ),
+            default=Limit(self.default.requests, self.default.per * factor),
+            global_per_second=(
+                None if self.global_per_second is None else round(self.global_per_second / factor)
+            ),
+            old_message_age=self.old_message_age,
+            old_message_edits=self.old_message_edits,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
@@ -106,6 +127,7 @@ class Limiter:
         self._windows: dict[tuple[str, tuple[str, ...]], _Window] = {}
         self._global: collections.deque[float] = collections.deque()
         self._old_edits: dict[int, _Window] = {}
+        self._refused_until = 0.0
 
     def take(self, method: str, template: str, params: Mapping[str, str]) -> Verdict | Refusal:
         """Count a request to ``template`` (with its ``params``) against its limits."""
@@ -120,6 +142,7 @@ class Limiter:
                 self._global.popleft()
             if len(self._global) >= self.limits.global_per_second:
                 retry = self._global[0] + 1.0 - now
+                self._refused_until = max(self._refused_until, now + retry)
                 return Refusal(route, "global", retry, {"X-RateLimit-Global": "true"})
         major = tuple(params.get(name, "") for name in _MAJOR.findall(template))
         window = self._windows.get((route, major))
@@ -134,6 +157,7 @@ class Limiter:
         }
         if window.remaining <= 0:
             headers["X-RateLimit-Remaining"] = "0"
+            self._refused_until = max(self._refused_until, window.resets_at)
             return Refusal(route, "user", reset_after, headers)
         window.remaining -= 1
         if self.limits.global_per_second is not None and not template.startswith(
@@ -142,6 +166,15 @@ class Limiter:
             self._global.append(now)
         headers["X-RateLimit-Remaining"] = str(window.remaining)
         return Verdict(headers)
+
+    def holding(self) -> bool:
+        """Whether a client may be waiting on a limit now: a bucket is spent and not yet
+        reset (discord.py waits for the reset before its next request there), or a 429
+        told it to wait. Its next request is then still to come, however quiet it is."""
+        now = self._clock()
+        if now < self._refused_until:
+            return True
+        return any(w.remaining <= 0 and w.resets_at > now for w in self._windows.values())
 
     def old_edit(self, channel_id: int) -> float | None:
         """Count an edit of an old message in ``channel_id``: None if allowed, else the

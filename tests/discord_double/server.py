@@ -93,6 +93,8 @@ from .validation import (
 )
 
 API_PREFIX = "/api/v10"
+DISCORD_LIMITS = RateLimits()
+"""Discord's rate limits, at Discord's speed (the default)."""
 GATEWAY_PATH = "/gateway-ws"
 
 SUPPRESS_EMBEDS = 1 << 2
@@ -255,7 +257,7 @@ class DiscordDouble:
         check_spec: bool = True,
         recommended_shards: int = 1,
         require_sharding: bool = False,
-        rate_limits: RateLimits | None = RateLimits(),
+        rate_limits: RateLimits | None = DISCORD_LIMITS,
     ) -> None:
         """`ack_deadline` is Discord's 3-second rule (None disables it); `privileged_intents`
         are the ones "enabled in the developer portal" (others close the gateway with 4014);
@@ -281,6 +283,9 @@ class DiscordDouble:
         self.spec_seconds = 0.0
         """Time spent validating them."""
         self.limiter = Limiter(rate_limits, time.monotonic) if rate_limits else None
+        self.busy: list[Callable[[], bool]] = []
+        """Checks `idle` asks too: whether the bot under test has work waiting that the
+        double cannot see (a table edit waiting for its turn under the rate limits)."""
         self.rate_limited: list[Refusal] = []
         """The requests the rate limits refused, in order (faults scripted by `fail`
         aside)."""
@@ -659,7 +664,10 @@ class DiscordDouble:
                 for r in self._unacked.values()
                 if not r.unanswered_ok and now - r.dispatched_at < window
             ]
-            if self._inflight or self._tasks or waiting or _loop_has_work(loop):
+            holding = (self.limiter is not None and self.limiter.holding()) or any(
+                busy() for busy in self.busy
+            )
+            if self._inflight or self._tasks or waiting or holding or _loop_has_work(loop):
                 calm_since = None
             else:
                 calm_since = max(calm_since or now, self._last_activity)
