@@ -25,12 +25,22 @@ and this process to the others, unless ``--no-pin``; with more, nothing is pinne
     .venv/bin/python -m bench.discord_load --games 300 --mix 2,3,4,6,2c,4c,6c --database postgresql
     .venv/bin/python -m bench.discord_load --games 300 --processes 2 --database postgresql
     .venv/bin/python -m bench.discord_load --games 150 --mix 2,3,4,6,2c,4c,6c --database sqlite
+    .venv/bin/python -m bench.discord_load --games 20 --per-channel 20 --mix 2,4c --cards 30
+
+The double applies Discord's rate limits (``tests.discord_double.ratelimits``) unless
+``--no-limits``; ``--per-channel`` games start in each channel (10 by default). It prints
+the table's lag (from a change's commit to the answer of the first table edit or post
+that shows it), the 429s Discord would have answered, and the rate-limited requests per
+card (every request but the interaction responses and their webhooks, which Discord
+limits per interaction token).
 
 Goals: p99 < 50 ms with 200 concurrent games on one core and at most 3 REST
 calls per card played (issue #3); figures at 300 games (issue #8); SQLite against
 PostgreSQL at 300 mixed tables, and one process against two (issue #22); a game change
 in at most two round trips on PostgreSQL, and its click p99 within 1.5 times SQLite's
-at 150 mixed tables on one core (the last command, and again with postgresql).
+at 150 mixed tables on one core (the fourth command, and again with postgresql); with
+1, 5 and 20 games in one channel, each change on the table within 1.5 s at p95, no 429,
+and at most 1.5 rate-limited requests per card (issue #33; the last command).
 """
 
 from __future__ import annotations
@@ -63,12 +73,15 @@ from sqlalchemy.pool import ConnectionPoolEntry, Pool
 
 from bot import workers
 from bot.client import TuqueBot, tune_gc
+from bot.sessions.delivery import Delivery
+from bot.sessions.state import Session
 from bot.settings import Settings
 from bot.store.base import StoreBase
 from bot.store.games import GameQueries
 from engine.actions import ACTIONS, Play
 from tests.discord_double import DiscordDouble, InteractionRecord, StoredMessage
 from tests.discord_double.models import Channel, User
+from tests.discord_double.server import DISCORD_LIMITS
 from tests.postgres import PostgresServer
 
 T = TypeVar("T")
@@ -150,6 +163,61 @@ def _record_store_writes() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         GameQueries.append_actions, changes, lambda *_: "append_actions"
     )
     return writes, changes
+
+
+def _record_table_shows() -> tuple[list[list[float]], list[list[float]]]:
+    """Record from now on every stored change, ``[game, log length after it, when it was
+    committed, cards it played]``, and every table the bot showed, ``[game, log length
+    drawn, when its edit or post was answered]`` (seconds since the epoch): a change's
+    lag is the time to the first table shown that holds it."""
+    stored: list[list[float]] = []
+    shown: list[list[float]] = []
+    drawn: dict[int, int] = {}
+    record_change = GameQueries.record_change
+    draw = Delivery._table
+    update = Delivery.update_table
+
+    async def recorded_change(self: GameQueries, change: Any) -> None:
+        await record_change(self, change)
+        cards = sum(entry.startswith("play ") for entry in change.entries)
+        stored.append([change.before.id, len(change.after.game.log), time.time(), cards])
+
+    async def recorded_draw(self: Delivery, session: Session) -> Any:
+        seq = len(session.game.log)  # the table is drawn from the game as it is now
+        result = await draw(self, session)
+        drawn[session.id] = seq
+        return result
+
+    async def recorded_update(self: Delivery, session: Session) -> None:
+        drawn.pop(session.id, None)
+        await update(self, session)
+        seq = drawn.pop(session.id, None)
+        if seq is not None:
+            shown.append([session.id, seq, time.time()])
+
+    GameQueries.record_change = recorded_change  # type: ignore[method-assign]
+    Delivery._table = recorded_draw  # type: ignore[method-assign]
+    Delivery.update_table = recorded_update  # type: ignore[method-assign]
+    return stored, shown
+
+
+def _table_lags(stored: list[list[float]], shown: list[list[float]]) -> tuple[list[float], int]:
+    """Each stored change's seconds until a table showing it was answered, and how many
+    changes no table showed (the run ended first)."""
+    by_game: dict[int, list[tuple[float, float]]] = {}
+    for game, seq, at in shown:
+        by_game.setdefault(int(game), []).append((at, seq))
+    lags, never = [], 0
+    for game, seq, at, _cards in stored:
+        first = min(
+            (when for when, drawn in by_game.get(int(game), ()) if drawn >= seq and when >= at),
+            default=None,
+        )
+        if first is None:
+            never += 1
+        else:
+            lags.append(first - at)
+    return sorted(lags), never
 
 
 class _CountingExecutor(Executor):
@@ -337,6 +405,7 @@ def serve(config: dict[str, Any]) -> None:
         _env_file=None,
     )
     writes, changes = _record_store_writes()
+    stored, shown = _record_table_shows()
     executor = _CountingExecutor(workers.computer_pool(settings.computer_processes))
 
     def stop(signum: int, frame: object) -> None:
@@ -350,7 +419,15 @@ def serve(config: dict[str, Any]) -> None:
     finally:
         executor.shutdown(cancel_futures=True)
         Path(config["report"]).write_text(
-            json.dumps({"writes": writes, "changes": changes, "decided": executor.decided})
+            json.dumps(
+                {
+                    "writes": writes,
+                    "changes": changes,
+                    "decided": executor.decided,
+                    "stored": stored,
+                    "shown": shown,
+                }
+            )
         )
 
 
@@ -407,6 +484,8 @@ async def main(
     computer_processes: int,
     computer_delay: float,
     pin: bool,
+    per_channel: int,
+    limits: bool,
 ) -> None:
     rng = random.Random(seed)
     tables_of = [mix[i % len(mix)] for i in range(games)]
@@ -418,7 +497,9 @@ async def main(
         url = await server.database() if server is not None else None
         # The suite checks every request against Discord's specification; here the
         # double's core would spend on it what the latencies are meant to show of the bot.
-        async with DiscordDouble(check_spec=False) as double:
+        async with DiscordDouble(
+            check_spec=False, rate_limits=DISCORD_LIMITS if limits else None
+        ) as double:
             shard_count = processes if processes > 1 else None
             guilds = [
                 double.add_guild(f"Bench {i}", shard=(i, processes) if processes > 1 else None)
@@ -426,7 +507,7 @@ async def main(
             ]
             channels = [
                 double.add_channel(guilds[i % processes], f"table-{i}")
-                for i in range(max(processes, games // 10))
+                for i in range(max(processes, -(-games // per_channel)))
             ]
             users_needed = sum(1 if computers else size for size, computers in tables_of)
             users = [double.add_user(f"p{i}") for i in range(users_needed)]
@@ -495,8 +576,13 @@ async def main(
                     _cpu_seconds(postgres) - cpu_before[1],
                     time.process_time() - cpu_before[2],
                 )
-                rest = len(double.requests) - requests_before
-                routes = Counter(f"{r.method} {r.route}" for r in double.requests[requests_before:])
+                during = double.requests[requests_before:]
+                rest = len(during)
+                routes = Counter(f"{r.method} {r.route}" for r in during)
+                limited = sum(
+                    not r.route.startswith(("/interactions/", "/webhooks/")) for r in during
+                )
+                too_many = sum(r.status == 429 for r in during)
             finally:
                 for bot in bots:
                     bot.terminate()
@@ -508,13 +594,20 @@ async def main(
         for kind in ("writes", "changes")
     )
     decided = [t for m in measured for t in m["decided"] if play_started <= t <= play_ended]
+    stored = [x for m in measured for x in m["stored"] if play_started <= x[2] <= play_ended]
+    lags, never = _table_lags(stored, [x for m in measured for x in m["shown"]])
+    # Every card played, the computers' too (``played`` counts the members' clicks).
+    all_cards = sum(int(x[3]) for x in stored)
     played = sum(p for p, _ in results)
     latencies = sorted(x * 1000 for _, lat in results for x in lat)
     p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
     kinds = Counter(f"{size}{'c' if computers else ''}" for size, computers in tables_of)
     pinned = "bot pinned to one core" if pin else "nothing pinned"
     print(f"database:                  {database}, {processes} bot process(es), {pinned}")
-    print(f"games at once:             {games} (tables: {dict(sorted(kinds.items()))})")
+    print(
+        f"games at once:             {games} (tables: {dict(sorted(kinds.items()))}), "
+        f"{per_channel} a channel"
+    )
     print(
         f"think time (mean):         {think:.2f} s a click; computers: {level}, "
         f"{computer_delay:g} s pause, {computer_processes} worker(s) a process"
@@ -533,6 +626,18 @@ async def main(
     print(f"cards played:              {played}")
     print(f"computer decisions:        {len(decided)} ({len(decided) / elapsed:.1f} a second)")
     print(f"REST calls per card:       {rest / max(played, 1):.2f}   (goal <= 3; bids included)")
+    print(
+        f"rate-limited per card:     {limited / max(all_cards, 1):.2f}   (goal <= 1.5, over "
+        f"{all_cards} cards computers' included: every request but the interaction "
+        "responses and their webhooks)"
+    )
+    print(f"429 answers:               {too_many}   (goal 0)")
+    if lags:
+        p95 = lags[min(len(lags) - 1, int(0.95 * len(lags)))]
+        print(
+            f"table lag p50 / p95:       {statistics.median(lags):.2f} s / {p95:.2f} s   "
+            f"(goal p95 <= 1.5 s; {len(lags)} changes, {never} not shown by the end)"
+        )
     for route, count in routes.most_common(8):
         print(f"    {count / max(played, 1):5.2f}  {route}")
     print(f"store writes during play:  {_writes_line(writes)}   (the click is deferred past 2 s)")
@@ -568,6 +673,12 @@ if __name__ == "__main__":
         help="mean seconds a member takes to click (0: flat out)",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--per-channel", type=int, default=10, help="games started in each channel")
+    parser.add_argument(
+        "--no-limits",
+        action="store_true",
+        help="without Discord's rate limits in the double (on by default)",
+    )
     parser.add_argument(
         "--mix",
         type=lambda text: [_table(token) for token in text.split(",")],
@@ -607,5 +718,7 @@ if __name__ == "__main__":
             args.computer_processes,
             args.computer_delay,
             pin,
+            args.per_channel,
+            not args.no_limits,
         )
     )

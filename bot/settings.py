@@ -95,7 +95,7 @@ class Settings(BaseSettings):
     """Pause before each computer move so that humans can follow the play; a server's
     own setting wins."""
 
-    table_edit_delay_seconds: float = Field(default=0.5, ge=0)
+    table_edit_delay_seconds: float = Field(default=0.25, ge=0)
     """How long a table edit waits after the change that asks for it, so that a burst of
     plays shares one edit."""
 

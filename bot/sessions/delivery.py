@@ -303,19 +303,21 @@ class Delivery:
 
     async def _edit_table_later(self, session: Session) -> None:
         # A change during the wait, the drawing or the upload sets table_stale again.
+        loop = asyncio.get_running_loop()
         while session.discord.table_stale:
-            await asyncio.sleep(self.table_delay)
-            await self._edit_slot(session.discord.thread_id or session.channel_id)
+            channel_id = session.discord.thread_id or session.channel_id
+            await self._edit_slot(channel_id, loop.time() + self.table_delay)
             session.discord.table_stale = False
             await self.update_table(session)
 
-    async def _edit_slot(self, channel_id: int) -> None:
-        """Wait for the channel's next table edit slot, ``table_gap`` after the one
-        before: the tables of a channel take turns, and each is drawn only once its
-        turn comes, so it shows the game as it is then (waiting inside discord.py for
-        the rate limit would send a picture drawn before the wait)."""
+    async def _edit_slot(self, channel_id: int, not_before: float) -> None:
+        """Wait until ``not_before`` (loop time) and the channel's next table edit slot,
+        ``table_gap`` after the one before, whichever is later: the tables of a channel
+        take turns, and each is drawn only once its turn comes, so it shows the game as
+        it is then (waiting inside discord.py for the rate limit would send a picture
+        drawn before the wait)."""
         loop = asyncio.get_running_loop()
-        start = max(loop.time(), self._next_edit.get(channel_id, 0.0))
+        start = max(not_before, self._next_edit.get(channel_id, 0.0))
         self._next_edit[channel_id] = start + self.table_gap
         await asyncio.sleep(start - loop.time())
 
