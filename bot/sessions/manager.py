@@ -61,7 +61,7 @@ def hint_text(
     it, why in a player's words, and how sure the search was, in words (a percentage
     read as a probability of winning): :mod:`engine.advice`."""
     action = ACTIONS[action_id]
-    labels = {a.id: render.action_label(a, view, seating) for a in view.legal_actions}
+    labels = {a.id: render.button_label(a, view, seating) for a in view.legal_actions}
     why = advice.reason(view, action)
     return advice.hint_text(labels[action_id], why, advice.certainty(shares, action_id, labels))
 
