@@ -42,6 +42,7 @@ __all__ = [
     "hand_layout",
     "replay_row",
     "resign_view",
+    "shortened",
     "show_hand_button",
     "suit_choices",
     "suit_of",
@@ -400,13 +401,20 @@ def games_view(games: Sequence[tuple[int, str]], resign: bool) -> discord.ui.Vie
     button. Labels are cut to Discord's 80 characters."""
     ui = discord.ui.View(timeout=None)
     for game_id, label in games[:CHOICES_SHOWN]:
-        text = _fit(f"Resign {label}" if resign else label, 80)
+        text = shortened(f"Resign {label}" if resign else label, 80)
         ui.add_item(_resign_button(game_id, text) if resign else show_hand_button(game_id, text))
     return ui
 
 
-def _fit(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def shortened(text: str, limit: int) -> str:
+    """``text`` as it is if it fits in ``limit`` characters, else cut at the last word
+    that fits, with "…" (a name cut mid-word can read as another name)."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]  # room for the "…"
+    if text[limit - 1] != " " and " " in head.strip():
+        head = head.rsplit(" ", 1)[0]  # the word cut off goes whole
+    return head.rstrip(" ·,") + "…"
 
 
 REPLAY_WAYS = {

@@ -237,13 +237,13 @@ class GameSessions:
         return self._sessions.get(game_id)
 
     def games_of(self, guild_id: int, channel_id: int | None, user_id: int) -> list[Session]:
-        """The games the user still plays in the guild (in ``channel_id`` unless None),
-        newest first: not those they resigned."""
+        """The games the user still plays in the guild (in ``channel_id`` unless None:
+        started there, or with their thread there), newest first: not those they resigned."""
         found = [
             s
             for s in self._sessions.values()
             if s.guild_id == guild_id
-            and (channel_id is None or s.channel_id == channel_id)
+            and (channel_id is None or channel_id in (s.channel_id, s.discord.thread_id))
             and (seat := s.table.seat_of(user_id)) is not None
             and s.table.seats[seat].playing
         ]
