@@ -434,23 +434,39 @@ class Delivery:
         async def post() -> None:
             message = await self._in_game(session, send)
             session.discord.ping_message_id, session.discord.ping_seat = message.id, seat
+            # The channel if the game's thread did not exist yet: deleted there, later.
+            session.discord.ping_channel_id = message.channel.id
 
         if await replies.deliver(f"game {session.id}: ping", post):
             await self._store_ping(session)
 
     async def _unping(self, session: Session) -> None:
-        assert session.discord.ping_message_id is not None
-        message = self.channel_of(session).get_partial_message(session.discord.ping_message_id)
+        state = session.discord
+        assert state.ping_message_id is not None
+        # Where it was posted; a ping a restart found is in the thread, or in the channel
+        # if it came before the thread: a 404 in one is looked for in the other.
+        if state.ping_channel_id is not None:
+            places = [state.ping_channel_id]
+        else:
+            places = list(
+                dict.fromkeys((state.thread_id or session.channel_id, session.channel_id))
+            )
+        messages = [
+            self.client.get_partial_messageable(place).get_partial_message(state.ping_message_id)
+            for place in places
+        ]
 
         async def delete() -> None:
-            # NotFound: deleted already, by a member or a moderator.
-            with contextlib.suppress(discord.NotFound):
-                await message.delete()
+            for message in messages:
+                # NotFound: deleted already, by a member or a moderator, or not there.
+                with contextlib.suppress(discord.NotFound):
+                    await message.delete()
+                    return
 
         await replies.deliver(f"game {session.id}: ping deletion", delete)
         # Forgotten even when Discord refused: a ping that cannot be deleted must not
         # keep the next member's from being posted.
-        session.discord.ping_message_id = session.discord.ping_seat = None
+        state.ping_message_id = state.ping_seat = state.ping_channel_id = None
         await self._store_ping(session)
 
     async def _store_ping(self, session: Session) -> None:

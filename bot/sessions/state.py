@@ -72,9 +72,10 @@ class DiscordState:
     thread_id: int | None = None
     thread_tried: bool = False
     # The message that mentions the member on turn, and that member's seat; deleted
-    # once they act.
+    # once they act, where it was posted (None: not known, a ping a restart found).
     ping_message_id: int | None = None
     ping_seat: int | None = None
+    ping_channel_id: int | None = None
     hands: dict[int, HandMessage] = field(default_factory=dict)
     table_edit: asyncio.Task[None] | None = None
     # A change the table message does not show yet (the table edit's loop clears it).

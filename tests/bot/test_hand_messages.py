@@ -5,9 +5,20 @@ through the Discord double."""
 from __future__ import annotations
 
 import logging
+import random
 
 import pytest
-from e2e import Table, challenge_and_accept, db_snapshot, opened, running_bot
+from e2e import (
+    Table,
+    challenge_and_accept,
+    db_snapshot,
+    newest_hand,
+    opened,
+    play_turn,
+    running_bot,
+    send_challenge,
+)
+from test_table_message import _pings, _settled
 
 from bot.layout import shortened
 
@@ -77,3 +88,33 @@ def test_a_shortened_text_ends_at_a_whole_word() -> None:
     assert shortened("Ann and Bob and Cat", 14) == "Ann and Bob…"
     assert shortened("Ann and Bob and Cat", 12) == "Ann and Bob…"
     assert shortened("Annabelle", 5) == "Anna…"
+
+
+async def test_a_ping_posted_before_the_thread_is_deleted_where_it_was_posted(
+    table: Table,
+) -> None:
+    """The game's thread comes late (Discord rate-limits its creation) and a member acts
+    meanwhile: the next member's ping goes to the channel. Once they act it is deleted
+    there, not looked for in the thread (where Discord answers 404), so no "it's your
+    turn" stays in the channel for good."""
+    t = table
+    t.double.fail("POST /channels/{channel_id}/messages/{message_id}/threads", 429, retry_after=1.5)
+    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
+        invite, accept = await send_challenge(t)
+        await (await t.double.click(t.bob, invite, accept)).response()
+        await t.double.wait_until(lambda: bool(bot.sessions.running()), 10)
+        (session,) = bot.sessions.running()
+        rng = random.Random(1)
+        await t.double.wait_until(lambda: any(newest_hand(t, u) for u in (t.ann, t.bob)), 10)
+        await play_turn(t, bot, session.id, rng)
+        await t.double.wait_until(lambda: bool(_pings(t)), 10)
+        assert session.discord.thread_id is None, "the ping came before the thread"
+        (early,) = _pings(t)
+        await t.double.wait_until(lambda: session.discord.thread_id is not None, 10)
+        seq = len(session.game.log)
+        while not session.finished and len(session.game.log) == seq:
+            await play_turn(t, bot, session.id, rng)
+        await _settled(t, session)
+        assert t.double.message(early.id).deleted
+        assert all(p.channel.id == session.discord.thread_id for p in _pings(t))
+    t.double.check()
