@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 
 UNKNOWN_CHANNEL = 10003
 """Discord's error code for a channel (or thread) that no longer exists."""
+MOVED = "This hand moved to a newer message: use that one, or **Show my hand** on the table."
+"""What a replaced hand message says instead of the hand."""
 Send = Callable[[discord.PartialMessageable], Awaitable[discord.Message]]
 """A post, given where to make it (the game's thread or channel)."""
 
@@ -226,10 +228,36 @@ class Delivery:
     async def send_hand(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str | None = None
     ) -> None:
-        """A fresh ephemeral hand view as the answer to ``interaction``."""
+        """A fresh ephemeral hand view as the answer to ``interaction``; the seat's
+        previous one says where its hand went and loses its controls (two quick "Show my
+        hand" would otherwise leave two live hands)."""
         layout = self.hand_message(session, seat, note)
-        message_id = await replies.send(interaction, view=layout, ephemeral=True)
-        session.discord.hands[seat] = HandMessage(interaction, message_id, time.monotonic())
+        sent = await replies.send(interaction, view=layout, ephemeral=True)
+        old = session.discord.hands.get(seat)
+        session.discord.hands[seat] = HandMessage(interaction, sent.followup, time.monotonic())
+        if sent.message_id is not None:
+            session.discord.newest_hand[seat] = sent.message_id
+        if old is not None and not old.expired:
+            self.queue(session, partial(self._retire_hand, session, old))
+
+    async def _retire_hand(self, session: Session, handle: HandMessage) -> None:
+        """Turn a replaced hand message into a pointer to the newer one, without controls."""
+        moved = discord.ui.LayoutView(timeout=None)
+        moved.add_item(discord.ui.TextDisplay(MOVED))
+
+        async def edit() -> None:
+            if handle.message_id is None:
+                await handle.interaction.edit_original_response(view=moved)
+            else:
+                await handle.interaction.followup.edit_message(handle.message_id, view=moved)
+
+        await replies.deliver(f"game {session.id}: replaced hand view", edit)
+
+    def is_newest_hand(self, session: Session, seat: int, interaction: discord.Interaction) -> bool:
+        """Whether ``interaction`` comes from ``seat``'s newest hand message (or one the
+        bot cannot tell apart: none is known since a restart)."""
+        newest = session.discord.newest_hand.get(seat)
+        return newest is None or interaction.message is None or interaction.message.id == newest
 
     async def answer_click(
         self, interaction: discord.Interaction, session: Session, seat: int
@@ -241,6 +269,8 @@ class Delivery:
         layout = self.hand_message(session, seat)
         await replies.edit_clicked(interaction, content=None, embed=None, view=layout)
         session.discord.hands[seat] = HandMessage(interaction, None, time.monotonic())
+        if interaction.message is not None:
+            session.discord.newest_hand[seat] = interaction.message.id
 
     async def send_hand_after_commit(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str

@@ -53,6 +53,9 @@ __all__ = ["GameSessions", "Screen", "hint_text"]
 
 log = logging.getLogger(__name__)
 
+REPLACED = "That hand message was replaced by a newer one: use the newest one."
+"""The refusal of a click on a hand message a newer one replaced."""
+
 
 def hint_text(
     view: PlayerView, action_id: int, shares: Mapping[int, float], seating: render.Seating
@@ -360,6 +363,19 @@ class GameSessions:
         if found is not None:
             await self.delivery.send_hand(interaction, *found)
 
+    async def _hand_seat(
+        self, interaction: discord.Interaction, game_id: int
+    ) -> tuple[Session, int] | None:
+        """As :meth:`_player_seat`, for a control of a hand message: refused, changing
+        nothing, from a hand message a newer one of the seat replaced."""
+        found = await self._player_seat(
+            interaction, game_id, "These aren't your cards: you're not in this game."
+        )
+        if found is not None and not self.delivery.is_newest_hand(*found, interaction):
+            await replies.deny(interaction, REPLACED)
+            return None
+        return found
+
     async def _player_seat(
         self, interaction: discord.Interaction, game_id: int, stranger: str
     ) -> tuple[Session, int] | None:
@@ -407,9 +423,7 @@ class GameSessions:
         an ephemeral explanation and change nothing. The click is answered first
         (deferred if the store is slow); what follows the store write cannot fail it.
         """
-        found = await self._player_seat(
-            interaction, game_id, "These aren't your cards: you're not in this game."
-        )
+        found = await self._hand_seat(interaction, game_id)
         if found is None:
             return
         session, seat = found
@@ -442,9 +456,7 @@ class GameSessions:
         the action's button marked and the hint in words under "Your turn". Refused,
         changing nothing, to strangers, for an earlier turn, out of turn, and where
         hints are off (rated games)."""
-        found = await self._player_seat(
-            interaction, game_id, "These aren't your cards: you're not in this game."
-        )
+        found = await self._hand_seat(interaction, game_id)
         if found is None:
             return
         session, seat = found
@@ -487,9 +499,7 @@ class GameSessions:
         the clicked message is redrawn with that suit's bids or cards. It changes
         nothing in the game or the database; refused to strangers, for an earlier turn,
         out of turn, and for a suit the player has nothing to choose in."""
-        found = await self._player_seat(
-            interaction, game_id, "These aren't your cards: you're not in this game."
-        )
+        found = await self._hand_seat(interaction, game_id)
         if found is None:
             return
         session, seat = found

@@ -77,6 +77,9 @@ class DiscordState:
     ping_seat: int | None = None
     ping_channel_id: int | None = None
     hands: dict[int, HandMessage] = field(default_factory=dict)
+    # Each seat's newest hand message, even once its token is too old to edit it: the
+    # only one whose controls count (an older one's clicks are refused).
+    newest_hand: dict[int, int] = field(default_factory=dict)
     table_edit: asyncio.Task[None] | None = None
     # A change the table message does not show yet (the table edit's loop clears it).
     table_stale: bool = False

@@ -10,6 +10,8 @@ import random
 import pytest
 from e2e import (
     Table,
+    action_buttons,
+    assert_refused,
     challenge_and_accept,
     db_snapshot,
     newest_hand,
@@ -17,10 +19,13 @@ from e2e import (
     play_turn,
     running_bot,
     send_challenge,
+    table_message,
 )
 from test_table_message import _pings, _settled
 
+from bot.client import TuqueBot
 from bot.layout import shortened
+from tests.discord_double import StoredMessage
 
 
 async def test_hand_and_resign_in_the_games_thread_mean_that_game(table: Table) -> None:
@@ -118,3 +123,51 @@ async def test_a_ping_posted_before_the_thread_is_deleted_where_it_was_posted(
         assert t.double.message(early.id).deleted
         assert all(p.channel.id == session.discord.thread_id for p in _pings(t))
     t.double.check()
+
+
+async def _two_quick_hands(t: Table, bot: TuqueBot) -> tuple[int, StoredMessage, StoredMessage]:
+    """Ann plays Tuque against the computer; on her turn she presses "Show my hand" twice.
+    Returns the game's id and her two hand messages, older first."""
+    rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", variant="tuque")
+    await rec.settled()
+    (session,) = bot.sessions.running()
+    await t.double.wait_until(lambda: session.game.turn == 0, 10)
+    await t.double.idle()
+    show = next(b.custom_id for b in table_message(t).buttons if b.label == "Show my hand")
+    hands = []
+    for _ in range(2):
+        clicked = await t.double.click(t.ann, table_message(t), show)  # type: ignore[arg-type]
+        await clicked.settled()
+        hands.append(t.double.ephemerals_for(t.ann)[-1])
+    await t.double.idle()
+    return session.id, hands[0], hands[1]
+
+
+async def test_a_second_show_my_hand_replaces_the_first(table: Table) -> None:
+    """Two quick "Show my hand": the older message says where the hand went and has no
+    controls left; the newer one has them."""
+    t = table
+    async with running_bot(t) as bot:
+        _, older, newer = await _two_quick_hands(t, bot)
+        assert not action_buttons(t.double.message(older.id))
+        assert "moved to a newer message" in t.double.message(older.id).text
+        assert action_buttons(t.double.message(newer.id))
+        greeting = t.double.ephemerals_for(t.ann)[0]
+        assert not action_buttons(t.double.message(greeting.id))
+    t.double.check()
+
+
+async def test_a_replaced_hand_messages_buttons_are_refused(table: Table) -> None:
+    """Where the older message could not be edited (dismissed, its token dead), its
+    buttons still show: a click on one is refused, ephemerally, and changes nothing."""
+    t = table
+    t.double.fail("PATCH /webhooks/{application_id}/{token}/messages/{message_id}", 404, times=2)
+    async with running_bot(t) as bot:
+        game_id, older, _ = await _two_quick_hands(t, bot)
+        stale = action_buttons(t.double.message(older.id))
+        assert stale, "the older message kept its buttons"
+        text = await assert_refused(
+            t, bot, game_id, lambda: t.double.click(t.ann, older.id, stale[0])
+        )
+        assert "replaced by a newer one" in text
+    t.double.take_problems()
