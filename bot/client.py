@@ -15,7 +15,7 @@ import contextlib
 import gc
 import logging
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, cast
 
 import aiohttp
 import discord
@@ -95,6 +95,21 @@ def tune_gc() -> None:
     gc.freeze()
 
 
+def _completes(interaction: discord.Interaction[TuqueBot]) -> bool:
+    """Whether an autocomplete interaction's focused option is one its command completes
+    (a modified client can name any option, or none)."""
+    command = interaction.command
+    if not isinstance(command, app_commands.Command):
+        return False
+    options: list[dict[str, Any]] = cast(dict[str, Any], interaction.data or {}).get("options", [])
+    # A subcommand group's and a subcommand's options are nested in theirs.
+    while options and options[0].get("type") in (1, 2):
+        options = options[0].get("options", [])
+    focused = [o.get("name") for o in options if o.get("focused")]
+    completed = {p.display_name for p in command.parameters if p.autocomplete}
+    return len(focused) == 1 and focused[0] in completed
+
+
 class TuqueTree(app_commands.CommandTree["TuqueBot"]):
     """The slash-command tree: refuses direct messages, answers every failure.
 
@@ -111,6 +126,10 @@ class TuqueTree(app_commands.CommandTree["TuqueBot"]):
         if not self.client.serves_guild(interaction.guild_id):
             if interaction.type is not discord.InteractionType.autocomplete:
                 await replies.deny(interaction, OTHER_PROCESS)
+            return False
+        if interaction.type is discord.InteractionType.autocomplete and not _completes(interaction):
+            # discord.py would log a traceback and leave the member's client waiting.
+            await interaction.response.autocomplete([])
             return False
         return True
 

@@ -28,7 +28,9 @@ from bot.buttons import (
 from bot.emojis import TEXT_FACES, CardFaces
 from engine.actions import Action, Bid, CallCard, Discard, Give, Play
 from engine.cards import SUITS, Suit, is_trump
+from engine.variants import VARIANTS
 from engine.view import PlayerView
+from engine.wording import sort_cards
 
 __all__ = [
     "CHOICES_SHOWN",
@@ -40,6 +42,7 @@ __all__ = [
     "hand_layout",
     "replay_row",
     "resign_view",
+    "shortened",
     "show_hand_button",
     "suit_choices",
     "suit_of",
@@ -59,9 +62,13 @@ MAX_BUTTONS = 25
 """Discord's limit of components in a message: five rows of five buttons."""
 
 
+_CARD_ACTIONS = (Play, Discard, Give, CallCard)
+"""The actions on one card, whose buttons show its face."""
+
+
 def _emoji(action: Action, faces: CardFaces) -> discord.PartialEmoji | None:
     """The face of the card ``action`` moves or names, if it has one."""
-    if isinstance(action, Play | Discard | Give | CallCard):
+    if isinstance(action, _CARD_ACTIONS):
         return faces.emoji(action.card)
     return None
 
@@ -173,7 +180,7 @@ def _suit_controls(controls: _Controls, suit: Suit | None) -> list[discord.ui.It
 def _card_controls(controls: _Controls) -> list[discord.ui.Item[Any]]:
     """Buttons, five a row: the hand's actions, then under their own line the face-up
     tableau cards, labelled as such (not coloured: a colour would read as advice)."""
-    view, pairs = controls.view, controls.pairs
+    view, pairs = controls.view, _in_hand_order(controls.view, controls.pairs)
     tableau = set(view.face_up(view.seat)) if view.seat is not None and view.has_tableaus else set()
     from_tableau = [(a, label) for a, label in pairs if isinstance(a, Play) and a.card in tableau]
     from_hand = [pair for pair in pairs if pair not in from_tableau]
@@ -187,6 +194,22 @@ def _card_controls(controls: _Controls) -> list[discord.ui.Item[Any]]:
         ]
         items += _rows(tableau_buttons)
     return items
+
+
+def _in_hand_order(
+    view: PlayerView, pairs: Sequence[tuple[Action, str]]
+) -> list[tuple[Action, str]]:
+    """``pairs`` with the actions on cards in the order the hand message lists the cards
+    (trump first once made, each suit high to low: ``engine.wording.sort_cards``), and
+    the other actions after them as the engine gives them."""
+    variant = VARIANTS[view.variant]
+    twins = (variant.configured(view.options) if view.options is not None else variant).twins
+    cards = [a.card for a, _ in pairs if isinstance(a, _CARD_ACTIONS)]
+    place = {card: n for n, card in enumerate(sort_cards(cards, view.trump, twins))}
+    return sorted(
+        pairs,
+        key=lambda pair: place[pair[0].card] if isinstance(pair[0], _CARD_ACTIONS) else len(place),
+    )
 
 
 def _tableau_label(action: Action, label: str, view: PlayerView) -> str:
@@ -378,13 +401,20 @@ def games_view(games: Sequence[tuple[int, str]], resign: bool) -> discord.ui.Vie
     button. Labels are cut to Discord's 80 characters."""
     ui = discord.ui.View(timeout=None)
     for game_id, label in games[:CHOICES_SHOWN]:
-        text = _fit(f"Resign {label}" if resign else label, 80)
+        text = shortened(f"Resign {label}" if resign else label, 80)
         ui.add_item(_resign_button(game_id, text) if resign else show_hand_button(game_id, text))
     return ui
 
 
-def _fit(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def shortened(text: str, limit: int) -> str:
+    """``text`` as it is if it fits in ``limit`` characters, else cut at the last word
+    that fits, with "…" (a name cut mid-word can read as another name)."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]  # room for the "…"
+    if text[limit - 1] != " " and " " in head.strip():
+        head = head.rsplit(" ", 1)[0]  # the word cut off goes whole
+    return head.rstrip(" ·,") + "…"
 
 
 REPLAY_WAYS = {

@@ -31,9 +31,10 @@ from bot.store import (
     SeatRow,
 )
 from bot.table import Ending, Note, NoteKind, Result
-from engine.actions import Action, Discard, Play, parse_action
+from engine.actions import Action, Bid, Discard, OrderUp, Play, TakeUp, parse_action
 from engine.cards import Card, Suit, cards_in, is_trump
 from engine.game import Game
+from engine.players.heuristic import known_partner
 from engine.replay import Frame, FrameKind
 from engine.rules_text import rules_text
 from engine.variants import VARIANTS, Variant
@@ -53,6 +54,7 @@ from engine.wording import (
     suit_groups,
     suit_text,
     tableau_marks,
+    verb,
     verdict,
     won_game,
 )
@@ -61,6 +63,7 @@ __all__ = [
     "HandText",
     "Seating",
     "action_label",
+    "button_label",
     "end_reason",
     "game_over_embed",
     "hand_summary_embed",
@@ -144,6 +147,24 @@ def action_label(action: Action, view: PlayerView, seating: Seating | None = Non
     """
     names = seating.names if seating else tuple(f"Seat {s + 1}" for s in range(view.players))
     return Wording(_variant(view), names).action_label(view, action)
+
+
+_BID_ALONE_SHORT = {8: "alone with widow", 15: "alone, no widow"}
+"""RULES.md §7 Auction's bids that play alone, said on a button (the widow taken or not)."""
+
+
+def button_label(action: Action, view: PlayerView, seating: Seating | None = None) -> str:
+    """The label of ``action``'s button in a hand message: :func:`action_label`, with a
+    suit shown by its symbol only where the words would be wider than a phone's button
+    (about 25 characters at 360 px): ``Bid 8 ♥ alone with widow`` for ``Bid 8 in ♥
+    hearts, alone after the widow``, ``Order it up, ♥ trump``."""
+    match action:
+        case Bid(level=level, suit=suit):
+            alone = f" {_BID_ALONE_SHORT[level]}" if level in _BID_ALONE_SHORT else ""
+            return f"{capital(verb(action).you)} {level} {suit.symbol}{alone}"
+        case OrderUp(suit=suit) | TakeUp(suit=suit) if suit is not None:
+            return f"{capital(verb(action, view.phase).you)}, {suit.symbol} trump"
+    return action_label(action, view, seating)
 
 
 def _status(view: PlayerView, seating: Seating, ended: str | None = None) -> str:
@@ -384,13 +405,15 @@ def hand_text(
     table: list[str] = []
     if view.has_tableaus:
         for seat in _from(view.seat, view.players):
-            if view.tableaus[seat]:
+            # A tableau played out (at the game's end, every one) would read "[—/ ]".
+            if any(p.up is not None or p.face_down for p in view.tableaus[seat]):
                 whose = "Your tableau" if seat == view.seat else f"{seating.who(seat)}'s tableau"
                 table.append(f"**{whose}** {_piles(view, seat, faces)}")
     if view.discards:
         table.append("**You discarded** " + " ".join(faces.show(c) for c in view.discards))
     bidding = view.phase not in (Phase.PLAY, Phase.HAND_OVER, Phase.GAME_OVER)
-    if view.up_card is not None and view.hand_no and bidding:
+    # The dealer who took the up-card up sees it among their cards, not on the table.
+    if view.up_card is not None and view.hand_no and bidding and view.up_card not in view.hand:
         turned = " (turned down)" if view.up_card_turned_down else ""
         table.append(f"**Up-card** {faces.show(view.up_card)}{turned}")
     if view.trump is not None:
@@ -398,6 +421,14 @@ def hand_text(
     called = _called_once(view, faces)
     if called:
         table.append(f"**Called** {called}")
+        if view.maker is not None and view.maker != view.seat and known_partner(view) == view.seat:
+            # Only this seat's own view can tell it (RULES.md §7): nobody else's says it.
+            maker = seating.who(view.maker)
+            held = "the called card" if view.called_card else "the called suit's best card"
+            table.append(
+                f"**You are {maker}'s secret partner**: you hold {held}; "
+                "the others learn it when it is played."
+            )
     if view.phase is Phase.PLAY:
         plays = " · ".join(f"{seating.who(s)} {faces.show(c)}" for s, c in view.trick.plays)
         table.append(f"**Trick** {plays or '—'}")

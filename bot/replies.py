@@ -38,7 +38,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiohttp
 import discord
@@ -56,6 +56,7 @@ __all__ = [
     "RETRY_DELAYS",
     "RETRY_REASONS",
     "Retry",
+    "Sent",
     "UserError",
     "deadline",
     "deliver",
@@ -118,21 +119,29 @@ def _lock(interaction: discord.Interaction) -> asyncio.Lock:
     return interaction.extras.setdefault(_LOCK, asyncio.Lock())
 
 
-async def send(interaction: discord.Interaction, **kwargs: Any) -> int | None:
+class Sent(NamedTuple):
+    """A message :func:`send` made."""
+
+    followup: int | None
+    """Its id if it was sent as a follow-up, None if it is the interaction's original
+    response (edit it with ``edit_original_response``)."""
+    message_id: int | None
+    """Its id, where Discord said it (it does for a follow-up and, with its callback
+    response, for an original response)."""
+
+
+async def send(interaction: discord.Interaction, **kwargs: Any) -> Sent:
     """Answer with a new message (``send_message`` keywords, e.g. ``ephemeral=True``).
 
-    Returns:
-        the message id if it was sent as a follow-up, None if it is the
-        interaction's original response (edit it with ``edit_original_response``).
     Raises:
         discord.HTTPException: Discord refused it or failed.
     """
     async with _lock(interaction):
         if interaction.response.is_done():
             message = await interaction.followup.send(wait=True, **kwargs)
-            return message.id
-        await interaction.response.send_message(**kwargs)
-        return None
+            return Sent(message.id, message.id)
+        callback = await interaction.response.send_message(**kwargs)
+        return Sent(None, callback.message_id)
 
 
 async def edit_clicked(interaction: discord.Interaction, **kwargs: Any) -> None:

@@ -700,7 +700,10 @@ def prompt(view: PlayerView, variant: Variant) -> str:
             choices.append(verb(accept).you + named)
         return _or([*choices, *([verb(Pass(), phase).you] if may_pass else [])])
     if phase is Phase.BIDDING_2:
-        return "name a suit as trump, or pass." if may_pass else "name a suit as trump."
+        if may_pass:
+            return "name a suit as trump, or pass."
+        # Only a dealer stuck (RULES.md §2, §3 stick_the_dealer) may not pass here.
+        return "you must name a suit as trump: everyone passed, and the dealer is stuck."
     if phase is Phase.DISCARD:
         owed = len(view.hand) - variant.hand_size
         if owed > 1:

@@ -160,7 +160,7 @@ class GamesCog(TuqueCog, name="Games"):
         typed (a number or a word of the label)."""
         typed = current.strip().lstrip("#").lower()
         return [
-            app_commands.Choice(name=label[:100], value=game_id)
+            app_commands.Choice(name=layout.shortened(label, 100), value=game_id)
             for game_id, label in self._labels(interaction)
             if typed in label.lower()
         ][: layout.CHOICES_SHOWN]
@@ -171,7 +171,7 @@ class GamesCog(TuqueCog, name="Games"):
         assert interaction.guild_id is not None
         user_id = interaction.user.id
         games = self.sessions.games_of(interaction.guild_id, None, user_id)
-        games.sort(key=lambda s: s.channel_id != interaction.channel_id)
+        games.sort(key=lambda s: interaction.channel_id not in (s.channel_id, s.discord.thread_id))
         return [
             (s.id, f"#{s.id} · {s.game.variant.title} vs {self.sessions.opponents_of(s, user_id)}")
             for s in games
@@ -181,7 +181,8 @@ class GamesCog(TuqueCog, name="Games"):
         self, interaction: discord.Interaction, game: int | None, *, resign: bool
     ) -> Session | None:
         """The member's game that ``/tuque hand`` or ``resign`` is about: ``game`` if
-        given (any of theirs in this server), else their one game in this channel. With
+        given (any of theirs in this server), else their one game in this channel (in a
+        game's thread, that game's channel and thread). With
         several here and none named, or none at all, answer and return None."""
         assert interaction.guild_id is not None  # TuqueTree.interaction_check
         user_id = interaction.user.id

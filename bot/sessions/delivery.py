@@ -47,6 +47,8 @@ hour a channel is allowed."""
 TABLE_LIFETIME = 50 * 60.0
 """Seconds a table message is edited before a new one replaces it (and it is deleted),
 so that the table never meets Discord's limit on edits of hour-old messages."""
+MOVED = "This hand moved to a newer message: use that one, or **Show my hand** on the table."
+"""What a replaced hand message says instead of the hand."""
 Send = Callable[[discord.PartialMessageable], Awaitable[discord.Message]]
 """A post, given where to make it (the game's thread or channel)."""
 
@@ -210,7 +212,7 @@ class Delivery:
         game = session.game
         view = game.view(seat)
         seq = len(game.log)
-        labels = [render.action_label(a, view, session.seating) for a in view.legal_actions]
+        labels = [render.button_label(a, view, session.seating) for a in view.legal_actions]
         faces = self.faces()
         on_turn = not session.finished and view.turn == seat
         hinted = session.aids.hinted if on_turn else None
@@ -243,10 +245,36 @@ class Delivery:
     async def send_hand(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str | None = None
     ) -> None:
-        """A fresh ephemeral hand view as the answer to ``interaction``."""
+        """A fresh ephemeral hand view as the answer to ``interaction``; the seat's
+        previous one says where its hand went and loses its controls (two quick "Show my
+        hand" would otherwise leave two live hands)."""
         layout = self.hand_message(session, seat, note)
-        message_id = await replies.send(interaction, view=layout, ephemeral=True)
-        session.discord.hands[seat] = HandMessage(interaction, message_id, time.monotonic())
+        sent = await replies.send(interaction, view=layout, ephemeral=True)
+        old = session.discord.hands.get(seat)
+        session.discord.hands[seat] = HandMessage(interaction, sent.followup, time.monotonic())
+        if sent.message_id is not None:
+            session.discord.newest_hand[seat] = sent.message_id
+        if old is not None and not old.expired:
+            self.queue(session, partial(self._retire_hand, session, old))
+
+    async def _retire_hand(self, session: Session, handle: HandMessage) -> None:
+        """Turn a replaced hand message into a pointer to the newer one, without controls."""
+        moved = discord.ui.LayoutView(timeout=None)
+        moved.add_item(discord.ui.TextDisplay(MOVED))
+
+        async def edit() -> None:
+            if handle.message_id is None:
+                await handle.interaction.edit_original_response(view=moved)
+            else:
+                await handle.interaction.followup.edit_message(handle.message_id, view=moved)
+
+        await replies.deliver(f"game {session.id}: replaced hand view", edit)
+
+    def is_newest_hand(self, session: Session, seat: int, interaction: discord.Interaction) -> bool:
+        """Whether ``interaction`` comes from ``seat``'s newest hand message (or one the
+        bot cannot tell apart: none is known since a restart)."""
+        newest = session.discord.newest_hand.get(seat)
+        return newest is None or interaction.message is None or interaction.message.id == newest
 
     async def answer_click(
         self, interaction: discord.Interaction, session: Session, seat: int
@@ -258,6 +286,8 @@ class Delivery:
         layout = self.hand_message(session, seat)
         await replies.edit_clicked(interaction, content=None, embed=None, view=layout)
         session.discord.hands[seat] = HandMessage(interaction, None, time.monotonic())
+        if interaction.message is not None:
+            session.discord.newest_hand[seat] = interaction.message.id
 
     async def send_hand_after_commit(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str
@@ -490,23 +520,39 @@ class Delivery:
         async def post() -> None:
             message = await self._in_game(session, send)
             session.discord.ping_message_id, session.discord.ping_seat = message.id, seat
+            # The channel if the game's thread did not exist yet: deleted there, later.
+            session.discord.ping_channel_id = message.channel.id
 
         if await replies.deliver(f"game {session.id}: ping", post):
             await self._store_ping(session)
 
     async def _unping(self, session: Session) -> None:
-        assert session.discord.ping_message_id is not None
-        message = self.channel_of(session).get_partial_message(session.discord.ping_message_id)
+        state = session.discord
+        assert state.ping_message_id is not None
+        # Where it was posted; a ping a restart found is in the thread, or in the channel
+        # if it came before the thread: a 404 in one is looked for in the other.
+        if state.ping_channel_id is not None:
+            places = [state.ping_channel_id]
+        else:
+            places = list(
+                dict.fromkeys((state.thread_id or session.channel_id, session.channel_id))
+            )
+        messages = [
+            self.client.get_partial_messageable(place).get_partial_message(state.ping_message_id)
+            for place in places
+        ]
 
         async def delete() -> None:
-            # NotFound: deleted already, by a member or a moderator.
-            with contextlib.suppress(discord.NotFound):
-                await message.delete()
+            for message in messages:
+                # NotFound: deleted already, by a member or a moderator, or not there.
+                with contextlib.suppress(discord.NotFound):
+                    await message.delete()
+                    return
 
         await replies.deliver(f"game {session.id}: ping deletion", delete)
         # Forgotten even when Discord refused: a ping that cannot be deleted must not
         # keep the next member's from being posted.
-        session.discord.ping_message_id = session.discord.ping_seat = None
+        state.ping_message_id = state.ping_seat = state.ping_channel_id = None
         await self._store_ping(session)
 
     async def _store_ping(self, session: Session) -> None:

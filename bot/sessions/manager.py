@@ -53,6 +53,9 @@ __all__ = ["GameSessions", "Screen", "hint_text"]
 
 log = logging.getLogger(__name__)
 
+REPLACED = "That hand message was replaced by a newer one: use the newest one."
+"""The refusal of a click on a hand message a newer one replaced."""
+
 
 def hint_text(
     view: PlayerView, action_id: int, shares: Mapping[int, float], seating: render.Seating
@@ -61,7 +64,7 @@ def hint_text(
     it, why in a player's words, and how sure the search was, in words (a percentage
     read as a probability of winning): :mod:`engine.advice`."""
     action = ACTIONS[action_id]
-    labels = {a.id: render.action_label(a, view, seating) for a in view.legal_actions}
+    labels = {a.id: render.button_label(a, view, seating) for a in view.legal_actions}
     why = advice.reason(view, action)
     return advice.hint_text(labels[action_id], why, advice.certainty(shares, action_id, labels))
 
@@ -247,13 +250,13 @@ class GameSessions:
         return self._sessions.get(game_id)
 
     def games_of(self, guild_id: int, channel_id: int | None, user_id: int) -> list[Session]:
-        """The games the user still plays in the guild (in ``channel_id`` unless None),
-        newest first: not those they resigned."""
+        """The games the user still plays in the guild (in ``channel_id`` unless None:
+        started there, or with their thread there), newest first: not those they resigned."""
         found = [
             s
             for s in self._sessions.values()
             if s.guild_id == guild_id
-            and (channel_id is None or s.channel_id == channel_id)
+            and (channel_id is None or channel_id in (s.channel_id, s.discord.thread_id))
             and (seat := s.table.seat_of(user_id)) is not None
             and s.table.seats[seat].playing
         ]
@@ -370,6 +373,19 @@ class GameSessions:
         if found is not None:
             await self.delivery.send_hand(interaction, *found)
 
+    async def _hand_seat(
+        self, interaction: discord.Interaction, game_id: int
+    ) -> tuple[Session, int] | None:
+        """As :meth:`_player_seat`, for a control of a hand message: refused, changing
+        nothing, from a hand message a newer one of the seat replaced."""
+        found = await self._player_seat(
+            interaction, game_id, "These aren't your cards: you're not in this game."
+        )
+        if found is not None and not self.delivery.is_newest_hand(*found, interaction):
+            await replies.deny(interaction, REPLACED)
+            return None
+        return found
+
     async def _player_seat(
         self, interaction: discord.Interaction, game_id: int, stranger: str
     ) -> tuple[Session, int] | None:
@@ -417,9 +433,7 @@ class GameSessions:
         an ephemeral explanation and change nothing. The click is answered first
         (deferred if the store is slow); what follows the store write cannot fail it.
         """
-        found = await self._player_seat(
-            interaction, game_id, "These aren't your cards: you're not in this game."
-        )
+        found = await self._hand_seat(interaction, game_id)
         if found is None:
             return
         session, seat = found
@@ -452,9 +466,7 @@ class GameSessions:
         the action's button marked and the hint in words under "Your turn". Refused,
         changing nothing, to strangers, for an earlier turn, out of turn, and where
         hints are off (rated games)."""
-        found = await self._player_seat(
-            interaction, game_id, "These aren't your cards: you're not in this game."
-        )
+        found = await self._hand_seat(interaction, game_id)
         if found is None:
             return
         session, seat = found
@@ -497,9 +509,7 @@ class GameSessions:
         the clicked message is redrawn with that suit's bids or cards. It changes
         nothing in the game or the database; refused to strangers, for an earlier turn,
         out of turn, and for a suit the player has nothing to choose in."""
-        found = await self._player_seat(
-            interaction, game_id, "These aren't your cards: you're not in this game."
-        )
+        found = await self._hand_seat(interaction, game_id)
         if found is None:
             return
         session, seat = found

@@ -72,10 +72,14 @@ class DiscordState:
     thread_id: int | None = None
     thread_tried: bool = False
     # The message that mentions the member on turn, and that member's seat; deleted
-    # once they act.
+    # once they act, where it was posted (None: not known, a ping a restart found).
     ping_message_id: int | None = None
     ping_seat: int | None = None
+    ping_channel_id: int | None = None
     hands: dict[int, HandMessage] = field(default_factory=dict)
+    # Each seat's newest hand message, even once its token is too old to edit it: the
+    # only one whose controls count (an older one's clicks are refused).
+    newest_hand: dict[int, int] = field(default_factory=dict)
     table_edit: asyncio.Task[None] | None = None
     # A change the table message does not show yet (the table edit's loop clears it).
     table_stale: bool = False

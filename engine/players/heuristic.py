@@ -176,7 +176,7 @@ def _partners(view: PlayerView) -> list[int]:
 
     Fixed partners (Euchre, six-hand). In Call-Ace and Auction the sides of a hand
     are the makers (the maker and the secret partner) against the rest: once the
-    viewer knows the partner (see :func:`_known_partner`), or the maker went alone,
+    viewer knows the partner (see :func:`known_partner`), or the maker went alone,
     a maker's partner is the other maker and a defender's are the other defenders.
     """
     me = view.seat
@@ -192,7 +192,7 @@ def _partners(view: PlayerView) -> list[int]:
     if view.alone is not None:
         makers = {maker}
     else:
-        partner = _known_partner(view)
+        partner = known_partner(view)
         if partner is None:
             return []
         makers = {maker, partner}
@@ -201,7 +201,7 @@ def _partners(view: PlayerView) -> list[int]:
     return [s for s in range(view.players) if s != me and s not in makers and s not in view.out]
 
 
-def _known_partner(view: PlayerView) -> int | None:
+def known_partner(view: PlayerView) -> int | None:
     """The secret partner (RULES.md §7) if the viewer can tell it, else ``None``.
 
     Auction: the called card's holder knows; everyone once it is played. Call-Ace:

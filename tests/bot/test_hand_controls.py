@@ -123,7 +123,7 @@ async def test_an_auction_bid_goes_through_the_suit_select_and_a_level_button(
         acts = _acts(hand, seq)
         assert set(acts) == {a.id for a in levels} | {Pass().id}
         assert all(
-            other.noun in b.label
+            other.symbol in b.label
             for b in hand.buttons
             if b.custom_id in acts.values() and "Bid" in (b.label or "")
         )

@@ -23,10 +23,11 @@ from bot import render
 from bot.buttons import DYNAMIC_ITEMS, SuitSelect, UnknownButton
 from bot.emojis import TEXT_FACES, CardFaces
 from bot.layout import HINT_EMOJI, default_suit, hand_layout, suit_choices, suit_of
-from engine.actions import Bid, CallCard, Pass, Play
+from engine.actions import ACTIONS, Bid, CallCard, Discard, Pass, Play
 from engine.cards import Card, Suit, is_trump
 from engine.game import Game
 from engine.view import Phase
+from engine.wording import sort_cards
 from tests.discord_double.models import COMPONENTS_V2, walk_components
 from tests.discord_double.spec import spec
 from tests.discord_double.validation import message_errors
@@ -44,7 +45,7 @@ def _layout(
 ) -> tuple[render.HandText, list[dict[str, Any]]]:
     seating = seating or _seated(game)
     view = game.view(seat)
-    labels = [render.action_label(a, view, seating) for a in view.legal_actions]
+    labels = [render.button_label(a, view, seating) for a in view.legal_actions]
     text = render.hand_text(view, seating, 3, faces=faces)
     layout = hand_layout(
         3,
@@ -212,9 +213,9 @@ def test_auction_bidding_is_a_suit_select_and_level_buttons() -> None:
     other = next(s for s in Suit if s is not longest)
     _, components = _layout(game, seat, suit=other)
     labels = [b["label"] for b in _every(components, 2)]
-    assert labels[:5] == [f"Bid {n} in {other.symbol} {other.noun}" for n in (3, 4, 5)] + [
-        f"Bid 8 in {other.symbol} {other.noun}, alone after the widow",
-        f"Bid 15 in {other.symbol} {other.noun}, alone as dealt",
+    assert labels[:5] == [f"Bid {n} {other.symbol}" for n in (3, 4, 5)] + [
+        f"Bid 8 {other.symbol} alone with widow",
+        f"Bid 15 {other.symbol} alone, no widow",
     ]
     assert len(labels) == 6  # the levels and Pass, not 21 bids
 
@@ -366,3 +367,56 @@ def test_a_hand_names_computers_without_their_level() -> None:
     shown = "\n".join(text.head)
     assert "(normal)" not in shown and "Computer 2" in shown
     assert "Ann (hard)" in shown
+
+
+def _card_buttons(components: list[dict[str, Any]]) -> list[Card]:
+    """The cards the layout's action buttons play or discard, in the order shown."""
+    actions = [
+        ACTIONS[int(b["custom_id"].rsplit(":", 1)[1])]
+        for b in _every(components, 2)
+        if ":act:" in b["custom_id"]
+    ]
+    return [a.card for a in actions if isinstance(a, Play | Discard)]
+
+
+@pytest.mark.parametrize(("variant", "options"), [("tuque", {"target": 5}), *FAMILY[:6]])
+def test_card_buttons_follow_the_hand_as_it_reads(variant: str, options: dict) -> None:
+    """The card buttons come in the order the hand's lines list the cards: trump first
+    once made, each suit high to low (a phone's player reads one row, not two orders)."""
+    checked = 0
+    for game in _random_states(7, 300, variant, **options):
+        seat = game.turn
+        if seat is None or game.phase not in (Phase.PLAY, Phase.DISCARD):
+            continue
+        view = game.view(seat)
+        _, components = _layout(game, seat)
+        shown = _card_buttons(components)
+        tableau = set(view.face_up(seat)) if view.has_tableaus else set()
+        from_hand = [c for c in shown if c not in tableau]
+        twins = game.variant.twins
+        assert from_hand == sort_cards(from_hand, view.trump, twins)
+        assert [c for c in shown if c in tableau] == sort_cards(
+            [c for c in shown if c in tableau], view.trump, twins
+        )
+        checked += len(from_hand) > 2
+    assert checked
+
+
+def test_every_button_label_fits_a_phone() -> None:
+    """Auction's bids and Tuque's orders with a suit are at most 25 characters on their
+    buttons (a 360 px phone), and still tell each bid apart: ``Bid 8 ♥ alone with widow``."""
+    game = _auction_at(Phase.AUCTION)
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    labels = [render.button_label(a, view, SEATING) for a in view.legal_actions]
+    assert max(map(len, labels)) <= 25
+    assert len(set(labels)) == len(labels)
+    assert render.button_label(Bid(8, Suit.HEARTS), view) == "Bid 8 ♥ alone with widow"
+    assert render.button_label(Bid(15, Suit.HEARTS), view) == "Bid 15 ♥ alone, no widow"
+    for game in _random_states(3, 400, "tuque"):
+        if game.turn is None:
+            continue
+        view = game.view(game.turn)
+        for action in view.legal_actions:
+            assert len(render.button_label(action, view, SEATING)) <= 25, action

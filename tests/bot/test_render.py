@@ -19,9 +19,10 @@ from bot.emojis import TEXT_FACES, CardFaces
 from bot.faces import EMOJI_NAMES
 from bot.layout import table_layout
 from bot.store import LobbyRow, LobbySeat, LobbyStatus, SeatKind
-from engine.actions import Discard, OrderUp
+from engine.actions import Discard, OrderUp, Pass
 from engine.cards import CARDS, Card, Suit, parse_cards
 from engine.game import Game
+from engine.players.heuristic import known_partner
 from engine.render_text import TextRenderer
 from engine.variants import VARIANTS
 from engine.view import HandResult, Phase, PlayerView
@@ -594,3 +595,78 @@ def test_the_trump_line_says_bid_and_alone_in_one_aside() -> None:
     public = game.view(None)
     assert re.search(r"trump, made by B alone ·", render.table_status(public, seating))
     assert "Trump diamonds, made by B alone." in describe(public, seating.names)
+
+
+def test_the_dealer_who_took_the_up_card_up_sees_it_in_hand_only() -> None:
+    """RULES.md §2: once the Tuque dealer takes the up-card up, it is in their hand: their
+    hand message no longer shows an "Up-card" on the table while they discard."""
+    game = Game("tuque", seed=3)
+    game.deal()
+    up = game.up_card
+    assert up is not None and up.suit is not None
+    game.replay("pass")
+    game.replay("take")
+    assert game.phase is Phase.DISCARD
+    view = game.view(game.dealer)
+    assert up in view.hand
+    text = render.hand_text(view, SEATING, 1)
+    assert "Up-card" not in text.table
+    assert up.pretty() in text.cards
+
+
+def _secret_partner_line(text: render.HandText) -> bool:
+    return "secret partner" in text.table
+
+
+@pytest.mark.parametrize(("variant", "options"), [("auction", {}), ("call_ace", {})])
+def test_only_the_secret_partner_is_told_and_only_in_their_hand(
+    variant: str, options: dict
+) -> None:
+    """RULES.md §7: the holder of Auction's called card, or of the called suit's best
+    card where nothing higher could be dealt, is told in their own hand message that
+    they are the maker's secret partner; nobody else's view says it, the table's neither."""
+    told = 0
+    for seed in range(60):
+        for game in _random_states(seed, 120, variant, **options):
+            public = game.view(None)
+            if game.phase is not Phase.PLAY or public.maker is None:
+                continue
+            if public.called_card is None and public.called_suit is None:
+                continue
+            seating = render.Seating(tuple("ABCDE"[: game.variant.players]), (None,) * 5)
+            seating = render.Seating(seating.names, seating.user_ids[: game.variant.players])
+            for seat in range(game.variant.players):
+                view = game.view(seat)
+                text = render.hand_text(view, seating, 1)
+                partner = seat != public.maker and known_partner(view) == seat
+                assert _secret_partner_line(text) == partner
+                if partner:
+                    assert f"You are {seating.names[public.maker]}'s secret partner" in text.table
+                    told += 1
+            assert "secret" not in render.table_status(public, seating)
+            break
+    assert told
+
+
+def test_a_finished_tuque_shows_no_played_out_tableaus() -> None:
+    """At the game's end every tableau is played out: the hand message shows no
+    ``[—/ ]`` piles (one line of them per seat)."""
+    game = next(g for g in _random_states(4, 5000) if g.phase is Phase.GAME_OVER)
+    for seat in range(2):
+        text = render.hand_text(game.view(seat), SEATING, 1)
+        assert "tableau" not in text.table
+        assert "—/" not in text.table
+
+
+def test_the_stuck_dealer_is_told_they_must_name_a_suit() -> None:
+    """RULES.md §2: when the non-dealer passes in round 2, the Tuque dealer must name a
+    suit; their hand message says so, not only "name a suit"."""
+    game = Game("tuque", seed=0)
+    game.deal()
+    while game.turn is not None and game.phase in (Phase.BIDDING_1, Phase.BIDDING_2):
+        if not any(isinstance(a, Pass) for a in game.legal_actions(game.turn)):
+            break
+        game.replay("pass")
+    assert game.phase is Phase.BIDDING_2 and game.turn == game.dealer
+    text = render.hand_text(game.view(game.dealer), SEATING, 1)
+    assert "must name a suit" in text.status

@@ -880,13 +880,16 @@ class DiscordDouble:
         *path: str,
         focused: str,
         typed: str = "",
+        forged: bool = False,
         **options: Any,
     ) -> list[dict[str, Any]]:
         """Have `user` type `typed` into the option `focused` of `/name path...` (the
         other options as given): the choices the bot offers, as the client shows them.
-        Discord sends the typed text as a string whatever the option's type."""
+        Discord sends the typed text as a string whatever the option's type. With
+        `forged`, as a modified client could send it: `focused` may name an option the
+        command lacks, or one without autocomplete."""
         rec = await self._slash(
-            user, channel, name, path, options, forged=False, dm=False, focused=(focused, typed)
+            user, channel, name, path, options, forged=forged, dm=False, focused=(focused, typed)
         )
         await rec.response()
         assert rec.choices is not None
@@ -934,9 +937,10 @@ class DiscordDouble:
         if focused is not None:
             option, typed = focused
             spec = next((o for o in node.get("options", []) if o["name"] == option), None)
-            if spec is None or not spec.get("autocomplete"):
+            if not forged and (spec is None or not spec.get("autocomplete")):
                 raise ScriptError(f"option {option!r} of /{name} has no autocomplete")
-            target.append({"name": option, "type": spec["type"], "value": typed, "focused": True})
+            kind_of = spec["type"] if spec is not None else 3  # a string, as a client sends one
+            target.append({"name": option, "type": kind_of, "value": typed, "focused": True})
             kind = APPLICATION_COMMAND_AUTOCOMPLETE
         data: dict[str, Any] = {"id": command["id"], "name": name, "type": 1, "options": top}
         if command.get("guild_id"):

@@ -243,7 +243,9 @@ def test_the_prompt_offers_what_the_menu_offers(deal_game) -> None:
     game.apply(1, Pass())
     assert prompt(game.view(0), game.variant) == "name a suit as trump, or pass."
     game.apply(0, Pass())
-    assert prompt(game.view(1), game.variant) == "name a suit as trump."
+    assert prompt(game.view(1), game.variant) == (
+        "you must name a suit as trump: everyone passed, and the dealer is stuck."
+    )
     assert prompt(game.view(0), game.variant) == ""
 
 
