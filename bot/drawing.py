@@ -79,6 +79,7 @@ __all__ = [
     "describe",
     "draw_table",
     "examples",
+    "previous_hand",
     "reveal",
 ]
 
@@ -551,7 +552,7 @@ _BIDDING = frozenset(
 )
 
 
-def _previous_hand(view: PlayerView) -> HandResult | None:
+def previous_hand(view: PlayerView) -> HandResult | None:
     """The hand just over while the table still shows its end: in the pause before the
     next deal, and after that deal until its first public action (a bid or a card), so
     that the end shows however soon the next deal follows. ``None`` otherwise."""
@@ -644,7 +645,7 @@ class _Table:
         self.canvas = canvas
         self.ended = ended
         self.variant = _variant(view)
-        self.previous = _previous_hand(view)
+        self.previous = previous_hand(view)
         self.plate_h = _PLATE_H
         self.card = _SIX_CARD if view.players == 6 else _CARD
         """A trick card's side."""
@@ -1096,7 +1097,7 @@ def _sentences(
             for (s, a), phase in zip(view.bids, _bid_phases(view.bids), strict=True)
         )
         say(2, "Bidding: " + "; ".join(bids))
-    previous = _previous_hand(view)
+    previous = previous_hand(view)
     if previous is not None:
         say(0, _result_sentence(previous, variant, view, who))
         last_trick = previous.last_trick
