@@ -1141,8 +1141,8 @@ def _plays(trick: Trick, who: Sequence[str]) -> str:
 def _result_sentence(
     result: HandResult, variant: Variant, view: PlayerView, who: Sequence[str]
 ) -> str:
-    """The hand just over: ``Hand 3 over, a march: Ann made hearts; Ann & Cleo took 5 of
-    5 tricks; Ann & Cleo +2``."""
+    """The hand just over: ``Hand 3 over. A march: Ann made ♥ hearts; Ann & Cleo took 5
+    of 5 tricks; Ann & Cleo +2``."""
     head = f"Hand {result.hand_no} over"
     if result.thrown_in:
         return f"{head}: {THROWN_IN}"
@@ -1152,7 +1152,7 @@ def _result_sentence(
     parts = [points_text(result.points, sides)]
     if result.maker is not None:
         parts[:0] = [words.made(result), words.took(result)]
-    return f"{head}{', ' + said if said else ''}: {'; '.join(parts)}"
+    return f"{head}{'. ' + capital(said) if said else ''}: {'; '.join(parts)}"
 
 
 def _score_sentence(view: PlayerView, variant: Variant, who: Sequence[str]) -> str:
