@@ -1213,6 +1213,37 @@ def _advanced(
     return game
 
 
+def phone_png(picture: Picture) -> bytes:
+    """``picture`` as a 360 px phone shows it: :data:`PHONE_WIDTH` wide, as a PNG."""
+    image = Image.open(io.BytesIO(picture.jpeg))
+    height = round(image.height * PHONE_WIDTH / image.width)
+    out = io.BytesIO()
+    image.resize((PHONE_WIDTH, height), Image.Resampling.LANCZOS).save(out, format="PNG")
+    return out.getvalue()
+
+
+def phone_examples() -> dict[str, bytes]:
+    """docs/bot.md's pictures at phone width by file name: a Tuque hand's end (after the
+    next deal, before its first bid), a game over and a replay step."""
+    ended = _advanced("tuque", 7, lambda v: v.hand_no == 2 and not v.bids)
+    over = _advanced("tuque", 7, lambda v: v.phase is Phase.GAME_OVER, target=5)
+    replayed = _advanced(
+        "tuque", 7, lambda v: v.phase is Phase.PLAY and len(v.tricks) >= 5 and not v.trick.plays
+    )
+    names = ("Ann", "CPU 2")
+    won = replayed.view(None).tricks[-1]
+    caption = (
+        f"Hand 1 · trick {len(replayed.view(None).tricks)} of 17 · {names[won.winner or 0]} wins it"
+    )
+    return {
+        "phone-hand-end.png": phone_png(draw_table(ended.view(None), names)),
+        "phone-game-over.png": phone_png(draw_table(over.view(None), names)),
+        "phone-replay.png": phone_png(
+            draw_table(replayed.view(None), names, revealed=reveal(replayed), caption=caption)
+        ),
+    }
+
+
 def examples() -> dict[str, Picture]:
     """The README's example tables by file name: a Tuque game in play, a six-seat trick."""
     tuque = _advanced(
@@ -1226,15 +1257,14 @@ def examples() -> dict[str, Picture]:
         lambda v: v.phase is Phase.PLAY and not v.out and len(v.trick.plays) == 4,
     )
     return {
-        "table-tuque.jpg": draw_table(tuque.view(None), ("Ann", "Computer")),
-        "table-six.jpg": draw_table(
-            six.view(None), ("Ann", "Bob", "Cleo", "Dev", "Eve", "Computer")
-        ),
+        "table-tuque.jpg": draw_table(tuque.view(None), ("Ann", "CPU 2")),
+        "table-six.jpg": draw_table(six.view(None), ("Ann", "Bob", "Cleo", "Dev", "Eve", "CPU 6")),
     }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m bot.drawing OUT_DIR``: :func:`examples` as JPEG files in ``OUT_DIR``.
+    """``python -m bot.drawing OUT_DIR``: :func:`examples` as JPEG files in ``OUT_DIR``,
+    and :func:`phone_examples` as PNG files.
 
     Returns:
         the exit status: 0, or 2 for a wrong command line.
@@ -1248,6 +1278,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, picture in examples().items():
         (out / name).write_bytes(picture.jpeg)
         print(f"{out / name}: {picture.width}×{picture.height}, {len(picture.jpeg)} bytes")
+    for name, png in phone_examples().items():
+        (out / name).write_bytes(png)
+        print(f"{out / name}: {PHONE_WIDTH} px wide, {len(png)} bytes")
     return 0
 
 
