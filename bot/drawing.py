@@ -9,7 +9,7 @@ the bottom, play going clockwise, to the left), each seat's name plate with its 
 size, tricks won and, in games played each for themself, its score; the dealer's ``D``
 chip; the trick in the middle, each card in front of the seat that played it; in Tuque
 both tableaus. Each of three things has a cue of its own: the seat to act is a gold
-plate with a ``>`` before its name; a face-up tableau card that is trump has a cyan
+plate (the only gold on the table); a face-up tableau card that is trump has a cyan
 frame with trump's suit pinned on it (a shape, not a colour alone, tells it); a won
 trick's winning card has a white ring, the others dimmed. A band at the top holds
 trump, its maker, a call and the score; at a hand's end, until the next hand's first
