@@ -7,14 +7,19 @@ Replays of finished games may pass :class:`Revealed` to turn every card face up.
 The picture is a felt table seen from above, seats in playing order around it (seat 0 at
 the bottom, play going clockwise, to the left), each seat's name plate with its hand
 size, tricks won and, in games played each for themself, its score; the dealer's ``D``
-chip; the seat to act in gold; the trick in the middle, each card in front of the seat
-that played it; in Tuque both tableaus, each face-up card that is trump framed in gold
-with trump's suit pinned on it (a shape, not a colour alone, tells it). A band at the top
-holds trump, its maker, a call and the score.
+chip; the trick in the middle, each card in front of the seat that played it; in Tuque
+both tableaus. Each of three things has a cue of its own: the seat to act is a gold
+plate (the only gold on the table); a face-up tableau card that is trump has a cyan
+frame with trump's suit pinned on it (a shape, not a colour alone, tells it); a won
+trick's winning card has a white ring, the others dimmed. A band at the top holds
+trump, its maker, a call and the score; at a hand's end, until the next hand's first
+action, the hand's result instead, with its last trick in the middle.
 
-It is sized for Discord, which shows an image about 360 px wide on a phone and 550 px
-on a desktop: big cards (the bot's own faces, :mod:`bot.faces`) and few, big words, on
-an opaque dark ground that reads in the light and dark themes alike. Text is drawn
+It is sized for Discord, which shows an image about 550 px wide on a desktop and about
+255 px wide on a 360 px phone: big cards (the bot's own faces, :mod:`bot.faces`) and few
+words, none smaller than :data:`SMALLEST_TEXT` (10 px on that phone), on an opaque dark
+ground that reads in the light and dark themes alike. A replay's picture is taller: a
+panel under the table shows its caption and every hand. Text is drawn
 with Pillow's built-in font (no system font needed), which holds little beyond ASCII: names
 lose the letters it cannot draw (accents are dropped, ``Zoë`` is drawn ``Zoe``), and
 suits are drawn as shapes. The :attr:`Picture.description` says everything in words,
@@ -41,11 +46,12 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageEnhance, ImageFont
 
 from bot.faces import back_png, face_png
-from engine.actions import Action
+from bot.table import Ending, Result
+from engine.actions import Action, GoAlone, NameTrump, OrderUp, Pass, TakeUp, TurnDown
 from engine.cards import Card, Suit, is_trump
 from engine.game import Deal, Game
 from engine.variants import VARIANTS, Variant
-from engine.view import Phase, PlayerView, Trick
+from engine.view import HandResult, Phase, PlayerView, Trick
 from engine.wording import (
     DEALING,
     THROWN_IN,
@@ -57,7 +63,6 @@ from engine.wording import (
     deals_left,
     doing,
     points_text,
-    signed,
     sort_cards,
     verdict,
     won_game,
@@ -66,19 +71,27 @@ from engine.wording import (
 __all__ = [
     "DESCRIPTION_LIMIT",
     "HEIGHT",
+    "PHONE_WIDTH",
+    "SMALLEST_TEXT",
     "WIDTH",
     "Picture",
     "Revealed",
     "describe",
     "draw_table",
     "examples",
+    "previous_hand",
     "reveal",
 ]
 
 WIDTH = 720
 """Width of every picture, in pixels."""
 HEIGHT = 576
-"""Height of every picture, in pixels."""
+"""Height of every live table's picture, in pixels (a replay's adds its panel)."""
+PHONE_WIDTH = 255
+"""How wide Discord shows the picture on a 360 px phone, in pixels."""
+SMALLEST_TEXT = 29
+"""The smallest font size drawn, in picture pixels: 10.3 px once shown
+:data:`PHONE_WIDTH` wide."""
 DESCRIPTION_LIMIT = 1024
 """Discord's limit on a media-gallery item's description, in characters."""
 
@@ -102,25 +115,27 @@ class Picture:
     """A drawn table.
 
     Attributes:
-        jpeg: the JPEG file (RGB, :data:`WIDTH` × :data:`HEIGHT`, quality 92, no chroma
+        jpeg: the JPEG file (RGB, ``width`` × ``height``, quality 92, no chroma
             subsampling, so red and black text keep sharp edges).
         description: the picture in words, for screen readers: at most
             :data:`DESCRIPTION_LIMIT` characters, public information only.
         width: the picture's width in pixels.
         height: the picture's height in pixels.
+        text_sizes: the font size, in picture pixels, of each text drawn on it.
     """
 
     jpeg: bytes
     description: str
     width: int
     height: int
+    text_sizes: tuple[int, ...] = ()
 
 
 # --- colours and sizes ---------------------------------------------------------------------
 
 _K = 2
 """Everything is drawn this many times larger, then reduced: smooth edges."""
-_BAND = 56
+_BAND = 60
 """Height of the top band (trump, call, score), in picture pixels."""
 Colour = tuple[int, int, int]
 _GROUND: Colour = (27, 31, 36)
@@ -130,6 +145,11 @@ _RIM: Colour = (16, 64, 40)
 _PLATE: Colour = (33, 38, 45)
 _PLATE_EDGE: Colour = (86, 96, 108)
 _ACTIVE: Colour = (250, 204, 70)
+"""The seat to act's plate, and only that."""
+_TRUMP: Colour = (64, 208, 232)
+"""The frame of a face-up tableau card that is trump, and only that."""
+_WON: Colour = (255, 255, 255)
+"""The ring around a won trick's winning card, and only that."""
 _OUT: Colour = (62, 66, 72)
 _WHITE: Colour = (255, 255, 255)
 _INK: Colour = (24, 26, 30)
@@ -152,15 +172,20 @@ _PILE_GAP = 12
 """Room between two tableau piles (room for two trump frames)."""
 _TRUMP_FRAME = 5
 """Width of the gold frame around a face-up tableau card that is trump."""
-_TRUMP_CHIP = 34
+_TRUMP_CHIP = 30
 """Side of the trump-suit chip pinned on a face-up tableau card that is trump."""
-_PLATE_W, _PLATE_H = 190, 78
-_REVEALED_H = 54
-"""Extra plate height for a revealed hand."""
-_NAME = 28
+_REVEALED_SHIFT = 10
+"""How far a replay's trump chip sticks out right of its card: the card above is face
+up there, and the chip stays clear of its suit."""
+_PLATE_W, _PLATE_H = 200, 92
+_NAME = 30
 """Font size of names."""
-_TEXT = 24
+_TEXT = SMALLEST_TEXT
 """Font size of the other words."""
+_HAND_ROW = 64
+"""Height of one seat's row in a replay's panel of hands."""
+_HAND_CARD = 56
+"""A card's side in a replay's panel of hands."""
 
 
 # --- the picture ---------------------------------------------------------------------------
@@ -172,6 +197,7 @@ def draw_table(
     *,
     revealed: Revealed | None = None,
     caption: str | None = None,
+    result: Result | None = None,
 ) -> Picture:
     """The whole table as one JPEG picture, and its description in words.
 
@@ -180,11 +206,15 @@ def draw_table(
         names: the seats' display names, by seat (any length: the picture cuts them, the
             description keeps them whole).
         revealed: every hidden card, for the replay of a finished game: hands and
-            face-down tableau cards are then drawn face up.
-        caption: one short line drawn on the picture (a replay's ``Hand 2 · trick 3``).
+            face-down tableau cards are then drawn face up, the hands in a panel under
+            the table.
+        caption: one short line drawn on the picture (a replay's ``Hand 2 · trick 3``),
+            at the top of a replay's panel.
+        result: the table's result once the game has ended (:attr:`bot.table.Table.result`):
+            a game ended by a resignation or a forfeit shows nobody to act, and who won.
 
     Returns:
-        a :class:`Picture` of :data:`WIDTH` × :data:`HEIGHT` pixels.
+        a :class:`Picture` of :data:`WIDTH` × :data:`HEIGHT` pixels, taller for a replay.
 
     Raises:
         ValueError: ``view`` is a seat's view (it would show a hand), ``names`` does not
@@ -196,10 +226,23 @@ def draw_table(
         raise ValueError(f"{view.players} names are needed, one a seat; got {len(names)}")
     if revealed is not None:
         _check_revealed(view, revealed)
-    canvas = _Canvas()
-    table = _Table(view, tuple(names), revealed, canvas)
+    ended = result if result is not None and result.ending is not Ending.FINISHED else None
+    panel = 0 if revealed is None else _panel_height(view.players, caption)
+    canvas = _Canvas(HEIGHT + panel)
+    table = _Table(view, tuple(names), revealed, canvas, ended)
     table.draw(caption)
-    return Picture(canvas.jpeg(), describe(view, names, caption), WIDTH, HEIGHT)
+    return Picture(
+        canvas.jpeg(),
+        describe(view, names, caption, ended),
+        WIDTH,
+        HEIGHT + panel,
+        tuple(canvas.text_sizes),
+    )
+
+
+def _panel_height(players: int, caption: str | None) -> int:
+    """Height of a replay's panel: its caption's line, then a row for each seat's hand."""
+    return (_HAND_ROW if caption else 8) + players * _HAND_ROW + 8
 
 
 def reveal(game: Game) -> Revealed:
@@ -240,12 +283,21 @@ Box = tuple[float, float, float, float]
 
 
 class _Canvas:
-    """The picture, drawn :data:`_K` times larger; coordinates are in picture pixels."""
+    """The picture, drawn :data:`_K` times larger; coordinates are in picture pixels.
 
-    def __init__(self) -> None:
+    ``height``: the picture's height, :data:`HEIGHT` or more (the rest is bare ground).
+    """
+
+    def __init__(self, height: int = HEIGHT) -> None:
         # The felt is the same on every table: drawn once, copied for each picture.
-        self.image = _felt().copy()
+        if height == HEIGHT:
+            self.image = _felt().copy()
+        else:
+            self.image = Image.new("RGB", (WIDTH * _K, height * _K), _GROUND)
+            self.image.paste(_felt(), (0, 0))
         self.pen = ImageDraw.Draw(self.image)
+        self.text_sizes: list[int] = []
+        """The font size of each text drawn, for a check that all read on a phone."""
 
     def box(
         self,
@@ -273,6 +325,7 @@ class _Canvas:
         anchor: str = "mm",
         bold: bool = True,
     ) -> None:
+        self.text_sizes.append(size)
         self.pen.text(
             (at[0] * _K, at[1] * _K),
             text,
@@ -428,19 +481,30 @@ class _Spot:
     right, (0, -1) up."""
 
 
+_SIX_CARD = 68
+"""A trick card's side at a six-seat table, where six fit between the plates."""
+
+
 def _ring(players: int, plate_h: float) -> tuple[_Spot, ...]:
-    """Seats around an oval, seat 0 at the bottom and play going clockwise."""
+    """Seats around an oval, seat 0 at the bottom and play going clockwise. Six seats'
+    side plates sit further up and down than an even spacing puts them, and their trick
+    is two rows of three (cards of :data:`_SIX_CARD`), so that no card lies under a plate."""
     cx, cy = _CENTRE
     rx, ry = WIDTH / 2 - _PLATE_W / 2 - 6, (HEIGHT - _BAND) / 2 - plate_h / 2 - 6
     # The trick's cards, one in front of each seat, apart from each other and the plates.
-    tx, ty = {3: (96, 78), 4: (100, 70), 5: (112, 82)}.get(players, (108, 92))
+    tx, ty = {3: (72, 60), 4: (100, 62), 5: (94, 80)}.get(players, (80, 36))
     spots = []
     for seat in range(players):
         angle = math.pi / 2 + 2 * math.pi * seat / players
+        if players == 6 and seat % 3:
+            angle += math.radians(7) * (1 if seat in (2, 5) else -1)
         c, s = math.cos(angle), math.sin(angle)
         # Seats at the sides look across the table, the others up or down it.
         facing = (-math.copysign(1, c), 0.0) if abs(c) > 0.8 else (0.0, -math.copysign(1, s))
-        spots.append(_Spot((cx + rx * c, cy + ry * s), (cx + tx * c, cy + ty * s), None, facing))
+        trick = (cx + tx * c, cy + ty * s)
+        if players == 6:
+            trick = (cx + tx * (round(c * 1.2) and math.copysign(1, c)), cy + math.copysign(ty, s))
+        spots.append(_Spot((cx + rx * c, cy + ry * s), trick, None, facing))
     return tuple(spots)
 
 
@@ -488,8 +552,84 @@ _BIDDING = frozenset(
 )
 
 
+def previous_hand(view: PlayerView) -> HandResult | None:
+    """The hand just over while the table still shows its end: in the pause before the
+    next deal, and after that deal until its first public action (a bid or a card), so
+    that the end shows however soon the next deal follows. ``None`` otherwise."""
+    result = view.last_hand
+    if result is None or view.phase in (Phase.GAME_OVER, Phase.DEAL):
+        return None
+    if view.phase is Phase.HAND_OVER:
+        return result
+    fresh = not view.bids and not view.tricks and not view.trick.plays
+    return result if fresh and result.hand_no == view.hand_no - 1 else None
+
+
+_MAKES = (OrderUp, TakeUp, NameTrump, TurnDown)
+"""The bids that make trump: a pass by the same seat right after one declines to go alone."""
+
+
+def _bid_phases(bids: Sequence[tuple[int, Action]]) -> tuple[Phase | None, ...]:
+    """The phase each of ``bids`` was made in, where it changes a pass's meaning: a
+    seat's pass right after its own making of trump declines to go alone, right after
+    its going alone declines to ask for a card (a seat bids twice in a row only then);
+    ``None`` for the others (bidding)."""
+    phases: list[Phase | None] = []
+    for i, (seat, action) in enumerate(bids):
+        phase = None
+        if i and isinstance(action, Pass) and bids[i - 1][0] == seat:
+            before = bids[i - 1][1]
+            if isinstance(before, _MAKES):
+                phase = Phase.GOING_ALONE
+            elif isinstance(before, GoAlone):
+                phase = Phase.CARD_REQUEST
+        phases.append(phase)
+    return tuple(phases)
+
+
+_DECLINED = {Phase.GOING_ALONE: "Not alone", Phase.CARD_REQUEST: "No card"}
+"""A bubble's words for a pass that declines to go alone or to ask for a card."""
+
+
+def _distinct_cuts(names: Sequence[str], rooms: Sequence[float], size: int) -> tuple[str, ...]:
+    """Each name cut to fit its room at ``size``, still told apart from the others: a
+    name cut where it still reads as another keeps the letter where they part
+    (``Alexandr…``, ``Alexande…``) or, if that is too wide, its end (``Comp…3``,
+    ``Comp…4``). Names alike in full stay alike."""
+    plain = [_cut(name, size, room) for name, room in zip(names, rooms, strict=True)]
+    cuts = list(plain)
+    for i, name in enumerate(names):
+        stem = plain[i].removesuffix("…")
+        if stem == plain[i]:
+            continue  # drawn whole
+        others = [other for other in names if other != name and other.startswith(stem)]
+        if not others:
+            continue
+        shared = max(_shared(name, other) for other in others)
+        if _width(name[: shared + 1] + "…", size) <= rooms[i]:
+            cuts[i] = name[: shared + 1].rstrip() + "…"
+            continue
+        tail = 1
+        while tail < len(name) and any(other.endswith(name[-tail:]) for other in others):
+            tail += 1
+        end = name[-tail:].lstrip()
+        head = name[: len(name) - tail]
+        while head and _width(head + "…" + end, size) > rooms[i]:
+            head = head[:-1]
+        cuts[i] = head.rstrip() + "…" + end
+    return tuple(cuts)
+
+
+def _shared(a: str, b: str) -> int:
+    """How many first letters ``a`` and ``b`` have in common."""
+    return next(
+        (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+    )
+
+
 class _Table:
-    """One drawing of ``view`` onto ``canvas``."""
+    """One drawing of ``view`` onto ``canvas``; ``ended``: the result of a game that
+    ended early (a resignation, a forfeit)."""
 
     def __init__(
         self,
@@ -497,21 +637,29 @@ class _Table:
         names: tuple[str, ...],
         revealed: Revealed | None,
         canvas: _Canvas,
+        ended: Result | None = None,
     ) -> None:
         self.view = view
         self.names = _short_names(names)
         self.revealed = revealed
         self.canvas = canvas
+        self.ended = ended
         self.variant = _variant(view)
-        self.plate_h = _PLATE_H + (_REVEALED_H if revealed is not None else 0)
+        self.previous = previous_hand(view)
+        self.plate_h = _PLATE_H
+        self.card = _SIX_CARD if view.players == 6 else _CARD
+        """A trick card's side."""
         self.step = _PILE_STEP if revealed is None else _REVEALED_STEP
         if view.players == 2:
             self.spots = _duel(self.plate_h, max(map(len, view.tableaus)), self.step)
         else:
             self.spots = _ring(view.players, self.plate_h)
+        self.plate_names = _distinct_cuts(
+            self.names, [self._name_room(seat) for seat in range(view.players)], _NAME
+        )
 
     def draw(self, caption: str | None) -> None:
-        self._band(caption)
+        self._band()
         view = self.view
         if view.has_tableaus:
             for seat in range(view.players):
@@ -519,24 +667,35 @@ class _Table:
         self._middle()
         for seat in range(view.players):
             self._plate(seat)
+        if self.canvas.image.height > HEIGHT * _K:
+            self._panel(caption)
 
     # -- the band --
 
-    def _band(self, caption: str | None) -> None:
-        """Trump and its maker, a call, at the left; the score at the right; the
-        caption between them."""
+    def _band(self) -> None:
+        """Trump and its maker, a call, at the left (at a hand's end, its result); the
+        score at the right."""
         c, view = self.canvas, self.view
         y = _BAND / 2
         x = 12.0
+        right = self._score()
+        if self.previous is not None:
+            head, words = self._result_words(self.previous)
+            c.text((x, y), head, _TEXT, _GOLD_TEXT, "lm")
+            x += _width(head, _TEXT) + 10
+            text = _cut(words, _TEXT, right - x - 12)
+            if text != "…":
+                c.text((x, y), text, _TEXT, _WHITE, "lm")
+            return
         if view.trump is None:
-            title = _cut(self.variant.title, _TEXT, 380)
+            title = _cut(self.variant.title, _TEXT, right - x - 12)
             c.text((x, y), title, _TEXT, _MUTED, "lm")
             x += _width(title, _TEXT) + 14
         else:
             c.text((x, y), "Trump", _TEXT, _MUTED, "lm")
             x += _width("Trump", _TEXT) + 8
-            c.paste(_suit_chip(view.trump, 40), (x, y - 20))
-            x += 48
+            c.paste(_suit_chip(view.trump, 42), (x, y - 21))
+            x += 50
             said = Wording(self.variant, self.names)
             words = []
             if view.maker is not None:
@@ -544,24 +703,32 @@ class _Table:
             if view.lone_defender is not None:
                 words.append(said.defends_alone(view.lone_defender))
             if words:
-                text = _cut(" · ".join(words), _TEXT, 250)
+                room = right - x - 14 - (84 if view.called_suit or view.called_card else 0)
+                text = _cut(" · ".join(words), _TEXT, room)
                 c.text((x, y), text, _TEXT, _WHITE, "lm")
                 x += _width(text, _TEXT) + 14
         if view.called_suit is not None:
             c.text((x, y), "Call", _TEXT, _MUTED, "lm")
             x += _width("Call", _TEXT) + 6
-            c.paste(_suit_chip(view.called_suit, 32), (x, y - 16))
-            x += 40
+            c.paste(_suit_chip(view.called_suit, 34), (x, y - 17))
         elif view.called_card is not None:
             c.text((x, y), "Call", _TEXT, _MUTED, "lm")
             x += _width("Call", _TEXT) + 6
             c.paste(_face(view.called_card, _SMALL), (x, y - _SMALL / 2))
-            x += _SMALL + 8
-        right = self._score()
-        if caption:
-            text = _cut(caption, _TEXT, right - x - 24)
-            if text != "…":
-                self.canvas.text(((x + right) / 2, y), text, _TEXT, _WHITE)
+
+    def _result_words(self, result: HandResult) -> tuple[str, str]:
+        """A finished hand in the band: a heading (``Euchred!``, ``Hand 3:``) and the
+        rest (``Bob took 7 of 17 tricks · Ann +2``)."""
+        if result.thrown_in:
+            head, rest = THROWN_IN_SHORT
+            return f"{head}:", rest
+        said = verdict(result, self.variant, short=True)
+        head = f"{capital(said)}!" if said else f"Hand {result.hand_no}:"
+        sides = [self._side_names(side) for side in range(len(result.points))]
+        words = [points_text(result.points, sides)]
+        if result.maker is not None:
+            words.insert(0, Wording(self.variant, self.names).took(result))
+        return head, " · ".join(words)
 
     def _score(self) -> float:
         """The sides' scores (teams: a colour each, as their plates), the target or pool,
@@ -571,14 +738,13 @@ class _Table:
         right = WIDTH - 12.0
         if self.variant.chips:
             words = [
-                ("Chips", _MUTED),
                 (f"pool {view.pool}", _WHITE),
                 (deals_left(view, short=True), _MUTED),
             ]
         elif self.variant.teams:
             words = [(f"to {view.target}", _MUTED)]
         else:  # each seat's score is on its plate
-            words = [("Points", _MUTED), (f"to {view.target}", _MUTED)]
+            words = [(f"to {view.target}", _MUTED)]
         for text, ink in reversed(words):
             c.text((right, y), text, _TEXT, ink, "rm")
             right -= _width(text, _TEXT) + 10
@@ -586,13 +752,20 @@ class _Table:
             return right
         for side in reversed(range(len(view.scores))):
             text = str(view.scores[side])
-            c.text((right, y), text, 30, _WHITE, "rm")
-            right -= _width(text, 30) + 6
+            c.text((right, y), text, 32, _WHITE, "rm")
+            right -= _width(text, 32) + 6
             c.box((right - 16, y - 8, right, y + 8), _SIDE_COLOURS[side], 4)
             right -= 30
         return right
 
     # -- the seats --
+
+    def _name_room(self, seat: int) -> float:
+        """How wide ``seat``'s name may be drawn on its plate, beside its score."""
+        room = _PLATE_W - 26.0
+        if self.variant.teams:
+            return room - 6
+        return room - _width(str(self.view.scores[self.view.sides[seat]]), _NAME) - 10
 
     def _plate(self, seat: int) -> None:
         """A seat's name plate: its name (and score, in games each for themself), its
@@ -601,65 +774,79 @@ class _Table:
         cx, cy = self.spots[seat].plate
         box = (cx - _PLATE_W / 2, cy - self.plate_h / 2, cx + _PLATE_W / 2, cy + self.plate_h / 2)
         out = seat in view.out
-        active = view.turn == seat and view.phase is not Phase.GAME_OVER
+        active = view.turn == seat and view.phase is not Phase.GAME_OVER and self.ended is None
         fill = _ACTIVE if active else _OUT if out else _PLATE
         ink = _INK if active else _DIM_TEXT if out else _WHITE
         c.box(box, fill, 14, _ACTIVE if active else _PLATE_EDGE, 2)
         left, right, top = box[0] + 14, box[2] - 12, box[1]
         if self.variant.teams:
-            c.box((box[0] + 6, top + 12, box[0] + 12, top + 66), _SIDE_COLOURS[view.sides[seat]], 3)
+            c.box((box[0] + 6, top + 14, box[0] + 12, top + 80), _SIDE_COLOURS[view.sides[seat]], 3)
             left += 6
         else:
             score = str(view.scores[view.sides[seat]])
-            c.text((right, top + 24), score, _NAME, _INK if active else _GOLD_TEXT, "rm")
-            right -= _width(score, _NAME) + 10
-        c.text((left, top + 24), _cut(self.names[seat], _NAME, right - left), _NAME, ink, "lm")
-        line = top + 57
+            c.text((right, top + 30), score, _NAME, _INK if active else _GOLD_TEXT, "rm")
+        c.text((left, top + 30), self.plate_names[seat], _NAME, ink, "lm")
+        line = top + 67
         x = left
         if out:
             c.text((x, line), "sits out", _TEXT, ink, "lm", bold=False)
         elif view.hand_no:
             size = view.hand_sizes[seat]
             if size and self.revealed is None:
-                c.paste(_back(26), (x, line - 13))
-                x += 30
+                c.paste(_back(28), (x, line - 14))
+                x += 32
                 c.text((x, line), str(size), _TEXT, ink, "lm")
-                x += _width(str(size), _TEXT) + 14
-            if view.phase not in _BIDDING:
+                x += _width(str(size), _TEXT) + 12
+            if view.phase not in _BIDDING and self.previous is None:
                 won = view.tricks_won[seat]
                 text = count(won, "trick")
                 c.text((x, line), text, _TEXT, ink, "lm", bold=False)
         if seat == view.dealer and view.hand_no:
-            self._dealer_chip((box[2] - 26, box[1]))
-        if self.revealed is not None:
-            self._revealed_hand(seat, box)
+            self._dealer_chip((box[2] - 24, box[1] - 3))
 
     def _dealer_chip(self, at: Point) -> None:
         x, y = at
-        self.canvas.ellipse((x - 14, y - 14, x + 14, y + 14), _WHITE, _INK, 2)
-        self.canvas.text((x, y + 1), "D", 20, _INK)
+        self.canvas.ellipse((x - 17, y - 17, x + 17, y + 17), _WHITE, _INK, 2)
+        self.canvas.text((x, y + 1), "D", _TEXT, _INK)
 
-    def _revealed_hand(self, seat: int, box: Box) -> None:
-        assert self.revealed is not None
-        cards = self.revealed.hands[seat]
-        if not cards:
+    # -- a replay's panel --
+
+    def _panel(self, caption: str | None) -> None:
+        """Under the table: the caption on a line of its own, then each seat's hand."""
+        c = self.canvas
+        y = float(HEIGHT)
+        if caption:
+            c.text((WIDTH / 2, y + _HAND_ROW / 2), _cut(caption, _TEXT, WIDTH - 24), _TEXT, _WHITE)
+            y += _HAND_ROW
+        else:
+            y += 8
+        if self.revealed is None:
             return
-        room = box[2] - box[0] - 24
-        step = min(_SMALL + 4, (room - _SMALL) / max(1, len(cards) - 1))
-        x, y = box[0] + 12, box[3] - _SMALL - 10
-        for card in sort_cards(cards, self.view.trump, self.variant.twins):
-            self.canvas.paste(_face(card, _SMALL), (x, y))
-            x += step
+        names = _distinct_cuts(self.names, [168.0] * self.view.players, _NAME)
+        for seat, cards in enumerate(self.revealed.hands):
+            mid = y + _HAND_ROW / 2
+            c.text((12, mid), names[seat], _NAME, _WHITE, "lm")
+            x = 190.0
+            room = WIDTH - 12 - x - _HAND_CARD
+            step = min(_HAND_CARD + 6, room / max(1, len(cards) - 1))
+            for card in sort_cards(cards, self.view.trump, self.variant.twins):
+                c.paste(_face(card, _HAND_CARD), (x, mid - _HAND_CARD / 2))
+                x += step
+            y += _HAND_ROW
 
     # -- the middle --
 
     def _middle(self) -> None:
         view = self.view
+        if self.ended is not None:
+            self._banner(self._ended_words(self.ended))
+            return
         if view.phase is Phase.GAME_OVER:
             self._banner(self._winner_words())
             return
-        if view.phase is Phase.HAND_OVER:
-            self._banner(self._hand_words())
+        if self.previous is not None:
+            if self.previous.last_trick is not None:
+                self._trick(self.previous.last_trick, dim=True, last=True)
             return
         if view.phase is Phase.DEAL:
             self._banner(["New game"])
@@ -672,27 +859,28 @@ class _Table:
         elif view.phase is Phase.PLAY and view.tricks:
             self._trick(view.tricks[-1], dim=True)
 
-    def _trick(self, trick: Trick, dim: bool) -> None:
+    def _trick(self, trick: Trick, dim: bool, last: bool = False) -> None:
         """The cards of ``trick`` in front of their players, in play order; ``dim``: a
-        trick already won, its winner's card bright and ringed, the rest dimmed."""
-        c = self.canvas
+        trick already won, its winner's card ringed in white, the rest dimmed; ``last``:
+        the hand's last."""
+        c, half = self.canvas, self.card / 2
         for seat, card in trick.plays:
             x, y = self.spots[seat].trick
-            image = _face(card, _CARD)
+            image = _face(card, self.card)
             if dim and seat != trick.winner:
                 image = _dimmed(image)
             if dim and seat == trick.winner:
-                ring = (x - _CARD / 2 - 4, y - _CARD / 2 - 4, x + _CARD / 2 + 4, y + _CARD / 2 + 4)
-                c.box(ring, _ACTIVE, 16)
-            c.paste(image, (x - _CARD / 2, y - _CARD / 2))
+                c.box((x - half - 6, y - half - 6, x + half + 6, y + half + 6), _WON, 18)
+            c.paste(image, (x - half, y - half))
         if dim and trick.winner is not None:
-            low = max(spot.trick[1] for spot in self.spots) + _CARD / 2 + 20
-            label = _cut(f"{self.names[trick.winner]} won the trick", _TEXT, 320)
+            low = max(self.spots[seat].trick[1] for seat, _ in trick.plays) + half + 26
+            what = "the last trick" if last else "the trick"
+            label = _cut(f"{self.names[trick.winner]} won {what}", _TEXT, 420)
             self._pill((_CENTRE[0], low), label)
 
     def _stock(self) -> None:
         """Until trump is made, the up-card (dimmed once turned down); the widow's backs
-        while it lies on the table."""
+        while it lies on the table, its count above them."""
         view = self.view
         cx, cy = _CENTRE
         if view.up_card is not None and view.trump is None:
@@ -701,37 +889,36 @@ class _Table:
                 image = _dimmed(image)
             self.canvas.paste(image, (cx - _CARD / 2, cy - _CARD / 2))
             label = "turned down" if view.up_card_turned_down else "up-card"
-            self._pill((cx, cy + _CARD / 2 + 20), label)
+            self._pill((cx, cy + _CARD / 2 + 22), label)
         elif view.widow:
             step = 14
             x = cx - (_CARD + step * (view.widow - 1)) / 2
             for i in range(view.widow):
-                self.canvas.paste(_back(_CARD), (x + i * step, cy - _CARD / 2))
-            self._pill((cx, cy + _CARD / 2 + 20), f"widow {view.widow}")
+                self.canvas.paste(_back(_CARD), (x + i * step, cy - _CARD / 2 + 10))
+            self._pill((cx, cy - _CARD / 2 - 14), f"widow {view.widow}")
 
     def _bids(self) -> None:
         """Each seat's last bid this hand, in a bubble in front of it."""
-        last: dict[int, Action] = {}
-        for seat, action in self.view.bids:
-            last[seat] = action
-        for seat, action in last.items():
-            self._bubble(seat, action)
+        last: dict[int, tuple[Action, Phase | None]] = {}
+        for (seat, action), phase in zip(self.view.bids, _bid_phases(self.view.bids), strict=True):
+            last[seat] = (action, phase)
+        for seat, (action, phase) in last.items():
+            self._bubble(seat, action, phase)
 
-    def _bubble(self, seat: int, action: Action) -> None:
+    def _bubble(self, seat: int, action: Action, phase: Phase | None) -> None:
         # The bid's short words (engine.wording), an asked seat's long name cut to fit.
-        parts = [
-            p if isinstance(p, Suit) else _cut(p, _TEXT, 150)
-            for p in Wording(self.variant, self.names).short(action)
-        ]
-        chip = 26
+        words: tuple[str | Suit, ...]
+        if isinstance(action, Pass) and phase in _DECLINED:
+            words = (_DECLINED[phase],)
+        else:
+            words = Wording(self.variant, self.names).short(action)
+        parts = [p if isinstance(p, Suit) else _cut(p, _TEXT, 170) for p in words]
+        chip = 30
         width = sum(chip if isinstance(p, Suit) else _width(p, _TEXT) for p in parts)
         width += 6 * (len(parts) - 1) + 24
-        (px, py), (fx, fy) = self.spots[seat].plate, self.spots[seat].facing
-        x = px + fx * ((_PLATE_W + width) / 2 + 8)
-        y = py + fy * ((self.plate_h + 36) / 2 + 8)
-        x = min(max(x, width / 2 + 4), WIDTH - width / 2 - 4)
-        box = (x - width / 2, y - 18, x + width / 2, y + 18)
-        self.canvas.box(box, _WHITE, 18, _PLATE_EDGE, 1)
+        x, y = self._bubble_at(seat, width)
+        box = (x - width / 2, y - 20, x + width / 2, y + 20)
+        self.canvas.box(box, _WHITE, 20, _PLATE_EDGE, 1)
         at = box[0] + 12
         for part in parts:
             if isinstance(part, Suit):
@@ -741,23 +928,31 @@ class _Table:
                 self.canvas.text((at, y), part, _TEXT, _INK, "lm")
                 at += _width(part, _TEXT) + 6
 
+    def _bubble_at(self, seat: int, width: float) -> Point:
+        """The centre of ``seat``'s bid bubble ``width`` wide: beside its plate, the way
+        it looks, inside the picture."""
+        (px, py), (fx, fy) = self.spots[seat].plate, self.spots[seat].facing
+        x = px + fx * ((_PLATE_W + width) / 2 + 8)
+        y = py + fy * ((self.plate_h + 40) / 2 + 8)
+        return min(max(x, width / 2 + 4), WIDTH - width / 2 - 4), y
+
     def _pill(self, at: Point, text: str) -> None:
         x, y = at
         half = _width(text, _TEXT) / 2 + 10
-        self.canvas.box((x - half, y - 14, x + half, y + 14), _PLATE, 14)
+        self.canvas.box((x - half, y - 18, x + half, y + 18), _PLATE, 18)
         self.canvas.text((x, y), text, _TEXT, _WHITE, bold=False)
 
     def _banner(self, lines: Sequence[str]) -> None:
         if not lines:
             return
         cx, cy = _CENTRE
-        size = 30
-        texts = [_cut(line, size, 420) for line in lines]
+        size = 32
+        texts = [_cut(line, size, 560) for line in lines]
         half_w = max(_width(t, size) for t in texts) / 2 + 24
-        half_h = len(texts) * 21 + 12
+        half_h = len(texts) * 22 + 12
         self.canvas.box((cx - half_w, cy - half_h, cx + half_w, cy + half_h), _PLATE, 20)
         for i, text in enumerate(texts):
-            y = cy - half_h + 33 + 42 * i
+            y = cy - half_h + 34 + 44 * i
             self.canvas.text((cx, y), text, size, _GOLD_TEXT if i == 0 else _WHITE)
 
     def _winner_words(self) -> list[str]:
@@ -766,21 +961,12 @@ class _Table:
             return ["Game over"]
         return ["Game over", won_game(self._side_names(view.winner), short=True)]
 
-    def _hand_words(self) -> list[str]:
-        """The hand's end: a heading, then each side's points."""
-        result = self.view.last_hand
-        if result is None:
-            return ["Hand over"]
-        if result.thrown_in:
-            return list(THROWN_IN_SHORT)
-        said = verdict(result, self.variant, short=True)
-        heading = f"{capital(said)}!" if said else "Hand over"
-        lines = [
-            f"{self._side_names(side)} {signed(points)}"
-            for side, points in enumerate(result.points)
-            if points
-        ]
-        return [heading, *lines[:4]]
+    def _ended_words(self, result: Result) -> list[str]:
+        """A game ended early: why, and who won."""
+        assert result.by is not None
+        name = self.names[result.by]
+        why = f"{name} resigned" if result.ending is Ending.RESIGNED else f"{name} forfeits"
+        return ["Game over", why, won_game(self._side_names(result.winner), short=True)]
 
     def _side_names(self, side: int) -> str:
         seats = [s for s, each in enumerate(self.view.sides) if each == side]
@@ -813,18 +999,21 @@ class _Table:
             x += _CARD + _PILE_GAP
 
     def _trump_frame(self, at: Point) -> None:
-        """A gold frame around the face-up card whose top left corner is ``at``."""
+        """A cyan frame around the face-up card whose top left corner is ``at``."""
         x, y = at
         w = _TRUMP_FRAME
-        self.canvas.box((x - w, y - w, x + _CARD + w, y + _CARD + w), _ACTIVE, 10 + w)
+        self.canvas.box((x - w, y - w, x + _CARD + w, y + _CARD + w), _TRUMP, 10 + w)
 
     def _trump_badge(self, at: Point) -> None:
-        """Trump's suit chip, framed in gold, pinned on the top right corner of the
-        face-up card whose top left corner is ``at``: the band's trump chip again."""
+        """Trump's suit chip, framed in cyan, pinned on the top right corner of the
+        face-up card whose top left corner is ``at``: the band's trump chip again. In a
+        replay, where the card above is face up, it sits further right, clear of that
+        card's suit."""
         assert self.view.trump is not None
         side = _TRUMP_CHIP
-        x, y = at[0] + _CARD - side + 2, at[1] - side + 4
-        self.canvas.box((x - 3, y - 3, x + side + 3, y + side + 3), _ACTIVE, 8, _INK, 1.5)
+        shift = _REVEALED_SHIFT if self.revealed is not None else 2
+        x, y = at[0] + _CARD - side + shift, at[1] - side + 4
+        self.canvas.box((x - 3, y - 3, x + side + 3, y + side + 3), _TRUMP, 8, _INK, 1.5)
         self.canvas.paste(_suit_chip(self.view.trump, side), (x, y))
 
 
@@ -836,8 +1025,14 @@ def _variant(view: PlayerView) -> Variant:
 # --- the description -----------------------------------------------------------------------
 
 
-def describe(view: PlayerView, names: Sequence[str], caption: str | None = None) -> str:
-    """The table in words, for screen readers: public information only, names in full.
+def describe(
+    view: PlayerView,
+    names: Sequence[str],
+    caption: str | None = None,
+    ended: Result | None = None,
+) -> str:
+    """The table in words, for screen readers: public information only, names in full;
+    ``ended``: the result of a game ended early (a resignation, a forfeit).
 
     E.g. ``Tuque table. Seats in playing order: Ann (dealer), Computer. Trump hearts,
     made by Ann. Trick: Ann led J♥. Score: Ann 3, Computer 2, to 10. Computer to play.``
@@ -847,11 +1042,11 @@ def describe(view: PlayerView, names: Sequence[str], caption: str | None = None)
     variant = _variant(view)
     for room in (None, 40, 16):
         who = tuple(name if room is None else _cut_text(name, room) for name in names)
-        text = _fit(_sentences(view, variant, who, caption))
+        text = _fit(_sentences(view, variant, who, caption, ended))
         if len(text) <= DESCRIPTION_LIMIT:
             return text
     # Still too long (a caption of a page?): what fits, then whose turn it is.
-    last = _status_sentence(view, variant, who) + "."
+    last = _status_sentence(view, variant, who, ended) + "."
     head = text[: len(text) - len(last)].rstrip()
     return _cut_text(head, DESCRIPTION_LIMIT - len(last) - 1) + " " + last
 
@@ -862,7 +1057,11 @@ def _cut_text(text: str, room: int) -> str:
 
 
 def _sentences(
-    view: PlayerView, variant: Variant, who: tuple[str, ...], caption: str | None
+    view: PlayerView,
+    variant: Variant,
+    who: tuple[str, ...],
+    caption: str | None,
+    ended: Result | None,
 ) -> list[tuple[int, str]]:
     """Each sentence of the description, with how much it matters (0 most)."""
     words = Wording(variant, who)
@@ -893,8 +1092,18 @@ def _sentences(
     if view.called_card is not None:
         say(1, f"Called {card_text(view.called_card)}: its holder is partner")
     if view.phase in _BIDDING and view.bids:
-        bids = (words.narrate(s, a, None, past=True, hidden=True) for s, a in view.bids)
+        bids = (
+            words.narrate(s, a, phase, past=True, hidden=True)
+            for (s, a), phase in zip(view.bids, _bid_phases(view.bids), strict=True)
+        )
         say(2, "Bidding: " + "; ".join(bids))
+    previous = previous_hand(view)
+    if previous is not None:
+        say(0, _result_sentence(previous, variant, view, who))
+        last_trick = previous.last_trick
+        if last_trick is not None and last_trick.winner is not None:
+            won = f"won by {who[last_trick.winner]}"
+            say(0, f"Last trick of hand {previous.hand_no}: {_plays(last_trick, who)}, {won}")
     if view.trick.plays:
         say(0, "Trick: " + _plays(view.trick, who))
     elif view.tricks and view.phase is Phase.PLAY:
@@ -911,10 +1120,8 @@ def _sentences(
         if view.phase not in _BIDDING:
             say(1, "Tricks won: " + ", ".join(f"{who[s]} {view.tricks_won[s]}" for s in playing))
         say(3, "Cards in hand: " + ", ".join(f"{who[s]} {view.hand_sizes[s]}" for s in playing))
-    if view.phase is Phase.HAND_OVER and view.last_hand is not None:
-        say(0, _result_sentence(view, variant, who))
     say(0, _score_sentence(view, variant, who))
-    say(0, _status_sentence(view, variant, who))
+    say(0, _status_sentence(view, variant, who, ended))
     return said
 
 
@@ -931,15 +1138,21 @@ def _plays(trick: Trick, who: Sequence[str]) -> str:
     )
 
 
-def _result_sentence(view: PlayerView, variant: Variant, who: Sequence[str]) -> str:
-    """The hand just over: ``A march: Ann & Cleo +2``, ``Hand over: Bob +1``."""
-    result = view.last_hand
-    assert result is not None
+def _result_sentence(
+    result: HandResult, variant: Variant, view: PlayerView, who: Sequence[str]
+) -> str:
+    """The hand just over: ``Hand 3 over. A march: Ann made ♥ hearts; Ann & Cleo took 5
+    of 5 tricks; Ann & Cleo +2``."""
+    head = f"Hand {result.hand_no} over"
     if result.thrown_in:
-        return capital(THROWN_IN)
-    sides = [_side(view, side, who) for side in range(len(result.points))]
+        return f"{head}: {THROWN_IN}"
     said = verdict(result, variant)
-    return f"{capital(said) if said else 'Hand over'}: {points_text(result.points, sides)}"
+    words = Wording(variant, who)
+    sides = [_side(view, side, who) for side in range(len(result.points))]
+    parts = [points_text(result.points, sides)]
+    if result.maker is not None:
+        parts[:0] = [words.made(result), words.took(result)]
+    return f"{head}{'. ' + capital(said) if said else ''}: {'; '.join(parts)}"
 
 
 def _score_sentence(view: PlayerView, variant: Variant, who: Sequence[str]) -> str:
@@ -953,7 +1166,12 @@ def _side(view: PlayerView, side: int, who: Sequence[str]) -> str:
     return " & ".join(who[s] for s, each in enumerate(view.sides) if each == side)
 
 
-def _status_sentence(view: PlayerView, variant: Variant, who: Sequence[str]) -> str:
+def _status_sentence(
+    view: PlayerView, variant: Variant, who: Sequence[str], ended: Result | None = None
+) -> str:
+    if ended is not None and ended.by is not None:
+        why = "resigned" if ended.ending is Ending.RESIGNED else "did not come back"
+        return f"Game over: {who[ended.by]} {why}; {won_game(_side(view, ended.winner, who))}"
     if view.phase is Phase.GAME_OVER:
         if view.winner is None:
             return "Game over"
@@ -995,6 +1213,37 @@ def _advanced(
     return game
 
 
+def phone_png(picture: Picture) -> bytes:
+    """``picture`` as a 360 px phone shows it: :data:`PHONE_WIDTH` wide, as a PNG."""
+    image = Image.open(io.BytesIO(picture.jpeg))
+    height = round(image.height * PHONE_WIDTH / image.width)
+    out = io.BytesIO()
+    image.resize((PHONE_WIDTH, height), Image.Resampling.LANCZOS).save(out, format="PNG")
+    return out.getvalue()
+
+
+def phone_examples() -> dict[str, bytes]:
+    """docs/bot.md's pictures at phone width by file name: a Tuque hand's end (after the
+    next deal, before its first bid), a game over and a replay step."""
+    ended = _advanced("tuque", 7, lambda v: v.hand_no == 2 and not v.bids)
+    over = _advanced("tuque", 7, lambda v: v.phase is Phase.GAME_OVER, target=5)
+    replayed = _advanced(
+        "tuque", 7, lambda v: v.phase is Phase.PLAY and len(v.tricks) >= 5 and not v.trick.plays
+    )
+    names = ("Ann", "CPU 2")
+    won = replayed.view(None).tricks[-1]
+    caption = (
+        f"Hand 1 · trick {len(replayed.view(None).tricks)} of 17 · {names[won.winner or 0]} wins it"
+    )
+    return {
+        "phone-hand-end.png": phone_png(draw_table(ended.view(None), names)),
+        "phone-game-over.png": phone_png(draw_table(over.view(None), names)),
+        "phone-replay.png": phone_png(
+            draw_table(replayed.view(None), names, revealed=reveal(replayed), caption=caption)
+        ),
+    }
+
+
 def examples() -> dict[str, Picture]:
     """The README's example tables by file name: a Tuque game in play, a six-seat trick."""
     tuque = _advanced(
@@ -1008,15 +1257,14 @@ def examples() -> dict[str, Picture]:
         lambda v: v.phase is Phase.PLAY and not v.out and len(v.trick.plays) == 4,
     )
     return {
-        "table-tuque.jpg": draw_table(tuque.view(None), ("Ann", "Computer")),
-        "table-six.jpg": draw_table(
-            six.view(None), ("Ann", "Bob", "Cleo", "Dev", "Eve", "Computer")
-        ),
+        "table-tuque.jpg": draw_table(tuque.view(None), ("Ann", "CPU 2")),
+        "table-six.jpg": draw_table(six.view(None), ("Ann", "Bob", "Cleo", "Dev", "Eve", "CPU 6")),
     }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m bot.drawing OUT_DIR``: :func:`examples` as JPEG files in ``OUT_DIR``.
+    """``python -m bot.drawing OUT_DIR``: :func:`examples` as JPEG files in ``OUT_DIR``,
+    and :func:`phone_examples` as PNG files.
 
     Returns:
         the exit status: 0, or 2 for a wrong command line.
@@ -1030,6 +1278,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, picture in examples().items():
         (out / name).write_bytes(picture.jpeg)
         print(f"{out / name}: {picture.width}×{picture.height}, {len(picture.jpeg)} bytes")
+    for name, png in phone_examples().items():
+        (out / name).write_bytes(png)
+        print(f"{out / name}: {PHONE_WIDTH} px wide, {len(png)} bytes")
     return 0
 
 

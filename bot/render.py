@@ -18,6 +18,7 @@ from typing import Any
 
 import discord
 
+from bot.drawing import previous_hand
 from bot.emojis import TEXT_FACES, CardFaces
 from bot.store import (
     GameRow,
@@ -265,11 +266,30 @@ def table_status(view: PlayerView, seating: Seating, ended: str | None = None) -
         raise ValueError("the table is rendered from the public view only")
     seating = short_names(seating)
     parts = [_status(view, seating, ended).removesuffix(".")]
+    previous = previous_hand(view)
+    if previous is not None and ended is None:
+        parts.append(_hand_end(previous, view, seating))
     trump = _short_trump(view, seating) if view.phase is not Phase.GAME_OVER else None
     if trump is not None and ended is None:
         parts.append(trump)
     parts.append(_short_score(view, seating))
     return " · ".join(parts)
+
+
+def _hand_end(result: HandResult, view: PlayerView, seating: Seating) -> str:
+    """The hand just over, as the table shows it until the next hand's first action:
+    ``hand 3 euchred: Bob took 7 of 17 tricks, Ann +2; Bob won the last trick``."""
+    variant = _variant(view)
+    head = f"hand {result.hand_no}"
+    if result.thrown_in:
+        return f"{head}: {THROWN_IN}"
+    said = verdict(result, variant)
+    sides = [seating.side_names(side, variant.sides) for side in range(len(result.points))]
+    words = [Wording(variant, seating.names).took(result)] if result.maker is not None else []
+    words.append(points_text(result.points, sides))
+    trick = result.last_trick
+    last = f"; {seating.who(trick.winner)} won the last trick" if trick is not None else ""
+    return f"{head}{' ' + said if said else ''}: {', '.join(words)}{last}"
 
 
 def ping_text(view: PlayerView, user_id: int, game_id: int) -> str:
@@ -299,15 +319,17 @@ class HandText:
         return tuple(part for part in (self.status, self.cards, self.table) if part)
 
 
-def end_reason(result: Result | None, seating: Seating) -> str:
-    """Why a game ended before its last hand: the member who resigned or did not come
-    back (docs/rulings.md R9, R26), or, with no result, that it was stopped."""
+def end_reason(result: Result | None, seating: Seating, sides: Sequence[int]) -> str:
+    """Why a game ended before its last hand and who won: the member who resigned or did
+    not come back (docs/rulings.md R9, R26), then the winners; with no result, that it
+    was stopped."""
     if result is None or result.by is None:
         return "the game was stopped."
     name = seating.names[result.by]
+    winners = seating.side_names(result.winner, sides)
     if result.ending is Ending.FORFEITED:
-        return f"{name} did not come back and forfeits."
-    return f"{name} resigned."
+        return f"{name} did not come back and forfeits; {won_game(winners)}."
+    return f"{name} resigned; {won_game(winners)}."
 
 
 def played_for_text(note: Note, before: Game, after: Game, seating: Seating) -> str:

@@ -267,8 +267,9 @@ class Game:
         self._hand_no = 0
         self._scores = [0] * (max(self.variant.sides) + 1)
         # A finished hand's HandResult is built when first read (a frozen dataclass of 15
-        # fields costs more than the rest of the hand's end): until then, its fields.
-        self._results: list[HandResult | tuple[int, list[int], HandState]] = []
+        # fields costs more than the rest of the hand's end): until then, its fields and
+        # where its last trick lies (its leader, the log's length at the hand's end).
+        self._results: list[HandResult | tuple[int, list[int], HandState, int, int]] = []
         self._winner: int | None = None
         self._pool = 0
         # Jackpot: a deal that should have ended the game left a tie for the most chips,
@@ -569,7 +570,8 @@ class Game:
         self._pool = hand.pool
         # The finished hand is never changed again (the next deal makes a new one): its
         # HandResult is built from it when first read (_built_results).
-        self._results.append((self._hand_no, scores, hand))
+        last_lead = self._leads[-1] if hand.done else -1
+        self._results.append((self._hand_no, scores, hand, last_lead, len(self._log)))
         self._turn = None
         self._legal = ()
         if v.chips:
@@ -596,8 +598,12 @@ class Game:
             results[j] = self._result(*results[j])  # type: ignore[misc]
         return results  # type: ignore[return-value]
 
-    def _result(self, hand_no: int, scores: list[int], hand: HandState) -> HandResult:
-        """The :class:`HandResult` of finished hand ``hand``, number ``hand_no``."""
+    def _result(
+        self, hand_no: int, scores: list[int], hand: HandState, last_lead: int, end: int
+    ) -> HandResult:
+        """The :class:`HandResult` of finished hand ``hand``, number ``hand_no``: its last
+        trick was led by ``last_lead`` (-1: no trick was played) and its cards are the
+        log's entries just before ``end``."""
         maker = hand.maker
         tricks = hand.ntricks
         if maker >= 0:
@@ -622,7 +628,19 @@ class Game:
             partner=hand.partner if hand.partner >= 0 else None,
             bid=hand.bid,
             pool=hand.pool,
+            last_trick=self._last_trick(hand, last_lead, end),
         )
+
+    def _last_trick(self, hand: HandState, lead: int, end: int) -> Trick | None:
+        """The last trick of finished hand ``hand`` (see :meth:`_result`), or ``None``."""
+        if lead < 0:
+            return None
+        plays = []
+        seat = lead
+        for action in self._log[end - hand.active : end]:
+            plays.append((seat, action.card))  # type: ignore[union-attr]
+            seat = hand.nxt[seat]
+        return Trick(lead, tuple(plays), hand.last_winner)
 
     # --- explanations ---------------------------------------------------------------------
 

@@ -78,6 +78,9 @@ class HandResult:
             hand is over; ``None`` if there was none.
         bid: the Auction bid (RULES.md §7), else 0.
         pool: Jackpot's pool after the hand (RULES.md §7), else 0.
+        last_trick: the hand's last trick with its winner (public: every card of it was
+            played face up), for a table that shows the hand's end after the next deal;
+            ``None`` if the hand was thrown in.
     """
 
     hand_no: int
@@ -95,6 +98,7 @@ class HandResult:
     partner: int | None = None
     bid: int = 0
     pool: int = 0
+    last_trick: Trick | None = None
 
     @property
     def thrown_in(self) -> bool:

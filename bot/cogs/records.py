@@ -33,6 +33,7 @@ __all__ = [
     "RecordsCog",
     "ReplayStep",
     "leaderboard_message",
+    "own_stepper",
     "replay_layout",
     "replay_step",
     "setup",
@@ -135,6 +136,13 @@ def replay_layout(game_id: int, shown: ReplayStep) -> discord.ui.LayoutView:
     return layout
 
 
+def own_stepper(interaction: discord.Interaction) -> bool:
+    """Whether the replay clicked is the clicker's own (an ephemeral message) rather
+    than the public one, which nobody's click moves."""
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
 class RecordsCog(TuqueCog, name="Records"):
     """The server's leaderboard, a member's record and finished games' replays
     (``buttons.RecordControls``)."""
@@ -202,7 +210,11 @@ class RecordsCog(TuqueCog, name="Records"):
         return await loop.run_in_executor(self.bot.sessions.delivery.drawer, replay_step, row, step)
 
     async def show_replay(self, interaction: discord.Interaction, game_id: int, step: int) -> None:
-        """A replay's button: its message shows step ``step`` of game ``game_id``."""
+        """A replay's button: step ``step`` of game ``game_id``, for the clicker alone.
+
+        The public replay keeps its place for everyone: a click on it answers with an
+        ephemeral replay of the clicker's own at that step, and a click on that one
+        moves it."""
         if interaction.guild_id is None:
             await replies.deny(interaction, "Replays belong to a server.")
             return
@@ -214,11 +226,15 @@ class RecordsCog(TuqueCog, name="Records"):
             if shown is None:
                 await replies.deny(interaction, f"The replay of game #{game_id} has no such step.")
                 return
-            await replies.edit_clicked(
-                interaction,
-                view=replay_layout(game_id, shown),
-                attachments=[discord.File(io.BytesIO(shown.jpeg), filename=REPLAY_PICTURE)],
-            )
+            picture = discord.File(io.BytesIO(shown.jpeg), filename=REPLAY_PICTURE)
+            if own_stepper(interaction):
+                await replies.edit_clicked(
+                    interaction, view=replay_layout(game_id, shown), attachments=[picture]
+                )
+            else:
+                await replies.send(
+                    interaction, view=replay_layout(game_id, shown), file=picture, ephemeral=True
+                )
 
     @app_commands.command(description="Replay a finished game: watch it, with its record.")
     @app_commands.describe(game="The game's number (#12 on its table)")

@@ -357,13 +357,16 @@ class Delivery:
         public = session.game.view(None)
         loop = asyncio.get_running_loop()
         names = render.short_names(session.seating).names
+        # A resignation or a forfeit ends the game where the engine does not: the
+        # picture shows it from the table's result.
+        draw = partial(draw_table, public, names, result=session.table.result)
         try:
-            picture = await loop.run_in_executor(self.drawer, draw_table, public, names)
+            picture = await loop.run_in_executor(self.drawer, draw)
         except BrokenExecutor:
             # The drawing process died (killed, out of memory): the table still shows
             # the game, drawn here until the bot restarts with a new process.
             log.warning("game %d: the drawing process is gone; drawn in a thread", session.id)
-            picture = await asyncio.to_thread(draw_table, public, names)
+            picture = await asyncio.to_thread(draw)
         layout = table_layout(
             session.id,
             render.table_title(public, session.id),
@@ -594,7 +597,7 @@ class Delivery:
                     session.discord.notes[seat] = text
         self._announce(session, change)
         if change.result is not None and change.result.ending is Ending.RESIGNED:
-            reason = render.end_reason(change.result, session.seating)
+            reason = render.end_reason(change.result, session.seating, session.game.variant.sides)
             for seat in change.views:
                 session.discord.notes[seat] = reason
         if change.resigned is not None:

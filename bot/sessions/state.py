@@ -189,7 +189,7 @@ def ended(session: Session) -> str | None:
     table = session.table
     if not table.finished or table.game.phase is Phase.GAME_OVER:
         return None
-    return render.end_reason(table.result, session.seating)
+    return render.end_reason(table.result, session.seating, table.game.variant.sides)
 
 
 def record_of(row: GameRow) -> dict[str, Any]:

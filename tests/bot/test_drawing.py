@@ -11,6 +11,7 @@ meant to alter the pictures, with::
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import random
 from collections.abc import Callable, Iterator
@@ -22,7 +23,8 @@ from test_render import tuque_with_trumps_face_up
 
 from bot import drawing
 from bot.drawing import DESCRIPTION_LIMIT, HEIGHT, WIDTH, Picture, Revealed, draw_table, reveal
-from engine.actions import CallCard
+from bot.table import Ending, Result
+from engine.actions import CallCard, Pass, Play
 from engine.cards import Card, cards_in
 from engine.game import Game
 from engine.players import make_player
@@ -92,8 +94,11 @@ def _decoded(picture: Picture) -> Image.Image:
 
 
 def _public(view: PlayerView) -> set[Card]:
-    """The cards anyone at the table may see now."""
-    cards = {card for trick in (*view.tricks, view.trick) for _, card in trick.plays}
+    """The cards anyone at the table may see now (the hand before's last trick too,
+    while the table shows that hand's end)."""
+    previous = drawing.previous_hand(view)
+    shown = () if previous is None or previous.last_trick is None else (previous.last_trick,)
+    cards = {card for trick in (*view.tricks, view.trick, *shown) for _, card in trick.plays}
     cards |= {card for seat in range(view.players) for card in view.face_up(seat)}
     cards |= {c for c in (view.up_card, view.called_card) if c is not None}
     cards |= {action.card for _, action in view.bids if isinstance(action, CallCard)}
@@ -357,3 +362,314 @@ def test_examples_are_written(tmp_path: Path) -> None:
     for name in ("table-tuque.jpg", "table-six.jpg"):
         with Image.open(tmp_path / name) as image:
             assert image.size == (WIDTH, HEIGHT)
+
+
+# --- issue 33: the table on a phone, a hand's end, a game's end, cues and replays --------
+
+
+def _seat_counts() -> list[tuple[str, int]]:
+    """Every variant at each seat count from 2 to 6 it can be played with."""
+    return [
+        (name, players)
+        for name, variant in VARIANTS.items()
+        for players in variant.choices.get("players", (variant.players,))
+        if 2 <= players <= 6
+    ]
+
+
+SEAT_COUNTS = _seat_counts()
+LONG_NAMES = ("Alexandra Smithson", "Alexander Smithson", "CPU 3", "CPU 4", "CPU 5", "CPU 6")
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), SEAT_COUNTS, ids=[f"{v}-{n}" for v, n in SEAT_COUNTS]
+)
+def test_every_text_reads_on_a_phone(variant: str, players: int) -> None:
+    """Shown 255 px wide (a 360 px phone), every name, score and count of a table, at
+    every moment of a game, and of its replay, is at least 10 px tall."""
+    options: dict[str, object] = (
+        {"players": players} if len(VARIANTS[variant].choices.get("players", ())) > 1 else {}
+    )
+    smallest = float("inf")
+    for n, game in enumerate(_moments(variant, options)):
+        view = game.view(None)
+        names = LONG_NAMES[: view.players]
+        pictures = [draw_table(view, names)]
+        if n % 3 == 0:
+            pictures.append(
+                draw_table(view, names, revealed=reveal(game), caption="Hand 1 · the deal")
+            )
+        for picture in pictures:
+            assert picture.text_sizes
+            smallest = min(smallest, min(picture.text_sizes) * drawing.PHONE_WIDTH / picture.width)
+    assert smallest >= 10, f"{variant} at {players} seats: {smallest:.1f} px"
+
+
+def _next_deal(variant: str, seed: int) -> Game:
+    """A game just dealt its second hand, nobody having acted in it yet."""
+    return drawing._advanced(
+        variant, seed, lambda v: v.hand_no == 2 and v.turn is not None and not v.bids
+    )
+
+
+def test_a_hands_end_stays_until_the_next_hands_first_action(drawn: list[Card]) -> None:
+    """After the next deal, until its first bid, the picture draws the hand before's
+    last trick and its result (the description says them), and no other card face up
+    (the new deal's cards are the same pack's: only the public trick is drawn); after
+    the first bid, they are gone."""
+    game = _next_deal("euchre", 3)
+    view = game.view(None)
+    result = view.last_hand
+    assert result is not None and result.last_trick is not None
+    names = ("Ann", "Bob", "Cleo", "Dev")
+    picture = draw_table(view, names)
+    last = {card for _, card in result.last_trick.plays}
+    assert set(drawn) == last
+    winner = names[result.last_trick.winner or 0]
+    assert "Hand 1 over. Euchred: " in picture.description
+    assert f", won by {winner}." in picture.description
+    game.apply(game.turn or 0, game.legal_actions(game.turn or 0)[0])
+    drawn.clear()
+    picture = draw_table(game.view(None), names)
+    assert not last & set(drawn) and "Hand 1 over" not in picture.description
+
+
+def test_the_last_trick_of_a_hand_is_public_in_every_variant() -> None:
+    """A hand's result keeps its last trick: its cards are the hand's last plays, its
+    winner the one who took the last trick."""
+    for variant in ("tuque", "euchre", "six_hand", "auction", "jackpot"):
+        game = Game(variant, seed=9)
+        rng = random.Random(9)
+        plays: list[tuple[int, Card]] = []
+        while not game.hand_results:
+            if game.turn is None:
+                game.deal()
+                continue
+            seat = game.turn
+            action = rng.choice(game.legal_actions(seat))
+            if isinstance(action, Play):
+                plays.append((seat, action.card))
+            game.apply(seat, action)
+        (result,) = game.hand_results
+        if result.thrown_in:
+            assert result.last_trick is None
+            continue
+        assert result.last_trick is not None
+        size = len(result.last_trick.plays)
+        assert result.last_trick.plays == tuple(plays[-size:])
+        assert result.last_trick.winner == result.last_trick.plays[0][0] or size > 1
+
+
+def _near(pixel: object, colour: drawing.Colour) -> bool:
+    """Whether a decoded pixel is ``colour``, give or take the JPEG's rounding."""
+    assert isinstance(pixel, tuple)
+    return max(abs(a - b) for a, b in zip(pixel, colour, strict=True)) < 12
+
+
+def _resigned_result(winner: int, by: int) -> Result:
+    return Result(Ending.RESIGNED, winner, by, (0, 0), (2, 1), (False, True), False, (), ())
+
+
+def test_a_resigned_game_shows_nobody_to_act_and_names_the_winner(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The engine's game goes on after a resignation: the picture draws no plate gold,
+    and its banner and description name who resigned and who won."""
+    game = _tuque_mid_play()
+    view = game.view(None)
+    assert view.turn is not None
+    said: list[str] = []
+    text = drawing._Canvas.text
+
+    def spy(
+        canvas: drawing._Canvas, at: drawing.Point, words: str, *args: object, **kw: object
+    ) -> None:
+        said.append(words)
+        text(canvas, at, words, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(drawing._Canvas, "text", spy)
+    picture = draw_table(view, ("Ann", "Bob"), result=_resigned_result(1, 0))
+    image = _decoded(picture).convert("RGB")
+    gold = sum(1 for pixel in image.get_flattened_data() if _near(pixel, drawing._ACTIVE))
+    assert gold < 200
+    assert "Ann resigned" in said and "Bob won!" in said
+    assert picture.description.endswith("Game over: Ann resigned; Bob won the game.")
+
+
+def test_computer_seats_and_long_names_stay_distinct_on_their_plates() -> None:
+    """Plates with a score (three-hand) tell ``Computer 2`` from ``Computer 3``, keep
+    ``CPU n`` whole, and tell apart long names cut alike."""
+    game = drawing._advanced("three_hand", 4, lambda v: v.phase is Phase.PLAY)
+    for names in (
+        ("Ann", "Computer 2", "Computer 3"),
+        ("Ann", "CPU 2", "CPU 3"),
+        ("Alexandra Smithson", "Alexander Smithson", "CPU 3"),
+    ):
+        table = drawing._Table(game.view(None), names, None, drawing._Canvas())
+        plates = table.plate_names
+        assert len(set(plates)) == 3, plates
+        assert all(len(plate.strip("…")) >= 3 for plate in plates), plates
+        if names[1].startswith("CPU"):
+            assert plates[1:] == names[1:]
+
+
+def _bids_until(variant: str, seed: int, until: Callable[[PlayerView], bool]) -> Game:
+    return drawing._advanced(variant, seed, until)
+
+
+def test_a_maker_who_does_not_go_alone_is_not_shown_passing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Euchre maker who declines to go alone: the bubble says ``Not alone``, never
+    ``Pass``, and the description says they did not go alone."""
+    for seed in range(40):
+        game = Game("euchre", seed=seed)
+        game.deal()
+        rng = random.Random(seed)
+        while game.phase is not Phase.PLAY and game.turn is not None:
+            seat = game.turn
+            legal = game.legal_actions(seat)
+            if game.phase is Phase.GOING_ALONE:
+                game.apply(seat, next(a for a in legal if isinstance(a, Pass)))
+                break
+            bids = [a for a in legal if not isinstance(a, Pass)] if seed % 2 else legal
+            game.apply(seat, rng.choice(bids or legal))
+        view = game.view(None)
+        if view.bids and isinstance(view.bids[-1][1], Pass) and view.phase is Phase.DISCARD:
+            break
+    else:
+        pytest.skip("no seeded game declined to go alone before a discard")
+    maker = view.bids[-1][0]
+    said: list[str] = []
+    text = drawing._Canvas.text
+
+    def spy(
+        canvas: drawing._Canvas, at: drawing.Point, words: str, *args: object, **kw: object
+    ) -> None:
+        said.append(words)
+        text(canvas, at, words, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(drawing._Canvas, "text", spy)
+    names = ("Ann", "Bob", "Cleo", "Dev")
+    picture = draw_table(view, names)
+    assert "Not alone" in said and "Pass" not in said[-3:]
+    assert f"{names[maker]} didn't go alone" in picture.description
+    assert f"{names[maker]} passed" not in picture.description
+
+
+def test_the_seat_to_act_trump_and_the_tricks_winner_each_have_their_own_colour() -> None:
+    """Gold marks only the seat to act: a trump in a tableau and a trick's winner have
+    colours of their own."""
+    cues = {drawing._ACTIVE, drawing._TRUMP, drawing._WON}
+    assert len(cues) == 3
+    view = tuque_with_trumps_face_up().view(None)
+    image = _decoded(draw_table(view, ("Ann", "Bob"))).convert("RGB")
+    assert sum(1 for p in image.get_flattened_data() if _near(p, drawing._TRUMP)) > 500
+
+
+def _boxes_of(monkeypatch: pytest.MonkeyPatch) -> list[tuple[drawing.Box, object]]:
+    boxes: list[tuple[drawing.Box, object]] = []
+    box = drawing._Canvas.box
+
+    def spy(
+        canvas: drawing._Canvas, shape: drawing.Box, fill: object, *args: object, **kw: object
+    ) -> None:
+        boxes.append((shape, fill))
+        box(canvas, shape, fill, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(drawing._Canvas, "box", spy)
+    return boxes
+
+
+def _overlap(a: drawing.Box, b: drawing.Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_the_auction_bubbles_leave_the_widow_count_clear(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through an Auction's bidding, no bid bubble covers the widow's count."""
+    boxes = _boxes_of(monkeypatch)
+    rng = random.Random(2)
+    game = Game("auction", seed=2)
+    game.deal()
+    checked = 0
+    while game.phase is Phase.AUCTION:
+        boxes.clear()
+        draw_table(game.view(None), NAMES[: game.variant.players])
+        bubbles = [shape for shape, fill in boxes if fill == drawing._WHITE]
+        widow = [
+            shape for shape, fill in boxes if fill == drawing._PLATE and shape[3] - shape[1] == 36
+        ]
+        assert len(widow) == 1
+        assert not [b for b in bubbles if _overlap(b, widow[0])]
+        checked += bool(bubbles)
+        game.apply(game.turn or 0, rng.choice(game.legal_actions(game.turn or 0)))
+    assert checked
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_trick_cards_lie_clear_of_the_plates(players: int) -> None:
+    """At every seat count, live or in a replay, each trick card (its winner's ring
+    too) lies clear of every plate and of the other cards."""
+    variant = {2: "two_hand", 3: "three_hand", 4: "euchre", 5: "auction", 6: "six_hand"}
+    name = variant[players] if variant[players] in VARIANTS else "tuque"
+    game = drawing._advanced(name, 3, lambda v: v.phase is Phase.PLAY)
+    for revealed in (None, reveal(game)):
+        table = drawing._Table(game.view(None), NAMES[:players], revealed, drawing._Canvas())
+        half = table.card / 2 + 6
+        cards = [
+            (x - half, y - half, x + half, y + half) for x, y in (s.trick for s in table.spots)
+        ]
+        plates = [
+            (
+                x - drawing._PLATE_W / 2,
+                y - table.plate_h / 2,
+                x + drawing._PLATE_W / 2,
+                y + table.plate_h / 2,
+            )
+            for x, y in (s.plate for s in table.spots)
+        ]
+        assert not [(c, p) for c in cards for p in plates if _overlap(c, p)]
+
+
+def test_a_replay_shows_each_hand_whole_and_its_caption_uncut(
+    monkeypatch: pytest.MonkeyPatch, badges: list[drawing.Point]
+) -> None:
+    """A Tuque replay's seven-card hands are drawn without overlap, its caption whole,
+    and a trump chip pinned on a tableau card leaves the suit of the revealed card
+    above it clear."""
+    pasted: list[tuple[float, float, int]] = []
+    paste = drawing._Canvas.paste
+
+    def spy(canvas: drawing._Canvas, image: Image.Image, at: drawing.Point) -> None:
+        pasted.append((at[0], at[1], image.width // drawing._K))
+        paste(canvas, image, at)
+
+    monkeypatch.setattr(drawing._Canvas, "paste", spy)
+    said: list[str] = []
+    text = drawing._Canvas.text
+
+    def spoken(
+        canvas: drawing._Canvas, at: drawing.Point, words: str, *args: object, **kw: object
+    ) -> None:
+        said.append(words)
+        text(canvas, at, words, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(drawing._Canvas, "text", spoken)
+    game = drawing._advanced("tuque", 7, lambda v: v.phase is Phase.PLAY and not v.tricks)
+    caption = "Hand 1 · trick 6 of 17 · Computer 2 wins it"
+    draw_table(game.view(None), ("Ann", "Computer 2"), revealed=reveal(game), caption=caption)
+    assert caption in said
+    hand = [(x, y) for x, y, side in pasted if side == drawing._HAND_CARD]
+    rows: dict[float, list[float]] = {}
+    for x, y in hand:
+        rows.setdefault(y, []).append(x)
+    assert sorted(map(len, rows.values())) == sorted(map(len, reveal(game).hands))
+    for xs in rows.values():
+        xs.sort()
+        assert all(b - a >= drawing._HAND_CARD for a, b in itertools.pairwise(xs))
+    # A card's suit lies in the middle of its lower half, 0.29 to 0.71 of its width
+    # (bot.faces): the revealed card above a trump keeps it clear of the trump's chip.
+    chips = [x for x, _, side in pasted if side == drawing._TRUMP_CHIP]
+    assert badges and len(chips) == len(badges)
+    for (card_left, _), chip_left in zip(badges, chips, strict=True):
+        assert chip_left - 3 >= card_left + drawing._CARD * 0.71

@@ -14,7 +14,7 @@ import discord
 import pytest
 
 from bot import render
-from bot.drawing import DESCRIPTION_LIMIT, describe, draw_table
+from bot.drawing import DESCRIPTION_LIMIT, describe, draw_table, previous_hand
 from bot.emojis import TEXT_FACES, CardFaces
 from bot.faces import EMOJI_NAMES
 from bot.layout import table_layout
@@ -112,7 +112,10 @@ def test_the_table_never_shows_a_hidden_card(seed: int) -> None:
         text = _layout_text(_table_message(public, SEATING, 7))
         if public.turn is not None:
             text += render.ping_text(public, 101, 7)
-        leaked = [c for c in _hidden_from(game, None) if _mentions(text, c)]
+        # The hand before's last trick, said until this hand's first action, was played
+        # face up: its cards tell nothing of where the new deal put them.
+        hidden = _hidden_from(game, None) - _last_trick_before(public)
+        leaked = [c for c in hidden if _mentions(text, c)]
         assert not leaked, f"table shows hidden {leaked} in phase {game.phase}"
 
 
@@ -298,7 +301,8 @@ def test_every_variant_renders_within_limits_and_hides_what_it_must(
         text = _layout_text(table)
         if public.turn is not None:
             text += render.ping_text(public, 100 + public.turn, 3)
-        leaked = [c for c in _hidden_in(game, None) if _mentions(text, c)]
+        hidden = _hidden_in(game, None) - _last_trick_before(public)
+        leaked = [c for c in hidden if _mentions(text, c)]
         assert not leaked, f"{variant} table shows {leaked} in {game.phase}"
         for result in game.hand_results[-1:]:
             _within_discord_limits(render.hand_summary_embed(result, game.variant, seating))
@@ -417,7 +421,16 @@ def _face_up(view: PlayerView) -> set[Card]:
         shown |= {c for _, c in view.tricks[-1].plays}
     for seat in range(view.players):
         shown |= set(view.face_up(seat))
-    return shown
+    return shown | _last_trick_before(view)
+
+
+def _last_trick_before(view: PlayerView) -> set[Card]:
+    """The hand before's last trick, shown (and said) until the next hand's first
+    action: cards played face up then, whatever hand they are dealt to now."""
+    previous = previous_hand(view)
+    if previous is None or previous.last_trick is None:
+        return set()
+    return {card for _, card in previous.last_trick.plays}
 
 
 @pytest.mark.parametrize(
@@ -439,7 +452,8 @@ def test_card_faces_fit_discord_limits_in_every_variant(variant: str, options: d
         missing = [c for c in _face_up(public) if not _mentions(said, c)]
         assert not missing, f"{variant}: the description leaves out {missing} in {game.phase}"
         text = _layout_text(table)
-        assert not [c for c in _hidden_in(game, None) if _mentions(text, c)]
+        hidden = _hidden_in(game, None) - _last_trick_before(public)
+        assert not [c for c in hidden if _mentions(text, c)]
         words = render.table_title(public, 3) + render.table_status(public, seating)
         assert "<:" not in words
 

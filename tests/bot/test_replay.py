@@ -102,7 +102,8 @@ def _picture(t: Table, message: StoredMessage) -> bytes:
     assert item["description"]
     png = t.double.attachment_bytes(message.attachments[0])
     with Image.open(io.BytesIO(png)) as image:
-        assert (image.format, image.size) == ("JPEG", (WIDTH, HEIGHT))
+        # Taller than a live table's: the panel of hands under it.
+        assert image.format == "JPEG" and image.width == WIDTH and image.height > HEIGHT
     return png
 
 
@@ -115,10 +116,17 @@ def _walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 async def _click(t: Table, message: StoredMessage, custom_id: str) -> StoredMessage:
+    """Eve clicks ``custom_id`` on ``message``: her own (ephemeral) replay moves; a
+    click on the public one answers with a new replay of her own."""
+    before = len(t.double.ephemerals_for(t.eve))
     rec = await t.double.click(t.eve, message, custom_id)
     await rec.settled()
-    assert rec.acknowledged and rec.followups == []
-    return t.double.message(message.id)
+    assert rec.acknowledged
+    if message.ephemeral:
+        assert rec.followups == []
+        return t.double.message(message.id)
+    await t.double.wait_until(lambda: len(t.double.ephemerals_for(t.eve)) > before, timeout=10)
+    return t.double.latest_ephemeral(t.eve)
 
 
 async def test_a_finished_game_is_watched_step_by_step_from_its_deal(table: Table) -> None:
@@ -142,8 +150,10 @@ async def test_a_finished_game_is_watched_step_by_step_from_its_deal(table: Tabl
 
 
 async def test_next_and_back_page_the_same_message(table: Table) -> None:
-    """▶ shows the next step in the same message (a new picture replaces the old one),
-    ◀ goes back, ⏭ jumps to the next deal and ⏮ to the start of the hand."""
+    """▶ on the public replay gives the clicker a replay of their own at the next step;
+    there ▶ shows the next step in the same message (a new picture replaces the old
+    one), ◀ goes back, ⏭ jumps to the next deal and ⏮ to the start of the hand. The
+    public replay stays where it was, for everyone else."""
     t = table
     game = _played(3)
     frames = replay_frames(game.to_record())
@@ -153,6 +163,8 @@ async def test_next_and_back_page_the_same_message(table: Table) -> None:
         watch = await _watch(t, game_id)
         first = _picture(t, watch)
         shown = await _click(t, watch, _buttons(watch)["next"].custom_id)
+        own = shown.id
+        assert shown.ephemeral and shown.ephemeral_for is t.eve
         assert frames[1].kind is FrameKind.BIDDING
         assert "Hand 1 · trump" in shown.text and f"Step 2 of {len(frames)}" in shown.text
         assert _picture(t, shown) != first
@@ -169,7 +181,9 @@ async def test_next_and_back_page_the_same_message(table: Table) -> None:
         shown = await _click(t, shown, _buttons(shown)["prevhand"].custom_id)
         assert f"Step {second_hand + 1} of" in shown.text
         assert not _buttons(shown)["prevhand"].disabled  # from a deal: the hand before
-        assert shown.id == watch.id and shown.edit_count == 6
+        assert shown.id == own and shown.edit_count == 5
+        public = t.double.message(watch.id)
+        assert public.edit_count == 0 and "Step 1 of" in public.text
         assert len(t.double.channel_messages(t.channel)) == 2
 
 
