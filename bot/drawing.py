@@ -79,7 +79,6 @@ __all__ = [
     "describe",
     "draw_table",
     "examples",
-    "previous_hand",
     "reveal",
 ]
 
@@ -552,19 +551,6 @@ _BIDDING = frozenset(
 )
 
 
-def previous_hand(view: PlayerView) -> HandResult | None:
-    """The hand just over while the table still shows its end: in the pause before the
-    next deal, and after that deal until its first public action (a bid or a card), so
-    that the end shows however soon the next deal follows. ``None`` otherwise."""
-    result = view.last_hand
-    if result is None or view.phase in (Phase.GAME_OVER, Phase.DEAL):
-        return None
-    if view.phase is Phase.HAND_OVER:
-        return result
-    fresh = not view.bids and not view.tricks and not view.trick.plays
-    return result if fresh and result.hand_no == view.hand_no - 1 else None
-
-
 _MAKES = (OrderUp, TakeUp, NameTrump, TurnDown)
 """The bids that make trump: a pass by the same seat right after one declines to go alone."""
 
@@ -645,7 +631,7 @@ class _Table:
         self.canvas = canvas
         self.ended = ended
         self.variant = _variant(view)
-        self.previous = previous_hand(view)
+        self.previous = view.hand_just_over
         self.plate_h = _PLATE_H
         self.card = _SIX_CARD if view.players == 6 else _CARD
         """A trick card's side."""
@@ -1097,7 +1083,7 @@ def _sentences(
             for (s, a), phase in zip(view.bids, _bid_phases(view.bids), strict=True)
         )
         say(2, "Bidding: " + "; ".join(bids))
-    previous = previous_hand(view)
+    previous = view.hand_just_over
     if previous is not None:
         say(0, _result_sentence(previous, variant, view, who))
         last_trick = previous.last_trick

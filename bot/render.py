@@ -18,7 +18,6 @@ from typing import Any
 
 import discord
 
-from bot.drawing import previous_hand
 from bot.emojis import TEXT_FACES, CardFaces
 from bot.store import (
     GameRow,
@@ -266,7 +265,7 @@ def table_status(view: PlayerView, seating: Seating, ended: str | None = None) -
         raise ValueError("the table is rendered from the public view only")
     seating = short_names(seating)
     parts = [_status(view, seating, ended).removesuffix(".")]
-    previous = previous_hand(view)
+    previous = view.hand_just_over
     if previous is not None and ended is None:
         parts.append(_hand_end(previous, view, seating))
     trump = _short_trump(view, seating) if view.phase is not Phase.GAME_OVER else None

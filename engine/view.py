@@ -215,6 +215,20 @@ class PlayerView:
         """The first seat sitting out, if any (see :attr:`out` for all of them)."""
         return self.out[0] if self.out else None
 
+    @property
+    def hand_just_over(self) -> HandResult | None:
+        """The hand just over, while a table still shows its end: in the pause before
+        the next deal, and after that deal until its first public action (a bid or a
+        card), so that the end shows however soon the next deal follows; ``None``
+        otherwise and at the game's end (whose own result shows then)."""
+        result = self.last_hand
+        if result is None or self.phase in (Phase.GAME_OVER, Phase.DEAL):
+            return None
+        if self.phase is Phase.HAND_OVER:
+            return result
+        fresh = not self.bids and not self.tricks and not self.trick.plays
+        return result if fresh and result.hand_no == self.hand_no - 1 else None
+
     def playable(self) -> tuple[Card, ...]:
         """The cards the viewer may play now."""
         return tuple(a.card for a in self.legal_actions if isinstance(a, Play))

@@ -20,7 +20,7 @@ from engine.ai.search import SearchPlayer
 from engine.players import make_player
 from engine.view import PlayerView
 
-__all__ = ["HINT_SECONDS", "Computers", "advise", "choose_action"]
+__all__ = ["HAND_END_PAUSE", "HINT_SECONDS", "Computers", "advise", "choose_action"]
 
 
 def choose_action(level: str, seed: int, view: PlayerView) -> int:
@@ -51,6 +51,10 @@ def advise(seed: int, view: PlayerView) -> tuple[int, dict[int, float]]:
     return action.id, dict(player.last_shares)
 
 
+HAND_END_PAUSE = 3.0
+"""How many move delays a computer waits before a hand's first move (3 s by default)."""
+
+
 class Computers:
     """Decides the moves the bot plays itself; the session manager stores and shows
     them, one runner per game.
@@ -71,9 +75,15 @@ class Computers:
         """Called with the level and the seconds of each computer decision, from asking
         the executor to its answer (the bot's metrics set it)."""
 
-    def delay(self, guild_id: int) -> float:
-        """Seconds to wait before a computer move in ``guild_id``."""
-        return self.move_delays.get(guild_id, self.move_delay)
+    def delay(self, table: Table, guild_id: int) -> float:
+        """Seconds to wait before the bot's move at ``table`` in ``guild_id``: the guild's
+        move delay, and ``HAND_END_PAUSE`` times that while the table shows the hand just
+        over (the computer would open the next hand), so that everyone can read its last
+        trick and result before the next hand's first move replaces them."""
+        delay = self.move_delays.get(guild_id, self.move_delay)
+        if table.game.view(None).hand_just_over is not None:
+            return delay * HAND_END_PAUSE
+        return delay
 
     async def decide(self, table: Table) -> Action:
         """The move the bot plays now at ``table`` (``table.bot_to_move``): the member's

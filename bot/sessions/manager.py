@@ -594,7 +594,7 @@ class GameSessions:
         """Play the bot's moves one after another, the guild's move delay before each,
         while one is due: each decided by :class:`Computers` and taken like a click."""
         while session.table.bot_to_move:
-            await asyncio.sleep(self.computers.delay(session.guild_id))
+            await asyncio.sleep(self.computers.delay(session.table, session.guild_id))
             table = session.table
             if not table.bot_to_move:
                 # The member changed their auto-play choice during the pause: their hand,

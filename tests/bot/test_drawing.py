@@ -96,7 +96,7 @@ def _decoded(picture: Picture) -> Image.Image:
 def _public(view: PlayerView) -> set[Card]:
     """The cards anyone at the table may see now (the hand before's last trick too,
     while the table shows that hand's end)."""
-    previous = drawing.previous_hand(view)
+    previous = view.hand_just_over
     shown = () if previous is None or previous.last_trick is None else (previous.last_trick,)
     cards = {card for trick in (*view.tricks, view.trick, *shown) for _, card in trick.plays}
     cards |= {card for seat in range(view.players) for card in view.face_up(seat)}

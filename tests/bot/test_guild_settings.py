@@ -163,17 +163,13 @@ async def test_the_servers_turn_timer_reminds_and_hands_over(table: Table) -> No
         defaults = GuildSettings.defaults(bot.settings)
         now = time.time()
 
-        await bot.sessions.tick(
-            defaults.reminder_seconds, defaults.away_seconds, now=now + 61
-        )
+        await bot.sessions.tick(defaults.reminder_seconds, defaults.away_seconds, now=now + 61)
         await t.double.idle()
         reminder = latest_post(t)
         assert to_act.mention in reminder.content
         assert "Play within 1 minute or the computer plays for you" in reminder.content
 
-        await bot.sessions.tick(
-            defaults.reminder_seconds, defaults.away_seconds, now=now + 121
-        )
+        await bot.sessions.tick(defaults.reminder_seconds, defaults.away_seconds, now=now + 121)
         await t.double.idle()
         # The computer bids for Bob at once, and the next member on turn is pinged.
         assert any("is away" in m.content for m in game_posts(t))

@@ -14,7 +14,7 @@ import discord
 import pytest
 
 from bot import render
-from bot.drawing import DESCRIPTION_LIMIT, describe, draw_table, previous_hand
+from bot.drawing import DESCRIPTION_LIMIT, describe, draw_table
 from bot.emojis import TEXT_FACES, CardFaces
 from bot.faces import EMOJI_NAMES
 from bot.layout import table_layout
@@ -427,7 +427,7 @@ def _face_up(view: PlayerView) -> set[Card]:
 def _last_trick_before(view: PlayerView) -> set[Card]:
     """The hand before's last trick, shown (and said) until the next hand's first
     action: cards played face up then, whatever hand they are dealt to now."""
-    previous = previous_hand(view)
+    previous = view.hand_just_over
     if previous is None or previous.last_trick is None:
         return set()
     return {card for _, card in previous.last_trick.plays}
