@@ -57,6 +57,9 @@ from engine.wording import (
     deals_left,
     doing,
     points_text,
+    score_goal,
+    score_text,
+    side_name,
     signed,
     sort_cards,
     verdict,
@@ -784,7 +787,7 @@ class _Table:
 
     def _side_names(self, side: int) -> str:
         seats = [s for s, each in enumerate(self.view.sides) if each == side]
-        return " & ".join(self.names[s] for s in seats)
+        return side_name([self.names[s] for s in seats])
 
     # -- the tableaus --
 
@@ -839,8 +842,8 @@ def _variant(view: PlayerView) -> Variant:
 def describe(view: PlayerView, names: Sequence[str], caption: str | None = None) -> str:
     """The table in words, for screen readers: public information only, names in full.
 
-    E.g. ``Tuque table. Seats in playing order: Ann (dealer), Computer. Trump hearts,
-    made by Ann. Trick: Ann led J♥. Score: Ann 3, Computer 2, to 10. Computer to play.``
+    E.g. ``Tuque table. Seats in playing order: Ann (dealer), CPU 2. Trump hearts,
+    made by Ann. Trick: Ann led J♥. Score: Ann 3 · CPU 2 (to 10). CPU 2 to play.``
     At most :data:`DESCRIPTION_LIMIT` characters: the least needed sentences (cards in
     hand, then tableaus, bidding, ...) are left out first to fit, then names are cut.
     """
@@ -943,14 +946,13 @@ def _result_sentence(view: PlayerView, variant: Variant, who: Sequence[str]) -> 
 
 
 def _score_sentence(view: PlayerView, variant: Variant, who: Sequence[str]) -> str:
-    score = ", ".join(f"{_side(view, side, who)} {p}" for side, p in enumerate(view.scores))
-    if variant.chips:
-        return f"Chips: {score}; pool {view.pool}; {deals_left(view)}"
-    return f"Score: {score}, to {view.target}"
+    """The score as every text writes it (:func:`engine.wording.score_text`)."""
+    sides = [_side(view, side, who) for side in range(len(view.scores))]
+    return f"Score: {score_text(view.scores, sides, score_goal(view, variant))}"
 
 
 def _side(view: PlayerView, side: int, who: Sequence[str]) -> str:
-    return " & ".join(who[s] for s, each in enumerate(view.sides) if each == side)
+    return side_name([who[s] for s, each in enumerate(view.sides) if each == side])
 
 
 def _status_sentence(view: PlayerView, variant: Variant, who: Sequence[str]) -> str:

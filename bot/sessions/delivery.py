@@ -296,7 +296,7 @@ class Delivery:
         the drawer (about 9 ms) from the public view only."""
         public = session.game.view(None)
         loop = asyncio.get_running_loop()
-        names = render.short_names(session.seating).names
+        names = session.seating.names
         try:
             picture = await loop.run_in_executor(self.drawer, draw_table, public, names)
         except BrokenExecutor:

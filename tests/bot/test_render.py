@@ -335,10 +335,10 @@ def test_the_hand_text_marks_the_tableaus_trumps() -> None:
         table = render.hand_text(game.view(seat), SEATING, 1).table
         lines = {line.split("** ", 1)[0] + "**": line for line in table.split("\n")}
         assert lines["**Your tableau**" if seat == 0 else "**Ann's tableau**"].endswith(
-            "[J♣ trump/▮] [🃏2 trump/▮] [9♥/▮] [K♦/▮] [7♣/▮]"
+            "J♣ trump on ▮ · 🃏2 trump on ▮ · 9♥ on ▮ · K♦ on ▮ · 7♣ on ▮"
         )
         assert lines["**Your tableau**" if seat == 1 else "**Bob's tableau**"].endswith(
-            "[A♥/▮] [6♦/▮] [Q♠ trump/▮] [10♣/▮] [8♥/▮]"
+            "A♥ on ▮ · 6♦ on ▮ · Q♠ trump on ▮ · 10♣ on ▮ · 8♥ on ▮"
         )
 
 
@@ -347,8 +347,8 @@ def test_before_trump_is_made_no_tableau_card_is_marked_trump() -> None:
     game = tuque_with_trumps_face_up(made=False)
     for seat in (0, 1):
         text = render.hand_text(game.view(seat), SEATING, 1)
-        assert "trump/" not in text.table
-        assert "[J♣/▮] [🃏2/▮]" in text.table
+        assert "trump" not in text.table.replace("**Trump**", "")
+        assert "J♣ on ▮ · 🃏2 on ▮" in text.table
 
 
 def test_the_hand_is_grouped_with_the_bowers_and_bens_in_trump() -> None:
@@ -515,17 +515,16 @@ def test_a_started_lobby_shows_computers_where_seats_were_empty() -> None:
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_only_a_game_with_tableaus_explains_their_notation(variant: str) -> None:
-    """The hand's footer explains ``[card/▮]`` in Tuque only; a view's ``tableaus`` holds
-    an empty tuple per seat elsewhere, which is not "no tableaus" to a truth test."""
+def test_no_hand_carries_a_notation_to_learn(variant: str) -> None:
+    """Issue 33: a hand's footer is the game and hand and where the rules are, with no key
+    to a notation under every hand; a tableau reads ``K♠ on ▮``, not ``[K♠/▮]``."""
     game = Game(variant, seed=2)
     game.deal()
     view = game.view(game.turn)
-    assert view.has_tableaus == bool(game.variant.tableau_piles)
-    assert bool(view.tableaus)  # the trap: one empty tuple a seat is still truthy
     seating = render.Seating(tuple("ABCDEF"[: view.players]), (None,) * view.players)
-    footer = render.hand_text(view, seating, 1).footer
-    assert ("[card/▮]" in footer) == bool(game.variant.tableau_piles)
+    text = render.hand_text(view, seating, 1)
+    assert text.footer == f"-# Game #1 · hand 1 · /tuque rules {variant}"
+    assert "[" not in text.table and "/▮" not in text.table
 
 
 @pytest.mark.parametrize("variant", ["jackpot", "three_hand", "auction"])
