@@ -843,7 +843,7 @@ def describe(view: PlayerView, names: Sequence[str], caption: str | None = None)
     """The table in words, for screen readers: public information only, names in full.
 
     E.g. ``Tuque table. Seats in playing order: Ann (dealer), CPU 2. Trump hearts,
-    made by Ann. Trick: Ann led J♥. Score: Ann 3 · CPU 2 (to 10). CPU 2 to play.``
+    made by Ann. Trick: Ann led J♥. Score: Ann: 3 · CPU 2: 2 (to 10). CPU 2 to play.``
     At most :data:`DESCRIPTION_LIMIT` characters: the least needed sentences (cards in
     hand, then tableaus, bidding, ...) are left out first to fit, then names are cut.
     """

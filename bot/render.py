@@ -198,7 +198,7 @@ def _short_trump(view: PlayerView, seating: Seating) -> str | None:
 def table_status(view: PlayerView, seating: Seating, ended: str | None = None) -> str:
     """The table message's one status line under its picture: who is to act (or the
     game's end), trump and its maker, and the score:
-    ``**Ann** to play · ♠ trump, made by Ann · Ann 3 · Bob 2 (to 10)``.
+    ``**Ann** to play · ♠ trump, made by Ann · Ann: 3 · Bob: 2 (to 10)``.
 
     Args:
         view: the PUBLIC view (``game.view(None)``).
@@ -678,8 +678,8 @@ def replay_embed(row: GameRow, seating: Seating, hands: int) -> discord.Embed:
         ending += f"; {seating.side_names(side, variant.sides)} won"
     embed.add_field(name="Result", value=f"{hands} hands, {ending}.", inline=False)
     embed.set_footer(
-        text="The .txt file tells every hand with every card; the .json file rebuilds the game "
-        "(tuque replay FILE in a terminal)."
+        text="The .txt file tells every hand with every card. The .json file is the game's "
+        "record: the Tuque program for computers replays it step by step."
     )
     return embed
 
@@ -869,8 +869,8 @@ def leaderboard_embed(
         embed.description = "No rated games yet: challenge someone with `/tuque challenge`."
         return embed
     lines = [
-        f"**{r.rank}.** {r.display_name or f'<@{r.user_id}>'} — {r.wins}W {r.losses}L "
-        f"({r.win_rate:.0%} of {r.games}) · rating {r.rating:.1f}"
+        f"**{r.rank}.** {r.display_name or f'<@{r.user_id}>'} — {won_lost(r.wins, r.losses)} "
+        f"({r.win_rate:.0%} of {r.games}) · rating {rating_text(r.rating)}"
         for r in rows
     ]
     embed.description = "\n".join(lines)
@@ -878,25 +878,38 @@ def leaderboard_embed(
     return embed
 
 
+def won_lost(wins: int, losses: int) -> str:
+    """Wins and losses, as the leaderboard and every stats line write them: ``2 won · 0 lost``."""
+    return f"{wins} won · {losses} lost"
+
+
+def rating_text(rating: float) -> str:
+    """A rating as players read it: a whole number on a scale that starts at 1000, so a
+    new player's first loss reads ``969``, not ``-3.1`` (``bot.ratings``'s ordinal, which
+    starts at 0, times 10 plus 1000: the order and the gaps are the model's)."""
+    return str(1000 + round(rating * 10))
+
+
 def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
     """A player's record: games, wins, hands made and euchred, marches, average tricks."""
     title = f"{name}'s record" + (f": {VARIANTS[stats.variant].title}" if stats.variant else "")
     embed = discord.Embed(title=title, colour=HAND_COLOUR)
-    rating = f"{stats.rating:.1f}" if stats.rating is not None else "unrated"
+    rating = rating_text(stats.rating) if stats.rating is not None else "unrated"
     embed.add_field(
         name="Games",
-        value=f"{stats.games} played · {stats.wins} won · {stats.losses} lost "
+        value=f"{stats.games} played · {won_lost(stats.wins, stats.losses)} "
         f"({stats.win_rate:.0%}) · rating {rating}",
         inline=False,
     )
     embed.add_field(
-        name="Against the computer", value=f"{stats.computer_wins}W {stats.computer_losses}L"
+        name="Against the computer",
+        value=won_lost(stats.computer_wins, stats.computer_losses),
     )
     avg = f"{stats.avg_tricks:.1f}" if stats.avg_tricks is not None else "—"
     embed.add_field(
         name="Hands",
-        value=f"{stats.hands_played} played · {stats.hands_called} called · "
-        f"{stats.hands_made} made · {stats.hands_euchred} euchred · {stats.marches} marches · "
+        value=f"{stats.hands_played} played · trump made {stats.hands_called} times: "
+        f"{stats.hands_made} made it · {stats.hands_euchred} euchred · {stats.marches} marches · "
         f"{avg} tricks a hand",
         inline=False,
     )

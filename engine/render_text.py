@@ -160,8 +160,8 @@ class TextRenderer:
 
     def _scores(self, scores: Sequence[int], goal: str = "") -> str:
         """One number per side, as every screen writes a score (:func:`score_text`):
-        ``You 4 · CPU 2``, ``You 4 · CPU 2 (to 10)`` with ``goal``."""
-        return score_text(scores, self.side_names, goal)
+        ``You: 4 · CPU 2: 2``, ``You: 4 · CPU 2: 2 (to 10)`` with ``goal``."""
+        return score_text(scores, self.side_names, goal, ascii_only=self.ascii_only)
 
     def _tricks(self, per_seat: Sequence[int]) -> str:
         """Tricks won by each side: ``You & Partner 3, West & East 1``."""

@@ -582,17 +582,22 @@ def side_name(names: Sequence[str]) -> str:
     return ", ".join(names[:-1]) + " & " + names[-1]
 
 
-def score_text(scores: Sequence[int], names: Sequence[str], goal: str = "") -> str:
-    """The score, written one way on every screen: each side's name and points, then
-    what the game is played to: ``Ann & Cleo 3 · Bob & Dev 2 (to 10)``; Jackpot's
-    ``Ann 3 · Bob 0 · Cy 1 (chips; pool 2, deal 3 of 12)``.
+def score_text(
+    scores: Sequence[int], names: Sequence[str], goal: str = "", *, ascii_only: bool = False
+) -> str:
+    """The score, written one way on every screen: each side's name, a colon and its
+    points, then what the game is played to: ``Ann & Cleo: 3 · Bob & Dev: 2 (to 10)``,
+    ``You: 11 · CPU 2: 8 (to 10)`` (the colon keeps a seat's number apart from its
+    points); Jackpot's ``Ann: 3 · Bob: 0 (chips; pool 2, deal 3 of 12)``.
 
     Args:
         scores: each side's points (or chips), in side order.
         names: each side's name (:func:`side_name`), in the same order.
         goal: what the game is played to (:func:`score_goal`); empty to leave it out.
+        ascii_only: ``/`` between the sides, for a terminal without ``·``.
     """
-    each = " · ".join(f"{name} {points}" for name, points in zip(names, scores, strict=True))
+    between = " / " if ascii_only else " · "
+    each = between.join(f"{name}: {points}" for name, points in zip(names, scores, strict=True))
     return f"{each} ({goal})" if goal else each
 
 
@@ -781,7 +786,7 @@ def prompt(view: PlayerView, variant: Variant) -> str:
         if standing is None:
             return "bid, or pass."
         what = f"{standing.level} in {standing.suit.noun}"
-        return f"bid higher than the {what} standing, or pass."
+        return f"bid more than the highest bid so far ({what}), or pass."
     return ""
 
 
