@@ -63,6 +63,9 @@ from engine.wording import (
     deals_left,
     doing,
     points_text,
+    score_goal,
+    score_text,
+    side_name,
     sort_cards,
     verdict,
     won_game,
@@ -956,7 +959,7 @@ class _Table:
 
     def _side_names(self, side: int) -> str:
         seats = [s for s, each in enumerate(self.view.sides) if each == side]
-        return " & ".join(self.names[s] for s in seats)
+        return side_name([self.names[s] for s in seats])
 
     # -- the tableaus --
 
@@ -1020,8 +1023,8 @@ def describe(
     """The table in words, for screen readers: public information only, names in full;
     ``ended``: the result of a game ended early (a resignation, a forfeit).
 
-    E.g. ``Tuque table. Seats in playing order: Ann (dealer), Computer. Trump hearts,
-    made by Ann. Trick: Ann led J♥. Score: Ann 3, Computer 2, to 10. Computer to play.``
+    E.g. ``Tuque table. Seats in playing order: Ann (dealer), CPU 2. Trump hearts,
+    made by Ann. Trick: Ann led J♥. Score: Ann: 3 · CPU 2: 2 (to 10). CPU 2 to play.``
     At most :data:`DESCRIPTION_LIMIT` characters: the least needed sentences (cards in
     hand, then tableaus, bidding, ...) are left out first to fit, then names are cut.
     """
@@ -1142,14 +1145,13 @@ def _result_sentence(
 
 
 def _score_sentence(view: PlayerView, variant: Variant, who: Sequence[str]) -> str:
-    score = ", ".join(f"{_side(view, side, who)} {p}" for side, p in enumerate(view.scores))
-    if variant.chips:
-        return f"Chips: {score}; pool {view.pool}; {deals_left(view)}"
-    return f"Score: {score}, to {view.target}"
+    """The score as every text writes it (:func:`engine.wording.score_text`)."""
+    sides = [_side(view, side, who) for side in range(len(view.scores))]
+    return f"Score: {score_text(view.scores, sides, score_goal(view, variant))}"
 
 
 def _side(view: PlayerView, side: int, who: Sequence[str]) -> str:
-    return " & ".join(who[s] for s, each in enumerate(view.sides) if each == side)
+    return side_name([who[s] for s, each in enumerate(view.sides) if each == side])
 
 
 def _status_sentence(

@@ -44,16 +44,19 @@ from engine.wording import (
     THROWN_IN,
     Wording,
     capital,
-    deals_left,
+    computer_name,
     doing,
     goal,
     jokers_word,
     points_text,
     prompt,
+    score_goal,
+    score_text,
+    side_name,
     sort_cards,
+    stand_in_name,
     suit_groups,
     suit_text,
-    tableau_marks,
     verb,
     verdict,
     won_game,
@@ -81,7 +84,6 @@ __all__ = [
     "rules_embed",
     "seating_of",
     "settings_embed",
-    "short_names",
     "start_text",
     "stats_embed",
     "table_note_text",
@@ -106,23 +108,21 @@ class Seating:
         return "—" if seat is None else self.names[seat]
 
     def side_names(self, side: int, sides: Sequence[int]) -> str:
-        """The names on ``side`` joined with ``&``."""
-        return " & ".join(n for n, s in zip(self.names, sides, strict=True) if s == side)
+        """The side ``side`` by its players' names (:func:`engine.wording.side_name`)."""
+        return side_name([n for n, s in zip(self.names, sides, strict=True) if s == side])
 
 
 def seating_of(seats: Sequence[SeatRow]) -> Seating:
-    """The names of a game's seats: members' display names, computers by level (and by
-    seat where there are several, so a trick line says which one played), and the
-    computer in a resigned member's seat by whose seat it is, never mentioned."""
-    computers = sum(s.kind is SeatKind.COMPUTER for s in seats)
+    """The names of a game's seats, the same in every message, result and replay:
+    members' display names, each computer by its seat (``CPU 2``,
+    :func:`engine.wording.computer_name`), and the computer in a resigned member's seat
+    by whose seat it is (``CPU for Ann``), never mentioned."""
     names = tuple(
-        f"Computer for {s.display_name or 'Player'}"
+        stand_in_name(s.display_name or "Player")
         if s.resigned
         else (s.display_name or "Player")
         if s.kind is not SeatKind.COMPUTER
-        else f"Computer ({s.level})"
-        if computers == 1
-        else f"Computer {s.seat + 1} ({s.level})"
+        else computer_name(s.seat)
         for s in seats
     )
     return Seating(names, tuple(None if s.resigned else s.user_id for s in seats))
@@ -196,13 +196,9 @@ def _trump_line(view: PlayerView, seating: Seating) -> str:
 
 
 def _score_line(view: PlayerView, seating: Seating) -> str:
-    score = " · ".join(
-        f"{seating.side_names(side, view.sides)} {points}"
-        for side, points in enumerate(view.scores)
-    )
-    if _variant(view).chips:
-        return f"{score} chips · pool {view.pool} ({deals_left(view)})"
-    return f"{score} (to {view.target})"
+    """The score with what it is played to (:func:`engine.wording.score_text`)."""
+    names = [seating.side_names(side, view.sides) for side in range(len(view.scores))]
+    return score_text(view.scores, names, score_goal(view, _variant(view)))
 
 
 def table_title(view: PlayerView, game_id: int) -> str:
@@ -221,26 +217,10 @@ def _short_trump(view: PlayerView, seating: Seating) -> str | None:
     return f"{view.trump.symbol} trump, {made_by}"
 
 
-def _short_score(view: PlayerView, seating: Seating) -> str:
-    """The score in a few words: ``Ann 3–2 Bob, to 10``; by name where more than two
-    sides play; chips and the pool in Jackpot."""
-    sides = sorted(set(view.sides))
-    if _variant(view).chips:
-        chips = " · ".join(f"{seating.side_names(s, view.sides)} {view.scores[s]}" for s in sides)
-        return f"{chips} chips · pool {view.pool}"
-    if len(sides) == 2:
-        (a, b), (x, y) = sides, (view.scores[s] for s in sides)
-        names = seating.side_names(a, view.sides), seating.side_names(b, view.sides)
-        return f"{names[0]} {x}–{y} {names[1]}, to {view.target}"
-    each = " · ".join(f"{seating.side_names(s, view.sides)} {view.scores[s]}" for s in sides)
-    return f"{each}, to {view.target}"
-
-
 def start_text(view: PlayerView, seating: Seating, game_id: int) -> str:
     """The message in the channel that starts a game's thread, where its table plays:
     ``**Tuque · game #12**: Ann vs Bob, first to 10 points. The table is in the thread.``
     (the public view: names and the target only)."""
-    seating = short_names(seating)
     sides = sorted(set(view.sides))
     players = " vs ".join(seating.side_names(s, view.sides) for s in sides)
     goal = "chips" if _variant(view).chips else f"first to {view.target} points"
@@ -251,7 +231,7 @@ def start_text(view: PlayerView, seating: Seating, game_id: int) -> str:
 def table_status(view: PlayerView, seating: Seating, ended: str | None = None) -> str:
     """The table message's one status line under its picture: who is to act (or the
     game's end), trump and its maker, and the score:
-    ``**Ann** to play · ♠ trump, made by Ann · Ann 3–2 Bob, to 10``.
+    ``**Ann** to play · ♠ trump, made by Ann · Ann: 3 · Bob: 2 (to 10)``.
 
     Args:
         view: the PUBLIC view (``game.view(None)``).
@@ -263,7 +243,6 @@ def table_status(view: PlayerView, seating: Seating, ended: str | None = None) -
     """
     if view.seat is not None:
         raise ValueError("the table is rendered from the public view only")
-    seating = short_names(seating)
     parts = [_status(view, seating, ended).removesuffix(".")]
     previous = view.hand_just_over
     if previous is not None and ended is None:
@@ -271,7 +250,7 @@ def table_status(view: PlayerView, seating: Seating, ended: str | None = None) -
     trump = _short_trump(view, seating) if view.phase is not Phase.GAME_OVER else None
     if trump is not None and ended is None:
         parts.append(trump)
-    parts.append(_short_score(view, seating))
+    parts.append(_score_line(view, seating))
     return " · ".join(parts)
 
 
@@ -406,7 +385,6 @@ def hand_text(
     if view.seat is None:
         raise ValueError("a hand is rendered from a seat's view")
     variant = _variant(view)
-    seating = short_names(seating)
     status = [note] if note and note != ended else []
     if ended is not None or view.phase is Phase.GAME_OVER:
         status.append(_status(view, seating, ended))
@@ -456,39 +434,27 @@ def hand_text(
     if view.phase is Phase.PLAY:  # before the play, everyone's 0 says nothing
         table.append("**Tricks** " + _tricks_line(view, seating).replace("\n", " · "))
     table.append(f"**Score** {_score_line(view, seating)}")
-    key = " · [card/▮]: a face-up card on a face-down one" if view.has_tableaus else ""
-    footer = (
-        f"-# Game #{game_id} · hand {view.hand_no}{key} · "
-        f"/tuque rules {view.variant} explains every symbol"
-    )
+    footer = f"-# Game #{game_id} · hand {view.hand_no} · /tuque rules {view.variant}"
     return HandText("\n".join(status), cards, "\n".join(table), footer)
 
 
-_LEVEL = re.compile(r" \((?:easy|normal|hard)\)$")
-
-
-def short_names(seating: Seating) -> Seating:
-    """``seating`` with the computers' levels dropped (``Computer 3``): on a phone, a
-    six-seat game's lines would be mostly "(normal)". Members' names stay whole."""
-    names = tuple(
-        _LEVEL.sub("", name) if user is None else name
-        for name, user in zip(seating.names, seating.user_ids, strict=True)
-    )
-    return Seating(names, seating.user_ids)
-
-
 def _piles(view: PlayerView, seat: int, faces: CardFaces) -> str:
-    """A seat's tableau piles, ``[K♠/▮]``, each card shown once (its face, else its text);
-    once trump is made, a face-up trump says so, ``[J♣ trump/▮]`` (a Left Bower or a Ben
-    is trump whatever its face shows)."""
-    back, gone = faces.back(), tableau_marks()[1]
-
-    def up(card: Card | None) -> str:
-        if card is None:
-            return gone
-        return faces.show(card) + (" trump" if is_trump(card, view.trump) else "")
-
-    return " ".join(f"[{up(p.up)}/{back if p.face_down else ' '}]" for p in view.tableaus[seat])
+    """A seat's tableau piles in plain sight, no notation to learn: ``K♠ on ▮`` (a
+    face-up card on a face-down one, the back shown as the bot's card back), ``▮`` (its
+    face-up card played, the one beneath turns up after the trick), ``9♦`` (nothing
+    beneath); an empty pile is left out. Each card shows once (its face, else its
+    text); once trump is made, a face-up trump says so, ``J♣ trump on ▮`` (a Left Bower
+    or a Ben is trump whatever its face shows)."""
+    back = faces.back()
+    shown = []
+    for pile in view.tableaus[seat]:
+        up = "" if pile.up is None else faces.show(pile.up)
+        if up and is_trump(pile.up, view.trump):
+            up += " trump"
+        under = back if pile.face_down else ""
+        if up or under:
+            shown.append(f"{up} on {under}" if up and under else up or under)
+    return " · ".join(shown) or "empty"
 
 
 def _called_once(view: PlayerView, faces: CardFaces) -> str | None:
@@ -582,10 +548,8 @@ def hand_summary_embed(
         embed.description = f"{words.made(result)}. {words.took(result)}.{outcome}"
         sides = [seating.side_names(side, v.sides) for side in range(len(result.points))]
         embed.add_field(name="Points", value=points_text(result.points, sides))
-    score = " · ".join(
-        f"{seating.side_names(side, v.sides)} {p}" for side, p in enumerate(result.scores)
-    )
-    embed.add_field(name="Score", value=score)
+    names = [seating.side_names(side, v.sides) for side in range(len(result.scores))]
+    embed.add_field(name="Score", value=score_text(result.scores, names))
     return embed
 
 
@@ -597,11 +561,7 @@ def game_over_embed(view: PlayerView, seating: Seating, reason: str | None = Non
     else:
         assert view.winner is not None
         embed.description = f"🏆 {won_game(seating.side_names(view.winner, view.sides))}!"
-    score = " · ".join(
-        f"{seating.side_names(side, view.sides)} {p}" for side, p in enumerate(view.scores)
-    )
-    goal = "chips" if _variant(view).chips else f"(to {view.target})"
-    embed.add_field(name="Final score", value=f"{score} {goal}")
+    embed.add_field(name="Final score", value=_score_line(view, seating))
     return embed
 
 
@@ -715,7 +675,7 @@ def _result_line(result: HandResult, variant: Variant, seating: Seating) -> str:
         return f"{capital(THROWN_IN)}."
     tricks = " · ".join(f"{seating.who(s)} {n}" for s, n in enumerate(result.tricks))
     sides = [seating.side_names(side, variant.sides) for side in range(len(result.points))]
-    score = " · ".join(f"{name} {p}" for name, p in zip(sides, result.scores, strict=True))
+    score = score_text(result.scores, sides)
     maker = f"{Wording(variant, seating.names).made(result)}. " if result.maker is not None else ""
     said = verdict(result, variant)
     outcome = f" {capital(said)}!" if said else ""
@@ -782,8 +742,8 @@ def replay_embed(row: GameRow, seating: Seating, hands: int) -> discord.Embed:
         ending += f"; {seating.side_names(side, variant.sides)} won"
     embed.add_field(name="Result", value=f"{hands} hands, {ending}.", inline=False)
     embed.set_footer(
-        text="The .txt file tells every hand with every card; the .json file rebuilds the game "
-        "(tuque replay FILE in a terminal)."
+        text="The .txt file tells every hand with every card. The .json file is the game's "
+        "record: the Tuque program for computers replays it step by step."
     )
     return embed
 
@@ -801,19 +761,22 @@ def rules_embed(variant: str) -> discord.Embed:
     return embed
 
 
-_TEAM_NAMES = "ABC"
-
-
 def _configured(variant: str, options: dict[str, object]) -> Variant:
     v = VARIANTS[variant]
     return v.configured(v.options(**options))
 
 
 def lobby_seat_label(lobby: LobbyRow, seat: int) -> str:
-    """``"Seat 2 · team B"`` (team games) or ``"Seat 2"``: how a lobby names a seat."""
+    """How a lobby names a seat: ``"Seat 2"``, and in a team game its partners' seats,
+    ``"Seat 2 · partner of seat 4"``, ``"Seat 2 · partner of seats 4 & 6"``. A side is
+    named by its players in every text, so before anyone sits it is named by its seats
+    (no team letters that the table and results would never use)."""
     v = _configured(lobby.variant, lobby.options)
-    team = f" · team {_TEAM_NAMES[v.sides[seat]]}" if v.teams else ""
-    return f"Seat {seat + 1}{team}"
+    if not v.teams:
+        return f"Seat {seat + 1}"
+    partners = [f"{s + 1}" for s in range(v.players) if s != seat and v.sides[s] == v.sides[seat]]
+    plural = "s" if len(partners) > 1 else ""
+    return f"Seat {seat + 1} · partner of seat{plural} {side_name(partners)}"
 
 
 def _rules_in_words(lobby: LobbyRow) -> str:
@@ -821,6 +784,7 @@ def _rules_in_words(lobby: LobbyRow) -> str:
     v = _configured(lobby.variant, lobby.options)
     o = v.options(**lobby.options)
     words = [goal(v, o.target, o.hands) if v.chips else f"first to {o.target} points"]
+    words.append(f"computers play at the {lobby.level} level")
     if o.stick_the_dealer and v.name == "euchre":
         words.append("stick the dealer")
     if o.no_alone_after_pass:
@@ -844,7 +808,7 @@ def _rules_in_words(lobby: LobbyRow) -> str:
     return f"{summary}\n\n**This table**: {', '.join(words)}; {sides}."
 
 
-_DEFAULT_TARGET = re.compile(r" ?First to \d+ points wins[^.]*\.")
+_DEFAULT_TARGET = re.compile(r" ?First (?:side |team )?to \d+ points wins[^.]*\.")
 """The sentence of a rules summary that gives the variant's default target."""
 
 
@@ -853,9 +817,10 @@ def lobby_embed(lobby: LobbyRow) -> discord.Embed:
 
     Shows only ids, names and the options: a lobby holds nothing hidden."""
     v = _configured(lobby.variant, lobby.options)
-    kind = "invitation" if lobby.invited else "table"
+    # No number of its own: the game's number is the one a player quotes, once it starts.
+    kind = "invitation" if lobby.invited else "open table"
     embed = discord.Embed(
-        title=f"{v.title}: {kind} #{lobby.id}",
+        title=f"{v.title}: {kind}",
         description=_rules_in_words(lobby),
         colour=TABLE_COLOUR,
     )
@@ -864,11 +829,13 @@ def lobby_embed(lobby: LobbyRow) -> discord.Embed:
     for seat in range(lobby.seats):
         s = held.get(seat)
         if s is None and lobby.status is LobbyStatus.STARTED:
-            who = f"Computer ({lobby.level})"
+            who = computer_name(seat)
         elif s is None:
-            who = f"*empty: a computer ({lobby.level}) if nobody sits*"
+            who = f"*empty: {computer_name(seat)} if nobody sits*"
         elif s.kind is SeatKind.COMPUTER:
-            who = f"Computer ({s.level})"
+            # Named as at the table; a level other than the table's is said beside it.
+            level = f" · {s.level} level" if s.level != lobby.level else ""
+            who = computer_name(seat) + level
         else:
             who = f"<@{s.user_id}>" + (" (host)" if s.user_id == lobby.host_id else "")
             if not s.accepted:
@@ -966,8 +933,8 @@ def leaderboard_embed(
         embed.description = "No rated games yet: challenge someone with `/tuque challenge`."
         return embed
     lines = [
-        f"**{r.rank}.** {r.display_name or f'<@{r.user_id}>'} — {r.wins}W {r.losses}L "
-        f"({r.win_rate:.0%} of {r.games}) · rating {r.rating:.1f}"
+        f"**{r.rank}.** {r.display_name or f'<@{r.user_id}>'} — {won_lost(r.wins, r.losses)} "
+        f"({r.win_rate:.0%} of {r.games}) · rating {rating_text(r.rating)}"
         for r in rows
     ]
     embed.description = "\n".join(lines)
@@ -975,25 +942,38 @@ def leaderboard_embed(
     return embed
 
 
+def won_lost(wins: int, losses: int) -> str:
+    """Wins and losses, as the leaderboard and every stats line write them: ``2 won · 0 lost``."""
+    return f"{wins} won · {losses} lost"
+
+
+def rating_text(rating: float) -> str:
+    """A rating as players read it: a whole number on a scale that starts at 1000, so a
+    new player's first loss reads ``969``, not ``-3.1`` (``bot.ratings``'s ordinal, which
+    starts at 0, times 10 plus 1000: the order and the gaps are the model's)."""
+    return str(1000 + round(rating * 10))
+
+
 def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
     """A player's record: games, wins, hands made and euchred, marches, average tricks."""
     title = f"{name}'s record" + (f": {VARIANTS[stats.variant].title}" if stats.variant else "")
     embed = discord.Embed(title=title, colour=HAND_COLOUR)
-    rating = f"{stats.rating:.1f}" if stats.rating is not None else "unrated"
+    rating = rating_text(stats.rating) if stats.rating is not None else "unrated"
     embed.add_field(
         name="Games",
-        value=f"{stats.games} played · {stats.wins} won · {stats.losses} lost "
+        value=f"{stats.games} played · {won_lost(stats.wins, stats.losses)} "
         f"({stats.win_rate:.0%}) · rating {rating}",
         inline=False,
     )
     embed.add_field(
-        name="Against the computer", value=f"{stats.computer_wins}W {stats.computer_losses}L"
+        name="Against the computer",
+        value=won_lost(stats.computer_wins, stats.computer_losses),
     )
     avg = f"{stats.avg_tricks:.1f}" if stats.avg_tricks is not None else "—"
     embed.add_field(
         name="Hands",
-        value=f"{stats.hands_played} played · {stats.hands_called} called · "
-        f"{stats.hands_made} made · {stats.hands_euchred} euchred · {stats.marches} marches · "
+        value=f"{stats.hands_played} played · trump made {stats.hands_called} times: "
+        f"{stats.hands_made} made it · {stats.hands_euchred} euchred · {stats.marches} marches · "
         f"{avg} tricks a hand",
         inline=False,
     )

@@ -804,7 +804,7 @@ def certainty(
     level's rule of thumb, as in Auction's bidding) says so.
     """
     if not shares:
-        return "a rule of thumb: the hard computer does not search this choice"
+        return "a rule of thumb: the hard computer decides this by rule, without thinking ahead"
     mine = shares.get(chosen, 0.0)
     others = sorted(
         ((share, action) for action, share in shares.items() if action != chosen),

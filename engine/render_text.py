@@ -28,12 +28,14 @@ from engine.wording import (
     THROWN_IN,
     Wording,
     capital,
-    deals_left,
-    goal,
+    computer_name,
     legend,
     pile_text,
     prompt,
+    score_goal,
+    score_text,
     scores,
+    side_name,
     sort_cards,
     suit_groups,
     tableau_marks,
@@ -66,7 +68,7 @@ class TextRenderer:
     Args:
         variant: the game's variant (for seat names and the number of tricks).
         you: the seat of the person reading, named "You" (their partner "Partner",
-            the other seats "Computer" in a two-player game, else by compass point);
+            the other seat ``CPU 2`` in a two-player game, else by compass point);
             ``None`` names every seat by compass point, for watching and replays.
         ascii_only: show cards in the notation (``10H``, ``AS``, ``B3``) and use ASCII
             tableau marks, for terminals that cannot print suit symbols.
@@ -95,7 +97,7 @@ class TextRenderer:
                 elif variant.sides[seat] == variant.sides[you] and partners == 1:
                     names[seat] = "Partner"
                 elif n == 2:
-                    names[seat] = "Computer"
+                    names[seat] = computer_name(seat)
         self.variant = variant
         self.you = you
         self.ascii_only = ascii_only
@@ -107,7 +109,7 @@ class TextRenderer:
         for seats in members:
             seats.sort(key=lambda s: (s != you, s))
         self.side_names: tuple[str, ...] = tuple(
-            " & ".join(self.names[s] for s in seats) for seats in members
+            side_name([self.names[s] for s in seats]) for seats in members
         )
         self._plural_side = tuple(len(seats) > 1 or you in seats for seats in members)
         self.words = Wording(variant, self.names, you, ascii_only)
@@ -156,9 +158,10 @@ class TextRenderer:
     def _possessive(self, seat: int) -> str:
         return "Your" if seat == self.you else f"{self.names[seat]}'s"
 
-    def _scores(self, scores: Sequence[int]) -> str:
-        """One number per side: ``You 4, Computer 2``."""
-        return ", ".join(f"{self.side_names[i]} {p}" for i, p in enumerate(scores))
+    def _scores(self, scores: Sequence[int], goal: str = "") -> str:
+        """One number per side, as every screen writes a score (:func:`score_text`):
+        ``You: 4 · CPU 2: 2``, ``You: 4 · CPU 2: 2 (to 10)`` with ``goal``."""
+        return score_text(scores, self.side_names, goal, ascii_only=self.ascii_only)
 
     def _tricks(self, per_seat: Sequence[int]) -> str:
         """Tricks won by each side: ``You & Partner 3, West & East 1``."""
@@ -179,7 +182,7 @@ class TextRenderer:
         lines = [
             f"--- Hand {view.hand_no} of {self.variant.title}: "
             f"{self._does(view.dealer, 'deals', 'deal')} ---",
-            f"Score: {self._scores(view.scores)} ({self._goal(view)})",
+            f"Score: {self._scores(view.scores, score_goal(view, self.variant))}",
             f"{self._up_card(view)}   Trump: {self._trump(view)}",
         ]
         if view.phase is Phase.PLAY:
@@ -235,11 +238,6 @@ class TextRenderer:
         if self.variant.chips:
             lines.append(f"Pool: {view.pool} chips.")
         return lines
-
-    def _goal(self, view: PlayerView) -> str:
-        """What ends the game, after the score: ``game to 10``, or Jackpot's deals
-        (``deal 3 of 12``), since it ends on deals, not points (RULES.md §7 ruling)."""
-        return deals_left(view) if self.variant.chips else goal(self.variant, view.target)
 
     def _up_card(self, view: PlayerView) -> str:
         if view.up_card is None:
@@ -450,20 +448,21 @@ class TextRenderer:
             f"Hand {result.hand_no}: {self.words.made(result)}. "
             f"Tricks: {self._tricks(result.tricks)}.{outcome}\n"
             f"{scored or capital(NOBODY_SCORES)}. "
-            f"Score: {self._scores(result.scores)} ({goal(self.variant, target)})."
+            f"Score: {self._scores(result.scores, f'to {target}')}."
         )
 
     def game_result(self, view: PlayerView) -> str:
         """The end of the game: the winning side and the final score."""
         assert view.winner is not None
         won = won_game(self.side_names[view.winner])
-        return f"Game over: {won}. Final score: {self._scores(view.scores)}."
+        final = self._scores(view.scores, score_goal(view, self.variant))
+        return f"Game over: {won}. Final score: {final}."
 
     def unfinished(self, view: PlayerView) -> str:
         """The end of a record of a game that was stopped before its end."""
         return (
             f"\nThe record stops during hand {view.hand_no}, before the game's end. "
-            f"Score: {self._scores(view.scores)} ({self._goal(view)})."
+            f"Score: {self._scores(view.scores, score_goal(view, self.variant))}."
         )
 
 

@@ -56,6 +56,7 @@ __all__ = [
     "a_joker",
     "capital",
     "card_text",
+    "computer_name",
     "count",
     "deals_left",
     "doing",
@@ -67,9 +68,13 @@ __all__ = [
     "points_text",
     "prompt",
     "rank_text",
+    "score_goal",
+    "score_text",
     "scores",
+    "side_name",
     "signed",
     "sort_cards",
+    "stand_in_name",
     "suit_groups",
     "suit_text",
     "tableau_marks",
@@ -553,6 +558,57 @@ class Wording:
         return (word,)
 
 
+# --- seats and sides: one name each, in every text and the picture ------------------------
+
+
+def computer_name(seat: int) -> str:
+    """A computer seat's name: ``CPU 3`` for seat index 2 (seats count from 1 for
+    players). Short and distinct, and the same on the table, in results, replays, the
+    lobby and the terminal; the computer's level is said apart where it matters."""
+    return f"CPU {seat + 1}"
+
+
+def stand_in_name(member: str) -> str:
+    """The computer playing a resigned member's seat: ``CPU for Ann`` (docs/rulings.md
+    R26), named by whose seat it is, so the seat keeps a name the table knows."""
+    return f"CPU for {member}"
+
+
+def side_name(names: Sequence[str]) -> str:
+    """A side named by its players, as every text names a side: ``Ann``, ``Ann & Cleo``,
+    ``Ann, Cleo & Eve`` (six-hand's three partners)."""
+    if len(names) <= 2:
+        return " & ".join(names)
+    return ", ".join(names[:-1]) + " & " + names[-1]
+
+
+def score_text(
+    scores: Sequence[int], names: Sequence[str], goal: str = "", *, ascii_only: bool = False
+) -> str:
+    """The score, written one way on every screen: each side's name, a colon and its
+    points, then what the game is played to: ``Ann & Cleo: 3 · Bob & Dev: 2 (to 10)``,
+    ``You: 11 · CPU 2: 8 (to 10)`` (the colon keeps a seat's number apart from its
+    points); Jackpot's ``Ann: 3 · Bob: 0 (chips; pool 2, deal 3 of 12)``.
+
+    Args:
+        scores: each side's points (or chips), in side order.
+        names: each side's name (:func:`side_name`), in the same order.
+        goal: what the game is played to (:func:`score_goal`); empty to leave it out.
+        ascii_only: ``/`` between the sides, for a terminal without ``·``.
+    """
+    between = " / " if ascii_only else " · "
+    each = between.join(f"{name}: {points}" for name, points in zip(names, scores, strict=True))
+    return f"{each} ({goal})" if goal else each
+
+
+def score_goal(view: PlayerView, variant: Variant) -> str:
+    """What the score is counted towards, for :func:`score_text`: ``to 10``, or
+    Jackpot's chips with its pool and deals (:func:`deals_left`)."""
+    if variant.chips:
+        return f"chips; pool {view.pool}, {deals_left(view)}"
+    return f"to {view.target}"
+
+
 # --- phases: what the seat to act is doing ---------------------------------------------
 
 _DOING: dict[Phase, str] = {
@@ -733,7 +789,7 @@ def prompt(view: PlayerView, variant: Variant) -> str:
         if standing is None:
             return "bid, or pass."
         what = f"{standing.level} in {standing.suit.noun}"
-        return f"bid higher than the {what} standing, or pass."
+        return f"bid more than the highest bid so far ({what}), or pass."
     return ""
 
 

@@ -47,6 +47,7 @@ from bot.store import (
 )
 from engine.variants import VARIANTS
 from engine.variants import Variant as VariantRules
+from engine.wording import computer_name
 
 if TYPE_CHECKING:
     from bot.client import TuqueBot
@@ -150,7 +151,9 @@ def lobby_view(lobby: LobbyRow) -> discord.ui.View | None:
     seats = [
         discord.SelectOption(
             label=render.lobby_seat_label(lobby, seat),
-            description="empty" if seat not in held else f"computer ({held[seat].level})",
+            description="empty"
+            if seat not in held
+            else f"{computer_name(seat)}, {held[seat].level} level",
             value=str(seat),
         )
         for seat in range(lobby.seats)
@@ -482,12 +485,12 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
             )
             if invited:
                 self._hosts[lobby.id] = interaction
-            what = "Invitation" if invited else "Table"
+            what = "invitation" if invited else "table"
             await replies.deliver(
                 f"lobby {lobby.id}: answer",
                 lambda: replies.send(
                     interaction,
-                    content=f"{what} #{lobby.id} is open below."
+                    content=f"Your {what} is open below."
                     + (" When everyone accepts, your hand appears here." if invited else ""),
                     ephemeral=True,
                 ),

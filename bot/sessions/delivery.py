@@ -356,7 +356,7 @@ class Delivery:
         the drawer (about 9 ms) from the public view only."""
         public = session.game.view(None)
         loop = asyncio.get_running_loop()
-        names = render.short_names(session.seating).names
+        names = session.seating.names
         # A resignation or a forfeit ends the game where the engine does not: the
         # picture shows it from the table's result.
         draw = partial(draw_table, public, names, result=session.table.result)

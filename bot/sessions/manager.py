@@ -543,7 +543,11 @@ class GameSessions:
         if session.table.resign_goes_on():
             then = "a computer takes your seat and the others play on"
         else:
-            then = f"your side loses against {self.opponents_of(session, interaction.user.id)}"
+            against = self.opponents_of(session, interaction.user.id)
+            # "Your side" only where the member has partners (a side of several seats).
+            mine = [s.side for s in session.table.seats if s.member == interaction.user.id]
+            alone = [s.side for s in session.table.seats].count(mine[0]) == 1
+            then = f"you lose against {against}" if alone else f"your side loses against {against}"
         await replies.send(
             interaction,
             content=f"Resign game #{session.id}? It counts as a loss for you: {then}.",

@@ -4,18 +4,34 @@
 
 Settings come from the environment, as for ``tuque-bot``; only discord.py's two
 URLs are pointed at the double (the double itself does the same in-process).
+With ``LAUNCH_READY_FILE`` set, a line is appended to that file each time the bot
+is ready (discord.py's ``on_ready``), so a test can wait for readiness itself
+instead of guessing how long it takes on a busy machine.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
 
 import discord
 import yarl
 
 from bot.__main__ import main
+from bot.client import TuqueBot
+
+
+async def _note_ready(bot: TuqueBot) -> None:
+    """Append a line to ``LAUNCH_READY_FILE``: the bot serves interactions from now on."""
+    with Path(os.environ["LAUNCH_READY_FILE"]).open("a") as ready:
+        ready.write(f"ready {os.getpid()}\n")
+
 
 if __name__ == "__main__":
     discord.http.Route.BASE = sys.argv[1]
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
+    if "LAUNCH_READY_FILE" in os.environ:
+        # discord.py calls a client's own on_ready coroutine on READY; TuqueBot has none.
+        TuqueBot.on_ready = _note_ready  # type: ignore[attr-defined]
     sys.exit(main([]))

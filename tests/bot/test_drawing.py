@@ -268,7 +268,7 @@ def test_the_description_says_the_public_table() -> None:
     assert f"Trump {view.trump.noun}, made by {('Ann', 'Bob')[view.maker]}" in text
     leader, card = view.trick.plays[0]
     assert f"Trick: {('Ann', 'Bob')[leader]} led {card.pretty()}." in text
-    assert f"Score: Ann {view.scores[0]}, Bob {view.scores[1]}, to 10." in text
+    assert f"Score: Ann: {view.scores[0]} · Bob: {view.scores[1]} (to 10)." in text
     assert text.endswith(f"{('Ann', 'Bob')[view.turn or 0]} to play.")
     assert not [card for card in _hidden(game) if card.pretty() in text]
 

@@ -377,13 +377,13 @@ async def test_a_lobby_post_whose_answer_was_lost_leaves_one_lobby(
         503,
         times=2,
         performed=True,
-        match=lambda path, body: "table #" in json.dumps(body),
+        match=lambda path, body: ": open table" in json.dumps(body),
     )
     async with running_bot(t) as bot:
         rec = await t.double.slash(t.ann, t.channel, "tuque", "table", variant="two_hand")
         await rec.settled()
         await t.double.idle()
-        (lobby,) = posted_as(t, "table #")
+        (lobby,) = posted_as(t, ": open table")
         join = next(b.custom_id for b in lobby.buttons if b.label == "Join")
         await (await t.double.click(t.bob, lobby, join or "")).settled()
         start = next(b.custom_id for b in lobby.buttons if b.label == "Start")
@@ -392,7 +392,7 @@ async def test_a_lobby_post_whose_answer_was_lost_leaves_one_lobby(
         assert "is on" in t.double.message(lobby.id).text
         assert len(bot.sessions.games_of(t.guild.id, t.channel.id, t.bob.id)) == 1
     assert fault.hits == 2
-    assert len(posted_as(t, "table #")) == 1
+    assert len(posted_as(t, ": open table")) == 1
     assert_posts_carry_the_bots_nonces(t)
 
 

@@ -23,6 +23,7 @@ from bot import render
 from bot.buttons import DYNAMIC_ITEMS, SuitSelect, UnknownButton
 from bot.emojis import TEXT_FACES, CardFaces
 from bot.layout import HINT_EMOJI, default_suit, hand_layout, suit_choices, suit_of
+from bot.store import SeatRow
 from engine.actions import ACTIONS, Bid, CallCard, Discard, Pass, Play
 from engine.cards import Card, Suit, is_trump
 from engine.game import Game
@@ -157,7 +158,7 @@ def test_each_card_shows_once_as_its_face_or_its_text() -> None:
         assert card.pretty() not in with_faces.cards
     pile = next(p for p in view.tableaus[0] if p.up is not None and p.face_down)
     assert pile.up is not None
-    assert f"[{LONG_FACES.show(pile.up)}/{LONG_FACES.back()}]" in with_faces.table
+    assert f"{LONG_FACES.show(pile.up)} on {LONG_FACES.back()}" in with_faces.table
     as_text = render.hand_text(view, SEATING, 1)
     assert all(as_text.cards.count(c.pretty()) == 1 for c in view.hand if not c.copy)
 
@@ -183,7 +184,7 @@ def test_the_hand_message_is_enough_to_play_from() -> None:
     maker = SEATING.names[view.maker]  # type: ignore[index]
     won = view.tricks_won
     assert f"Ann {won[0]} · Bob {won[1]} · {maker} needs 9 of 17 tricks." in lines["**Tricks**"]
-    assert lines["**Score**"] == f"**Score** Ann {view.scores[0]} · Bob {view.scores[1]} (to 5)"
+    assert lines["**Score**"] == f"**Score** Ann: {view.scores[0]} · Bob: {view.scores[1]} (to 5)"
     assert text.status.startswith("**Your turn:** play a card.")
     assert text.footer.startswith("-# Game #1 · hand ")
 
@@ -357,15 +358,15 @@ def test_no_controls_when_it_is_not_your_turn() -> None:
 
 
 def test_a_hand_names_computers_without_their_level() -> None:
-    """A six-seat hand says "Computer 3", not "Computer 3 (normal)" on every line; a
-    member's name stays as it is, even one that ends like a level."""
+    """A six-seat hand says "CPU 2", not "CPU 2 (normal)" on every line; a member's
+    name stays as it is, even one that ends like a level."""
     game = Game("six_hand", seed=5)
     game.deal()
-    names = ("Ann (hard)", *(f"Computer {s + 1} (normal)" for s in range(1, 6)))
-    seating = render.Seating(names, (101, None, None, None, None, None))
-    text = render.hand_text(game.view(0), seating, 1)
+    rows = [SeatRow.human(0, 101, "Ann (hard)", side=0)]
+    rows += [SeatRow.computer(s, "normal", side=s % 2) for s in range(1, 6)]
+    text = render.hand_text(game.view(0), render.seating_of(rows), 1)
     shown = "\n".join(text.head)
-    assert "(normal)" not in shown and "Computer 2" in shown
+    assert "(normal)" not in shown and "CPU 2" in shown
     assert "Ann (hard)" in shown
 
 

@@ -18,7 +18,15 @@ from bot.drawing import DESCRIPTION_LIMIT, describe, draw_table
 from bot.emojis import TEXT_FACES, CardFaces
 from bot.faces import EMOJI_NAMES
 from bot.layout import table_layout
-from bot.store import LobbyRow, LobbySeat, LobbyStatus, SeatKind
+from bot.store import (
+    LeaderboardRow,
+    LobbyRow,
+    LobbySeat,
+    LobbyStatus,
+    PlayerStats,
+    SeatKind,
+    SeatRow,
+)
 from engine.actions import Discard, OrderUp, Pass
 from engine.cards import CARDS, Card, Suit, parse_cards
 from engine.game import Game
@@ -340,10 +348,10 @@ def test_the_hand_text_marks_the_tableaus_trumps() -> None:
         table = render.hand_text(game.view(seat), SEATING, 1).table
         lines = {line.split("** ", 1)[0] + "**": line for line in table.split("\n")}
         assert lines["**Your tableau**" if seat == 0 else "**Ann's tableau**"].endswith(
-            "[J♣ trump/▮] [🃏2 trump/▮] [9♥/▮] [K♦/▮] [7♣/▮]"
+            "J♣ trump on ▮ · 🃏2 trump on ▮ · 9♥ on ▮ · K♦ on ▮ · 7♣ on ▮"
         )
         assert lines["**Your tableau**" if seat == 1 else "**Bob's tableau**"].endswith(
-            "[A♥/▮] [6♦/▮] [Q♠ trump/▮] [10♣/▮] [8♥/▮]"
+            "A♥ on ▮ · 6♦ on ▮ · Q♠ trump on ▮ · 10♣ on ▮ · 8♥ on ▮"
         )
 
 
@@ -352,8 +360,8 @@ def test_before_trump_is_made_no_tableau_card_is_marked_trump() -> None:
     game = tuque_with_trumps_face_up(made=False)
     for seat in (0, 1):
         text = render.hand_text(game.view(seat), SEATING, 1)
-        assert "trump/" not in text.table
-        assert "[J♣/▮] [🃏2/▮]" in text.table
+        assert "trump" not in text.table.replace("**Trump**", "")
+        assert "J♣ on ▮ · 🃏2 on ▮" in text.table
 
 
 def test_the_hand_is_grouped_with_the_bowers_and_bens_in_trump() -> None:
@@ -470,11 +478,11 @@ def test_jackpot_score_tells_a_deal_that_breaks_a_tie() -> None:
         return describe(view, seating.names)
 
     view = game.view(None)
-    assert "; deal 1 of 12." in score(view)
+    assert ", deal 1 of 12)." in score(view)
     tied = replace(view, hand_no=13, tie_break=True)
-    assert "; deal 13, to break a tie for the most chips." in score(tied)
+    assert ", deal 13, to break a tie for the most chips)." in score(tied)
     over = replace(tied, phase=Phase.HAND_OVER, turn=None)
-    assert "; a tie for the most chips: one more deal." in score(over)
+    assert ", a tie for the most chips: one more deal)." in score(over)
 
 
 def test_auction_shows_no_trump_before_the_bidding_closes() -> None:
@@ -491,7 +499,7 @@ def test_auction_shows_no_trump_before_the_bidding_closes() -> None:
     hand = "\n".join(text.head)
     assert "made by" not in status + said + hand and "**Trump" not in hand
     assert "trump" not in status.lower() and "trump" not in said.lower()
-    assert "bid higher than the 4 in hearts standing" in hand
+    assert "bid more than the highest bid so far (4 in hearts)" in hand
     for text in ("pass",) * 4:
         game.replay(text)
     public = game.view(None)
@@ -517,30 +525,31 @@ def test_a_lobby_states_the_tables_target_only(variant: str) -> None:
         target = 5
     text = render.lobby_embed(_lobby(variant, {"target": target})).description or ""
     assert f"first to {target} points" in text
-    assert re.findall(r"(?i)first to (\d+)", text) == [str(target)], text
+    assert re.findall(r"(?i)first (?:side |team )?to (\d+)", text) == [str(target)], text
 
 
 def test_a_started_lobby_shows_computers_where_seats_were_empty() -> None:
     embed = render.lobby_embed(_lobby("euchre", {}, "started"))
     seats = next(f.value for f in embed.fields if f.name == "Seats")
-    assert "empty" not in seats and seats.count("Computer (normal)") == 3
+    assert "empty" not in seats
+    assert [line.split("**: ")[1] for line in seats.split("\n")[1:]] == ["CPU 2", "CPU 3", "CPU 4"]
     embed = render.lobby_embed(_lobby("euchre", {}))
     seats = next(f.value for f in embed.fields if f.name == "Seats")
-    assert seats.count("empty: a computer (normal) if nobody sits") == 3
+    assert "*empty: CPU 3 if nobody sits*" in seats
+    assert "computers play at the normal level" in (embed.description or "")
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_only_a_game_with_tableaus_explains_their_notation(variant: str) -> None:
-    """The hand's footer explains ``[card/▮]`` in Tuque only; a view's ``tableaus`` holds
-    an empty tuple per seat elsewhere, which is not "no tableaus" to a truth test."""
+def test_no_hand_carries_a_notation_to_learn(variant: str) -> None:
+    """Issue 33: a hand's footer is the game and hand and where the rules are, with no key
+    to a notation under every hand; a tableau reads ``K♠ on ▮``, not ``[K♠/▮]``."""
     game = Game(variant, seed=2)
     game.deal()
     view = game.view(game.turn)
-    assert view.has_tableaus == bool(game.variant.tableau_piles)
-    assert bool(view.tableaus)  # the trap: one empty tuple a seat is still truthy
     seating = render.Seating(tuple("ABCDEF"[: view.players]), (None,) * view.players)
-    footer = render.hand_text(view, seating, 1).footer
-    assert ("[card/▮]" in footer) == bool(game.variant.tableau_piles)
+    text = render.hand_text(view, seating, 1)
+    assert text.footer == f"-# Game #1 · hand 1 · /tuque rules {variant}"
+    assert "[" not in text.table and "/▮" not in text.table
 
 
 @pytest.mark.parametrize("variant", ["jackpot", "three_hand", "auction"])
@@ -684,3 +693,72 @@ def test_the_stuck_dealer_is_told_they_must_name_a_suit() -> None:
     assert game.phase is Phase.BIDDING_2 and game.turn == game.dealer
     text = render.hand_text(game.view(game.dealer), SEATING, 1)
     assert "must name a suit" in text.status
+
+
+# --- issue 33: one name, one score, one way to say it --------------------------------------
+
+
+def test_a_computer_seat_has_one_short_name_in_every_text() -> None:
+    """Issue 33: a computer seat is ``CPU n`` on the table, in results and in replays,
+    with no level in its name; a resigned member's seat is ``CPU for Ann``."""
+    seats = [
+        SeatRow.human(0, 100, "Ann"),
+        SeatRow.computer(1, "normal"),
+        SeatRow.computer(2, "hard"),
+        SeatRow(3, SeatKind.HUMAN, user_id=103, display_name="Dev", resigned=True),
+    ]
+    seating = render.seating_of(seats)
+    assert seating.names == ("Ann", "CPU 2", "CPU 3", "CPU for Dev")
+    game = Game("euchre", seed=4)
+    game.deal()
+    status = render.table_status(game.view(None), seating)
+    assert "(normal)" not in status and "(hard)" not in status
+    assert "Ann & CPU 3: 0 · CPU 2 & CPU for Dev: 0 (to 10)" in status
+
+
+def test_the_score_is_written_one_way_on_every_screen() -> None:
+    """Issue 33: the table's status line, a hand, the game's end, the picture's words
+    and the terminal write the score alike: ``Ann: 3 · Bob: 2 (to 10)``."""
+    game = Game("tuque", seed=2)
+    game.deal()
+    view = replace(game.view(None), scores=(3, 2))
+    seating = render.Seating(("Ann", "Bob"), (1, 2))
+    score = "Ann: 3 · Bob: 2 (to 10)"
+    assert render.table_status(view, seating).endswith(score)
+    hand = render.hand_text(replace(game.view(0), scores=(3, 2)), seating, 1)
+    assert f"**Score** {score}" in hand.table
+    over = replace(view, phase=Phase.GAME_OVER, winner=0, turn=None)
+    final = render.game_over_embed(over, seating)
+    assert [f.value for f in final.fields] == [score]
+    assert f"Score: {score}." in describe(view, seating.names)
+    screen = TextRenderer(game.variant, you=0, names=seating.names).screen(game.view(0))
+    assert "Score: Ann: 0 · Bob: 0 (to 10)" in screen
+
+
+def test_a_side_of_three_reads_as_a_list() -> None:
+    """Issue 33: six-hand's sides read ``Ann, Cleo & Eve``, not ``Ann & Cleo & Eve``."""
+    seating = render.Seating(("Ann", "Bob", "Cleo", "Dev", "Eve", "Fay"), (None,) * 6)
+    assert seating.side_names(0, VARIANTS["six_hand"].sides) == "Ann, Cleo & Eve"
+
+
+def test_wins_and_losses_and_ratings_read_alike() -> None:
+    """Issue 33: the leaderboard and stats say ``2 won · 0 lost`` alike, and a rating is
+    a whole number a player reads easily, never ``-3.1``."""
+    board = render.leaderboard_embed([LeaderboardRow(1, 7, "Ann", 2, 0, -3.14)], None, 0, 1)
+    assert "2 won · 0 lost" in (board.description or "")
+    assert "rating 969" in (board.description or "")
+    stats = PlayerStats(7, None, 2, 2, 0, -3.14, 1, 3, 10, 4, 3, 1, 0, 2.5)
+    shown = " ".join(str(f.value) for f in render.stats_embed(stats, "Ann").fields)
+    assert "2 won · 0 lost" in shown and "1 won · 3 lost" in shown and "rating 969" in shown
+    assert "W " not in shown and "called" not in shown
+
+
+def test_a_lobby_has_no_number_of_its_own_and_no_team_letters() -> None:
+    """Issue 33: the game's number is the one number a player quotes; a lobby names a
+    seat's partners by seat, as no other text names a team by a letter."""
+    embed = render.lobby_embed(_lobby("euchre", {}))
+    assert embed.title == "Euchre (four-hand): open table"
+    seats = next(f.value for f in embed.fields if f.name == "Seats")
+    assert "**Seat 2 · partner of seat 4**" in seats and "team" not in seats
+    six = render.lobby_seat_label(_lobby("six_hand", {}), 0)
+    assert six == "Seat 1 · partner of seats 3 & 5"

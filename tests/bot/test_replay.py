@@ -173,10 +173,7 @@ async def test_next_and_back_page_the_same_message(table: Table) -> None:
         shown = await _click(t, shown, _buttons(shown)["prev"].custom_id)
         assert f"Step 2 of {len(frames)}" in shown.text
         shown = await _click(t, shown, _buttons(shown)["nexthand"].custom_id)
-        assert (
-            f"Step {second_hand + 1} of" in shown.text
-            and "Hand 2 · Computer 2 (easy) deals" in shown.text
-        )
+        assert f"Step {second_hand + 1} of" in shown.text and "Hand 2 · CPU 2 deals" in shown.text
         shown = await _click(t, shown, _buttons(shown)["next"].custom_id)
         shown = await _click(t, shown, _buttons(shown)["prevhand"].custom_id)
         assert f"Step {second_hand + 1} of" in shown.text
@@ -205,10 +202,10 @@ async def test_the_last_step_is_the_final_score_and_the_forward_buttons_stop(
             watch = await _click(t, watch, target.custom_id)
         watch = await _click(t, watch, target.custom_id)
     _picture(t, watch)
-    computers = "Computer 2 (easy) & Computer 4 (easy)"
+    computers = "CPU 2 & CPU 4"
     winners = "ann & bob" if game.winner == 0 else computers
     assert f"Step {last + 1} of {last + 1}" in watch.text
-    assert f"Score: ann & bob {game.scores[0]} · {computers} {game.scores[1]}." in watch.text
+    assert f"Score: ann & bob: {game.scores[0]} · {computers}: {game.scores[1]}." in watch.text
     assert f"Game over: {winners} won the game." in watch.text
     assert [w for w, b in _buttons(watch).items() if b.disabled] == ["next", "nexthand"]
 

@@ -135,7 +135,7 @@ async def test_a_member_with_two_games_here_chooses_which(table: Table) -> None:
             t.ann, t.channel, "tuque", "resign", focused="game", typed=str(older)
         )
         assert [c["value"] for c in choices] == [older]
-        assert choices[0]["name"].startswith(f"#{older} · Euchre (four-hand) vs Computer")
+        assert choices[0]["name"].startswith(f"#{older} · Euchre (four-hand) vs CPU 2 and CPU 4")
         assert await t.double.autocomplete(t.bob, t.channel, "tuque", "hand", focused="game") == []
         answer = await resign(t, t.ann, game=older)
         assert f"resigned game #{older}" in answer.text

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy
 from e2e import action_buttons
-from test_process import descendants, gone_within
+from test_process import HANG_GUARD, descendants, gone_within, readies
 
 from bot.__main__ import main
 from bot.store import GameStatus, Store
@@ -69,7 +69,10 @@ async def bot_process(
         env["DATABASE_PATH"] = str(database)
     if shard is not None:
         env |= {"SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard)}
-    before = list(double._sessions)
+    # The launcher notes each READY here (discord.py holds it until the guilds have come).
+    ready_file = folder / f"ready-{shard}.log"
+    env["LAUNCH_READY_FILE"] = str(ready_file)
+    before = readies(ready_file)
     log = (folder / f"bot-{shard}.log").open("ab")
     process = subprocess.Popen(
         [sys.executable, str(LAUNCHER), double.api_url, double.gateway_url],
@@ -78,14 +81,16 @@ async def bot_process(
         stderr=log,
     )
     try:
-        await double.wait_until(lambda: any(s not in before for s in double._sessions), timeout=60)
-        # discord.py waits guild_ready_timeout (2 s) for its guilds before READY.
-        await asyncio.sleep(2.5)
+        await double.wait_until(
+            lambda: readies(ready_file) > before or process.poll() is not None,
+            timeout=HANG_GUARD,
+        )
+        assert process.poll() is None, "the bot stopped before it was ready"
         yield process
     finally:
         if process.poll() is None:
             process.kill()
-        process.wait(timeout=10)
+        process.wait(timeout=HANG_GUARD)
         log.close()
 
 
@@ -95,13 +100,13 @@ def newest_hand(double: DiscordDouble, user: User) -> StoredMessage | None:
     return messages[-1] if messages and action_buttons(messages[-1]) else None
 
 
-async def act(double: DiscordDouble, room: Room, timeout: float = 20) -> None:
+async def act(double: DiscordDouble, room: Room, timeout: float = HANG_GUARD) -> None:
     """The member waits for their turn, then presses their first legal button."""
     await double.wait_until(lambda: newest_hand(double, room.member) is not None, timeout=timeout)
     hand = newest_hand(double, room.member)
     assert hand is not None
     rec = await double.click(room.member, hand, action_buttons(hand)[0])
-    await rec.response(timeout=10)
+    await rec.response(timeout=HANG_GUARD)
 
 
 def table_of(double: DiscordDouble, room: Room) -> StoredMessage | None:
@@ -119,16 +124,16 @@ async def show_hand(double: DiscordDouble, room: Room) -> None:
     table = table_of(double, room)
     if table is None:
         rec = await double.slash(room.member, room.channel, "tuque", "hand")
-        await rec.response(timeout=10)
+        await rec.response(timeout=HANG_GUARD)
         return
     show = next(b.custom_id for b in table.buttons if b.label == "Show my hand")
     assert show is not None
-    await (await double.click(room.member, table, show)).response(timeout=10)
+    await (await double.click(room.member, table, show)).response(timeout=HANG_GUARD)
 
 
 async def play_to_the_end(double: DiscordDouble, database: str, room: Room) -> None:
     """The member plays until their game in the room is over."""
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 2 * HANG_GUARD
     while time.monotonic() < deadline:
         games = await stored_games(database)
         if games[room.guild.id][0] != GameStatus.ACTIVE:
@@ -195,14 +200,16 @@ async def test_a_killed_shard_resumes_and_the_other_plays_on(
     ):
         for room in rooms:
             rec = await double.slash(room.member, room.channel, "tuque", "bot", target=5)
-            await rec.response(timeout=10)
+            await rec.response(timeout=HANG_GUARD)
             await act(double, room)
         # Shard 0's member is to act: kill its process, and every process it started.
-        await double.wait_until(lambda: newest_hand(double, zero.member) is not None, timeout=20)
+        await double.wait_until(
+            lambda: newest_hand(double, zero.member) is not None, timeout=HANG_GUARD
+        )
         family = descendants(first.pid)
         first.kill()
-        first.wait(timeout=10)
-        assert await gone_within(family, 5) == set()
+        first.wait(timeout=HANG_GUARD)
+        assert await gone_within(family) == set()
         frozen = (await stored_games(database))[zero.guild.id]
         # Shard 1 plays on, untouched.
         for _ in range(3):
@@ -230,12 +237,12 @@ async def test_a_game_begun_on_sqlite_finishes_on_postgresql(
     async with bot_process(double, tmp_path, sqlite, None) as bot:
         for room in rooms:
             rec = await double.slash(room.member, room.channel, "tuque", "bot", target=5)
-            await rec.response(timeout=10)
+            await rec.response(timeout=HANG_GUARD)
             await act(double, room)
         # The games are under way, each with its table posted, when the bot stops.
-        await double.wait_until(lambda: all(table_of(double, r) for r in rooms), timeout=20)
+        await double.wait_until(lambda: all(table_of(double, r) for r in rooms), timeout=HANG_GUARD)
         bot.terminate()
-        assert bot.wait(timeout=15) == 0
+        assert bot.wait(timeout=HANG_GUARD) == 0
     begun = await stored_games(sqlite)
     database = await postgres.database(migrated=False)
     assert await asyncio.to_thread(main, ["copy-database", str(sqlite), database]) == 0

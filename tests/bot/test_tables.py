@@ -189,7 +189,7 @@ async def test_a_secret_partner_is_named_only_when_the_hand_ends(
 
 def bot_names(game: Game) -> list[str]:
     """The names the bot gives the seats of a game Ann plays against computers."""
-    return ["ann"] + [f"Computer {s + 1} (normal)" for s in range(1, game.variant.players)]
+    return ["ann"] + [f"CPU {s + 1}" for s in range(1, game.variant.players)]
 
 
 @pytest.mark.parametrize(

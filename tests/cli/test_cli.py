@@ -104,7 +104,7 @@ def test_whole_tuque_game_to_a_short_target_finishes(tmp_path: Path) -> None:
     _, game = saved_game(tmp_path / "g")
     assert game.phase is Phase.GAME_OVER
     assert "Game over:" in out and "Game saved to" in out
-    assert "Computer plays" in out and "wins the trick" in out
+    assert "CPU 2 plays" in out and "wins the trick" in out
     assert "face-down card turned up:" in out
     for result in game.hand_results:
         assert f"Hand {result.hand_no}: " in out
@@ -143,17 +143,17 @@ def test_the_screen_shows_the_table() -> None:
     screen = last_screen(out)
     assert f"Up-card: {view.up_card.pretty()}" in screen
     assert "Trump: not made yet" in screen
-    assert "Score: You 0, Computer 0 (game to 10)" in screen
+    assert "Score: You: 0 · CPU 2: 0 (to 10)" in screen
     # Grouped by suit, high to low; before trump is made the suits in the order ♣ ♦ ♥ ♠.
     assert sorted(view.hand, key=lambda c: c.index) == [
         Card.parse(c) for c in ("TC", "AC", "7D", "8H", "9H", "TH", "8S")
     ]
     assert "Your hand: A♣ 10♣ | 7♦ | 10♥ 9♥ 8♥ | 8♠\n" in screen
-    for seat, name in ((0, "You"), (1, "Computer")):
+    for seat, name in ((0, "You"), (1, "CPU 2")):
         # 🃏 is two columns wide, so a Ben is not padded to three.
         tops = [c.pretty() if c.is_ben else f"{c.pretty():>3}" for c in view.face_up(seat)]
         piles = " ".join(f"[{top}/▮]" for top in tops)
-        assert f"{name:<8}  {piles}" in screen
+        assert f"{name:<5}  {piles}" in screen
     assert re.search(r"^1\) Pass +2\) (Order|Take) it up$", screen, re.MULTILINE)
 
 
@@ -184,7 +184,7 @@ def test_an_illegal_card_gets_the_engines_must_follow_message() -> None:
             return "quit"
         screen = last_screen(text)
         hand = re.search(r"^Your hand: (.*)$", screen, re.MULTILINE)
-        if hand and re.search(r"^Trick \d+: Computer led", screen, re.MULTILINE):
+        if hand and re.search(r"^Trick \d+: CPU 2 led", screen, re.MULTILINE):
             legal = {label.split()[1] for label in menu(text).values()}
             # The hand's groups are separated by "|", trump's marked "(trump)".
             cards = [card for card in hand.group(1).split() if card not in ("|", "(trump)")]
@@ -521,7 +521,7 @@ def test_jackpot_never_says_game_to_100(tmp_path: Path) -> None:
     argv = ["play", "--variant", "jackpot", "--seed", "5", "--hands", "2", "--save", str(path)]
     code, out, err = run(argv, numbers(5))
     assert (code, err) == (0, "")
-    assert "2 deals or a march, seed 5." in out and "(deal 1 of 2)" in out
+    assert "2 deals or a march, seed 5." in out and ", deal 1 of 2)" in out
     code, watched, _ = run(["play", "--variant", "jackpot", "--seed", "5", "--watch"])
     assert code == 0 and "12 deals or a march, seed 5." in watched
     code, replayed, _ = run(["replay", str(path)])
@@ -656,7 +656,7 @@ def test_on_a_terminal_cards_are_coloured_and_computers_think(
     red = re.compile(r"\x1b\[31m(?:10|[6-9JQKA])[♥♦]\x1b\[0m")
     assert red.search(out)
     assert re.search(r"\x1b\[1;4;(?:31m(?:10|[6-9JQKA])[♥♦]|35m🃏\d)", out)  # a trump card
-    assert "Computer is thinking…" in out
+    assert "CPU 2 is thinking…" in out
     plain = run(["play", "--seed", "3", "--level", "random"], always_one)[1]
     assert "\x1b" not in plain and "thinking" not in plain
 

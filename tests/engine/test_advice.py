@@ -253,7 +253,9 @@ def test_certainty_in_words(shares: dict[int, float], words: str) -> None:
 
 def test_no_search_says_it_is_a_rule_of_thumb() -> None:
     """Where the hard level plays by the normal level's rule, the hint says so."""
-    assert certainty({}, 0) == "a rule of thumb: the hard computer does not search this choice"
+    assert certainty({}, 0) == (
+        "a rule of thumb: the hard computer decides this by rule, without thinking ahead"
+    )
 
 
 def test_the_hint_line_for_discord_and_for_a_plain_terminal() -> None:

@@ -41,7 +41,7 @@ def test_auction_shows_no_trump_before_the_bidding_closes(deal_game, act) -> Non
     assert "Trump: not made yet" in screen
     assert "made by" not in screen and "(trump)" not in screen
     assert "Bid standing: 4 in ♥ hearts by Seat 2." in screen
-    assert "bid higher than the 4 in hearts standing, or pass." in screen
+    assert "bid more than the highest bid so far (4 in hearts), or pass." in screen
     act(game, *["pass"] * 4)
     screen = TextRenderer(game.variant, you=2).screen(game.view(2))
     assert "Trump: ♥ hearts, made by Seat 2 (bid 4)" in screen
