@@ -433,12 +433,18 @@ class GameSessions:
         an ephemeral explanation and change nothing. The click is answered first
         (deferred if the store is slow); what follows the store write cannot fail it.
         """
-        found = await self._hand_seat(interaction, game_id)
+        found = await self._player_seat(
+            interaction, game_id, "These aren't your cards: you're not in this game."
+        )
         if found is None:
             return
         session, seat = found
         if action is None:
+            # A forged id says so, wherever it was clicked.
             await replies.deny(interaction, "That button isn't an action of this game.")
+            return
+        if not self.delivery.is_newest_hand(session, seat, interaction):
+            await replies.deny(interaction, REPLACED)
             return
         async with replies.deadline(interaction), session.lock:
             try:

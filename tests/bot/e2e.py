@@ -306,13 +306,22 @@ def assert_nothing_hidden_shown(
             assert actor is not None
             discards.setdefault((game.hand_no, actor), set()).add(Card.parse(entry.split()[1]))
 
+    # Each hand's last trick, public: the table shows it into the next hand, whose
+    # kitty may hold one of its cards again (the pack is shuffled anew).
+    last_trick = {
+        r.hand_no: {card for _, card in r.last_trick.plays}
+        for r in game.hand_results
+        if r.last_trick is not None
+    }
+
     def hidden(hand_no: int, seat: int | None) -> set[Card]:
-        """The kitty and every discard but the viewer's own, in that hand."""
+        """The kitty and every discard but the viewer's own, in that hand, less the
+        hand before's last trick (played face up)."""
         found = set(kitty.get(hand_no, ()))
         for other in range(game.variant.players):
             if other != seat:
                 found |= discards.get((hand_no, other), set())
-        return found
+        return found - last_trick.get(hand_no - 1, set())
 
     def hand_of(version: Any) -> int:
         footers = [e.get("footer", {}).get("text", "") for e in version.embeds]

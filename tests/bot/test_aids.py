@@ -209,8 +209,13 @@ async def test_a_hint_shows_the_hard_computers_choice_to_the_member_only(table: 
             await t.double.click(t.ann, again.original, action_buttons(again.original)[0])
         ).settled()
         await t.double.idle()
-        text = await assert_refused(t, bot, game_id, lambda: t.double.click(t.ann, hand, hint))
-        assert "earlier turn" in text
+        # The first message was replaced (its controls gone); a client still showing
+        # its Hint is refused.
+        assert _hint_button(t.double.message(hand.id)) is None
+        text = await assert_refused(
+            t, bot, game_id, lambda: t.double.forge_click(t.ann, hand, hint)
+        )
+        assert "replaced by a newer one" in text
         assert _hints_taken(t, game_id) == [1, 0, 0, 0]
     with sqlite3.connect(t.db) as db:
         assert db.execute("SELECT COUNT(*) FROM seats WHERE hints > 0").fetchone() == (1,)

@@ -393,7 +393,8 @@ async def test_leaderboard_stats_and_rules(table: Table) -> None:
         await board.settled()
         assert board.original is not None and not board.original.ephemeral
         assert "ann" in board.original.text and "bob" in board.original.text
-        assert "1W 0L" in board.original.text and "0W 1L" in board.original.text
+        assert "1 won · 0 lost" in board.original.text
+        assert "0 won · 1 lost" in board.original.text
         stats = await t.double.slash(t.eve, t.channel, "tuque", "stats", member=t.ann)
         await stats.settled()
         assert "ann's record" in stats.original.text  # type: ignore[union-attr]

@@ -110,8 +110,14 @@ async def act(double: DiscordDouble, room: Room, timeout: float = HANG_GUARD) ->
 
 
 def table_of(double: DiscordDouble, room: Room) -> StoredMessage | None:
-    """The room's table message (the one with "Show my hand"), once posted."""
-    messages = reversed(double.channel_messages(room.channel))
+    """The room's table message (the one with "Show my hand"), once posted: in its
+    game's thread, or in the room's channel where the game has none."""
+    threads = [c for c in double.channels.values() if c.parent_id == room.channel.id]
+    messages = sorted(
+        (m for c in (room.channel, *threads) for m in double.channel_messages(c)),
+        key=lambda m: m.id,
+        reverse=True,
+    )
     shown = (m for m in messages if any(b.label == "Show my hand" for b in m.buttons))
     return next(shown, None)
 
