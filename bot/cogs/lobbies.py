@@ -737,6 +737,11 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         if host is not None and host_seat is not None and host.user.id != interaction.user.id:
             greetings.append((host, host_seat, note))
         await self.sessions.open(session, greetings)
+        if lobby.rematch_of is not None:
+            self.sessions.background.spawn(
+                self.sessions.delivery.retire_rematch_buttons(lobby.rematch_of, session.id),
+                f"rematch-{lobby.rematch_of}",
+            )
 
 
 async def setup(bot: TuqueBot) -> None:
