@@ -20,7 +20,7 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from concurrent.futures import BrokenExecutor, Executor
 from functools import partial
 from typing import Any
@@ -35,6 +35,7 @@ from bot.layout import (
     game_over_view,
     hand_layout,
     rematch_started_view,
+    show_hand_button,
     table_layout,
 )
 from bot.sessions.state import Call, HandMessage, Session, ended, post_nonce
@@ -297,8 +298,10 @@ class Delivery:
 
     async def send_hand_after_commit(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str
-    ) -> None:
-        await replies.deliver(
+    ) -> bool:
+        """Send ``seat``'s hand view as the answer to ``interaction`` (or a follow-up of
+        it), after the change is stored; return whether Discord took it."""
+        return await replies.deliver(
             f"game {session.id}: hand view of seat {seat}",
             lambda: self.send_hand(interaction, session, seat, note),
         )
@@ -633,6 +636,17 @@ class Delivery:
             self.post(session, "hand result", posting(embed=embed, nonce=nonce))
         if change.result is not None:
             self.announce_end(session, ended(session))
+
+    def call_to_hands(self, session: Session, seats: Sequence[int]) -> None:
+        """Post, in the game's thread, a message that mentions the members of ``seats``
+        with a "Show my hand" button: their hands could not be sent to them when the
+        game started (no interaction of theirs whose token still lives)."""
+        users = [m for s in seats if (m := session.table.seats[s].member) is not None]
+        ui = discord.ui.View(timeout=None)
+        ui.add_item(show_hand_button(session.id))
+        text = render.hand_call_text(users, session.id)
+        send = posting(content=text, view=ui, nonce=post_nonce(session, "hand call"))
+        self.post(session, "hand call", send)
 
     def remind(self, session: Session, seat: int, minutes: int) -> None:
         """Post the turn reminder of the member in ``seat`` (R9)."""
