@@ -313,25 +313,9 @@ async def _start_game(
     assert invite is not None
     accept = next(x.custom_id for x in invite.buttons if x.label == "Accept")
     assert accept is not None
+    # Each member's hand follows their Accept when the game starts: no Show my hand.
     for member in members[1:]:
         late += not await _answered(double, await double.click(member, invite, accept))
-    if len(members) > 2:
-        # Only the last to accept and the host got their hand; the others ask for theirs.
-        def show() -> str | None:
-            return next(
-                (
-                    x.custom_id
-                    for x in double.message(invite.id).buttons
-                    if x.label == "Show my hand"
-                ),
-                None,
-            )
-
-        await double.wait_until(show, timeout=60)
-        hand = show()
-        assert hand is not None
-        for member in members[1:-1]:
-            late += not await _answered(double, await double.click(member, invite, hand))
     return late
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "game_over_view",
     "games_view",
     "hand_layout",
+    "rematch_started_view",
     "replay_row",
     "resign_view",
     "shortened",
@@ -344,6 +345,21 @@ def game_over_view(game_id: int) -> discord.ui.View:
     ui = discord.ui.View(timeout=None)
     button = discord.ui.Button[Any](label="Rematch", emoji="🔁", style=discord.ButtonStyle.success)
     ui.add_item(RematchButton.of(button, game=game_id))
+    return ui
+
+
+def rematch_started_view(rematch_id: int) -> discord.ui.View:
+    """The game-over message's components once its rematch, game ``rematch_id``, started:
+    a disabled button that says so, in place of "Rematch"."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(
+        discord.ui.Button[Any](
+            label=f"Rematch started · game #{rematch_id}",
+            emoji="🔁",
+            style=discord.ButtonStyle.secondary,
+            disabled=True,
+        )
+    )
     return ui
 
 

@@ -69,6 +69,7 @@ __all__ = [
     "button_label",
     "end_reason",
     "game_over_embed",
+    "hand_call_text",
     "hand_summary_embed",
     "hand_text",
     "leaderboard_embed",
@@ -268,6 +269,13 @@ def _hand_end(result: HandResult, view: PlayerView, seating: Seating) -> str:
     trick = result.last_trick
     last = f"; {seating.who(trick.winner)} won the last trick" if trick is not None else ""
     return f"{head}{' ' + said if said else ''}: {', '.join(words)}{last}"
+
+
+def hand_call_text(user_ids: Sequence[int], game_id: int) -> str:
+    """The message that calls members to their hands when a game starts without them
+    having it: ``<@1> <@2>: game #12 is on. Press **Show my hand** for your cards.``"""
+    mentions = " ".join(f"<@{u}>" for u in user_ids)
+    return f"{mentions}: game #{game_id} is on. Press **Show my hand** for your cards."
 
 
 def ping_text(view: PlayerView, user_id: int, game_id: int) -> str:

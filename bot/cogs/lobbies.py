@@ -4,6 +4,7 @@ and their expiry. A game starts here and runs in the session manager."""
 from __future__ import annotations
 
 import asyncio
+import datetime
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -29,6 +30,7 @@ from bot.options import (
     Variant,
     game_options,
 )
+from bot.sessions.state import TOKEN_LIFETIME
 from bot.store import (
     AlreadyPlaying,
     ChallengeClosed,
@@ -68,6 +70,9 @@ CHALLENGE_LIFETIME = 600.0
 """Seconds a challenge stays open (10 minutes)."""
 LOBBY_LIFETIME = 900.0
 """Seconds a lobby or an invitation of several members stays open (15 minutes)."""
+_TOKEN_AGE = datetime.timedelta(seconds=TOKEN_LIFETIME)
+"""How old a member's interaction with a lobby may be for their hand to come as its
+follow-up when the game starts (Discord's tokens live 15 minutes)."""
 _START_ATTEMPTS = 5
 """Reads of a lobby a Start tries before it asks the host to press again: each retry
 follows a change another member made in between, so more than two is rare."""
@@ -181,10 +186,12 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
     def __init__(self, bot: TuqueBot) -> None:
         super().__init__(bot)
         self.sessions = bot.sessions
-        # The challenger's (or an invitation's host's) interaction, to show them their
-        # hand when the game starts.
+        # The challenger's interaction, to show them their hand when the game starts.
         self._challengers: dict[int, discord.Interaction] = {}
-        self._hosts: dict[int, discord.Interaction] = {}
+        # Per open lobby, each member's newest interaction with it (the command that
+        # opened it, a Join, a seat, an Accept, a Rematch): its token brings them their
+        # hand when the game starts, for 15 minutes (``_start``).
+        self._members: dict[int, dict[int, discord.Interaction]] = {}
         # Striped by lobby id: edits of one lobby's message run one at a time (``_showing``).
         self._edit_locks = tuple(asyncio.Lock() for _ in range(64))
 
@@ -210,7 +217,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
                 partial(channel.get_partial_message(message_id).edit, content=text, view=None),
             )
         for lobby in await self.bot.store.expire_lobbies(now):
-            self._hosts.pop(lobby.id, None)
+            self._members.pop(lobby.id, None)
             await self._show(lobby, "expiry")
 
     # --- /tuque challenge -----------------------------------------------------------------
@@ -483,15 +490,14 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
                 lifetime=LOBBY_LIFETIME,
                 invited=[(seat, m.id, m.display_name) for seat, m in invited],
             )
-            if invited:
-                self._hosts[lobby.id] = interaction
+            self._remember(lobby.id, interaction)
             what = "invitation" if invited else "table"
             await replies.deliver(
                 f"lobby {lobby.id}: answer",
                 lambda: replies.send(
                     interaction,
-                    content=f"Your {what} is open below."
-                    + (" When everyone accepts, your hand appears here." if invited else ""),
+                    content=f"Your {what} is open below. When the game starts, your hand "
+                    "appears here.",
                     ephemeral=True,
                 ),
             )
@@ -521,7 +527,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
 
         if not await replies.deliver(f"lobby {lobby.id}: post", post):
             await self.bot.store.close_lobby(lobby.id, LobbyStatus.CANCELLED)
-            self._hosts.pop(lobby.id, None)
+            self._members.pop(lobby.id, None)
             await _tell_not_posted(interaction, f"lobby {lobby.id}", off)
 
     async def _show(self, lobby: LobbyRow, what: str) -> None:
@@ -610,7 +616,11 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
                 await replies.deny(interaction, str(refused))
                 return
             if lobby.status is not LobbyStatus.OPEN:
-                self._hosts.pop(lobby_id, None)
+                self._members.pop(lobby_id, None)
+            elif what == "leave":
+                self._members.get(lobby_id, {}).pop(user.id, None)
+            elif what in ("join", "seat", "accept"):
+                self._remember(lobby_id, interaction)
             await replies.deliver(
                 f"lobby {lobby_id}: {what}", self._showing(lobby_id, partial(_answer, interaction))
             )
@@ -632,6 +642,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
                 if not opened:
                     if user.id in lobby.waiting_for:
                         lobby = await store.accept_seat(lobby.id, user.id)
+                        self._remember(lobby.id, interaction)
                     elif lobby.seat_of(user.id) is None:
                         raise SeatUnavailable("Only the players of this game can join its rematch.")
                     elif lobby.waiting_for:
@@ -661,7 +672,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
                     ),
                 )
                 return
-            self._hosts[lobby.id] = interaction
+            self._remember(lobby.id, interaction)
             await replies.deliver(
                 f"lobby {lobby.id}: answer",
                 lambda: replies.send(
@@ -674,6 +685,10 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         mentions = " ".join(f"<@{u}>" for u in lobby.waiting_for)
         content = f"{mentions}, {user.mention} asks for a rematch of game #{game_id}."
         await self._post_lobby(interaction, lobby, content, "the rematch is off")
+
+    def _remember(self, lobby_id: int, interaction: discord.Interaction) -> None:
+        """Keep ``interaction`` as its member's newest with the lobby (``_members``)."""
+        self._members.setdefault(lobby_id, {})[interaction.user.id] = interaction
 
     async def _create_game(self, lobby: LobbyRow) -> Session:
         """Store and run the lobby's game with the seats the store finds in the
@@ -730,16 +745,27 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
             )
         else:
             await self._show(lobby, "start")
+        # Each member gets their hand as the start shows it: the clicker as the answer,
+        # the others as a follow-up of their newest interaction with the lobby while its
+        # token lives; the rest are pinged in the game's thread (docs/bot.md, Lobbies).
         note = f"Game #{session.id} is on."
-        greetings = []
-        clicker = session.table.seat_of(interaction.user.id)
-        if clicker is not None:
-            greetings.append((interaction, clicker, note))
-        host = self._hosts.pop(lobby.id, None)
-        host_seat = None if host is None else session.table.seat_of(host.user.id)
-        if host is not None and host_seat is not None and host.user.id != interaction.user.id:
-            greetings.append((host, host_seat, note))
-        await self.sessions.open(session, greetings)
+        tokens = {**self._members.pop(lobby.id, {}), interaction.user.id: interaction}
+        greetings: list[tuple[discord.Interaction, int, str]] = []
+        pinged: list[int] = []
+        for seat in sorted(session.table.seats, key=lambda s: s.member != interaction.user.id):
+            if seat.member is None:
+                continue
+            token = tokens.get(seat.member)
+            if token is not None and discord.utils.utcnow() - token.created_at < _TOKEN_AGE:
+                greetings.append((token, seat.number, note))
+            else:
+                pinged.append(seat.number)
+        await self.sessions.open(session, greetings, pinged)
+        if lobby.rematch_of is not None:
+            self.sessions.background.spawn(
+                self.sessions.delivery.retire_rematch_buttons(lobby.rematch_of, session.id),
+                f"rematch-{lobby.rematch_of}",
+            )
 
 
 async def setup(bot: TuqueBot) -> None:

@@ -20,7 +20,7 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from concurrent.futures import BrokenExecutor, Executor
 from functools import partial
 from typing import Any
@@ -30,7 +30,14 @@ import discord
 from bot import render, replies
 from bot.drawing import draw_table
 from bot.emojis import CardFaces
-from bot.layout import TABLE_PICTURE, game_over_view, hand_layout, table_layout
+from bot.layout import (
+    TABLE_PICTURE,
+    game_over_view,
+    hand_layout,
+    rematch_started_view,
+    show_hand_button,
+    table_layout,
+)
 from bot.sessions.state import Call, HandMessage, Session, ended, post_nonce
 from bot.store import Store
 from bot.table import Change, Ending, NoteKind
@@ -291,8 +298,10 @@ class Delivery:
 
     async def send_hand_after_commit(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str
-    ) -> None:
-        await replies.deliver(
+    ) -> bool:
+        """Send ``seat``'s hand view as the answer to ``interaction`` (or a follow-up of
+        it), after the change is stored; return whether Discord took it."""
+        return await replies.deliver(
             f"game {session.id}: hand view of seat {seat}",
             lambda: self.send_hand(interaction, session, seat, note),
         )
@@ -628,6 +637,17 @@ class Delivery:
         if change.result is not None:
             self.announce_end(session, ended(session))
 
+    def call_to_hands(self, session: Session, seats: Sequence[int]) -> None:
+        """Post, in the game's thread, a message that mentions the members of ``seats``
+        with a "Show my hand" button: their hands could not be sent to them when the
+        game started (no interaction of theirs whose token still lives)."""
+        users = [m for s in seats if (m := session.table.seats[s].member) is not None]
+        ui = discord.ui.View(timeout=None)
+        ui.add_item(show_hand_button(session.id))
+        text = render.hand_call_text(users, session.id)
+        send = posting(content=text, view=ui, nonce=post_nonce(session, "hand call"))
+        self.post(session, "hand call", send)
+
     def remind(self, session: Session, seat: int, minutes: int) -> None:
         """Post the turn reminder of the member in ``seat`` (R9)."""
         user = session.table.seats[seat].member
@@ -650,6 +670,45 @@ class Delivery:
         for what, in_channel in places if embed is not None else ():
             view = game_over_view(session.id)
             send = posting(embed=embed, view=view, nonce=post_nonce(session, what))
-            self.post(session, what, send, channel=in_channel)
+            call = partial(self._post_game_over, session, send, in_channel)
+            self.queue(session, partial(replies.deliver, f"game {session.id}: {what}", call))
         self.ping(session)
         self.schedule_table_edit(session)
+
+    async def _post_game_over(self, session: Session, send: Send, in_channel: bool) -> None:
+        """Post a game over and remember it, so that the rematch's start (in this process
+        or after a restart) can take its Rematch button away. A rematch that started
+        while this post waited its turn takes it away at once."""
+        message = await self._in_game(session, send, channel=in_channel)
+        try:
+            await self.store.set_game_over_message(session.id, message.id, channel=in_channel)
+            rematch = await self.store.rematch_of(session.id)
+        except Exception:
+            # The post stands; only its button's retirement needs the store.
+            log.exception("game %d: its game over could not be stored", session.id)
+            return
+        if rematch is not None:
+            await self._retire_rematch_button(session.id, message.channel.id, message.id, rematch)
+
+    async def retire_rematch_buttons(self, game_id: int, rematch_id: int) -> None:
+        """Replace the Rematch button of game ``game_id``'s game-over posts with a disabled
+        "Rematch started · game #N": its rematch, game ``rematch_id``, has started. An
+        edit Discord refuses (a deleted post, an hour-old message past its few edits an
+        hour: 30046) is logged and left: a click on that Rematch is still refused, with
+        the rematch's number."""
+        try:
+            posts = await self.store.game_over_messages(game_id)
+        except Exception:
+            log.exception("game %d: its game-over posts could not be read", game_id)
+            return
+        for channel_id, message_id in posts:
+            await self._retire_rematch_button(game_id, channel_id, message_id, rematch_id)
+
+    async def _retire_rematch_button(
+        self, game_id: int, channel_id: int, message_id: int, rematch_id: int
+    ) -> None:
+        message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        await replies.deliver(
+            f"game {game_id}: rematch button",
+            partial(message.edit, view=rematch_started_view(rematch_id)),
+        )

@@ -316,16 +316,25 @@ class GameSessions:
         return session
 
     async def open(
-        self, session: Session, greetings: Sequence[tuple[discord.Interaction, int, str]]
+        self,
+        session: Session,
+        greetings: Sequence[tuple[discord.Interaction, int, str]],
+        pinged: Sequence[int] = (),
     ) -> None:
         """Show a game ``start`` stored: each ``(interaction, seat, note)`` of
         ``greetings`` gets that seat's hand view as its answer (or a follow-up), the
-        table is posted, the first turn's timer starts and a computer on turn plays.
-        Discord's failures are logged and never raised: the game is stored already."""
+        table is posted, the members of the ``pinged`` seats and of the greetings that
+        failed are mentioned in the game's thread with a "Show my hand" button, the
+        first turn's timer starts and a computer on turn plays. Discord's failures are
+        logged and never raised: the game is stored already."""
+        missed = list(pinged)
         for interaction, seat, note in greetings:
-            await self.delivery.send_hand_after_commit(interaction, session, seat, note)
+            if not await self.delivery.send_hand_after_commit(interaction, session, seat, note):
+                missed.append(seat)
         await self.delivery.open_thread(session)
         await self.delivery.update_table(session)
+        if missed:
+            self.delivery.call_to_hands(session, sorted(missed))
         self.delivery.ping(session)
         try:
             await self.store.touch_turn(session.id)

@@ -835,6 +835,45 @@ class GameQueries(StoreBase):
 
         await self._write(work)
 
+    async def set_game_over_message(self, game_id: int, message_id: int, *, channel: bool) -> None:
+        """Remember a post of the game's result, whose Rematch button goes once the
+        rematch starts, even after a restart: the post in the game's thread (its channel
+        where it has none), or with ``channel`` its copy in the channel. Raises
+        ``GameNotFound``."""
+        column = "over_channel_message_id" if channel else "over_message_id"
+
+        async def work(db: Connection) -> None:
+            result = await db.execute(
+                update(games).where(games.c.id == game_id).values({column: message_id})
+            )
+            if result.rowcount == 0:
+                raise GameNotFound(game_id)
+
+        await self._write(work)
+
+    async def game_over_messages(self, game_id: int) -> list[tuple[int, int]]:
+        """The posts of the game's result as ``(channel_id, message_id)``: the game's
+        thread's (or channel's) and the channel's copy, those remembered. Raises
+        ``GameNotFound``."""
+        async with self._read() as db:
+            row = (
+                await db.execute(
+                    select(
+                        games.c.channel_id,
+                        games.c.thread_id,
+                        games.c.over_message_id,
+                        games.c.over_channel_message_id,
+                    ).where(games.c.id == game_id)
+                )
+            ).first()
+        if row is None:
+            raise GameNotFound(game_id)
+        places = [
+            (row.thread_id or row.channel_id, row.over_message_id),
+            (row.channel_id, row.over_channel_message_id),
+        ]
+        return [(channel, message) for channel, message in places if message is not None]
+
     async def append_actions(
         self,
         game_id: int,

@@ -461,6 +461,21 @@ class LobbyQueries(StoreBase):
 
         return await self._write(work)
 
+    async def rematch_of(self, game_id: int) -> int | None:
+        """The game that started as game ``game_id``'s rematch, if one did."""
+        async with self._read() as db:
+            return (
+                await db.execute(
+                    select(lobbies.c.game_id)
+                    .where(
+                        lobbies.c.rematch_of == game_id,
+                        lobbies.c.status == LobbyStatus.STARTED,
+                    )
+                    .order_by(lobbies.c.id)
+                    .limit(1)
+                )
+            ).scalar_one_or_none()
+
     async def load_lobby(self, lobby_id: int) -> LobbyRow:
         """Return the lobby. Raises ``LobbyNotFound``."""
         async with self._read() as db:

@@ -46,6 +46,8 @@ games = Table(
     Column("turn_started_at", Double, nullable=False),
     Column("reminded", Integer, nullable=False),
     Column("ping_message_id", BigInteger),
+    Column("over_message_id", BigInteger),
+    Column("over_channel_message_id", BigInteger),
 )
 
 seats = Table(

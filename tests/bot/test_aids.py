@@ -241,7 +241,9 @@ async def _resign(t: Table, user: User) -> None:
 
 
 def _game_over(t: Table) -> StoredMessage:
-    return next(m for m in reversed(game_posts(t)) if "Game over" in m.text)
+    """The newest post of a game's result with its Rematch (the table says "Game over"
+    too, and its first post may come after the result's when the game ends at once)."""
+    return _game_overs(t)[-1]
 
 
 def _rematch_button(message: StoredMessage) -> str:
@@ -258,7 +260,8 @@ async def test_rematch_against_the_computer_starts_at_once(table: Table) -> None
         first = await _bot_game(t, bot, target=7, level="easy")
         await _resign(t, t.ann)
         over = _game_over(t)
-        rec = await t.double.click(t.ann, over, _rematch_button(over))
+        rematch = _rematch_button(over)
+        rec = await t.double.click(t.ann, over, rematch)
         await rec.settled()
         answer = rec.followups[-1] if rec.followups else rec.original
         second = bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)[0]
@@ -270,7 +273,7 @@ async def test_rematch_against_the_computer_starts_at_once(table: Table) -> None
         await t.double.wait_until(lambda: not second.table.bot_to_move, timeout=30)
         await t.double.idle()
         text = await assert_refused(
-            t, bot, second.id, lambda: t.double.click(t.ann, over, _rematch_button(over))
+            t, bot, second.id, lambda: t.double.forge_click(t.ann, over, rematch)
         )
         assert f"This game's rematch is game #{second.id}." in text
         assert len(bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)) == 1
@@ -358,3 +361,72 @@ async def test_a_finished_game_replays_with_every_hand_and_a_record_that_rebuild
         await rec.settled()
         assert rec.original is not None and rec.original.ephemeral
         assert f"There is no game #{elsewhere} on this server." in rec.original.text
+
+
+def _game_overs(t: Table) -> list[StoredMessage]:
+    """The posts of a game's result with their Rematch: in its thread, then in the channel."""
+    return [m for m in game_posts(t) if any(b.label == "Rematch" for b in m.buttons)]
+
+
+def _buttons(t: Table, message: StoredMessage) -> list[tuple[str | None, bool]]:
+    """The labels of ``message``'s buttons as Discord shows them now, and whether each
+    is disabled."""
+    return [(b.label, b.disabled) for b in t.double.message(message.id).buttons]
+
+
+async def test_a_started_rematch_takes_the_rematch_buttons_away(table: Table) -> None:
+    """Issue 33: once Ann's rematch against the computers starts, both posts of the first
+    game's result (in its thread and in the channel) show a disabled "Rematch started ·
+    game #N" instead of Rematch; a stale Rematch click is still refused, naming it."""
+    t = table
+    async with running_bot(t) as bot:
+        await _bot_game(t, bot, level="easy")
+        await _resign(t, t.ann)
+        overs = _game_overs(t)
+        assert len(overs) == 2 and overs[0].channel is not overs[1].channel
+        rematch = _rematch_button(overs[1])
+        await (await t.double.click(t.ann, overs[1], rematch)).settled()
+        [second] = bot.sessions.games_of(t.guild.id, None, t.ann.id)
+        await t.double.wait_until(lambda: not second.table.bot_to_move, timeout=30)
+        await t.double.idle()
+        started = [(f"Rematch started · game #{second.id}", True)]
+        assert [_buttons(t, over) for over in overs] == [started, started]
+        text = await assert_refused(
+            t, bot, second.id, lambda: t.double.forge_click(t.ann, overs[0], rematch)
+        )
+        assert f"This game's rematch is game #{second.id}." in text
+
+
+async def test_after_a_restart_a_rematch_still_retires_the_buttons_an_old_post_keeps_its(
+    table: Table,
+) -> None:
+    """Issue 33 after a restart: the game ended before it, so the bot knows its game-over
+    posts from the store only. The channel's copy is an hour old and its channel has
+    used its edits of old messages (Discord's 30046): the rematch starts all the same,
+    Ann gets her hand, the thread's post loses its Rematch, and the channel's Rematch
+    stays but is refused, naming the rematch."""
+    t = table
+    async with running_bot(t) as bot:
+        await _bot_game(t, bot, level="easy")
+        await _resign(t, t.ann)
+    thread_post, channel_post = _game_overs(t)
+    t.double.age_message(channel_post, 3601)
+    assert t.double.limiter is not None
+    while t.double.limiter.old_edit(t.channel.id) is None:
+        pass  # the channel's edits of old messages this hour, spent elsewhere
+    async with running_bot(t) as bot:
+        rematch = _rematch_button(thread_post)
+        rec = await t.double.click(t.ann, thread_post, rematch)
+        await rec.settled()
+        [second] = bot.sessions.games_of(t.guild.id, None, t.ann.id)
+        answer = rec.followups[-1] if rec.followups else rec.original
+        assert answer is not None and f"Game #{second.id} · hand" in answer.text
+        await t.double.wait_until(lambda: not second.table.bot_to_move, timeout=30)
+        await t.double.idle()
+        assert _buttons(t, thread_post) == [(f"Rematch started · game #{second.id}", True)]
+        assert _buttons(t, channel_post) == [("Rematch", False)]
+        assert any(r.scope == "30046" for r in t.double.rate_limited)
+        text = await assert_refused(
+            t, bot, second.id, lambda: t.double.click(t.ann, channel_post, rematch)
+        )
+        assert f"This game's rematch is game #{second.id}." in text

@@ -462,7 +462,9 @@ async def test_a_click_from_a_partner_sitting_out_changes_nothing(table: Table) 
         play = next(a for a in ACTIONS if isinstance(a, Play))
         forged = f"tuque:act:{game_id}:{seq}:{play.id}"
         before_db, before_game = db_snapshot(t), session.game.to_record()
-        rec = await t.double.forge_click(t.bob, table_message(t), forged)
+        # On his newest hand message: a click from any other is refused as replaced.
+        hand = t.double.ephemerals_for(t.bob)[-1]
+        rec = await t.double.forge_click(t.bob, hand, forged)
         await rec.settled()
         assert rec.original is not None and rec.original.ephemeral, rec.original
         assert "not your turn" in rec.original.text
@@ -532,3 +534,61 @@ async def test_an_invitation_whose_start_was_refused_starts_on_a_later_accept(
         await click(t, t.eve, "accept")
         game = bot.sessions.session(game_of_lobby(t))
         assert game is not None and len(game.rows) == 3
+
+
+def _hand_of(rec: Any, game_id: int) -> bool:
+    """Whether the interaction ``rec`` brought its member their hand of ``game_id``."""
+    return any(f"Game #{game_id} · hand" in m.text for m in [rec.original, *rec.followups] if m)
+
+
+async def test_every_member_of_a_lobby_gets_their_hand_when_the_game_starts(
+    table: Table,
+) -> None:
+    """Issue 33: Bob joins Ann's three-hand table, Cat picks a seat, Ann starts: each of
+    them gets their hand at once, Bob and Cat as a follow-up of their own click, and
+    nobody is called to the table's Show my hand."""
+    t = table
+    cat = t.double.add_user("cat", guild=t.guild)
+    async with running_bot(t):
+        await (
+            await t.double.slash(t.ann, t.channel, "tuque", "table", variant="three_hand")
+        ).settled()
+        bob_joins = await click(t, t.bob, "join")
+        cat_sits = await click(t, cat, "seat", "2")
+        start = await click(t, t.ann, "start")
+        game_id = game_of_lobby(t)
+        await t.double.idle()
+        assert all(_hand_of(rec, game_id) for rec in (start, bob_joins, cat_sits))
+        assert not any("Press **Show my hand**" in m.text for m in game_posts(t))
+
+
+async def test_a_member_whose_join_is_too_old_is_called_to_the_game_with_show_my_hand(
+    table: Table,
+) -> None:
+    """Issue 33: Cat's Join is older than its token lives (15 minutes), so Discord
+    refuses her hand as its follow-up: she is mentioned in the game's thread with a Show
+    my hand button, which brings her hand; Bob's came with his Join, and he is not
+    mentioned. (The bot skips a token it knows is 14 minutes old; the double ages only
+    its own record of the click, so here the follow-up is tried and refused.)"""
+    t = table
+    cat = t.double.add_user("cat", guild=t.guild)
+    async with running_bot(t):
+        await (
+            await t.double.slash(t.ann, t.channel, "tuque", "table", variant="three_hand")
+        ).settled()
+        cat_joins = await click(t, cat, "join")
+        bob_joins = await click(t, t.bob, "join")
+        cat_joins.dispatched_at -= 15 * 60 + 1
+        await click(t, t.ann, "start")
+        game_id = game_of_lobby(t)
+        await t.double.idle()
+        assert _hand_of(bob_joins, game_id) and not _hand_of(cat_joins, game_id)
+        [call] = [m for m in game_posts(t) if "Press **Show my hand**" in m.text]
+        assert cat.mention in call.text and t.bob.mention not in call.text
+        assert call.channel.id != t.channel.id  # in the game's thread
+        [show] = [b.custom_id for b in call.buttons if b.label == "Show my hand"]
+        rec = await t.double.click(cat, call, show)  # type: ignore[arg-type]
+        await rec.settled()
+        assert _hand_of(rec, game_id)
+    [refused] = t.double.take_problems()
+    assert "401 50027 Invalid Webhook Token" in refused and ":join" in refused

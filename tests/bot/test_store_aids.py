@@ -159,3 +159,30 @@ async def test_a_rematch_is_refused_to_strangers_and_for_games_not_over(store: S
     with pytest.raises(SeatUnavailable, match="no game"):
         await store.open_rematch(running + 10, ANN, lifetime=900, now=T0)
     assert await dump(store) == before
+
+
+async def test_a_games_result_posts_are_kept_for_its_rematch_to_retire(store: Store) -> None:
+    """Issue 33: the posts of a game's result, in its thread and its copy in the channel,
+    are remembered (a restart reads them) until its rematch starts, and the rematch's
+    game is found then."""
+    seats = [
+        SeatRow(0, SeatKind.HUMAN, ANN[0], display_name="Ann"),
+        SeatRow(1, SeatKind.COMPUTER, level="hard"),
+    ]
+    game_id = await store.create_game(1, 2, "tuque", {}, 7, 0, seats, ["deal"], now=T0)
+    await store.set_table_message(game_id, 50, thread_id=60)
+    await finish_game(store, game_id, GameStatus.RESIGNED, 1, {0: 3, 1: 0}, now=T0)
+    assert await store.game_over_messages(game_id) == []
+    await store.set_game_over_message(game_id, 70, channel=False)
+    await store.set_game_over_message(game_id, 80, channel=True)
+    assert await store.game_over_messages(game_id) == [(60, 70), (2, 80)]
+    lobby, _ = await store.open_rematch(game_id, ANN, lifetime=900, now=T0)
+    assert await store.rematch_of(game_id) is None
+    rematch = await store.create_game(
+        1, 2, "tuque", {}, 8, 0, seats, ["deal"], lobby=lobby.id, now=T0
+    )
+    assert await store.rematch_of(game_id) == rematch
+    with pytest.raises(GameNotFound):
+        await store.set_game_over_message(rematch + 1, 90, channel=False)
+    with pytest.raises(GameNotFound):
+        await store.game_over_messages(rematch + 1)
