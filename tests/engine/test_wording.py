@@ -677,3 +677,14 @@ def test_the_rules_tell_the_rulings_that_change_play() -> None:
     assert "if someone plays alone, the player on the loner's left" in text("call_ace")
     assert "round 2 names one of the other suits" in text("almonte")
     assert "be their own partner" in text("call_ace")
+
+
+def test_the_rules_tell_six_hands_order_and_auctions_tie() -> None:
+    """Rulings R28 and R29 (docs/rulings.md) are in the players' rules: six-hand's dealer
+    discards before the loners ask; Auction makers who both reach the target."""
+    six = " ".join(s.text for s in rules_text("six_hand"))
+    assert "Then the dealer picks up and discards, unless they sit out. Then the loner" in six
+    assert "discards twice: for the up-card, then for the card given" in six
+    scoring = rules_text("auction")[-2]
+    assert scoring.heading == "Scoring"
+    assert "reach 50 in the same hand (the maker and their partner), the highest" in scoring.text
