@@ -67,6 +67,7 @@ from engine.wording import (
     score_text,
     side_name,
     sort_cards,
+    tally,
     verdict,
     won_game,
 )
@@ -1068,7 +1069,8 @@ def _sentences(
     say(0, "Seats in playing order: " + ", ".join(seated))
     if view.hand_no and view.up_card is not None:
         turned = " (turned down)" if view.up_card_turned_down else ""
-        say(1, f"Up-card {card_text(view.up_card)}{turned}")
+        # Until trump is made everyone bids on it: cut names rather than leave it out.
+        say(0 if view.trump is None else 1, f"Up-card {card_text(view.up_card)}{turned}")
     elif view.widow:
         say(1, f"Widow: {view.widow} cards face down")
     if view.trump is not None:
@@ -1105,10 +1107,11 @@ def _sentences(
             down = sum(p.face_down for p in piles)
             say(2, f"{who[seat]}'s tableau: {up} face up, {down} face down")
     playing = [s for s in range(view.players) if s not in view.out]
+    names = [who[s] for s in playing]
     if view.hand_no and view.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
         if view.phase not in _BIDDING:
-            say(1, "Tricks won: " + ", ".join(f"{who[s]} {view.tricks_won[s]}" for s in playing))
-        say(3, "Cards in hand: " + ", ".join(f"{who[s]} {view.hand_sizes[s]}" for s in playing))
+            say(1, "Tricks won: " + tally([view.tricks_won[s] for s in playing], names))
+        say(3, "Cards in hand: " + tally([view.hand_sizes[s] for s in playing], names))
     say(0, _score_sentence(view, variant, who))
     say(0, _status_sentence(view, variant, who, ended))
     return said
@@ -1140,7 +1143,7 @@ def _result_sentence(
     sides = [_side(view, side, who) for side in range(len(result.points))]
     parts = [points_text(result.points, sides)]
     if result.maker is not None:
-        parts[:0] = [words.made(result), words.took(result)]
+        parts[:0] = [words.made(result, loner=False), words.took(result)]
     return f"{head}{'. ' + capital(said) if said else ''}: {'; '.join(parts)}"
 
 

@@ -10,9 +10,12 @@ settle), and it is openly licensed. Plackett-Luce was the library's default mode
 before models became an explicit choice, and is the one its documentation's
 examples use.
 
-The number shown to players is the ordinal ``mu - 3 * sigma``: a conservative
-estimate that starts at 0 and rises as a player wins and as their uncertainty
-shrinks, so one lucky win does not top the leaderboard.
+The model's ordinal ``mu - 3 * sigma`` is a conservative estimate that starts at 0
+and rises as a player wins and as their uncertainty shrinks, so one lucky win does
+not top the leaderboard. Members never see it as such: they see ``1000 + round(10 *
+ordinal)`` (``bot.render.rating_text``): a new player reads 1000, a two-player game's
+first winner 1034 and its loser 982 (not 3.4 and -1.8); the order and the gaps are
+the ordinal's.
 
 Who is rated: only games in which every seat is a human. Games with a computer
 seat are never rated and are not counted in the leaderboard's wins and losses;
@@ -41,7 +44,8 @@ class Rating:
 
     @property
     def ordinal(self) -> float:
-        """The displayed rating, ``mu - 3 * sigma``; 0.0 for a new player."""
+        """The conservative rating ``mu - 3 * sigma``; 0.0 for a new player, whom members
+        see at 1000 (``bot.render.rating_text``)."""
         return self.mu - ORDINAL_Z * self.sigma
 
 

@@ -57,6 +57,7 @@ from engine.wording import (
     stand_in_name,
     suit_groups,
     suit_text,
+    tally,
     verb,
     verdict,
     won_game,
@@ -505,13 +506,12 @@ def _tricks_line(view: PlayerView, seating: Seating) -> str:
     playing = [s for s in range(view.players) if s not in view.out]
     if variant.teams:
         sides = sorted({view.sides[s] for s in playing})
-        taken = " · ".join(
-            f"{seating.side_names(side, view.sides)} "
-            f"{sum(view.tricks_won[s] for s in playing if view.sides[s] == side)}"
-            for side in sides
+        taken = tally(
+            [sum(view.tricks_won[s] for s in playing if view.sides[s] == side) for side in sides],
+            [seating.side_names(side, view.sides) for side in sides],
         )
     else:
-        taken = " · ".join(f"{seating.who(s)} {view.tricks_won[s]}" for s in playing)
+        taken = tally([view.tricks_won[s] for s in playing], [seating.who(s) for s in playing])
     if view.maker is None or view.phase not in (Phase.PLAY, Phase.HAND_OVER):
         return taken
     need = min(view.bid, variant.tricks) if view.bid else variant.contract
@@ -545,7 +545,7 @@ def hand_summary_embed(
     outcome = f" {capital(said)}!" if said else ""
     if v.chips:
         assert result.trump is not None
-        won = " · ".join(f"{n} {t}" for n, t in zip(seating.names, result.tricks, strict=True))
+        won = tally(result.tricks, seating.names)
         embed.description = f"{suit_text(result.trump)} were trump. Tricks: {won}.{outcome}"
         embed.add_field(name="Chips this hand", value=points_text(result.points, seating.names))
     elif result.thrown_in:
@@ -553,7 +553,7 @@ def hand_summary_embed(
         return embed
     else:
         words = Wording(v, seating.names)
-        embed.description = f"{words.made(result)}. {words.took(result)}.{outcome}"
+        embed.description = f"{words.made(result, loner=False)}. {words.took(result)}.{outcome}"
         sides = [seating.side_names(side, v.sides) for side in range(len(result.points))]
         embed.add_field(name="Points", value=points_text(result.points, sides))
     names = [seating.side_names(side, v.sides) for side in range(len(result.scores))]
@@ -681,7 +681,7 @@ def _result_line(result: HandResult, variant: Variant, seating: Seating) -> str:
     seat's tricks, a march or a euchre, the points and the score."""
     if result.thrown_in:
         return f"{capital(THROWN_IN)}."
-    tricks = " · ".join(f"{seating.who(s)} {n}" for s, n in enumerate(result.tricks))
+    tricks = tally(result.tricks, seating.names)
     sides = [seating.side_names(side, variant.sides) for side in range(len(result.points))]
     score = score_text(result.scores, sides)
     maker = f"{Wording(variant, seating.names).made(result)}. " if result.maker is not None else ""

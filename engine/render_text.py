@@ -39,6 +39,7 @@ from engine.wording import (
     sort_cards,
     suit_groups,
     tableau_marks,
+    tally,
     verdict,
     won_game,
 )
@@ -164,7 +165,8 @@ class TextRenderer:
         return score_text(scores, self.side_names, goal, ascii_only=self.ascii_only)
 
     def _tricks(self, per_seat: Sequence[int]) -> str:
-        """Tricks won by each side: ``You & Partner 3, West & East 1``."""
+        """Tricks won by each side, as the score is written: ``You & CPU 3: 3 · CPU 2 &
+        CPU 4: 1``."""
         won = [0] * len(self.side_names)
         for seat, tricks in enumerate(per_seat):
             won[self.variant.sides[seat]] += tricks
@@ -191,12 +193,13 @@ class TextRenderer:
             lines.append(f"Tricks won: {self._tricks(view.tricks_won)} ({left} still to play)")
         lines.append("")
         lines += self._tableaus(view)
-        others = [
-            f"{self.names[s]} {view.hand_sizes[s]}"
-            for s in range(view.players)
-            if s != view.seat and s not in view.out
-        ]
-        lines.append(f"Cards in hand: {', '.join(others)}")
+        others = [s for s in range(view.players) if s != view.seat and s not in view.out]
+        sizes = tally(
+            [view.hand_sizes[s] for s in others],
+            [self.names[s] for s in others],
+            ascii_only=self.ascii_only,
+        )
+        lines.append(f"Cards in hand: {sizes}")
         for seat in view.out:
             lines.append(f"{self._does(seat, 'sits', 'sit')} out this hand.")
         lines += self._family_lines(view)

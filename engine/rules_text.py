@@ -460,9 +460,12 @@ def _six_hand(v: Variant, c: Cards) -> list[RulesSection]:
         RulesSection(
             "Going alone",
             "Once trump is made, each player in turn from the maker may go alone, maker or "
-            "defender, one loner a team. The loner's two partners lay their hands down. The "
-            "loner may ask one of them for a card (that partner chooses which), then "
-            "discards one face down; with a loner on each team, the maker's asks first. "
+            "defender, one loner a team. The loner's two partners lay their hands down. "
+            "Then the dealer picks up and discards, unless they sit out. Then the loner may "
+            "ask one of their partners for a card (that partner chooses which) and discards "
+            "one face down; with a loner on each team, the maker's asks first. A dealer who "
+            "plays alone and asks for a card discards twice: for the up-card, then for the "
+            "card given. "
             "(Option: not a player who passed in the round trump was made.)",
         ),
         RulesSection("Playing", _play(_BRITISH_LEAD, joker="The Benny")),
@@ -609,7 +612,12 @@ def _auction(v: Variant, c: Cards) -> list[RulesSection]:
                 "plays alone."
             ),
         ),
-        RulesSection("Scoring", _by_bid(v)),
+        RulesSection(
+            "Scoring",
+            _by_bid(v)
+            + f"\nWhen several players reach {v.defaults.target} in the same hand (the maker "
+            "and their partner), the highest wins; a tie plays on.",
+        ),
     ]
 
 

@@ -79,6 +79,7 @@ __all__ = [
     "suit_text",
     "tableau_marks",
     "tableau_text",
+    "tally",
     "verb",
     "verdict",
     "won_game",
@@ -487,11 +488,13 @@ class Wording:
         verb = "defended" if past else "defend" if seat == self.you else "defends"
         return f"{self.names[seat]} {verb} alone"
 
-    def made(self, result: HandResult) -> str:
+    def made(self, result: HandResult, *, loner: bool = True) -> str:
         """A finished hand's contract: who made which trump and how, who played with
         the maker, who defended alone. E.g. ``Ann made ♥ hearts (bid 4) alone``,
         ``Bob made ♣ clubs, their own partner`` (RULES.md §7 Call-Ace: the maker held
         the called card), ``Ann made ♠ spades, partnered by Dev; Cy defended alone``.
+        ``loner=False`` leaves out the makers' loner, for a text that goes on with
+        :meth:`took`, which says it: ``Ann made ♥ hearts (bid 4). Ann went alone and…``.
 
         Raises:
             ValueError: the hand was thrown in: nobody made trump.
@@ -500,7 +503,7 @@ class Wording:
         if maker is None or trump is None:
             raise ValueError(f"hand {result.hand_no} was thrown in: nobody made trump")
         words = f"{self.names[maker]} made {self.suit(trump)}"
-        words += self._aside(maker, result.bid, result.alone)
+        words += self._aside(maker, result.bid, result.alone if loner else None)
         if result.partner == maker:
             words += f", {'your' if maker == self.you else 'their'} own partner"
         elif result.partner is not None:
@@ -512,8 +515,9 @@ class Wording:
     def took(self, result: HandResult) -> str:
         """The tricks the makers took, out of the hand's: ``Ann & Cleo took 3 of 5
         tricks`` (partners of a side, RULES.md §3; a secret or called partner, §7, named
-        once the hand is over), ``Ann took 5 of 5 tricks`` (a maker alone, or a loner
-        whose partners sat out, §3–§6).
+        once the hand is over), ``Ann took 3 of 5 tricks`` (a maker who always plays
+        alone, §5), ``Ann went alone and took 4 of 5 tricks`` (a loner, whose partners
+        sat out, §3–§7).
 
         Raises:
             ValueError: the hand was thrown in: nobody made trump.
@@ -526,11 +530,11 @@ class Wording:
             seats = [s for s in range(v.players) if v.sides[s] == v.sides[maker]]
         else:
             seats = sorted({maker, maker if result.partner is None else result.partner})
-        if result.alone in seats:  # the loner's partners sat out: the loner took them all
-            seats = [result.alone]
         made = sum(result.tricks[s] for s in seats)
-        who = " & ".join(self.names[s] for s in seats)
-        return f"{who} took {made} of {count(v.tricks, 'trick')}"
+        of = f"{made} of {count(v.tricks, 'trick')}"
+        if result.alone is not None:  # the loner's partners sat out: the loner took them all
+            return f"{self.names[result.alone]} went alone and took {of}"
+        return f"{' & '.join(self.names[s] for s in seats)} took {of}"
 
     def short(self, action: Action) -> tuple[str | Suit, ...]:
         """``action`` in the few words of a bid's bubble on the table's picture, each
@@ -596,9 +600,22 @@ def score_text(
         goal: what the game is played to (:func:`score_goal`); empty to leave it out.
         ascii_only: ``/`` between the sides, for a terminal without ``·``.
     """
-    between = " / " if ascii_only else " · "
-    each = between.join(f"{name}: {points}" for name, points in zip(names, scores, strict=True))
+    each = tally(scores, names, ascii_only=ascii_only)
     return f"{each} ({goal})" if goal else each
+
+
+def tally(counts: Sequence[int], names: Sequence[str], *, ascii_only: bool = False) -> str:
+    """A number for each seat or side, written as the score is: ``Ann: 2 · CPU 2: 3``
+    (the colon keeps a seat's number apart from its count): the score
+    (:func:`score_text`), tricks won, cards in hand.
+
+    Args:
+        counts: one number per name, in the same order.
+        names: each seat's or side's name.
+        ascii_only: ``/`` between them, for a terminal without ``·``.
+    """
+    between = " / " if ascii_only else " · "
+    return between.join(f"{name}: {n}" for name, n in zip(names, counts, strict=True))
 
 
 def score_goal(view: PlayerView, variant: Variant) -> str:

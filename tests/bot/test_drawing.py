@@ -673,3 +673,19 @@ def test_a_replay_shows_each_hand_whole_and_its_caption_uncut(
     assert badges and len(chips) == len(badges)
     for (card_left, _), chip_left in zip(badges, chips, strict=True):
         assert chip_left - 3 >= card_left + drawing._CARD * 0.71
+
+
+def test_the_descriptions_counts_read_like_the_score() -> None:
+    """Issue 33: the text alternative gives tricks won and cards in hand as the score is
+    written, ``CPU 2: 3``, never ``CPU 2 3``."""
+    game = Game("euchre", seed=2, first_dealer=0, stick_the_dealer=True)  # never thrown in
+    game.deal()
+    while game.phase is not Phase.PLAY or not game.view(None).tricks:
+        assert game.turn is not None
+        game.apply(game.turn, game.legal_actions(game.turn)[0])
+    view = game.view(None)
+    names = ("Ann", "CPU 2", "Bob", "CPU 4")
+    text = drawing.describe(view, names)
+    won, held = view.tricks_won, view.hand_sizes
+    assert f"Tricks won: Ann: {won[0]} · CPU 2: {won[1]} · Bob: {won[2]} · CPU 4: {won[3]}" in text
+    assert f"Cards in hand: Ann: {held[0]} · CPU 2: {held[1]} · Bob: {held[2]}" in text

@@ -183,7 +183,7 @@ def test_the_hand_message_is_enough_to_play_from() -> None:
     assert all(c.pretty() in lines["**Trick**"] for _, c in view.trick.plays)
     maker = SEATING.names[view.maker]  # type: ignore[index]
     won = view.tricks_won
-    assert f"Ann {won[0]} · Bob {won[1]} · {maker} needs 9 of 17 tricks." in lines["**Tricks**"]
+    assert f"Ann: {won[0]} · Bob: {won[1]} · {maker} needs 9 of 17 tricks." in lines["**Tricks**"]
     assert lines["**Score**"] == f"**Score** Ann: {view.scores[0]} · Bob: {view.scores[1]} (to 5)"
     assert text.status.startswith("**Your turn:** play a card.")
     assert text.footer.startswith("-# Game #1 · hand ")

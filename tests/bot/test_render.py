@@ -171,8 +171,12 @@ def test_a_hands_result_is_worded_alike_on_every_screen(variant: str) -> None:
             assert all(f"{said}!" in screens[s] for s in ("embed", "terminal")), screens
             assert f"{said}: " in screens["description"]
         if result.maker is not None:
-            made = Wording(game.variant, names).made(result)
-            assert made in screens["embed"] and made in screens["terminal"]
+            words = Wording(game.variant, names)
+            assert words.made(result) in screens["terminal"]
+            # The embed and the picture say who went alone once, with the tricks taken.
+            contract = f"{words.made(result, loner=False)}. {words.took(result)}."
+            assert contract in screens["embed"]
+            assert words.took(result) in screens["description"]
 
 
 def test_the_hand_text_lists_the_whole_hand() -> None:

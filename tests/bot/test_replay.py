@@ -286,3 +286,14 @@ def test_each_kind_of_step_has_its_caption() -> None:
         "Hand 1 · the deal",
         "Hand 1 · trick 1",
     ]
+
+
+def test_a_replays_tricks_read_like_the_score() -> None:
+    """Issue 33: a replay's result gives each seat's tricks as the score is written,
+    ``CPU 2: 3``, never ``CPU 2 3``."""
+    seating = render.Seating(("Ann", "CPU 2", "Bob", "CPU 4"), (1, None, 2, None))
+    frame = next(f for f in replay_frames(_played(3).to_record()) if f.kind is FrameKind.RESULT)
+    assert frame.view.last_hand is not None
+    tricks = frame.view.last_hand.tricks
+    said = " · ".join(f"{name}: {n}" for name, n in zip(seating.names, tricks, strict=True))
+    assert f"Tricks: {said}." in render.replay_caption(frame, seating)

@@ -280,6 +280,42 @@ def test_six_hand_euchre_scores_3() -> None:
     assert (v.score_hand(2, 3, False), v.score_hand(2, 3, False, True)) == ((0, 3), (0, 6))
 
 
+def test_six_hand_the_dealer_discards_before_the_loners_ask(deal_game, act) -> None:
+    """Ruling R28: the dealer picks up and discards first; then the maker's loner asks,
+    then the lone defender; a dealer who is a loner discards a second time for the gift."""
+    game = deal_game("six_hand", up_card="7H", hands={0: "9S TS QS KS AS", 1: "B1 JH JD AH KH"})
+    act(game, "order", "alone", "pass", "pass", "alone")  # seat 1, then seat 0 defends alone
+    assert (game.alone, game.view(None).lone_defender) == (1, 0)
+    assert (game.phase, game.turn, len(game.hand_of(0))) == (Phase.DISCARD, 0, 6)
+    act(game, "discard 9S")
+    assert (game.phase, game.turn) == (Phase.CARD_REQUEST, 1)
+    act(game, "ask 3", "give QC", "discard QC")
+    assert (game.phase, game.turn) == (Phase.CARD_REQUEST, 0)
+    act(game, "ask 2", "give 7C")
+    assert (game.phase, game.turn, len(game.hand_of(0))) == (Phase.DISCARD, 0, 6)
+    act(game, "discard 7C")
+    assert (game.phase, game.turn) == (Phase.PLAY, 0)  # two loners: the defender leads
+
+
+def _lone_march(seat: int) -> dict[str, object]:
+    """A six-hand deal on which ``seat`` holds the five best hearts, the up-card's suit."""
+    return {"up_card": "7H", "hands": {seat: "B1 JH JD AH KH"}}
+
+
+def test_six_hand_is_played_to_10(deal_game, build_deal, act) -> None:
+    """Ruling R27: six-hand is played to 10 (§4's game): a lone march scores 6 and does
+    not end it; a second one, to 12, does."""
+    game = deal_game("six_hand", dealer=0, **_lone_march(1))
+    assert game.options.target == 10
+    act(game, "order", "alone", *["pass"] * 3, "discard 8C", "pass")
+    play_first_legal(game)
+    assert (game.scores, game.phase) == ((0, 6), Phase.HAND_OVER)
+    game.deal(build_deal("six_hand", **_lone_march(3)))  # seat 1 deals, sits out: no pick-up
+    act(game, "pass", "order", "alone", *["pass"] * 3, "pass")
+    play_first_legal(game)
+    assert (game.scores, game.phase, game.winner) == ((0, 12), Phase.GAME_OVER, 1)
+
+
 def test_almonte_pack_has_three_bens() -> None:
     """§6 Almonte: 31 cards, 8–A and B1 B2 B3; six players, game 15."""
     game = Game("almonte")
@@ -726,3 +762,23 @@ def test_auction_the_winning_bids_suit_is_trump_in_play(deal_game, act) -> None:
         legal = game.legal_actions(seat)  # type: ignore[arg-type]
         assert {a.card for a in legal} <= set(game.hand_of(seat))  # type: ignore[attr-defined,arg-type]
         game.apply(seat, legal[-1])  # type: ignore[arg-type]
+
+
+def _bid_3_and_call(maker: int, holder: int, called: str) -> dict[str, object]:
+    """An Auction deal on which ``maker`` holds the five best hearts and ``holder`` the
+    card the maker will call."""
+    return {"widow": "8C 9C TC", "hands": {maker: "JH JD AH KH QH", holder: called}}
+
+
+def test_auction_maker_and_partner_reaching_the_target_together(deal_game, build_deal, act) -> None:
+    """Ruling R29: both makers score the bid; if both reach the target in one hand, an
+    exact tie plays on and then the higher total wins (a game to 3, ruling R30)."""
+    game = deal_game("auction", dealer=0, options={"target": 3}, **_bid_3_and_call(1, 3, "AS"))
+    act(game, "bid 3 H", *["pass"] * 4, "discard 8C", "discard 9C", "discard TC", "call AS")
+    play_first_legal(game)
+    assert (game.scores, game.phase, game.winner) == ((0, 3, 0, 3, 0), Phase.HAND_OVER, None)
+    game.deal(build_deal("auction", **_bid_3_and_call(1, 2, "KS")))  # seat 1 deals, bids last
+    act(game, *["pass"] * 4, "bid 3 H", "discard 8C", "discard 9C", "discard TC", "call KS")
+    play_first_legal(game)
+    assert game.hand_results[-1].partner == 2
+    assert (game.scores, game.phase, game.winner) == ((0, 6, 3, 3, 0), Phase.GAME_OVER, 1)

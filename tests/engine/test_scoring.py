@@ -228,3 +228,28 @@ def test_game_ends_when_a_side_reaches_the_target() -> None:
     for game in random_games("tuque", 20, target=5):
         reached = [max(h.scores) >= 5 for h in game.hand_results]
         assert (reached.index(True), max(game.scores) >= 5) == (len(reached) - 1, True)
+
+
+def test_a_target_the_sources_never_name_ends_the_game_like_theirs(deal_game, act) -> None:
+    """Ruling R30: a game may be played to any whole number up to 100 where the rules
+    list no targets; Euchre to 2 (the sources play to 10) ends with a march of 2."""
+    game = deal_game("euchre", options={"target": 2}, up_card="9H", hands={1: "JH JD AH KH QH"})
+    act(game, "order", "pass", "discard 9C")
+    while game.phase is Phase.PLAY:
+        act(game, str(game.legal_actions(game.turn)[0]))
+    assert (game.scores, game.phase, game.winner) == ((0, 2), Phase.GAME_OVER, 1)
+
+
+@pytest.mark.parametrize(
+    ("variant", "target", "refused"),
+    [
+        ("three_hand", 6, "must be 5, 7 or 10"),
+        ("jackpot", 10, "no adjustable option"),
+        ("euchre", 101, "from 1 to 100"),
+    ],
+)
+def test_targets_the_rules_fix_are_kept(variant: str, target: int, refused: str) -> None:
+    """Ruling R30: three-hand plays to its listed targets only (as British, tested with
+    §4), Jackpot ends on deals, and no game goes past 100."""
+    with pytest.raises(ValueError, match=refused):
+        Game(variant, target=target)

@@ -47,11 +47,13 @@ from engine.wording import (
     pile_text,
     points_text,
     prompt,
+    score_text,
     scores,
     signed,
     sort_cards,
     suit_groups,
     tableau_text,
+    tally,
     verb,
     verdict,
     won_game,
@@ -419,12 +421,37 @@ def test_a_hands_contract_after_it_is_over() -> None:
         words.made(_result(maker=None, trump=None))
 
 
+def test_a_tally_is_written_as_the_score() -> None:
+    """One form for every count by seat or side: the score, tricks, cards in hand."""
+    assert tally((2, 3), ("Ann", "CPU 2")) == "Ann: 2 · CPU 2: 3"
+    assert tally((2, 3), ("Ann", "CPU 2"), ascii_only=True) == "Ann: 2 / CPU 2: 3"
+    assert (
+        score_text((2, 3), ("Ann", "CPU 2"), "to 10")
+        == f"{tally((2, 3), ('Ann', 'CPU 2'))} (to 10)"
+    )
+
+
+def test_a_maker_who_went_alone_is_said_as_a_player_says_it() -> None:
+    """Issue 33: "Bob made ♣ clubs. Bob went alone and took 4 of 5 tricks", not "took 4
+    of 5 (alone: Bob)" nor the loner twice; Auction's lone bid keeps its bid."""
+    words = Wording(VARIANTS["euchre"], NAMES)
+    bob = _result(alone=1, tricks=(1, 4, 0, 0))
+    assert f"{words.made(bob, loner=False)}. {words.took(bob)}" == (
+        "Bob made ♣ clubs. Bob went alone and took 4 of 5 tricks"
+    )
+    auction = Wording(VARIANTS["auction"], (*NAMES, "Eve"))
+    bid = _result(alone=1, bid=8, tricks=(0, 5, 0, 0, 0))
+    assert f"{auction.made(bid, loner=False)}. {auction.took(bid)}" == (
+        "Bob made ♣ clubs (bid 8). Bob went alone and took 5 of 5 tricks"
+    )
+
+
 def test_what_the_makers_took() -> None:
     """Partners of a side together (RULES.md §3), a called partner once told (§7), a
     loner alone: the partners who sat out took nothing."""
     assert Wording(VARIANTS["euchre"], NAMES).took(_result()) == "Bob & Dev took 3 of 5 tricks"
     alone = _result(alone=3, tricks=(0, 0, 0, 5))
-    assert Wording(VARIANTS["euchre"], NAMES).took(alone) == "Dev took 5 of 5 tricks"
+    assert Wording(VARIANTS["euchre"], NAMES).took(alone) == "Dev went alone and took 5 of 5 tricks"
     called = Wording(VARIANTS["call_ace"], NAMES).took(_result(partner=2))
     assert called == "Bob & Cleo took 3 of 5 tricks"
     assert Wording(VARIANTS["three_hand"], NAMES[:3]).took(_result(tricks=(1, 3, 1))) == (
@@ -677,3 +704,14 @@ def test_the_rules_tell_the_rulings_that_change_play() -> None:
     assert "if someone plays alone, the player on the loner's left" in text("call_ace")
     assert "round 2 names one of the other suits" in text("almonte")
     assert "be their own partner" in text("call_ace")
+
+
+def test_the_rules_tell_six_hands_order_and_auctions_tie() -> None:
+    """Rulings R28 and R29 (docs/rulings.md) are in the players' rules: six-hand's dealer
+    discards before the loners ask; Auction makers who both reach the target."""
+    six = " ".join(s.text for s in rules_text("six_hand"))
+    assert "Then the dealer picks up and discards, unless they sit out. Then the loner" in six
+    assert "discards twice: for the up-card, then for the card given" in six
+    scoring = rules_text("auction")[-2]
+    assert scoring.heading == "Scoring"
+    assert "reach 50 in the same hand (the maker and their partner), the highest" in scoring.text
