@@ -25,7 +25,7 @@ and this process to the others, unless ``--no-pin``; with more, nothing is pinne
     .venv/bin/python -m bench.discord_load --games 300 --mix 2,3,4,6,2c,4c,6c --database postgresql
     .venv/bin/python -m bench.discord_load --games 300 --processes 2 --database postgresql
     .venv/bin/python -m bench.discord_load --games 150 --mix 2,3,4,6,2c,4c,6c --database sqlite
-    .venv/bin/python -m bench.discord_load --games 20 --per-channel 20 --mix 2,4c --cards 30
+    .venv/bin/python -m bench.discord_load --games 20 --per-channel 20 --mix 2,4c --cards 15
 
 The double applies Discord's rate limits (``tests.discord_double.ratelimits``) unless
 ``--no-limits``; ``--per-channel`` games start in each channel (10 by default). It prints
@@ -553,6 +553,9 @@ async def main(
                     )
                 )
                 await double.idle(timeout=60)
+                # The bot's last table edits may still wait for their channel's turn
+                # (TABLE_EDIT_GAP_SECONDS), unseen by the double: let them land.
+                await asyncio.sleep(3)
                 elapsed = time.perf_counter() - started
                 play_ended = time.time()
                 cpu = (
