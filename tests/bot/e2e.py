@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -74,14 +75,27 @@ async def running_bot(
     bot = TuqueBot(settings, executor=pool, drawer=drawer, guild_ready_timeout=0.05)
     try:
         async with t.double.running(bot):
-            t.double.busy.append(bot.sessions.showing)
+            busy = partial(_busy, bot)
+            t.double.busy.append(busy)
             try:
                 yield bot
             finally:
-                t.double.busy.remove(bot.sessions.showing)
+                t.double.busy.remove(busy)
     finally:
         pool.shutdown(wait=True)
         drawer.shutdown(wait=True)
+
+
+def _busy(bot: TuqueBot) -> bool:
+    """Whether the bot holds work back that the double cannot see: a table edit waiting
+    for its channel's turn, or a request discord.py keeps until a spent rate-limit bucket
+    resets (its ``Ratelimit`` queue, discord.py 2.7) or a global 429's wait is over."""
+    if bot.sessions.showing():
+        return True
+    http = bot.http
+    if not http._global_over.is_set():
+        return True
+    return any(r._pending_requests or r._sleeping.locked() for r in http._buckets.values())
 
 
 def db_snapshot(t: Table) -> tuple[Any, ...]:

@@ -168,13 +168,10 @@ class Limiter:
         return Verdict(headers)
 
     def holding(self) -> bool:
-        """Whether a client may be waiting on a limit now: a bucket is spent and not yet
-        reset (discord.py waits for the reset before its next request there), or a 429
-        told it to wait. Its next request is then still to come, however quiet it is."""
-        now = self._clock()
-        if now < self._refused_until:
-            return True
-        return any(w.remaining <= 0 and w.resets_at > now for w in self._windows.values())
+        """Whether a 429 told a client to wait and its wait is not over: its request is
+        still to come, however quiet it is. (A client that waits before a spent bucket
+        sends nothing the double can see: the bot under test tells it, `DiscordDouble.busy`.)"""
+        return self._clock() < self._refused_until
 
     def old_edit(self, channel_id: int) -> float | None:
         """Count an edit of an old message in ``channel_id``: None if allowed, else the
