@@ -71,15 +71,17 @@ class WebUnavailable(Exception):
 
 
 class _Bucket:
-    """A token bucket: :data:`BURST` messages at once, :data:`RATE_PER_SECOND` after."""
+    """A token bucket: ``burst`` messages at once, ``rate`` per second after."""
 
-    def __init__(self) -> None:
-        self._tokens = float(BURST)
+    def __init__(self, rate: float, burst: int) -> None:
+        self._rate = rate
+        self._burst = burst
+        self._tokens = float(burst)
         self._at = time.monotonic()
 
     def take(self) -> bool:
         now = time.monotonic()
-        self._tokens = min(BURST, self._tokens + (now - self._at) * RATE_PER_SECOND)
+        self._tokens = min(self._burst, self._tokens + (now - self._at) * self._rate)
         self._at = now
         if self._tokens < 1:
             return False
@@ -109,14 +111,26 @@ class WebServer:
         sessions: the running games; an ``act`` is decided by :meth:`GameSessions.act`.
         links: checks the links (and makes the fresh tokens views carry).
         timer_defaults: the bot's turn timer, for a server with none of its own.
+        rate, burst: the messages a page may send per second on average, and at once
+            (beyond them it floods: refused and closed).
 
     Attributes:
         screen: the screen to add to ``sessions.screens``.
         address: ``http://host:port`` once started.
     """
 
-    def __init__(self, sessions: GameSessions, links: Links, timer_defaults: GuildSettings) -> None:
+    def __init__(
+        self,
+        sessions: GameSessions,
+        links: Links,
+        timer_defaults: GuildSettings,
+        *,
+        rate: float = RATE_PER_SECOND,
+        burst: int = BURST,
+    ) -> None:
         self.sessions = sessions
+        self.rate = rate
+        self.burst = burst
         self.links = links
         self.timer_defaults = timer_defaults
         self.screen = WebScreen(links)
@@ -213,8 +227,8 @@ class WebServer:
                 },
                 limits={
                     "max_message_bytes": MAX_MESSAGE_BYTES,
-                    "rate_per_second": RATE_PER_SECOND,
-                    "burst": BURST,
+                    "rate_per_second": self.rate,
+                    "burst": self.burst,
                 },
             )
         )
@@ -243,7 +257,7 @@ class WebServer:
 
     async def _read(self, socket: web.WebSocketResponse, viewer: Viewer) -> None:
         """Decide each message of the page until it goes away or floods."""
-        bucket = _Bucket()
+        bucket = _Bucket(self.rate, self.burst)
         async for message in socket:
             if message.type is not WSMsgType.TEXT:
                 # aiohttp answers pings and closes itself; binary is no message of ours.

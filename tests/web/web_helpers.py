@@ -117,9 +117,10 @@ class Page:
 
 
 @asynccontextmanager
-async def running_web(db: Path) -> AsyncIterator[Web]:
-    """The manager on a database at ``db`` with the web server on a free loopback port;
-    computers think in a thread and move at once."""
+async def running_web(db: Path, **limits: float) -> AsyncIterator[Web]:
+    """The manager on a database at ``db`` with the web server on a free loopback port
+    (``limits``: its ``rate`` and ``burst``); computers think in a thread and move at
+    once."""
     store = await Store.open(db)
     pool = ThreadPoolExecutor(max_workers=1)
     sessions = GameSessions(
@@ -132,7 +133,7 @@ async def running_web(db: Path) -> AsyncIterator[Web]:
     )
     links = Links(SECRET, "", 600)
     defaults = GuildSettings.defaults(Settings(discord_token=None))
-    server = WebServer(sessions, links, defaults)
+    server = WebServer(sessions, links, defaults, **limits)  # type: ignore[arg-type]
     links.base_url = await server.start("127.0.0.1", 0)
     # No Discord here: the web is the only screen.
     sessions.screens = [server.screen]
