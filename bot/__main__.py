@@ -5,8 +5,8 @@ The database is opened before logging in, so a bad ``DATABASE_PATH`` (or
 SIGTERM (``docker stop``) close the bot cleanly: timers and computer players stop, the
 store closes, the worker processes end; then the process exits with code 0. Anything
 that stops the bot from starting (no token, a token Discord refuses, Discord out of
-reach, a database it cannot use, shards Discord refuses) is one line on stderr saying
-what to do, and exit code 2.
+reach, a database it cannot use, shards Discord refuses, a metrics or web port it
+cannot listen on) is one line on stderr saying what to do, and exit code 2.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from bot.migrations import MigrationError
 from bot.settings import Settings
 from bot.store import Store, StoreError
 from bot.store.copy import copy_database
+from bot.web.server import WebUnavailable
 
 __all__ = ["main", "serve"]
 
@@ -96,6 +97,8 @@ async def serve(settings: Settings, token: str) -> int:
             return _fail("Discord refused DISCORD_TOKEN: reset it in the developer portal")
         except MetricsUnavailable as error:
             return _fail(f"cannot serve metrics (METRICS_HOST, METRICS_PORT): {error}")
+        except WebUnavailable as error:
+            return _fail(f"cannot serve the web table (WEB_HOST, WEB_PORT): {error}")
         except discord.ConnectionClosed as error:
             if error.code not in _SHARDING_REFUSED:
                 raise

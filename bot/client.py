@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import secrets
 from concurrent.futures import Executor
 from typing import Any, cast
 
@@ -32,6 +33,9 @@ from bot.sessions import GameSessions
 from bot.settings import Settings
 from bot.store import Store
 from bot.store.base import Shards
+from bot.store.settings import GuildSettings
+from bot.web.links import Links
+from bot.web.server import WebServer
 from bot.workers import computer_pool, drawing_pool
 
 __all__ = [
@@ -210,6 +214,9 @@ class TuqueBot(commands.AutoShardedBot):
         self.card_emojis = FaceEmojis(self, uploads=self.syncs)
         """Finds the card faces' emojis, and uploads them in the process of shard 0 (see
         :mod:`bot.emojis`)."""
+        self.web: WebServer | None = None
+        """The web table's server (:mod:`bot.web`), from ``setup_hook`` on; None unless
+        ``WEB_PORT`` is set."""
         self._faces_sync: asyncio.Task[None] | None = None
         self._sync_retry: asyncio.Task[None] | None = None
         self._transient_sync_failure = False
@@ -273,6 +280,8 @@ class TuqueBot(commands.AutoShardedBot):
                 host=self.settings.metrics_host,
                 port=self.settings.metrics_port,
             )
+        if self.settings.web_port is not None:
+            await self._start_web(self.settings.web_port)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -288,6 +297,24 @@ class TuqueBot(commands.AutoShardedBot):
             return_when=asyncio.FIRST_COMPLETED,
         )
         first_round.cancel()
+
+    async def _start_web(self, port: int) -> None:
+        """Serve the web table on ``WEB_HOST``:``port``, show every change on it beside
+        Discord, and put its links in the hand and table messages. Raises
+        ``bot.web.server.WebUnavailable`` when nothing can listen there."""
+        settings = self.settings
+        secret = (
+            settings.web_secret.get_secret_value().encode()
+            if settings.web_secret is not None
+            else secrets.token_bytes(32)
+        )
+        links = Links(secret, settings.web_url or "", settings.web_link_minutes * 60)
+        self.web = WebServer(self.sessions, links, GuildSettings.defaults(settings))
+        address = await self.web.start(settings.web_host, port)
+        if not settings.web_url:
+            links.base_url = address
+        self.sessions.screens.append(self.web.screen)
+        self.sessions.delivery.links = links
 
     async def sync_commands(self) -> bool:
         """Send the slash commands to Discord (to the dev guild's, if set), in one request.
@@ -337,6 +364,8 @@ class TuqueBot(commands.AutoShardedBot):
     async def close(self) -> None:
         if self.metrics is not None:
             await self.metrics.close()
+        if self.web is not None:
+            await self.web.close()
         for task in (self._faces_sync, self._sync_retry):
             if task is not None and not task.done():
                 task.cancel()

@@ -48,6 +48,7 @@ __all__ = [
     "suit_choices",
     "suit_of",
     "table_layout",
+    "web_button",
 ]
 
 
@@ -292,6 +293,7 @@ def hand_layout(
     suit: Suit | None = None,
     marked: int | None = None,
     controls: bool = True,
+    web_link: str | None = None,
 ) -> discord.ui.LayoutView:
     """A player's private hand message in Discord's component layout (Components V2).
 
@@ -313,6 +315,8 @@ def hand_layout(
             in the compact bidding its suit is the one shown.
         controls: False for a game that ended before its last hand (a resignation, a
             forfeit): the engine still has actions, but there is nothing to click.
+        web_link: the member's own link to their seat at the web table, a link button
+            in a row of its own at the end (only ever in this ephemeral message).
     """
     layout = discord.ui.LayoutView(timeout=None)
     container = discord.ui.Container[Any](accent_colour=HAND_ACCENT)
@@ -326,7 +330,7 @@ def hand_layout(
         else:
             items = _card_controls(controls)
             # The container, the separator, the footer and a row of its own for the hint.
-            fixed = len(head) + 2 + bool(footer) + 2 * hint
+            fixed = len(head) + 2 + bool(footer) + 2 * hint + 2 * bool(web_link)
             if fixed + _count(items) > MAX_LAYOUT_COMPONENTS:
                 items = _select_controls(controls)
         if hint:
@@ -336,6 +340,8 @@ def hand_layout(
             container.add_item(item)
     if footer:
         container.add_item(discord.ui.TextDisplay(footer))
+    if web_link is not None:
+        container.add_item(discord.ui.ActionRow[Any](web_button(web_link, "Play on the web")))
     layout.add_item(container)
     return layout
 
@@ -369,12 +375,19 @@ TABLE_PICTURE = "table.jpg"
 
 
 def table_layout(
-    game_id: int, title: str, status: str, description: str, *, finished: bool
+    game_id: int,
+    title: str,
+    status: str,
+    description: str,
+    *,
+    finished: bool,
+    watch_link: str | None = None,
 ) -> discord.ui.LayoutView:
     """The public table message in Discord's component layout (Components V2): ``title``,
     the table's picture (the attachment :data:`TABLE_PICTURE`, with ``description`` as
     its text for screen readers), one ``status`` line, and "Show my hand" while the
-    game runs."""
+    game runs, beside "Watch on the web" (``watch_link``, a spectator's link: the
+    public view) where the web table is on."""
     layout = discord.ui.LayoutView(timeout=None)
     container = discord.ui.Container[Any](accent_colour=TABLE_ACCENT)
     container.add_item(discord.ui.TextDisplay(title))
@@ -383,9 +396,17 @@ def table_layout(
     container.add_item(gallery)
     container.add_item(discord.ui.TextDisplay(status))
     if not finished:
-        container.add_item(discord.ui.ActionRow[Any](show_hand_button(game_id)))
+        buttons: list[discord.ui.Button[Any]] = [show_hand_button(game_id)]
+        if watch_link is not None:
+            buttons.append(web_button(watch_link, "Watch on the web"))
+        container.add_item(discord.ui.ActionRow[Any](*buttons))
     layout.add_item(container)
     return layout
+
+
+def web_button(url: str, label: str) -> discord.ui.Button[Any]:
+    """A link button to the web table (Discord opens ``url`` in the browser)."""
+    return discord.ui.Button[Any](label=label, emoji="🌐", url=url)
 
 
 def show_hand_button(game_id: int, label: str = "Show my hand") -> ShowHandButton:

@@ -76,6 +76,29 @@ class Settings(BaseSettings):
     metrics_host: str = "0.0.0.0"
     """The address the metrics endpoint listens on."""
 
+    web_port: int | None = Field(default=None, ge=0, le=65535)
+    """A port on which to serve the web table (docs/web.md); unset, there is none, and
+    no message carries a web link. 0 takes any free port (logged at start)."""
+
+    web_host: str = "127.0.0.1"
+    """The address the web table listens on: this machine only by default, for a
+    reverse proxy (which adds HTTPS) in front of it; ``0.0.0.0`` for every network."""
+
+    web_url: str | None = Field(default=None, pattern=r"^https?://[^\s/?#]+(/[^\s?#]*)?$")
+    """Where members' browsers reach the web table, e.g. ``https://tuque.example.org``
+    behind a reverse proxy; the links in messages start with it. Unset:
+    ``http://WEB_HOST:WEB_PORT``, which only works on the bot's own machine or network."""
+
+    web_secret: SecretStr | None = Field(default=None, min_length=16)
+    """The key that signs the web links (HMAC-SHA256), at least 16 characters. Unset,
+    a random one is made at each start, and the links of a run before stop working
+    (a member opens a fresh one from their hand message). Set it to keep links across
+    restarts, and the same in every process of a bot split into shards."""
+
+    web_link_minutes: float = Field(default=60.0, gt=0, le=24 * 60)
+    """Minutes a web link opens a seat after it is made. Every redraw of a hand or table
+    message makes a fresh link, and an open page is sent fresh tokens as it plays."""
+
     dev_guild_id: int | None = Field(default=None, gt=0)
     """A guild to sync slash commands to instantly while developing; None syncs globally."""
 

@@ -41,6 +41,7 @@ from bot.layout import (
 from bot.sessions.state import Call, HandMessage, Session, ended, post_nonce
 from bot.store import Store
 from bot.table import Change, Ending, NoteKind
+from bot.web.links import Links
 
 __all__ = ["Background", "Delivery", "Send", "posting"]
 
@@ -151,6 +152,9 @@ class Delivery:
         self.drawer = drawer
         self.threads_off: set[int] = set()
         """The guilds whose games play in the channel (``/tuque settings threads``)."""
+        self.links: Links | None = None
+        """The web table's links, where the web table is on: a member's hand message
+        links to their seat, the table message to the public view."""
 
     def post(self, session: Session, what: str, send: Send, *, channel: bool = False) -> None:
         """Queue a post behind the game's earlier ones, delivered with retries: ``send``
@@ -247,7 +251,17 @@ class Delivery:
             suit=picked[1] if picked is not None and picked[0] == seq else None,
             marked=hinted[1] if hinted else None,
             controls=not session.finished,
+            web_link=self._seat_link(session, seat),
         )
+
+    def _seat_link(self, session: Session, seat: int) -> str | None:
+        """The member's link to ``seat`` at the web table: while the game runs and the
+        member plays the seat, where the web table is on."""
+        member = session.table.seats[seat]
+        if self.links is None or session.finished or not member.playing:
+            return None
+        assert member.member is not None
+        return self.links.seat_link(session.id, seat, member.member)
 
     async def send_hand(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str | None = None
@@ -382,6 +396,7 @@ class Delivery:
             render.table_status(public, session.seating, ended(session)),
             picture.description,
             finished=session.finished,
+            watch_link=None if self.links is None else self.links.spectator_link(session.id),
         )
         return layout, picture.jpeg
 

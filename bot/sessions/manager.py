@@ -19,6 +19,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor
+from enum import StrEnum
 from functools import partial
 from typing import Any, Protocol
 
@@ -49,7 +50,7 @@ from engine.errors import IllegalAction, RecordError
 from engine.game import Game
 from engine.view import PlayerView
 
-__all__ = ["GameSessions", "Screen", "hint_text"]
+__all__ = ["GameSessions", "Refusal", "RefusalKind", "Screen", "hint_text"]
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,40 @@ def hint_text(
     labels = {a.id: render.button_label(a, view, seating) for a in view.legal_actions}
     why = advice.reason(view, action)
     return advice.hint_text(labels[action_id], why, advice.certainty(shares, action_id, labels))
+
+
+class RefusalKind(StrEnum):
+    """Why an action from a screen other than Discord's buttons was refused (the web
+    table's ``refused`` frames carry it, so a page can tell a stale view from a bug)."""
+
+    NO_GAME = "no_game"
+    """No such game runs in this process (never started, or over and closed)."""
+    STRANGER = "stranger"
+    """The member has no seat in the game."""
+    RESIGNED = "resigned"
+    """The member resigned: a computer plays their seat."""
+    UNKNOWN = "unknown"
+    """The action id names no action."""
+    OVER = "over"
+    """The game is over."""
+    STALE = "stale"
+    """The action was for an earlier turn (a stale view, a double or racing action)."""
+    ILLEGAL = "illegal"
+    """Out of turn, or not legal now (the engine's or the table's reason)."""
+
+
+class Refusal(Exception):
+    """An action refused before anything was stored: nothing changed.
+
+    Attributes:
+        kind: why, for a program.
+        reason: why, in words safe to show the member (the same words a click gets).
+    """
+
+    def __init__(self, kind: RefusalKind, reason: str) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
 
 
 class Screen(Protocol):
@@ -414,15 +449,21 @@ class GameSessions:
                 interaction, f"You resigned game #{game_id}: a computer plays your seat now."
             )
             return None
-        if seat in session.table.away:
-            async with session.lock:
-                back = session.table.back(seat)
-                if back is not None:
-                    # Nothing to store: being away lasts for this process's run only.
-                    session.table = back.after
-                    for screen in self.screens:
-                        screen.show(session, back)
+        await self._come_back(session, seat)
         return session, seat
+
+    async def _come_back(self, session: Session, seat: int) -> None:
+        """The away member in ``seat`` acted: they play their own cards again. Under the
+        lock: a change being stored would otherwise put the away seat back."""
+        if seat not in session.table.away:
+            return
+        async with session.lock:
+            back = session.table.back(seat)
+            if back is not None:
+                # Nothing to store: being away lasts for this process's run only.
+                session.table = back.after
+                for screen in self.screens:
+                    screen.show(session, back)
 
     async def _why_not_running(self, game_id: int) -> str:
         try:
@@ -474,6 +515,58 @@ class GameSessions:
                 return
             answer = partial(self.delivery.answer_click, interaction, session, seat)
             await self._take(session, change, answer)
+
+    async def act(self, game_id: int, member: int, seq: int, action_id: int) -> None:
+        """The member ``member`` plays the action ``action_id`` in game ``game_id``, the
+        game standing at log length ``seq``: a click made elsewhere than on a Discord
+        button (the web table), decided as :meth:`on_action` decides a click. The same
+        table event (``Table.apply``) goes through the same store write and the same
+        screens (:meth:`_take`), so Discord shows the move like a click of the member's.
+        An away member is back by acting. The member's Discord hand message, which no
+        click of theirs answers, is redrawn.
+
+        Raises:
+            Refusal: the game does not run here, the member has no seat or resigned,
+                the id is no action, the game is over, ``seq`` is stale, or the move
+                is out of turn or illegal; nothing was stored or changed.
+            sqlalchemy.exc.SQLAlchemyError, StoreClosed: the store failed; nothing
+                changed.
+        """
+        session = self._sessions.get(game_id)
+        if session is None:
+            raise Refusal(RefusalKind.NO_GAME, await self._why_not_running(game_id))
+        seat = session.table.seat_of(member)
+        if seat is None:
+            names = " and ".join(session.seating.names)
+            raise Refusal(
+                RefusalKind.STRANGER,
+                f"You're not in this game. Game #{game_id} is between {names}.",
+            )
+        if session.table.seats[seat].resigned:
+            raise Refusal(
+                RefusalKind.RESIGNED,
+                f"You resigned game #{game_id}: a computer plays your seat now.",
+            )
+        if not 0 <= action_id < len(ACTIONS):
+            raise Refusal(RefusalKind.UNKNOWN, "That isn't an action of this game.")
+        await self._come_back(session, seat)
+        async with session.lock:
+            try:
+                change = session.table.apply(seat, ACTIONS[action_id], seq)
+            except TableClosed:
+                raise Refusal(RefusalKind.OVER, f"Game #{game_id} is over.") from None
+            except StaleTurn:
+                raise Refusal(
+                    RefusalKind.STALE, "That was for an earlier turn: here is the game now."
+                ) from None
+            except (IllegalAction, TableError) as err:
+                raise Refusal(RefusalKind.ILLEGAL, str(err)) from None
+            await self._take(session, change, partial(self._redraw_hand, session, seat))
+
+    async def _redraw_hand(self, session: Session, seat: int) -> None:
+        # The actor's own Discord screen is left to the click's answer (Change.views),
+        # and there was no click: its hand message is redrawn like any other.
+        self.delivery.queue_refresh(session, seat)
 
     async def hint(self, interaction: discord.Interaction, game_id: int, seq: int) -> None:
         """ "Hint": what the hard computer would do now, shown to the clicker only, and

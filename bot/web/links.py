@@ -1,0 +1,144 @@
+"""Who may open a seat of the web table: signed, short-lived links.
+
+A link is ``<base>/table/<game id>?t=<token>``. The token is
+``<payload>.<signature>``, both unpadded base64url: the payload is compact JSON
+``{"v": 1, "g": game, "s": seat, "m": member, "e": expiry}`` (``s`` and ``m`` null in a
+spectator's link; ``e`` in whole seconds since the epoch), the signature HMAC-SHA256
+of the payload's text with the bot's ``WEB_SECRET``. A token names no card, and only
+the member it was made for is given a seat's (in their ephemeral hand message): the
+table message, which anyone in the channel reads, carries only a spectator's.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import time
+from dataclasses import dataclass
+from urllib.parse import quote
+
+__all__ = ["TOKEN_VERSION", "Grant", "LinkRefused", "Links"]
+
+TOKEN_VERSION = 1
+"""The token format's version (``v`` of the payload): a token of another is refused."""
+
+
+class LinkRefused(ValueError):
+    """A token that opens nothing: altered, expired, or for another game. The message
+    says which, in words a member can act on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """What a token lets its holder open.
+
+    Attributes:
+        game: the game's id.
+        seat: the member's seat, or None for a spectator (the public view).
+        member: the Discord user id of the member the seat's link was made for (None
+            for a spectator).
+        expires: when the link stops opening the table, in seconds since the epoch.
+    """
+
+    game: int
+    seat: int | None
+    member: int | None
+    expires: int
+
+    @property
+    def spectator(self) -> bool:
+        """Whether the grant is to watch (the public view), not to play a seat."""
+        return self.seat is None
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class Links:
+    """Makes and checks the web table's links.
+
+    Args:
+        secret: the HMAC-SHA256 key (``WEB_SECRET``; at least 16 bytes).
+        base_url: where members' browsers reach the server, without a trailing
+            slash (``WEB_URL``, e.g. ``https://tuque.example.org``).
+        lifetime: seconds a link opens the table after it is made (``WEB_LINK_MINUTES``
+            × 60); every redraw of a hand or table message makes a fresh one, and an
+            open page is sent a fresh token with every view (``docs/web.md``).
+
+    Raises:
+        ValueError: the secret is shorter than 16 bytes or the lifetime not positive.
+    """
+
+    def __init__(self, secret: bytes, base_url: str, lifetime: float) -> None:
+        if len(secret) < 16:
+            raise ValueError("the web links' secret must be at least 16 bytes")
+        if lifetime <= 0:
+            raise ValueError("a web link's lifetime must be positive")
+        self._secret = secret
+        self.base_url = base_url.rstrip("/")
+        self.lifetime = lifetime
+
+    def token(
+        self, game: int, seat: int | None, member: int | None, now: float | None = None
+    ) -> str:
+        """A token for ``member`` at ``seat`` of ``game`` (both None: a spectator's),
+        opening it for :attr:`lifetime` seconds from ``now`` (default the clock)."""
+        now = time.time() if now is None else now
+        expires = int(now + self.lifetime)
+        payload = {"v": TOKEN_VERSION, "g": game, "s": seat, "m": member, "e": expires}
+        body = _b64(json.dumps(payload, separators=(",", ":")).encode())
+        return f"{body}.{self._sign(body)}"
+
+    def renewed(self, grant: Grant, now: float | None = None) -> str:
+        """A fresh token for the same game, seat and member as ``grant``."""
+        return self.token(grant.game, grant.seat, grant.member, now)
+
+    def seat_link(self, game: int, seat: int, member: int) -> str:
+        """The link that opens ``seat`` of ``game`` for the member ``member``."""
+        return self._link(game, self.token(game, seat, member))
+
+    def spectator_link(self, game: int) -> str:
+        """The link that opens ``game``'s public view."""
+        return self._link(game, self.token(game, None, None))
+
+    def _link(self, game: int, token: str) -> str:
+        return f"{self.base_url}/table/{game}?t={quote(token, safe='')}"
+
+    def _sign(self, body: str) -> str:
+        return _b64(hmac.new(self._secret, body.encode(), hashlib.sha256).digest())
+
+    def check(self, token: str, game: int, now: float | None = None) -> Grant:
+        """The grant of ``token``, a link to ``game``, at ``now`` (default the clock).
+
+        Raises:
+            LinkRefused: the token is not one of ours or was altered, is of another
+                format version, is for another game, or has expired.
+        """
+        body, dot, signature = token.partition(".")
+        if not dot or not hmac.compare_digest(self._sign(body), signature):
+            raise LinkRefused("This link is not valid: it was altered or cut short.")
+        try:
+            payload = json.loads(_unb64(body))
+            grant = Grant(int(payload["g"]), payload["s"], payload["m"], int(payload["e"]))
+            version = payload["v"]
+        except (binascii.Error, ValueError, KeyError, TypeError):
+            # Signed by us yet unreadable: only a change of format can do that.
+            raise LinkRefused("This link is not valid: it was altered or cut short.") from None
+        if version != TOKEN_VERSION:
+            raise LinkRefused("This link is from an older version of the bot: ask for a new one.")
+        if grant.game != game:
+            raise LinkRefused(f"This link is for game #{grant.game}, not game #{game}.")
+        if grant.expires < (time.time() if now is None else now):
+            raise LinkRefused(
+                "This link has expired: open a fresh one from your hand message "
+                "(Show my hand) or the table message."
+            )
+        return grant

@@ -1,0 +1,168 @@
+"""The web table's JSON protocol, version :data:`PROTOCOL_VERSION` (``docs/web.md``).
+
+The server is the rulebook and the page a screen: every ``view`` frame is one viewer's
+whole view (a seat's :class:`~engine.view.PlayerView`, or the public view for a
+spectator) with its legal actions and their labels, so the page offers only those and
+a late or missed frame is repaired by the next. What a frame shows of the game comes
+from that viewer's ``PlayerView`` alone; the score pad's history of hands carries no
+card at all. Everything here is pure: no sockets, no asyncio.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from bot import render
+from bot.sessions.state import Session, ended
+from engine.actions import Action
+from engine.cards import Card
+from engine.view import HandResult, PlayerView
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "PROTOCOL_VERSION",
+    "Act",
+    "Malformed",
+    "frame",
+    "parse",
+    "tag_of",
+    "view_of",
+]
+
+PROTOCOL_VERSION = 1
+"""Sent in ``hello``; a page of another version reloads."""
+
+MAX_MESSAGE_BYTES = 1024
+"""The largest message a page may send (an ``act`` is under 60 bytes); a bigger one
+closes the socket (code 1009)."""
+
+Json = dict[str, Any]
+
+
+class Malformed(ValueError):
+    """A page's message that is not a message of the protocol; the text says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """A page's ``{"type": "act", "seq": N, "action": ID}``: play action ``ID`` (an id of
+    :data:`engine.actions.ACTIONS`) in the view of log length ``N``."""
+
+    seq: int
+    action: int
+
+
+def parse(text: str) -> Act:
+    """The page's message ``text``, which must be exactly an ``act``.
+
+    Raises:
+        Malformed: not JSON, not an object, another type, a key too many or missing
+            (a ``seat`` or ``game`` is never the page's to say: the link says them),
+            or ``seq`` and ``action`` not whole numbers from 0.
+    """
+    try:
+        message = json.loads(text)
+    except ValueError:
+        raise Malformed("That message is not JSON.") from None
+    if not isinstance(message, dict) or message.get("type") != "act":
+        raise Malformed('The only message a page sends is {"type": "act", ...}.')
+    if set(message) != {"type", "seq", "action"}:
+        raise Malformed('An act is exactly {"type": "act", "seq": N, "action": ID}.')
+    seq, action = message["seq"], message["action"]
+    # bool is an int in Python, and true is no seq.
+    if not all(type(n) is int and n >= 0 for n in (seq, action)):
+        raise Malformed("An act's seq and action are whole numbers from 0.")
+    return Act(seq, action)
+
+
+def _plain(value: object) -> Any:
+    """``value`` as JSON values: a card by its code (``TH``, ``B2``, ``AS'``), a suit or
+    phase by its value, an action as ``{"id", "text"}``, a dataclass as an object of
+    its fields, a tuple as a list."""
+    match value:
+        case Card():
+            return value.code
+        case Enum():
+            return value.value
+        case None | bool() | int() | float() | str():
+            return value
+        case tuple() | list():
+            return [_plain(v) for v in value]
+    if isinstance(value, Action):
+        return {"id": value.id, "text": str(value)}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    raise TypeError(f"no JSON form for {type(value).__name__}")
+
+
+# A hand's result in the score pad, before this hand: its cards (the up-card, the last
+# trick) belong to no view any more, so the pad names none.
+_PAD_FIELDS = tuple(
+    f.name for f in dataclasses.fields(HandResult) if f.name not in ("up_card", "last_trick")
+)
+
+
+def _pad_line(result: HandResult) -> Json:
+    return {name: _plain(getattr(result, name)) for name in _PAD_FIELDS}
+
+
+def view_of(session: Session, seat: int | None) -> Json:
+    """What the viewer at ``seat`` (None: a spectator) may see of the game now.
+
+    Every field of their ``PlayerView`` (see :class:`engine.view.PlayerView`; cards
+    by code, ``legal_actions`` replaced by ``legal``: ``[{"id", "label"}]`` with the
+    hand message's button labels), and: ``game`` (its id), ``names`` and ``computer``
+    per seat (a computer plays it: a computer's seat, an away or resigned member's),
+    ``away`` (the away members' seats), ``hand_just_over`` (the hand whose end the
+    table shows, or null), ``history`` (every finished hand's result without its
+    cards, oldest first: the score pad), ``result`` (the game's end: ``ending``,
+    ``winner``, ``by``, ``scores`` and ``places`` per seat; null while it runs) and
+    ``ended`` (why it ended before its last hand, in words, or null).
+    """
+    table = session.table
+    view: PlayerView = table.game.view(seat)
+    fields = {f.name: _plain(getattr(view, f.name)) for f in dataclasses.fields(view)}
+    del fields["legal_actions"]
+    result = table.result
+    return {
+        "game": table.id,
+        **fields,
+        "legal": [
+            {"id": a.id, "label": render.button_label(a, view, session.seating)}
+            for a in view.legal_actions
+        ]
+        if not table.finished
+        else [],
+        "names": list(session.seating.names),
+        "computer": [table.is_computer(s.number) for s in table.seats],
+        "away": sorted(table.away),
+        "hand_just_over": _plain(view.hand_just_over),
+        "history": [_pad_line(r) for r in table.game.hand_results],
+        "result": None
+        if result is None
+        else {
+            "ending": result.ending.value,
+            "winner": result.winner,
+            "by": result.by,
+            "scores": list(result.scores),
+            "places": list(result.places),
+        },
+        "ended": ended(session),
+    }
+
+
+def tag_of(view: Json) -> str:
+    """A short digest of a view: a page that resumes with the tag of the view it holds
+    is sent none if its view is still the game's."""
+    text = json.dumps(view, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def frame(type_: str, /, **fields: Any) -> str:
+    """A server frame of type ``type_`` as the text sent: ``{"type": type_, **fields}``."""
+    return json.dumps({"type": type_, **fields}, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,149 @@
+"""The web table's screen: each stored change pushed to every open page of its game,
+each page sent only its viewer's view.
+
+:class:`WebScreen` is one of :attr:`bot.sessions.GameSessions.screens`, beside
+Discord's; both are shown every change that :meth:`GameSessions._take` stores, so a
+move made on either shows on both. Nothing here waits on a socket: a change queues a
+frame per page, and each page's writer sends them. A view frame replaces a view still
+queued (each is the whole view), so a slow page costs one frame of memory, not a
+backlog.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from dataclasses import dataclass, field
+
+from aiohttp import WSCloseCode, web
+
+from bot.sessions.state import Session
+from bot.table import Change, Table
+from bot.web.links import Grant, Links
+from bot.web.protocol import frame, tag_of, view_of
+
+__all__ = ["GAME_OVER", "Viewer", "WebScreen"]
+
+log = logging.getLogger(__name__)
+
+GAME_OVER = 4000
+"""The close code once a page was sent the game's last view (the game is over)."""
+
+
+@dataclass(eq=False, slots=True)
+class Viewer:
+    """One open page: its socket, what its link grants, and its frames to send.
+
+    Attributes:
+        socket: the page's websocket.
+        grant: the link it opened with (game, seat, member).
+        frames: frames waiting to be sent, oldest first; ``(is a view, text)``.
+        closing: the close code and reason to send once the frames are out, if any.
+    """
+
+    socket: web.WebSocketResponse
+    grant: Grant
+    frames: deque[tuple[bool, str]] = field(default_factory=deque)
+    closing: tuple[int, str] | None = None
+    _wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def seat_at(self, table: Table) -> int | None:
+        """The seat whose view this page is sent at ``table``: the link's seat while its
+        member plays it, else the public view (a member who resigned sees what a
+        spectator does: a computer plays their cards now)."""
+        seat = self.grant.seat
+        if seat is None:
+            return None
+        s = table.seats[seat]
+        return seat if s.member == self.grant.member and s.playing else None
+
+    def send(self, text: str, *, view: bool = False) -> None:
+        """Queue ``text``; a ``view`` drops any view still queued (it is out of date)."""
+        if view:
+            self.frames = deque(f for f in self.frames if not f[0])
+        self.frames.append((view, text))
+        self._wake.set()
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the page with ``code`` and ``reason`` once its queued frames are sent."""
+        self.closing = (code, reason)
+        self._wake.set()
+
+    async def write(self) -> None:
+        """Send the queued frames as they come, until closed (the page's writer task)."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self.frames and not self.socket.closed:
+                _, text = self.frames.popleft()
+                try:
+                    await self.socket.send_str(text)
+                except ConnectionError:
+                    # The page went away: its reader sees the socket close and ends.
+                    return
+            if self.closing is not None:
+                with contextlib.suppress(ConnectionError):
+                    await self.socket.close(code=self.closing[0], message=self.closing[1].encode())
+                return
+
+
+class WebScreen:
+    """Shows each stored change on every open page of its game (the manager's
+    :class:`~bot.sessions.Screen` protocol).
+
+    Args:
+        links: renews each page's token with each view, so a page can reconnect as
+            long as it stays open.
+    """
+
+    def __init__(self, links: Links) -> None:
+        self.links = links
+        self._viewers: dict[int, set[Viewer]] = {}
+
+    def viewers(self, game_id: int) -> frozenset[Viewer]:
+        """The pages open at ``game_id``."""
+        return frozenset(self._viewers.get(game_id, ()))
+
+    def add(self, viewer: Viewer) -> None:
+        """Send ``viewer`` every change of its game from now on."""
+        self._viewers.setdefault(viewer.grant.game, set()).add(viewer)
+
+    def remove(self, viewer: Viewer) -> None:
+        """Stop sending ``viewer`` changes (its page went away)."""
+        pages = self._viewers.get(viewer.grant.game)
+        if pages is not None:
+            pages.discard(viewer)
+            if not pages:
+                del self._viewers[viewer.grant.game]
+
+    def view_frame(self, session: Session, viewer: Viewer) -> tuple[str, str]:
+        """``viewer``'s ``view`` frame of the game now, and the view's tag."""
+        view = view_of(session, viewer.seat_at(session.table))
+        tag = tag_of(view)
+        token = self.links.renewed(viewer.grant)
+        return frame("view", seq=session.table.seq, tag=tag, token=token, view=view), tag
+
+    def show(self, session: Session, change: Change) -> None:
+        """Queue each page of the game its view after ``change``; once the game is over,
+        close the pages after that last view."""
+        # One view per seat shown, however many pages show it (spectators share one).
+        views: dict[int | None, tuple[dict[str, object], str]] = {}
+        for viewer in self.viewers(session.id):
+            seat = viewer.seat_at(change.after)
+            if seat not in views:
+                view = view_of(session, seat)
+                views[seat] = (view, tag_of(view))
+            view, tag = views[seat]
+            token = self.links.renewed(viewer.grant)
+            text = frame("view", seq=change.after.seq, tag=tag, token=token, view=view)
+            viewer.send(text, view=True)
+            if change.after.finished:
+                viewer.close(GAME_OVER, f"Game #{session.id} is over.")
+
+    def close_all(self) -> None:
+        """Close every page: the bot is stopping (a page reconnects to a restarted bot)."""
+        for pages in self._viewers.values():
+            for viewer in pages:
+                viewer.close(WSCloseCode.GOING_AWAY, "The bot is restarting.")

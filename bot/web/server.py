@@ -1,0 +1,292 @@
+"""The web table's server, in the bot's process: the page, its files and one websocket
+route per table (``docs/web.md``).
+
+Routes:
+
+- ``GET /table/<game id>?t=<token>``: the page (``static/index.html``) for a valid link;
+  a link refused (altered, expired, another game, a seat no longer its member's) is a
+  403 page saying why.
+- ``GET /static/...``: the page's files, from the package's ``static`` folder.
+- ``GET /ws/<game id>?t=<token>[&seq=N&tag=T]``: the page's websocket; ``seq`` and ``tag``
+  resume from the view the page holds.
+
+An ``act`` goes to :meth:`bot.sessions.GameSessions.act`, the path a Discord click
+takes; its outcome reaches every page through :class:`~bot.web.screen.WebScreen`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import logging
+import os
+import time
+from importlib import resources
+from pathlib import Path
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from bot.sessions import GameSessions
+from bot.sessions.manager import Refusal
+from bot.store.settings import GuildSettings
+from bot.web.links import Grant, LinkRefused, Links
+from bot.web.protocol import (
+    MAX_MESSAGE_BYTES,
+    PROTOCOL_VERSION,
+    Malformed,
+    frame,
+    parse,
+)
+from bot.web.screen import Viewer, WebScreen
+
+__all__ = [
+    "BURST",
+    "LINK_REFUSED",
+    "NO_GAME",
+    "RATE_PER_SECOND",
+    "STATIC",
+    "WebServer",
+    "WebUnavailable",
+]
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(str(resources.files("bot.web") / "static"))
+"""The page's files, shipped in the package (pyproject's package data)."""
+
+RATE_PER_SECOND = 4.0
+"""Messages a page may send per second, on average (a player clicks far fewer)."""
+BURST = 8
+"""Messages a page may send at once before :data:`RATE_PER_SECOND` applies."""
+
+LINK_REFUSED = 4401
+"""The close code of a socket whose link is refused (the ``refused`` frame says why)."""
+NO_GAME = 4404
+"""The close code of a socket to a game that does not run here."""
+
+
+class WebUnavailable(Exception):
+    """The web server cannot listen on ``WEB_HOST``:``WEB_PORT``; the message says why."""
+
+
+class _Bucket:
+    """A token bucket: ``burst`` messages at once, ``rate`` per second after."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self._rate = rate
+        self._burst = burst
+        self._tokens = float(burst)
+        self._at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self._tokens = min(self._burst, self._tokens + (now - self._at) * self._rate)
+        self._at = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+
+def _refused_page(reason: str) -> web.Response:
+    body = (
+        "<!doctype html><meta charset=utf-8><title>Tuque: link refused</title>"
+        f"<h1>This table cannot open</h1><p>{html.escape(reason)}</p>"
+    )
+    return web.Response(status=403, text=body, content_type="text/html", headers=_PRIVATE_HEADERS)
+
+
+_PRIVATE_HEADERS = {
+    # The link's token is in the page's address: never sent on as a referrer or kept.
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+class WebServer:
+    """The web table: serves the page and its sockets, and shows changes on them.
+
+    Args:
+        sessions: the running games; an ``act`` is decided by :meth:`GameSessions.act`.
+        links: checks the links (and makes the fresh tokens views carry).
+        timer_defaults: the bot's turn timer, for a server with none of its own.
+        rate, burst: the messages a page may send per second on average, and at once
+            (beyond them it floods: refused and closed).
+
+    Attributes:
+        screen: the screen to add to ``sessions.screens``.
+        address: ``http://host:port`` once started.
+    """
+
+    def __init__(
+        self,
+        sessions: GameSessions,
+        links: Links,
+        timer_defaults: GuildSettings,
+        *,
+        rate: float = RATE_PER_SECOND,
+        burst: int = BURST,
+    ) -> None:
+        self.sessions = sessions
+        self.rate = rate
+        self.burst = burst
+        self.links = links
+        self.timer_defaults = timer_defaults
+        self.screen = WebScreen(links)
+        self.address: str | None = None
+        self._runner: web.AppRunner | None = None
+        self.app = web.Application()
+        self.app.router.add_get(r"/table/{game:\d+}", self._page)
+        self.app.router.add_get(r"/ws/{game:\d+}", self._socket)
+        self.app.router.add_static("/static/", STATIC)
+
+    async def start(self, host: str, port: int) -> str:
+        """Listen on ``host``:``port`` (0: any free port) and return the address.
+
+        Raises:
+            WebUnavailable: nothing can listen there.
+        """
+        runner = web.AppRunner(
+            self.app, access_log=None, handle_signals=False, shutdown_timeout=1.0
+        )
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, host, port).start()
+        except OSError as error:
+            await runner.cleanup()
+            known = error.errno is not None and error.errno > 0
+            reason = os.strerror(error.errno) if known else error.strerror or str(error)
+            raise WebUnavailable(f"{host}:{port}: {reason}") from error
+        self._runner = runner
+        bound_host, bound_port = runner.addresses[0][:2]
+        shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+        self.address = f"http://{shown}:{bound_port}"
+        log.info("web table at %s", self.address)
+        return self.address
+
+    async def close(self) -> None:
+        """Close every page and stop serving (the port is free when this returns)."""
+        self.screen.close_all()
+        if self._runner is not None:
+            runner, self._runner = self._runner, None
+            await runner.cleanup()
+
+    def _grant(self, request: web.Request) -> Grant:
+        """The grant of the request's link to its game, as the table stands.
+
+        Raises:
+            LinkRefused: the link is refused, or its seat is no longer its member's.
+        """
+        game_id = int(request.match_info["game"])
+        grant = self.links.check(request.query.get("t", ""), game_id)
+        session = self.sessions.session(game_id)
+        if grant.seat is not None and session is not None:
+            seats = session.table.seats
+            if grant.seat >= len(seats) or seats[grant.seat].member != grant.member:
+                raise LinkRefused("This link is for another seat of this game.")
+        return grant
+
+    async def _page(self, request: web.Request) -> web.StreamResponse:
+        try:
+            self._grant(request)
+        except LinkRefused as refused:
+            return _refused_page(str(refused))
+        return web.FileResponse(STATIC / "index.html", headers=_PRIVATE_HEADERS)
+
+    async def _socket(self, request: web.Request) -> web.StreamResponse:
+        socket = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES, heartbeat=30.0)
+        await socket.prepare(request)
+        game_id = int(request.match_info["game"])
+        # A browser cannot read a refused upgrade's body: the socket opens, says why
+        # in a frame, and closes.
+        try:
+            grant = self._grant(request)
+        except LinkRefused as refused:
+            await self._refuse(socket, LINK_REFUSED, "link", str(refused))
+            return socket
+        session = self.sessions.session(game_id)
+        if session is None:
+            reason = f"Game #{game_id} is not running: it is over, or the bot restarted it."
+            await self._refuse(socket, NO_GAME, "no_game", reason)
+            return socket
+        timer = await self.sessions.store.guild_settings(session.guild_id, self.timer_defaults)
+        viewer = Viewer(socket, grant)
+        # No await between the snapshot and joining the screen: no change falls between.
+        view_text, tag = self.screen.view_frame(session, viewer)
+        self.screen.add(viewer)
+        viewer.send(
+            frame(
+                "hello",
+                v=PROTOCOL_VERSION,
+                game=game_id,
+                seat=grant.seat,
+                timer={
+                    "reminder_seconds": timer.reminder_seconds,
+                    "away_seconds": timer.away_seconds,
+                },
+                limits={
+                    "max_message_bytes": MAX_MESSAGE_BYTES,
+                    "rate_per_second": self.rate,
+                    "burst": self.burst,
+                },
+            )
+        )
+        seq = session.table.seq
+        if request.query.get("seq") == str(seq) and request.query.get("tag") == tag:
+            viewer.send(frame("resumed", seq=seq, token=self.links.renewed(grant)))
+        else:
+            viewer.send(view_text, view=True)
+        writer = asyncio.create_task(viewer.write(), name=f"web-{game_id}")
+        try:
+            await self._read(socket, viewer)
+        finally:
+            self.screen.remove(viewer)
+            if not writer.done():
+                if viewer.closing is None:
+                    viewer.close(WSCloseCode.OK, "")
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(writer, 5)
+        return socket
+
+    async def _refuse(
+        self, socket: web.WebSocketResponse, code: int, kind: str, reason: str
+    ) -> None:
+        await socket.send_str(frame("refused", kind=kind, reason=reason))
+        await socket.close(code=code, message=reason.encode()[:120])
+
+    async def _read(self, socket: web.WebSocketResponse, viewer: Viewer) -> None:
+        """Decide each message of the page until it goes away or floods."""
+        bucket = _Bucket(self.rate, self.burst)
+        async for message in socket:
+            if message.type is not WSMsgType.TEXT:
+                # aiohttp answers pings and closes itself; binary is no message of ours.
+                if message.type is WSMsgType.BINARY:
+                    viewer.send(frame("refused", kind="malformed", reason="Send text frames."))
+                continue
+            if not bucket.take():
+                viewer.send(frame("refused", kind="flood", reason="Too many messages."))
+                viewer.close(WSCloseCode.POLICY_VIOLATION, "Too many messages: reconnect.")
+                return
+            try:
+                act = parse(message.data)
+            except Malformed as error:
+                viewer.send(frame("refused", kind="malformed", reason=str(error)))
+                continue
+            await self._act(viewer, act.seq, act.action)
+
+    async def _act(self, viewer: Viewer, seq: int, action: int) -> None:
+        grant = viewer.grant
+        if grant.member is None:
+            reason = "You are watching this game: only its players act."
+            viewer.send(frame("refused", kind="spectator", reason=reason, seq=seq))
+            return
+        try:
+            await self.sessions.act(grant.game, grant.member, seq, action)
+        except Refusal as refusal:
+            viewer.send(frame("refused", kind=refusal.kind.value, reason=refusal.reason, seq=seq))
+        except Exception:
+            # The store failed before the change was kept: nothing changed, say so.
+            log.exception("game %d: a web action failed", grant.game)
+            reason = "That move could not be saved: nothing changed, try again."
+            viewer.send(frame("refused", kind="error", reason=reason, seq=seq))

@@ -1,0 +1,81 @@
+"""No frame of the web table shows a card its viewer may not see: full games of every
+variant, members' moves made through their pages, every frame checked against the
+engine's own view of that seat (a spectator's against the public view)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+from web_helpers import ANN, BOB, Page, cards_in, engine_cards, running_web
+
+from bot.sessions.state import record_of
+from engine.actions import Pass
+from engine.game import Game
+from engine.variants import VARIANTS
+
+PASS = Pass().id
+
+
+async def play(page: Page, seat: int, rng: random.Random) -> None:
+    """Act on the page's view whenever its seat is on turn, until the game is over."""
+    acted = -1
+    while not page.socket.closed:
+        view = page.view
+        legal = view["view"]["legal"]
+        if view["view"]["turn"] == seat and legal and view["seq"] != acted:
+            acted = view["seq"]
+            ids = [a["id"] for a in legal]
+            # Members pass where they may (a random bidder can sink an Auction game below
+            # zero for good); the computers make the contracts.
+            await page.act(view["seq"], PASS if PASS in ids else rng.choice(ids))
+        page.changed.clear()
+        await page.changed.wait()
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+async def test_no_frame_shows_a_card_its_viewer_may_not_see(tmp_path: Path, variant: str) -> None:
+    players = VARIANTS[variant].players
+    members = [ANN, BOB][: 1 if players == 2 else 2]
+    # The smallest target the variant takes keeps each game to a few hands.
+    options = {"target": min(VARIANTS[variant].choices.get("target") or [1])}
+    if "target" not in VARIANTS[variant].adjustable:
+        options = {}
+    rng = random.Random(variant)
+    # Computers move at once here, so members act far faster than people can.
+    async with running_web(tmp_path / "tuque.db", rate=1000) as web:
+        seats = [*members, *[None] * (players - len(members))]
+        session = await web.start(variant, seats, **options)
+        pages = {
+            seat: await web.page(session.id, web.links.token(session.id, seat, member))
+            for seat, member in enumerate(members)
+        }
+        watcher = await web.page(session.id, web.links.token(session.id, None, None))
+        for page in (*pages.values(), watcher):
+            await page.until(lambda page=page: page.views)
+        players_ = [play(page, seat, rng) for seat, page in pages.items()]
+        await asyncio.wait_for(asyncio.gather(*players_, watcher.reader), 60)
+        row = await web.store.load_game(session.id)
+    assert row.status.value == "finished", row.status
+    record = record_of(row)
+    # The engine's own views at each log length, replayed from the stored record.
+    game = Game.from_record({**record, "actions": []})
+    allowed: dict[tuple[int, int | None], set[str]] = {}
+    seats = [*pages, None]
+    for seq in range(len(record["actions"]) + 1):
+        for seat in seats:
+            allowed[seq, seat] = engine_cards(game.view(seat))
+        if seq < len(record["actions"]):
+            game.replay(record["actions"][seq])
+    checked = 0
+    for seat, page in [*pages.items(), (None, watcher)]:
+        assert page.socket.close_code == 4000
+        for frame in page.views:
+            shown = cards_in(frame["view"])
+            hidden = shown - allowed[frame["seq"], seat]
+            assert not hidden, f"seat {seat} at seq {frame['seq']} was shown {hidden}"
+            checked += bool(shown)
+        assert all(f["kind"] == "stale" for f in page.of("refused")), page.of("refused")
+    assert checked > 10
