@@ -53,7 +53,7 @@ async def running_bot(
 ) -> AsyncIterator[TuqueBot]:
     """The bot on the table's database, against the double; computers think in a thread
     (or in ``executor``), move at once, and table edits are not delayed and keep the
-    gap between them of the double's rate limits, ten times faster than Discord's
+    gap between them of the double's rate limits, thirty times faster than Discord's
     (``settings_`` override any setting); the double's ``idle`` waits for an edit still
     to be made. Members are pinged after the bot's default delay, which a test's member
     never waits out: tests of the ping set ``turn_ping_delay_seconds``."""

@@ -26,7 +26,7 @@ from types import MappingProxyType
 
 __all__ = ["TEST_SPEED", "Limit", "Limiter", "RateLimits", "Refusal", "Verdict"]
 
-TEST_SPEED = 0.1
+TEST_SPEED = 0.03
 """How much shorter the end-to-end tests' rate-limit windows are than Discord's
 (``RateLimits().scaled(TEST_SPEED)``); the tests' bot paces its table edits likewise."""
 
@@ -75,7 +75,7 @@ class RateLimits:
     def scaled(self, factor: float) -> RateLimits:
         """The same limits on a clock ``factor`` times as long: ``scaled(0.1)`` allows
         5 posts per 0.5 s in a channel and 500 requests a second. The end-to-end tests
-        run Discord's limits ten times faster, with the bot's pacing likewise, so that a
+        run Discord's limits thirty times faster, with the bot's pacing likewise, so that a
         whole game stays seconds long while every limit keeps its shape."""
         return RateLimits(
             routes=MappingProxyType(
