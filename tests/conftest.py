@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    from tests.bot.e2e import Table
     from tests.discord_double import DiscordDouble, LogGuard
     from tests.postgres import PostgresServer
 
@@ -26,6 +27,13 @@ def _spec_report(config: pytest.Config) -> Path | None:
 
 
 _SPEC_REPORT_START = pytest.StashKey[int]()
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    """One line when the browser tests cannot run here (they skip; the rest runs)."""
+    from tests.web.browser import CHROMIUM, NO_CHROMIUM
+
+    return None if CHROMIUM else NO_CHROMIUM
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -82,6 +90,25 @@ async def double(log_guard: LogGuard) -> AsyncIterator[DiscordDouble]:
     finally:
         await double.close()
     double.check()
+
+
+@pytest.fixture
+def table(double: DiscordDouble, tmp_path: Path) -> Table:
+    """A guild of the double with a channel and three members, and the bot's database
+    path: where the bot's end-to-end tests (tests/bot, tests/web) play."""
+    from tests.bot.e2e import Table
+
+    guild = double.add_guild("Card club")
+    channel = double.add_channel(guild, "tuque")
+    return Table(
+        double,
+        guild,
+        channel,
+        double.add_user("ann", guild=guild),
+        double.add_user("bob", guild=guild),
+        double.add_user("eve", guild=guild),
+        tmp_path / "data" / "tuque.db",
+    )
 
 
 @pytest.fixture(scope="session")

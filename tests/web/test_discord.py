@@ -7,30 +7,12 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from pathlib import Path
 
 import aiohttp
-import pytest
 
 from bot import render
 from tests.bot.e2e import Table, newest_hand, play_turn, running_bot, started_game, table_message
-from tests.discord_double import DiscordDouble
 from tests.discord_double.models import walk_components
-
-
-@pytest.fixture
-def table(double: DiscordDouble, tmp_path: Path) -> Table:
-    guild = double.add_guild("Card club")
-    channel = double.add_channel(guild, "tuque")
-    return Table(
-        double,
-        guild,
-        channel,
-        double.add_user("ann", guild=guild),
-        double.add_user("bob", guild=guild),
-        double.add_user("eve", guild=guild),
-        tmp_path / "data" / "tuque.db",
-    )
 
 
 def links(components: list[dict[str, object]]) -> list[str]:

@@ -1,0 +1,95 @@
+"""The web table in a real browser: Playwright driving Debian's Chromium (``.ci/run``
+installs the ``chromium`` package; without it the browser tests skip, and the run's
+header says so in one line), and the page's hooks the tests read (``docs/web.md``,
+"The page": ``data-action`` on every legal action, ``body[data-seq]`` and so on)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import pytest
+from playwright.async_api import Browser, Page, async_playwright
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+"""Debian's Chromium, or None: Playwright's own browser builds are never downloaded."""
+
+NO_CHROMIUM = "no chromium on this machine: the browser tests skip (.ci/run installs it)"
+
+# Chromium's defaults reach for Google's services at every start; this machine has no
+# network, and root needs --no-sandbox.
+_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+STEP = 20_000
+"""Milliseconds a page may take to show what the server sent: generous, since a loaded
+2-core machine runs the server, the computers and the browser at once; the tests wait
+for the page's own state, never for the clock."""
+
+
+@asynccontextmanager
+async def chromium() -> AsyncIterator[Browser]:
+    """A headless Chromium, closed on exit; skips the test where there is none."""
+    if CHROMIUM is None:
+        pytest.skip(NO_CHROMIUM)
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=_ARGS)
+        try:
+            yield browser
+        finally:
+            await browser.close()
+
+
+async def open_page(browser: Browser, url: str, *, width: int = 1280, height: int = 800) -> Page:
+    """``url`` in a fresh context (its own storage) with no motion, once its socket is
+    live. Every page error fails the test: a page that throws is broken for a person."""
+    context = await browser.new_context(
+        viewport={"width": width, "height": height}, reduced_motion="reduce"
+    )
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(STEP)
+    page.errors = errors  # type: ignore[attr-defined]
+    await page.goto(url)
+    await page.wait_for_selector("body[data-state='live']")
+    return page
+
+
+def page_errors(page: Page) -> list[str]:
+    """The uncaught errors the page threw so far."""
+    return list(page.errors)  # type: ignore[attr-defined]
+
+
+async def seq_of(page: Page) -> int:
+    """The seq of the view the page shows."""
+    return int(await page.get_attribute("body", "data-seq") or -1)
+
+
+async def play_one(page: Page, rng: random.Random) -> bool:
+    """Wait for the page to offer the viewer an action or show the game's end; click one
+    of its legal actions at random and wait for the next view. False once it is over."""
+    await page.wait_for_selector("[data-action]:not([disabled]), body[data-over='1']")
+    if await page.get_attribute("body", "data-over") == "1":
+        return False
+    actions = await page.query_selector_all("[data-action]:not([disabled])")
+    if not actions:
+        # The view changed between the two looks: look again.
+        return True
+    seq = await seq_of(page)
+    await rng.choice(actions).click()
+    await page.wait_for_function(
+        "seq => Number(document.body.dataset.seq) > seq || document.body.dataset.over === '1'",
+        arg=seq,
+    )
+    return True

@@ -1,0 +1,233 @@
+"""The web table in a real browser (Debian's Chromium through Playwright): whole games
+played by clicking and by keyboard, two members each seeing only their own hand, a
+reconnect mid-trick, and forged or malformed socket messages sent from the page, each
+refused with nothing changed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from browser import chromium, open_page, page_errors, play_one, seq_of
+from playwright.async_api import Browser, Page
+from test_socket import rows
+from web_helpers import ANN, BOB, Web, running_web
+
+from bot.web.protocol import MAX_MESSAGE_BYTES
+from bot.web.server import BURST
+from engine.actions import ACTIONS
+
+
+@pytest.fixture
+async def web(tmp_path: Path) -> AsyncIterator[Web]:
+    async with running_web(tmp_path / "tuque.db") as started:
+        yield started
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    async with chromium() as started:
+        yield started
+
+
+def seat_url(web: Web, game_id: int, seat: int | None, member: int | None) -> str:
+    return f"{web.server.address}/table/{game_id}?t={web.links.token(game_id, seat, member)}"
+
+
+async def play_to_the_end(page: Page, rng: random.Random) -> int:
+    """Play the page's seat to the game's end; the number of actions clicked."""
+    moves = 0
+    while await play_one(page, rng):
+        moves += 1
+        assert moves < 2_000, "the game never ended"
+    return moves
+
+
+async def hand_on_page(page: Page) -> list[str]:
+    cards = await page.query_selector_all("#hand .card[data-card]")
+    return [str(await c.get_attribute("data-card")) for c in cards]
+
+
+@pytest.mark.parametrize(
+    ("variant", "members"),
+    [("tuque", [ANN, None]), ("euchre", [ANN, None, None, None])],
+)
+async def test_a_whole_game_played_by_clicking_against_computers(
+    web: Web, browser: Browser, variant: str, members: list[int | None]
+) -> None:
+    session = await web.start(variant, members)
+    page = await open_page(browser, seat_url(web, session.id, 0, ANN))
+    moves = await play_to_the_end(page, random.Random(variant))
+    assert moves > 5
+    assert session.table.finished and session.table.result is not None
+    result = await page.inner_text("#result")
+    sides = session.game.view(None).sides
+    won = session.table.result.winner
+    winners = [n for n, side in zip(session.seating.names, sides, strict=True) if side == won]
+    assert any(name in result for name in winners)
+    # The score pad has a row per hand played, and the page never threw.
+    pad_rows = await page.query_selector_all("#pad tbody tr")
+    assert len(pad_rows) == len(session.game.hand_results)
+    assert page_errors(page) == []
+
+
+async def test_the_keyboard_alone_plays_a_hand(web: Web, browser: Browser) -> None:
+    """Tab to a legal action and press Enter, with no pointer at all."""
+    session = await web.start("euchre", [ANN, None, None, None])
+    page = await open_page(browser, seat_url(web, session.id, 0, ANN))
+    for _ in range(8):
+        await page.wait_for_selector("[data-action]:not([disabled])")
+        seq = await seq_of(page)
+        for _ in range(80):
+            await page.keyboard.press("Tab")
+            if await page.evaluate("document.activeElement?.hasAttribute('data-action')"):
+                break
+        else:
+            raise AssertionError("no legal action takes the keyboard's focus")
+        await page.keyboard.press("Enter")
+        await page.wait_for_function("seq => Number(document.body.dataset.seq) > seq", arg=seq)
+    assert session.table.seq > 8
+    assert page_errors(page) == []
+
+
+async def test_two_members_in_two_pages_each_see_only_their_own_hand(
+    web: Web, browser: Browser
+) -> None:
+    session = await web.start("euchre", [ANN, None, BOB, None])
+    ann = await open_page(browser, seat_url(web, session.id, 0, ANN))
+    bob = await open_page(browser, seat_url(web, session.id, 2, BOB), width=360, height=740)
+    watcher = await open_page(browser, seat_url(web, session.id, None, None))
+    rng = random.Random(2)
+    for _ in range(12):
+        game = session.game
+        for page, seat in ((ann, 0), (bob, 2)):
+            await page.wait_for_function(
+                "seq => Number(document.body.dataset.seq) >= seq", arg=session.table.seq
+            )
+            if await seq_of(page) != session.table.seq:
+                continue  # a computer moved meanwhile: the next round looks again
+            assert sorted(await hand_on_page(page)) == sorted(c.code for c in game.view(seat).hand)
+            others = {c.code for s in (1, 2, 3) if s != seat for c in game.view(s).hand} - {
+                c.code for c in game.view(seat).hand
+            }
+            html = await page.content()
+            assert not [code for code in others if f'data-card="{code}"' in html]
+        assert await hand_on_page(watcher) == []
+        to_act = ann if session.game.turn == 0 else bob if session.game.turn == 2 else None
+        if to_act is not None:
+            await play_one(to_act, rng)
+        else:
+            await ann.wait_for_function(
+                "seq => Number(document.body.dataset.seq) > seq", arg=session.table.seq
+            )
+    for page in (ann, bob, watcher):
+        assert page_errors(page) == []
+
+
+async def test_a_page_whose_socket_drops_mid_trick_reconnects_and_plays_on(
+    web: Web, browser: Browser
+) -> None:
+    session = await web.start("euchre", [ANN, None, None, None])
+    page = await open_page(browser, seat_url(web, session.id, 0, ANN))
+    rng = random.Random(3)
+    while not session.game.view(None).trick.cards or session.game.turn != 0:
+        assert await play_one(page, rng)
+    await page.wait_for_selector("#trick .card[data-card]")
+    shown = await seq_of(page)
+    # The server drops every socket of the game, as a proxy or a phone's network would.
+    (viewer,) = web.server.screen.viewers(session.id)
+    await viewer.socket.close()
+    await page.wait_for_selector("body:not([data-state='live'])")
+    await page.wait_for_selector("body[data-state='live']")
+    assert await seq_of(page) == shown == session.table.seq
+    assert len(web.server.screen.viewers(session.id)) == 1
+    # The trick in progress is still on the table and the page plays on.
+    assert await page.query_selector_all("#trick .card[data-card]")
+    assert await play_one(page, rng)
+    assert session.table.seq > shown
+    assert page_errors(page) == []
+
+
+# Each bad message sent from inside the page over a socket of its own, as a modified
+# client would; the frames it is answered with, and the close code.
+_SEND = """
+async ([url, messages]) => {
+  const socket = new WebSocket(url);
+  const frames = [];
+  socket.onmessage = (event) => frames.push(JSON.parse(event.data));
+  await new Promise((resolve) => { socket.onopen = resolve; });
+  while (!frames.some((f) => f.type === "view" || f.type === "refused")) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const closed = new Promise((resolve) => { socket.onclose = (e) => resolve(e.code); });
+  for (const message of messages) socket.send(message);
+  const answers = messages.length;
+  while (frames.filter((f) => f.type === "refused").length < answers) {
+    const code = await Promise.race([
+      closed, new Promise((resolve) => setTimeout(() => resolve(null), 20))]);
+    if (code !== null) return {frames, code};
+  }
+  socket.close();
+  return {frames, code: await closed};
+}
+"""
+
+
+async def test_forged_and_malformed_messages_from_the_page_change_nothing(
+    web: Web, browser: Browser
+) -> None:
+    session = await web.start("euchre", [ANN, None, BOB, None])
+    other = await web.start("euchre", [ANN, None, None, None])
+    page = await open_page(browser, seat_url(web, session.id, 0, ANN))
+    await page.wait_for_function(
+        "seq => Number(document.body.dataset.seq) >= seq", arg=session.table.seq
+    )
+    token = web.links.token(session.id, 0, ANN)
+    ws = f"{web.server.address.replace('http', 'ws', 1)}/ws/{session.id}?t={token}"
+    async with asyncio.timeout(20):
+        while session.table.bot_to_move:
+            await asyncio.sleep(0.01)
+    seq = session.table.seq
+    await page.wait_for_function("seq => Number(document.body.dataset.seq) === seq", arg=seq)
+    # An action no seat may take now: out of turn, or not among the seat's legal ones.
+    legal = {a.id for a in session.game.legal_actions(0)} if session.game.turn == 0 else set()
+    illegal = next(a.id for a in ACTIONS if a.id not in legal)
+    before = await rows(web)
+
+    async def send(messages: list[str], url: str = ws) -> tuple[list[str], int]:
+        answer = await page.evaluate(_SEND, [url, messages])
+        kinds = [f["kind"] for f in answer["frames"] if f["type"] == "refused"]
+        return kinds, answer["code"]
+
+    act = json.dumps
+    bad = {
+        "another seat": act({"type": "act", "seq": seq, "action": 0, "seat": 2}),
+        "another game": act({"type": "act", "seq": seq, "action": 0, "game": other.id}),
+        "unknown type": act({"type": "resign"}),
+        "malformed JSON": '{"type": "act", "seq":',
+        "a string seq": act({"type": "act", "seq": str(seq), "action": 0}),
+    }
+    for name, message in bad.items():
+        kinds, _ = await send([message])
+        assert kinds == ["malformed"], name
+    assert (await send([act({"type": "act", "seq": seq + 5, "action": 0})]))[0] == ["stale"]
+    assert (await send([act({"type": "act", "seq": seq, "action": 10**6})]))[0] == ["unknown"]
+    kinds, _ = await send([act({"type": "act", "seq": seq, "action": illegal})])
+    assert kinds == ["illegal"]
+    # This game's link on another game's socket.
+    elsewhere = ws.replace(f"/ws/{session.id}?", f"/ws/{other.id}?")
+    kinds, code = await send([], elsewhere)
+    assert kinds == ["link"] and code == 4401
+    # An oversized frame closes the socket (1009); a flood is refused and closed (1008).
+    _, code = await send(["x" * (MAX_MESSAGE_BYTES + 1)])
+    assert code == 1009
+    kinds, code = await send([act({"type": "act", "seq": seq + 9, "action": 0})] * (BURST + 4))
+    assert "flood" in kinds and code == 1008
+    assert await rows(web) == before
+    # The page itself is unharmed and shows the same view.
+    assert await seq_of(page) == session.table.seq == seq
+    assert page_errors(page) == []
