@@ -23,6 +23,7 @@ __all__ = [
     "DISCORD_VARIANTS",
     "GAME_CHOICE_HELP",
     "GAME_NUMBER_MAX",
+    "TABLE_NUMBERS",
     "TABLE_OPTION_HELP",
     "VARIANT_HELP",
     "AutoplayChoice",
@@ -242,13 +243,16 @@ class TableNumber(WholeNumber):
 
     async def transform(self, interaction: discord.Interaction, value: Any, /) -> Any:
         """Return ``value`` if the command's variant takes it. Raises ``replies.UserError``."""
-        variant = await chosen_variant(interaction)
+        return self.check(await chosen_variant(interaction), value)
+
+    def check(self, variant: str, value: object) -> int:
+        """``value`` if ``variant`` takes it (:meth:`allowed`). Raises
+        ``replies.UserError`` saying which values it takes, or that it takes none."""
         allowed = self.allowed(variant)
         if not allowed:
             title = VARIANTS[variant].title
             raise replies.UserError(f"{title} has no {self.what} to choose: leave it out.")
-        whole = isinstance(value, int) and not isinstance(value, bool)
-        if not whole or value not in allowed:
+        if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
             low, high = min(allowed), max(allowed)
             if len(allowed) > 5 and list(allowed) == list(range(low, high + 1)):
                 listed = f"a number from {low} to {high}"
@@ -275,12 +279,24 @@ _COMMON_TARGETS = (5, 7, 10, 11, 15, 21, 25, 50)
 """Targets offered where a variant takes any from 1 to ``MAX_TARGET``: the family's
 usual ones (RULES.md §1–§7 play to 5, 7, 10, 11, 21, 25 or 50)."""
 
+TABLE_NUMBERS: dict[str, TableNumber] = {
+    n.option: n
+    for n in (
+        TableNumber("target", "target", "points"),
+        TableNumber("players", "number of players", "players"),
+        TableNumber("pack", "pack", "cards"),
+        TableNumber("hands", "number of deals", "deals"),
+    )
+}
+"""The game options that are numbers, by the engine's name: the slash commands' and
+``tuque-web``'s home page's (:mod:`bot.web.home`), so both offer and accept the same."""
+
 Variant = app_commands.Transform[str, OneOf("variant", *DISCORD_VARIANTS)]
 GameNumber = app_commands.Transform[int, GameNumberTransformer]
 GAME_CHOICE_HELP = "Which of your games (when you play several here)"
-Target = app_commands.Transform[int, TableNumber("target", "target", "points")]
+Target = app_commands.Transform[int, TABLE_NUMBERS["target"]]
 Level = app_commands.Transform[str, OneOf("level", *DISCORD_LEVELS)]
-Players = app_commands.Transform[int, TableNumber("players", "number of players", "players")]
+Players = app_commands.Transform[int, TABLE_NUMBERS["players"]]
 AutoplayChoice = app_commands.Transform[str, OneOf("choice", *(a.value for a in Autoplay))]
 AUTOPLAY_TOLD = {
     Autoplay.LAST: "Your last card of each hand is played for you after a short pause.",
@@ -289,8 +305,8 @@ AUTOPLAY_TOLD = {
     Autoplay.OFF: "Nothing is played for you: you click every move yourself.",
 }
 """What ``/tuque autoplay`` answers for each choice."""
-Pack = app_commands.Transform[int, TableNumber("pack", "pack", "cards")]
-Deals = app_commands.Transform[int, TableNumber("hands", "number of deals", "deals")]
+Pack = app_commands.Transform[int, TABLE_NUMBERS["pack"]]
+Deals = app_commands.Transform[int, TABLE_NUMBERS["hands"]]
 
 _DISCORD_TARGETS = {"tuque": (5, 10), "tuque61": ()}
 """Targets on Discord where the bot narrows the engine's: Tuque's short and full game,

@@ -169,6 +169,12 @@ class GameSessions:
         self.computers = Computers(executor, move_delay=move_delay)
         self.screens: list[Screen] = [self.delivery]
 
+    @property
+    def on_discord(self) -> bool:
+        """Whether the games show on Discord (``delivery`` is one of the screens): without
+        it (``tuque-web``, the web table's tests) nothing here posts to a channel."""
+        return self.delivery in self.screens
+
     # --- start-up -----------------------------------------------------------------------
 
     async def restore(self) -> int:
@@ -200,7 +206,8 @@ class GameSessions:
             if change is not None:
                 await self._take(session, change)
             else:
-                self.delivery.ping(session)
+                if self.on_discord:
+                    self.delivery.ping(session)
                 self._run_bot(session)
         log.info("restored %d unfinished games", len(rows))
         return len(rows)
@@ -213,6 +220,8 @@ class GameSessions:
         reason = type(error).__name__
         log.error("game %d no longer replays (%s): ended without a result", row.id, reason)
         await self.store.finish_game(row.id, GameStatus.ABANDONED)
+        if not self.on_discord:
+            return
         channel = self.client.get_partial_messageable(row.channel_id)
         text = (
             f"Game #{row.id} cannot go on after an update to the rules of the game: it ends "

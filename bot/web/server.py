@@ -89,11 +89,13 @@ class _Bucket:
         return True
 
 
-def _refused_page(reason: str) -> web.Response:
+def _refused_page(reason: str, home: str | None) -> web.Response:
     body = (
         "<!doctype html><meta charset=utf-8><title>Tuque: link refused</title>"
         f"<h1>This table cannot open</h1><p>{html.escape(reason)}</p>"
     )
+    if home is not None:
+        body += f'<p><a href="{html.escape(home)}">Start or resume a game</a></p>'
     return web.Response(status=403, text=body, content_type="text/html", headers=_PRIVATE_HEADERS)
 
 
@@ -110,9 +112,13 @@ class WebServer:
     Args:
         sessions: the running games; an ``act`` is decided by :meth:`GameSessions.act`.
         links: checks the links (and makes the fresh tokens views carry).
-        timer_defaults: the bot's turn timer, for a server with none of its own.
+        timer_defaults: the bot's turn timer, for a server with none of its own; None
+            where no turn timer runs (``tuque-web``: ``hello`` says ``timer: null``).
         rate, burst: the messages a page may send per second on average, and at once
             (beyond them it floods: refused and closed).
+        home: where a page starts another game (``hello``'s ``home``, and a link on the
+            refused page): ``tuque-web``'s home page (``/``); None from the bot, whose
+            games start on Discord.
 
     Attributes:
         screen: the screen to add to ``sessions.screens``.
@@ -123,12 +129,14 @@ class WebServer:
         self,
         sessions: GameSessions,
         links: Links,
-        timer_defaults: GuildSettings,
+        timer_defaults: GuildSettings | None,
         *,
         rate: float = RATE_PER_SECOND,
         burst: int = BURST,
+        home: str | None = None,
     ) -> None:
         self.sessions = sessions
+        self.home = home
         self.rate = rate
         self.burst = burst
         self.links = links
@@ -191,7 +199,7 @@ class WebServer:
         try:
             self._grant(request)
         except LinkRefused as refused:
-            return _refused_page(str(refused))
+            return _refused_page(str(refused), self.home)
         return web.FileResponse(STATIC / "index.html", headers=_PRIVATE_HEADERS)
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
@@ -210,7 +218,15 @@ class WebServer:
             reason = f"Game #{game_id} is not running: it is over, or the bot restarted it."
             await self._refuse(socket, NO_GAME, "no_game", reason)
             return socket
-        timer = await self.sessions.store.guild_settings(session.guild_id, self.timer_defaults)
+        timer = None
+        if self.timer_defaults is not None:
+            settings = await self.sessions.store.guild_settings(
+                session.guild_id, self.timer_defaults
+            )
+            timer = {
+                "reminder_seconds": settings.reminder_seconds,
+                "away_seconds": settings.away_seconds,
+            }
         viewer = Viewer(socket, grant)
         # No await between the snapshot and joining the screen: no change falls between.
         view_text, tag = self.screen.view_frame(session, viewer)
@@ -221,15 +237,13 @@ class WebServer:
                 v=PROTOCOL_VERSION,
                 game=game_id,
                 seat=grant.seat,
-                timer={
-                    "reminder_seconds": timer.reminder_seconds,
-                    "away_seconds": timer.away_seconds,
-                },
+                timer=timer,
                 limits={
                     "max_message_bytes": MAX_MESSAGE_BYTES,
                     "rate_per_second": self.rate,
                     "burst": self.burst,
                 },
+                home=self.home,
             )
         )
         seq = session.table.seq

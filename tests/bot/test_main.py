@@ -99,7 +99,7 @@ def run_unconfigured(cwd: Path, **variables: str) -> subprocess.CompletedProcess
 
 
 def test_the_first_run_says_where_the_token_goes(tmp_path: Path) -> None:
-    """The README's first command: ``.env`` copied from ``.env.example``, no token yet."""
+    """The README's bot command: ``.env`` copied from ``.env.example``, no token yet."""
     shutil.copy(ROOT / ".env.example", tmp_path / ".env")
     result = run_unconfigured(tmp_path)
     line = assert_one_line(result, "tuque-bot: DISCORD_TOKEN is not set")
