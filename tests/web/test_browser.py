@@ -1,7 +1,7 @@
 """The web table in a real browser (Debian's Chromium through Playwright): whole games
-played by clicking and by keyboard, two members each seeing only their own hand, a
-reconnect mid-trick, and forged or malformed socket messages sent from the page, each
-refused with nothing changed."""
+played by clicking and by keyboard, two members each seeing only their own hand, both
+screens at once with Discord, a reconnect mid-trick, and forged or malformed socket
+messages sent from the page, each refused with nothing changed."""
 
 from __future__ import annotations
 
@@ -17,9 +17,12 @@ from playwright.async_api import Browser, Page
 from test_socket import rows
 from web_helpers import ANN, BOB, Web, running_web
 
+from bot import render
 from bot.web.protocol import MAX_MESSAGE_BYTES
 from bot.web.server import BURST
 from engine.actions import ACTIONS
+from tests.bot.e2e import Table, newest_hand, play_turn, running_bot, started_game, table_message
+from tests.discord_double.models import walk_components
 
 
 @pytest.fixture
@@ -231,3 +234,37 @@ async def test_forged_and_malformed_messages_from_the_page_change_nothing(
     # The page itself is unharmed and shows the same view.
     assert await seq_of(page) == session.table.seq == seq
     assert page_errors(page) == []
+
+
+async def test_a_move_in_the_page_shows_on_discord_and_a_discord_click_in_the_page(
+    table: Table, browser: Browser
+) -> None:
+    async with running_bot(table, web_port=0) as bot:
+        game_id, to_act, _ = await started_game(table, bot)
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        hand = newest_hand(table, to_act)
+        assert hand is not None
+        (seat_link,) = [str(c["url"]) for c in walk_components(hand.components) if c.get("url")]
+        page = await open_page(browser, seat_link)
+        seq = session.table.seq
+        assert await play_one(page, random.Random(4))
+        await table.double.idle()
+        assert session.table.seq > seq
+        public = session.game.view(None)
+        assert render.table_status(public, session.seating) in table_message(table).text
+        # A click on Discord's buttons: the page shows the view after it.
+        before = session.table.seq
+        while session.table.seq == before:
+            assert await play_turn(table, bot, game_id, random.Random(5))
+        await table.double.idle()
+        await page.wait_for_function(
+            "seq => Number(document.body.dataset.seq) === seq", arg=session.table.seq
+        )
+        seat = session.table.seats.index(
+            next(s for s in session.table.seats if s.member == to_act.id)
+        )
+        assert sorted(await hand_on_page(page)) == sorted(
+            c.code for c in session.game.view(seat).hand
+        )
+        assert page_errors(page) == []
