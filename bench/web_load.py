@@ -750,7 +750,7 @@ def _print_latency(rows: Sequence[LatencyRow], think: float, warmup: float) -> N
             kinds = ", ".join(f"{k} {n}" for k, n in row.load.refused.most_common())
             print(f"         refused by kind: {kinds} (of {row.load.sent} clicks sent)")
         if row.load.finished:
-            print(f"         {row.load.finished} tables ended (game over) before the window")
+            print(f"         {row.load.finished} tables closed during the run (game over)")
 
 
 def _print_bytes(row: BytesRow, speed: float) -> None:
