@@ -71,3 +71,15 @@ def test_no_bench_is_named_like_a_package_of_the_root() -> None:
     process that has bench/ on sys.path (the bug of the old bench/bot.py)."""
     packages = {p.parent.name for p in ROOT.glob("*/__init__.py")}
     assert not {p.stem for p in (ROOT / "bench").glob("*.py")} & packages
+
+
+def test_the_web_bench_measures_every_figure_in_a_quick_run() -> None:
+    """``bench.web_load --quick`` (a few seconds) prints the click latency, the memory per
+    socket and the bytes per card of both screens, with no click left without its view."""
+    run = _run("-m", "bench.web_load", "--quick")
+    assert run.returncode == 0, run.stderr[-3000:]
+    for figure in ("p50", "memory per open socket", "bytes per card", "Discord bodies"):
+        assert figure in run.stdout, run.stdout
+    row = next(line for line in run.stdout.splitlines() if line.split()[:2] == ["4", "12"])
+    clicks, no_view = int(row.split()[2]), int(row.split()[-4])
+    assert clicks > 0 and no_view == 0, row
