@@ -279,7 +279,8 @@ def page_words(view: PlayerView, seating: Seating, ended: str | None = None) -> 
     nothing (``docs/web.md`` "The page").
 
     Returns:
-        ``status`` (who acts, doing what, or the game's end), ``prompt`` (what the
+        ``title`` (the game's name), ``status`` (who acts, doing what, or the game's
+        end), ``prompt`` (what the
         viewer is asked, empty when they have nothing to do), ``trump`` (trump and its
         maker, or None before it is made), ``call`` (a Call-Ace or Auction call, or
         None), ``tricks`` (tricks taken this hand and what the makers need, during the
@@ -289,6 +290,7 @@ def page_words(view: PlayerView, seating: Seating, ended: str | None = None) -> 
     """
     previous = view.hand_just_over
     return {
+        "title": _variant(view).title,
         "status": _status(view, seating, ended).replace("**", ""),
         "prompt": _prompt(view) if view.legal_actions else "",
         "trump": _short_trump(view, seating) if view.phase is not Phase.GAME_OVER else None,
