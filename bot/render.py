@@ -291,7 +291,8 @@ def page_words(view: PlayerView, seating: Seating, ended: str | None = None) -> 
     previous = view.hand_just_over
     return {
         "title": _variant(view).title,
-        "status": _status(view, seating, ended).replace("**", ""),
+        # The page draws its own trophy: an emoji font is not on every machine.
+        "status": _status(view, seating, ended).replace("**", "").lstrip("🏆🏁 "),
         "prompt": _prompt(view) if view.legal_actions else "",
         "trump": _short_trump(view, seating) if view.phase is not Phase.GAME_OVER else None,
         "call": _called_once(view, TEXT_FACES),

@@ -38,6 +38,8 @@ export function trickOffset(seat, bottom, players) {
     const mine = relative(seat, bottom, players) === 0;
     return mine ? { x: 0.62, y: 0.22 } : { x: -0.62, y: -0.22 };
   }
+  // Five or six cards need a wider ring to stay apart.
+  const spread = players >= 5 ? 1.35 : 1;
   const a = angle(seat, bottom, players);
-  return { x: Math.cos(a), y: Math.sin(a) };
+  return { x: spread * Math.cos(a), y: spread * Math.sin(a) };
 }

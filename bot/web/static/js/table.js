@@ -320,11 +320,14 @@ function drawResult(view, home) {
   }
   const sides = sideNames(view);
   $("#result-words").replaceChildren(suitedText(view.ended ?? view.words.status));
-  const rows = result.scores.map((score, side) => {
+  // The result's scores and places are per seat: one row per side, from its first seat.
+  const rows = sides.map((name, side) => {
+    const seat = view.sides.indexOf(side);
     const tr = el("tr");
     if (side === result.winner) tr.classList.add("won");
-    tr.append(el("th", "", sides[side]), el("td", "", String(score)), el("td", "", String(result.places[side] ?? "")));
-    tr.firstChild.scope = "row";
+    const head = el("th", "", name);
+    head.scope = "row";
+    tr.append(head, el("td", "", String(result.scores[seat])), el("td", "", String(result.places[seat])));
     return tr;
   });
   $("#result-scores tbody").replaceChildren(...rows);
