@@ -59,15 +59,22 @@ REPLACED = "That hand message was replaced by a newer one: use the newest one."
 
 
 def hint_text(
-    view: PlayerView, action_id: int, shares: Mapping[int, float], seating: render.Seating
+    view: PlayerView,
+    action_id: int,
+    shares: Mapping[int, float],
+    seating: render.Seating,
+    *,
+    markdown: bool = True,
 ) -> str:
     """A hint's line for ``view``'s seat: the hard computer's action as its button says
     it, why in a player's words, and how sure the search was, in words (a percentage
-    read as a probability of winning): :mod:`engine.advice`."""
+    read as a probability of winning): :mod:`engine.advice`. ``markdown``: Discord's
+    bold head; the web page takes plain text."""
     action = ACTIONS[action_id]
     labels = {a.id: render.button_label(a, view, seating) for a in view.legal_actions}
     why = advice.reason(view, action)
-    return advice.hint_text(labels[action_id], why, advice.certainty(shares, action_id, labels))
+    sure = advice.certainty(shares, action_id, labels)
+    return advice.hint_text(labels[action_id], why, sure, markdown=markdown)
 
 
 class RefusalKind(StrEnum):
@@ -616,17 +623,20 @@ class GameSessions:
         """
         session, seat = await self._member_seat(game_id, member)
         await self._come_back(session, seat)
-        hinted = await self._advise(session, seat, seq)
+        hinted = await self._advise(session, seat, seq, markdown=False)
         self.delivery.queue_refresh(session, seat)
         return hinted
 
-    async def _advise(self, session: Session, seat: int, seq: int) -> tuple[int, str]:
+    async def _advise(
+        self, session: Session, seat: int, seq: int, *, markdown: bool = True
+    ) -> tuple[int, str]:
         """What the hard computer would do for ``seat`` at log length ``seq``, counted
         once per turn in the game (stats show it) and kept in the session's aids (the
         hand message marks its button while the turn lasts).
 
         Returns:
-            the action's id and the hint's words (:func:`hint_text`).
+            the action's id and the hint's words (:func:`hint_text`; ``markdown``:
+            Discord's form, which the hand message shows whoever asked).
 
         Raises:
             Refusal: hints are off here (``no_hints``), ``seq`` is not the game's or
@@ -658,6 +668,8 @@ class GameSessions:
                 raise Refusal(RefusalKind.OVER, f"Game #{session.id} is over.") from None
         words = hint_text(view, action_id, shares, session.seating)
         aids.hinted = (seq, action_id, words)
+        if not markdown:
+            words = hint_text(view, action_id, shares, session.seating, markdown=False)
         return action_id, words
 
     async def pick_suit(
