@@ -250,7 +250,7 @@ function drawSummary(view) {
   box.hidden = !result || view.result !== null;
   if (box.hidden) return;
   const sides = sideNames(view);
-  $("#summary-title").textContent = `Hand ${result.hand_no}`;
+  $("#summary-title").textContent = `Hand ${result.hand_no}:`;
   const verdict = result.trump === null ? "Thrown in"
     : result.march ? "March!"
     : result.euchred ? "Euchred!"
@@ -270,10 +270,14 @@ function drawSummary(view) {
     fact("Makers", `${view.names[result.maker]}${partner}${alone}`);
   }
   if (result.trump) {
-    fact("Tricks", result.tricks.map((n, seat) => `${view.names[seat]} ${n}`).join(" · "));
+    // By side where partners share their tricks, else by seat: "Ann & Cleo: 3".
+    const teams = sides.length < view.sides.length;
+    const tricks = teams
+      ? sides.map((name, side) => `${name}: ${result.tricks.reduce((n, t, seat) => n + (view.sides[seat] === side ? t : 0), 0)}`)
+      : result.tricks.map((n, seat) => `${view.names[seat]}: ${n}`);
+    fact("Tricks", tricks.join(" · "));
   }
-  fact("Points", result.points.map((p, side) => `${sides[side]} ${p > 0 ? "+" : ""}${p}`).join(" · "));
-  fact("Score", result.scores.map((s, side) => `${sides[side]} ${s}`).join(" · "));
+  fact("Points", result.points.map((p, side) => `${sides[side]}: ${p > 0 ? "+" : ""}${p}`).join(" · "));
   $("#summary-words").replaceChildren(suitedText(view.words.hand_end ?? ""));
 }
 
