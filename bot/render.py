@@ -76,6 +76,7 @@ __all__ = [
     "leaderboard_embed",
     "lobby_embed",
     "lobby_seat_label",
+    "page_words",
     "ping_text",
     "played_for_text",
     "reminder_text",
@@ -270,6 +271,38 @@ def _hand_end(result: HandResult, view: PlayerView, seating: Seating) -> str:
     trick = result.last_trick
     last = f"; {seating.who(trick.winner)} won the last trick" if trick is not None else ""
     return f"{head}{' ' + said if said else ''}: {', '.join(words)}{last}"
+
+
+def page_words(view: PlayerView, seating: Seating, ended: str | None = None) -> dict[str, Any]:
+    """The web table's words for ``view`` (a seat's or the public view), the same words
+    as the Discord messages', without their markdown: the page writes them and decides
+    nothing (``docs/web.md`` "The page").
+
+    Returns:
+        ``title`` (the game's name), ``status`` (who acts, doing what, or the game's
+        end), ``prompt`` (what the
+        viewer is asked, empty when they have nothing to do), ``trump`` (trump and its
+        maker, or None before it is made), ``call`` (a Call-Ace or Auction call, or
+        None), ``tricks`` (tricks taken this hand and what the makers need, during the
+        play, else None), ``score`` (the score and what it is played to), ``hand_end``
+        (the hand just over, while the table shows it, else None) and ``bids`` (each
+        bid of this hand in the past, in order: ``Ann ordered it up``).
+    """
+    previous = view.hand_just_over
+    return {
+        "title": _variant(view).title,
+        # The page draws its own trophy: an emoji font is not on every machine.
+        "status": _status(view, seating, ended).replace("**", "").lstrip("🏆🏁 "),
+        "prompt": _prompt(view) if view.legal_actions else "",
+        "trump": _short_trump(view, seating) if view.phase is not Phase.GAME_OVER else None,
+        "call": _called_once(view, TEXT_FACES),
+        "tricks": _tricks_line(view, seating).replace("\n", " · ")
+        if view.phase is Phase.PLAY
+        else None,
+        "score": _score_line(view, seating),
+        "hand_end": None if previous is None else _hand_end(previous, view, seating),
+        "bids": [_describe_bid(seat, action, view, seating) for seat, action in view.bids],
+    }
 
 
 def hand_call_text(user_ids: Sequence[int], game_id: int) -> str:

@@ -59,15 +59,22 @@ REPLACED = "That hand message was replaced by a newer one: use the newest one."
 
 
 def hint_text(
-    view: PlayerView, action_id: int, shares: Mapping[int, float], seating: render.Seating
+    view: PlayerView,
+    action_id: int,
+    shares: Mapping[int, float],
+    seating: render.Seating,
+    *,
+    markdown: bool = True,
 ) -> str:
     """A hint's line for ``view``'s seat: the hard computer's action as its button says
     it, why in a player's words, and how sure the search was, in words (a percentage
-    read as a probability of winning): :mod:`engine.advice`."""
+    read as a probability of winning): :mod:`engine.advice`. ``markdown``: Discord's
+    bold head; the web page takes plain text."""
     action = ACTIONS[action_id]
     labels = {a.id: render.button_label(a, view, seating) for a in view.legal_actions}
     why = advice.reason(view, action)
-    return advice.hint_text(labels[action_id], why, advice.certainty(shares, action_id, labels))
+    sure = advice.certainty(shares, action_id, labels)
+    return advice.hint_text(labels[action_id], why, sure, markdown=markdown)
 
 
 class RefusalKind(StrEnum):
@@ -88,6 +95,8 @@ class RefusalKind(StrEnum):
     """The action was for an earlier turn (a stale view, a double or racing action)."""
     ILLEGAL = "illegal"
     """Out of turn, or not legal now (the engine's or the table's reason)."""
+    NO_HINTS = "no_hints"
+    """A hint asked where hints are off (rated games, unless the server allows them)."""
 
 
 class Refusal(Exception):
@@ -541,21 +550,7 @@ class GameSessions:
             sqlalchemy.exc.SQLAlchemyError, StoreClosed: the store failed; nothing
                 changed.
         """
-        session = self._sessions.get(game_id)
-        if session is None:
-            raise Refusal(RefusalKind.NO_GAME, await self._why_not_running(game_id))
-        seat = session.table.seat_of(member)
-        if seat is None:
-            names = " and ".join(session.seating.names)
-            raise Refusal(
-                RefusalKind.STRANGER,
-                f"You're not in this game. Game #{game_id} is between {names}.",
-            )
-        if session.table.seats[seat].resigned:
-            raise Refusal(
-                RefusalKind.RESIGNED,
-                f"You resigned game #{game_id}: a computer plays your seat now.",
-            )
+        session, seat = await self._member_seat(game_id, member)
         if not 0 <= action_id < len(ACTIONS):
             raise Refusal(RefusalKind.UNKNOWN, "That isn't an action of this game.")
         await self._come_back(session, seat)
@@ -572,6 +567,30 @@ class GameSessions:
                 raise Refusal(RefusalKind.ILLEGAL, str(err)) from None
             await self._take(session, change, partial(self._redraw_hand, session, seat))
 
+    async def _member_seat(self, game_id: int, member: int) -> tuple[Session, int]:
+        """The running game ``game_id`` and ``member``'s seat in it, for a screen other
+        than Discord's buttons.
+
+        Raises:
+            Refusal: the game does not run here, the member has no seat, or resigned.
+        """
+        session = self._sessions.get(game_id)
+        if session is None:
+            raise Refusal(RefusalKind.NO_GAME, await self._why_not_running(game_id))
+        seat = session.table.seat_of(member)
+        if seat is None:
+            names = " and ".join(session.seating.names)
+            raise Refusal(
+                RefusalKind.STRANGER,
+                f"You're not in this game. Game #{game_id} is between {names}.",
+            )
+        if session.table.seats[seat].resigned:
+            raise Refusal(
+                RefusalKind.RESIGNED,
+                f"You resigned game #{game_id}: a computer plays your seat now.",
+            )
+        return session, seat
+
     async def _redraw_hand(self, session: Session, seat: int) -> None:
         # The actor's own Discord screen is left to the click's answer (Change.views),
         # and there was no click: its hand message is redrawn like any other.
@@ -587,37 +606,80 @@ class GameSessions:
         if found is None:
             return
         session, seat = found
+        async with replies.deadline(interaction):
+            try:
+                await self._advise(session, seat, seq)
+            except Refusal as refusal:
+                await replies.deny(interaction, refusal.reason)
+                return
+            await self.delivery.answer_click(interaction, session, seat)
+
+    async def web_hint(self, game_id: int, member: int, seq: int) -> tuple[int, str]:
+        """The hint for ``member``'s seat in game ``game_id`` standing at log length
+        ``seq``, asked elsewhere than on Discord (the web table): the same search, count
+        and words as the hand message's Hint button (:meth:`hint`), whose hand message
+        is redrawn with the hint too.
+
+        Returns:
+            the action the hard computer would play (an id of its legal actions) and
+            the hint's words.
+
+        Raises:
+            Refusal: as :meth:`act` refuses a member, and where hints are off
+                (``no_hints``), for an earlier turn or out of turn (``stale``), once the
+                game is over (``over``); nothing was counted.
+            sqlalchemy.exc.SQLAlchemyError, StoreClosed: the store failed.
+        """
+        session, seat = await self._member_seat(game_id, member)
+        await self._come_back(session, seat)
+        hinted = await self._advise(session, seat, seq, markdown=False)
+        self.delivery.queue_refresh(session, seat)
+        return hinted
+
+    async def _advise(
+        self, session: Session, seat: int, seq: int, *, markdown: bool = True
+    ) -> tuple[int, str]:
+        """What the hard computer would do for ``seat`` at log length ``seq``, counted
+        once per turn in the game (stats show it) and kept in the session's aids (the
+        hand message marks its button while the turn lasts).
+
+        Returns:
+            the action's id and the hint's words (:func:`hint_text`; ``markdown``:
+            Discord's form, which the hand message shows whoever asked).
+
+        Raises:
+            Refusal: hints are off here (``no_hints``), ``seq`` is not the game's or
+                ``seat`` is not on turn (``stale``), the game ended meanwhile (``over``).
+        """
         if not self.hints_on(session):
-            await replies.deny(interaction, "Hints are off in rated games on this server.")
-            return
+            raise Refusal(RefusalKind.NO_HINTS, "Hints are off in rated games on this server.")
         game = session.game
+        stale = Refusal(RefusalKind.STALE, "That hint was for an earlier turn: it's over now.")
         if not session.table.at(seq) or game.turn != seat:
-            await replies.deny(interaction, "That hint was for an earlier turn: it's over now.")
-            return
+            raise stale
         view = game.view(seat)
         aids = session.aids
-        async with replies.deadline(interaction):
-            # One search and one count per turn: a repeated click shares the answer (and a
-            # search under way), so clicks cannot queue searches ahead of the computers.
-            asked = aids.hint is not None and aids.hint[0] == seq
-            if not asked:
-                seed = (game.seed * 1_000_003 + seq * 7 + seat) & ((1 << 62) - 1)
-                work = asyncio.get_running_loop().run_in_executor(self.executor, advise, seed, view)
-                aids.hint = (seq, asyncio.ensure_future(work))
-            assert aids.hint is not None
-            action_id, shares = await asyncio.shield(aids.hint[1])
-            if not session.table.at(seq):
-                await replies.deny(interaction, "That hint was for an earlier turn: it's over now.")
-                return
-            if not asked:
-                try:
-                    await self.store.record_hint(game_id, seat)
-                except (GameNotActive, GameNotFound):
-                    await replies.deny(interaction, f"Game #{game_id} is over.")
-                    return
-            words = hint_text(view, action_id, shares, session.seating)
-            aids.hinted = (seq, action_id, words)
-            await self.delivery.answer_click(interaction, session, seat)
+        # One search and one count per turn: a repeated click shares the answer (and a
+        # search under way), so clicks cannot queue searches ahead of the computers.
+        asked = aids.hint is not None and aids.hint[0] == seq
+        if not asked:
+            seed = (game.seed * 1_000_003 + seq * 7 + seat) & ((1 << 62) - 1)
+            work = asyncio.get_running_loop().run_in_executor(self.executor, advise, seed, view)
+            aids.hint = (seq, asyncio.ensure_future(work))
+        assert aids.hint is not None
+        action_id, shares = await asyncio.shield(aids.hint[1])
+        if not session.table.at(seq):
+            raise stale
+        if not asked:
+            try:
+                await self.store.record_hint(session.id, seat)
+            except (GameNotActive, GameNotFound):
+                raise Refusal(RefusalKind.OVER, f"Game #{session.id} is over.") from None
+        words = hint_text(view, action_id, shares, session.seating)
+        aids.hinted = (seq, action_id, words)
+        if not markdown:
+            words = hint_text(view, action_id, shares, session.seating, markdown=False)
+        return action_id, words
 
     async def pick_suit(
         self, interaction: discord.Interaction, game_id: int, seq: int, suit: Suit

@@ -1074,6 +1074,20 @@ class GameQueries(StoreBase):
 
         return await self._write(work)
 
+    async def turn_started(self, game_id: int) -> float:
+        """When the game's current turn began, in seconds since the epoch (the turn
+        timer's start: :meth:`touch_turn`, or a change that passed the turn).
+
+        Raises:
+            GameNotFound: there is no such game.
+        """
+        async with self._read() as db:
+            query = select(games.c.turn_started_at).where(games.c.id == game_id)
+            started = (await db.execute(query)).scalar()
+        if started is None:
+            raise GameNotFound(game_id)
+        return float(started)
+
     async def mark_reminded(self, game_id: int) -> bool:
         """Note that the current turn's reminder was sent.
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -22,12 +23,15 @@ from bot.sessions.state import Session, ended
 from engine.actions import Action
 from engine.cards import Card
 from engine.view import HandResult, PlayerView
+from engine.wording import suit_groups
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
     "Act",
+    "Hint",
     "Malformed",
+    "action_kind",
     "frame",
     "parse",
     "tag_of",
@@ -57,27 +61,57 @@ class Act:
     action: int
 
 
-def parse(text: str) -> Act:
-    """The page's message ``text``, which must be exactly an ``act``.
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A page's ``{"type": "hint", "seq": N}``: what the hard computer would do for the
+    viewer's seat in the view of log length ``N`` (answered by a ``hint`` frame)."""
+
+    seq: int
+
+
+_SHAPES = {"act": {"type", "seq", "action"}, "hint": {"type", "seq"}}
+"""Each message a page may send, by type: exactly these keys."""
+
+
+def parse(text: str) -> Act | Hint:
+    """The page's message ``text``: an ``act`` or a ``hint``.
 
     Raises:
         Malformed: not JSON, not an object, another type, a key too many or missing
             (a ``seat`` or ``game`` is never the page's to say: the link says them),
-            or ``seq`` and ``action`` not whole numbers from 0.
+            or ``seq`` (and an act's ``action``) not whole numbers from 0.
     """
     try:
         message = json.loads(text)
     except ValueError:
         raise Malformed("That message is not JSON.") from None
-    if not isinstance(message, dict) or message.get("type") != "act":
-        raise Malformed('The only message a page sends is {"type": "act", ...}.')
-    if set(message) != {"type", "seq", "action"}:
-        raise Malformed('An act is exactly {"type": "act", "seq": N, "action": ID}.')
-    seq, action = message["seq"], message["action"]
+    kind = message.get("type") if isinstance(message, dict) else None
+    if kind not in _SHAPES:
+        raise Malformed('A page sends {"type": "act", ...} or {"type": "hint", ...} only.')
+    if kind == "act":
+        if set(message) != _SHAPES[kind]:
+            raise Malformed('An act is exactly {"type": "act", "seq": N, "action": ID}.')
+        if not (_whole(message["seq"]) and _whole(message["action"])):
+            raise Malformed("An act's seq and action are whole numbers from 0.")
+        return Act(message["seq"], message["action"])
+    if set(message) != _SHAPES[kind]:
+        raise Malformed('A hint is exactly {"type": "hint", "seq": N}.')
+    if not _whole(message["seq"]):
+        raise Malformed("A hint's seq is a whole number from 0.")
+    return Hint(message["seq"])
+
+
+def _whole(n: object) -> bool:
     # bool is an int in Python, and true is no seq.
-    if not all(type(n) is int and n >= 0 for n in (seq, action)):
-        raise Malformed("An act's seq and action are whole numbers from 0.")
-    return Act(seq, action)
+    return type(n) is int and n >= 0
+
+
+def action_kind(action: Action) -> str:
+    """What ``action`` does, from its class, in snake case: ``play``, ``discard``,
+    ``pass``, ``order_up``, ``take_up``, ``name_trump``, ``go_alone``, ``turn_down``,
+    ``call_suit``, ``ask``, ``give``, ``bid``, ``call_card``. A page lays it out by
+    this (a card's action on the card), never by its label."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(action).__name__).lower()
 
 
 def _plain(value: object) -> Any:
@@ -111,12 +145,28 @@ def _pad_line(result: HandResult) -> Json:
     return {name: _plain(getattr(result, name)) for name in _PAD_FIELDS}
 
 
+def _legal(action: Action, view: PlayerView, session: Session) -> Json:
+    """One legal action as a page offers it: its id, its button's label, its kind
+    (:func:`action_kind`) and the card it plays, discards, gives or calls (or null)."""
+    card = getattr(action, "card", None)
+    return {
+        "id": action.id,
+        "label": render.button_label(action, view, session.seating),
+        "kind": action_kind(action),
+        "card": None if card is None else card.code,
+    }
+
+
 def view_of(session: Session, seat: int | None) -> Json:
     """What the viewer at ``seat`` (None: a spectator) may see of the game now.
 
     Every field of their ``PlayerView`` (see :class:`engine.view.PlayerView`; cards
-    by code, ``legal_actions`` replaced by ``legal``: ``[{"id", "label"}]`` with the
-    hand message's button labels), and: ``game`` (its id), ``names`` and ``computer``
+    by code, ``legal_actions`` replaced by ``legal``: ``[{"id", "label", "kind",
+    "card"}]`` with the hand message's button labels), and: ``hand_groups`` (the hand
+    as the hand message groups it: ``[{"suit", "trump", "cards"}]``, trump first, high
+    to low; ``suit`` null for the jokers before trump is made), ``words`` (the
+    Discord messages' words for the view: :func:`bot.render.page_words`), ``game`` (its
+    id), ``names`` and ``computer``
     per seat (a computer plays it: a computer's seat, an away or resigned member's),
     ``away`` (the away members' seats), ``hand_just_over`` (the hand whose end the
     table shows, or null), ``history`` (every finished hand's result without its
@@ -132,12 +182,18 @@ def view_of(session: Session, seat: int | None) -> Json:
     return {
         "game": table.id,
         **fields,
-        "legal": [
-            {"id": a.id, "label": render.button_label(a, view, session.seating)}
-            for a in view.legal_actions
-        ]
+        "legal": [_legal(a, view, session) for a in view.legal_actions]
         if not table.finished
         else [],
+        "hand_groups": [
+            {
+                "suit": _plain(suit),
+                "trump": suit is not None and suit is view.trump,
+                "cards": _plain(cards),
+            }
+            for suit, cards in suit_groups(view.hand, view.trump, table.game.variant.twins)
+        ],
+        "words": render.page_words(view, session.seating, ended(session)),
         "names": list(session.seating.names),
         "computer": [table.is_computer(s.number) for s in table.seats],
         "away": sorted(table.away),

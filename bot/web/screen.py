@@ -7,6 +7,10 @@ move made on either shows on both. Nothing here waits on a socket: a change queu
 frame per page, and each page's writer sends them. A view frame replaces a view still
 queued (each is the whole view), so a slow page costs one frame of memory, not a
 backlog.
+
+Each view frame carries the game's ``clock`` beside the view (not in it, so a resumed
+page's tag still matches): when the turn began and the server's time, so a page draws
+the turn timer whatever its own clock says.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -101,6 +106,26 @@ class WebScreen:
     def __init__(self, links: Links) -> None:
         self.links = links
         self._viewers: dict[int, set[Viewer]] = {}
+        # When each running game's turn began (seconds since the epoch), as the store
+        # keeps it: learnt from each change that passes the turn, and from the store for
+        # a game this process has not seen change (connect asks, turn_began).
+        self._turn_started: dict[int, float] = {}
+
+    def knows_turn(self, game_id: int) -> bool:
+        """Whether the start of ``game_id``'s turn is known here."""
+        return game_id in self._turn_started
+
+    def turn_began(self, game_id: int, started: float) -> None:
+        """Note that ``game_id``'s turn began at ``started`` (seconds since the epoch),
+        read from the store: a change shown meanwhile knows better and stands."""
+        self._turn_started.setdefault(game_id, started)
+
+    def clock(self, game_id: int) -> dict[str, float] | None:
+        """The ``clock`` of ``game_id``'s frames: ``turn_started`` (when its turn
+        began) and ``now`` (the server's time), in seconds since the epoch; None if the
+        turn's start is not known."""
+        started = self._turn_started.get(game_id)
+        return None if started is None else {"turn_started": started, "now": time.time()}
 
     def viewers(self, game_id: int) -> frozenset[Viewer]:
         """The pages open at ``game_id``."""
@@ -123,11 +148,19 @@ class WebScreen:
         view = view_of(session, viewer.seat_at(session.table))
         tag = tag_of(view)
         token = self.links.renewed(viewer.grant)
-        return frame("view", seq=session.table.seq, tag=tag, token=token, view=view), tag
+        clock = self.clock(session.id)
+        text = frame("view", seq=session.table.seq, tag=tag, token=token, view=view, clock=clock)
+        return text, tag
 
     def show(self, session: Session, change: Change) -> None:
         """Queue each page of the game its view after ``change``; once the game is over,
         close the pages after that last view."""
+        if change.after.finished:
+            self._turn_started.pop(session.id, None)
+        elif change.new_turn:
+            # The store wrote this change with the same start a moment ago.
+            self._turn_started[session.id] = time.time()
+        clock = self.clock(session.id)
         # One view per seat shown, however many pages show it (spectators share one).
         views: dict[int | None, tuple[dict[str, object], str]] = {}
         for viewer in self.viewers(session.id):
@@ -137,7 +170,7 @@ class WebScreen:
                 views[seat] = (view, tag_of(view))
             view, tag = views[seat]
             token = self.links.renewed(viewer.grant)
-            text = frame("view", seq=change.after.seq, tag=tag, token=token, view=view)
+            text = frame("view", seq=change.after.seq, tag=tag, token=token, view=view, clock=clock)
             viewer.send(text, view=True)
             if change.after.finished:
                 viewer.close(GAME_OVER, f"Game #{session.id} is over.")

@@ -11,7 +11,9 @@ Routes:
   resume from the view the page holds.
 
 An ``act`` goes to :meth:`bot.sessions.GameSessions.act`, the path a Discord click
-takes; its outcome reaches every page through :class:`~bot.web.screen.WebScreen`.
+takes; its outcome reaches every page through :class:`~bot.web.screen.WebScreen`. A
+``hint`` goes to :meth:`~bot.sessions.GameSessions.web_hint`, the Hint button's search
+and words, and is answered to its page alone.
 """
 
 from __future__ import annotations
@@ -29,11 +31,13 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.sessions import GameSessions
 from bot.sessions.manager import Refusal
+from bot.store import GameNotFound
 from bot.store.settings import GuildSettings
 from bot.web.links import Grant, LinkRefused, Links
 from bot.web.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
+    Act,
     Malformed,
     frame,
     parse,
@@ -227,6 +231,9 @@ class WebServer:
                 "reminder_seconds": settings.reminder_seconds,
                 "away_seconds": settings.away_seconds,
             }
+        if not self.screen.knows_turn(game_id):
+            with contextlib.suppress(GameNotFound):
+                self.screen.turn_began(game_id, await self.sessions.store.turn_started(game_id))
         viewer = Viewer(socket, grant)
         # No await between the snapshot and joining the screen: no change falls between.
         view_text, tag = self.screen.view_frame(session, viewer)
@@ -248,7 +255,8 @@ class WebServer:
         )
         seq = session.table.seq
         if request.query.get("seq") == str(seq) and request.query.get("tag") == tag:
-            viewer.send(frame("resumed", seq=seq, token=self.links.renewed(grant)))
+            token = self.links.renewed(grant)
+            viewer.send(frame("resumed", seq=seq, token=token, clock=self.screen.clock(game_id)))
         else:
             viewer.send(view_text, view=True)
         writer = asyncio.create_task(viewer.write(), name=f"web-{game_id}")
@@ -283,11 +291,15 @@ class WebServer:
                 viewer.close(WSCloseCode.POLICY_VIOLATION, "Too many messages: reconnect.")
                 return
             try:
-                act = parse(message.data)
+                asked = parse(message.data)
             except Malformed as error:
                 viewer.send(frame("refused", kind="malformed", reason=str(error)))
                 continue
-            await self._act(viewer, act.seq, act.action)
+            if isinstance(asked, Act):
+                await self._act(viewer, asked.seq, asked.action)
+            else:
+                # Answered before the next message is read: a page waits for its hint.
+                await self._hint(viewer, asked.seq)
 
     async def _act(self, viewer: Viewer, seq: int, action: int) -> None:
         grant = viewer.grant
@@ -304,3 +316,20 @@ class WebServer:
             log.exception("game %d: a web action failed", grant.game)
             reason = "That move could not be saved: nothing changed, try again."
             viewer.send(frame("refused", kind="error", reason=reason, seq=seq))
+
+    async def _hint(self, viewer: Viewer, seq: int) -> None:
+        grant = viewer.grant
+        if grant.member is None:
+            reason = "You are watching this game: only its players ask for hints."
+            viewer.send(frame("refused", kind="spectator", reason=reason, seq=seq))
+            return
+        try:
+            action, text = await self.sessions.web_hint(grant.game, grant.member, seq)
+        except Refusal as refusal:
+            viewer.send(frame("refused", kind=refusal.kind.value, reason=refusal.reason, seq=seq))
+        except Exception:
+            log.exception("game %d: a web hint failed", grant.game)
+            reason = "That hint could not be counted: try again."
+            viewer.send(frame("refused", kind="error", reason=reason, seq=seq))
+        else:
+            viewer.send(frame("hint", seq=seq, action=action, text=text))

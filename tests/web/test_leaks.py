@@ -1,6 +1,7 @@
 """No frame of the web table shows a card its viewer may not see: full games of every
 variant, members' moves made through their pages, every frame checked against the
-engine's own view of that seat (a spectator's against the public view)."""
+engine's own view of that seat (a spectator's against the public view), and every
+hint frame against the view of the seat that asked."""
 
 from __future__ import annotations
 
@@ -20,13 +21,20 @@ PASS = Pass().id
 
 
 async def play(page: Page, seat: int, rng: random.Random) -> None:
-    """Act on the page's view whenever its seat is on turn, until the game is over."""
+    """Act on the page's view whenever its seat is on turn, until the game is over;
+    ask for a hint first at the seat's first turn to play a card and its first turn to
+    do anything else (a search per hint: a few keep the test short)."""
     acted = -1
+    hinted: set[bool] = set()
     while not page.socket.closed:
         view = page.view
         legal = view["view"]["legal"]
         if view["view"]["turn"] == seat and legal and view["seq"] != acted:
             acted = view["seq"]
+            playing = any(a["kind"] == "play" for a in legal)
+            if playing not in hinted:
+                hinted.add(playing)
+                await page.socket.send_json({"type": "hint", "seq": view["seq"]})
             ids = [a["id"] for a in legal]
             # Members pass where they may (a random bidder can sink an Auction game below
             # zero for good); the computers make the contracts.
@@ -77,5 +85,10 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(tmp_path: Path, vari
             hidden = shown - allowed[frame["seq"], seat]
             assert not hidden, f"seat {seat} at seq {frame['seq']} was shown {hidden}"
             checked += bool(shown)
+        for frame in page.of("hint"):
+            # A hint names the viewer's own cards, at most: their view when asked.
+            hidden = cards_in(frame) - allowed[frame["seq"], seat]
+            assert not hidden, f"seat {seat}'s hint at seq {frame['seq']} named {hidden}"
         assert all(f["kind"] == "stale" for f in page.of("refused")), page.of("refused")
     assert checked > 10
+    assert any(page.of("hint") for page in pages.values())

@@ -15,9 +15,11 @@ from web_helpers import ANN, BOB, EVE, Page, Web, cards_in, engine_cards, runnin
 
 from bot.sessions import Session
 from bot.store.schema import metadata
-from bot.web.protocol import MAX_MESSAGE_BYTES
+from bot.web.protocol import MAX_MESSAGE_BYTES, action_kind, tag_of
 from bot.web.screen import GAME_OVER
 from bot.web.server import BURST, LINK_REFUSED
+from engine.actions import NameTrump, Pass, Play
+from engine.cards import Card, Suit
 
 
 @pytest.fixture
@@ -211,3 +213,108 @@ async def test_the_pages_close_after_the_last_view_of_a_resigned_game(web: Web) 
     assert page.socket.close_code == GAME_OVER
     assert page.view["view"]["result"]["ending"] == "resigned"
     assert page.view["view"]["legal"] == []
+
+
+async def test_each_legal_action_says_its_kind_and_card(web: Web) -> None:
+    """A card's action names its card and 'play' (or 'discard', ...); a bid names none."""
+    session = await web.start("euchre", [ANN, None, None, None])
+    page = await seated(web, session.id, 0, ANN)
+    await settled(session, page)
+    view = page.view["view"]
+    engine = {a.id: a for a in session.game.view(0).legal_actions}
+    assert {a["id"] for a in view["legal"]} == set(engine)
+    for entry in view["legal"]:
+        action = engine[entry["id"]]
+        assert entry["kind"] == action_kind(action)
+        card = getattr(action, "card", None)
+        assert entry["card"] == (None if card is None else card.code)
+    assert action_kind(Pass()) == "pass" and action_kind(NameTrump(Suit.HEARTS)) == "name_trump"
+    assert action_kind(Play(Card.parse("TH"))) == "play"
+    grouped = [code for group in view["hand_groups"] for code in group["cards"]]
+    assert sorted(grouped) == sorted(view["hand"])
+    assert view["words"]["score"] and view["words"]["status"]
+
+
+async def test_view_frames_carry_the_turn_clock_outside_the_view(web: Web) -> None:
+    """Each view and resumed frame has the turn's start as the store keeps it and the
+    server's time; a move that passes the turn starts it afresh; the tag ignores it."""
+    session = await web.start("tuque", [ANN, BOB])
+    turn = session.game.turn
+    assert turn is not None
+    page = await seated(web, session.id, turn, (ANN, BOB)[turn])
+    first = page.view
+    started = await web.store.turn_started(session.id)
+    assert first["clock"]["turn_started"] == started <= first["clock"]["now"]
+    assert "clock" not in first["view"] and tag_of(first["view"]) == first["tag"]
+    await page.act(first["seq"], first["view"]["legal"][0]["id"])
+    await page.until(lambda: page.view["seq"] > first["seq"])
+    assert page.view["clock"]["turn_started"] >= started
+    held = page.view
+    await page.close()
+    again = await web.page(session.id, held["token"], seq=str(held["seq"]), tag=held["tag"])
+    await again.until(lambda: again.of("resumed"))
+    assert again.of("resumed")[0]["clock"]["turn_started"] == held["clock"]["turn_started"]
+
+
+async def test_a_hint_is_answered_to_its_page_and_counted_once(web: Web) -> None:
+    """On turn, with a computer at the table: a hint frame with one of the legal actions
+    and the hint's words, counted once however often asked; the other page gets none."""
+    session = await web.start("euchre", [ANN, None, BOB, None])
+    ann = await seated(web, session.id, 0, ANN)
+    bob = await seated(web, session.id, 2, BOB)
+    await settled(session, ann)
+    turn = session.game.turn
+    page = ann if turn == 0 else bob
+    other = bob if page is ann else ann
+    seq = page.view["seq"]
+    for _ in range(2):
+        await page.socket.send_json({"type": "hint", "seq": seq})
+    await page.until(lambda: len(page.of("hint")) == 2)
+    hint = page.of("hint")[0]
+    assert hint["seq"] == seq and hint["text"] and "**" not in hint["text"]
+    assert hint["action"] in {a["id"] for a in page.view["view"]["legal"]}
+    assert not other.of("hint") and not page.of("refused")
+    assert cards_in(hint) <= engine_cards(session.game.view(turn))
+    assert await hints_counted(web, session.id) == 1
+
+
+async def hints_counted(web: Web, game_id: int) -> int:
+    """The hints the store counted in the game, over its seats."""
+    async with web.store._read() as db:
+        seats = metadata.tables["seats"]
+        query = select(seats.c.hints).where(seats.c.game_id == game_id)
+        return sum((await db.execute(query)).scalars())
+
+
+async def test_a_hint_is_refused_stale_to_a_spectator_and_where_hints_are_off(
+    web: Web,
+) -> None:
+    """An earlier turn's hint, a waiting seat's, a spectator's, a malformed one, and any
+    in a rated game (every seat a member's): refused with a reason, nothing counted."""
+    session = await web.start("euchre", [ANN, None, BOB, None])
+    ann = await seated(web, session.id, 0, ANN)
+    bob = await seated(web, session.id, 2, BOB)
+    await settled(session, ann)
+    turn = session.game.turn
+    on_turn, waiting = (ann, bob) if turn == 0 else (bob, ann)
+    watcher = await web.page(session.id, web.links.token(session.id, None, None))
+    await watcher.until(lambda: watcher.views)
+    seq = on_turn.view["seq"]
+    rated = await web.start("tuque", [ANN, EVE])
+    eve_turn = rated.game.turn
+    assert eve_turn is not None
+    rated_page = await seated(web, rated.id, eve_turn, (ANN, EVE)[eve_turn])
+    before = await rows(web)
+    cases = [
+        (on_turn, {"type": "hint", "seq": seq - 1}, "stale"),
+        (waiting, {"type": "hint", "seq": seq}, "stale"),
+        (watcher, {"type": "hint", "seq": seq}, "spectator"),
+        (on_turn, {"type": "hint", "seq": seq, "action": 0}, "malformed"),
+        (on_turn, {"type": "hint", "seq": -1}, "malformed"),
+        (rated_page, {"type": "hint", "seq": rated_page.view["seq"]}, "no_hints"),
+    ]
+    for page, message, kind in cases:
+        frame = await refused(page, lambda page=page, m=message: page.socket.send_json(m))
+        assert frame["kind"] == kind and frame["reason"], message
+    assert not any(p.of("hint") for p in (ann, bob, watcher, rated_page))
+    assert await rows(web) == before
