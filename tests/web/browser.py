@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 
 import pytest
 from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import Error as PlaywrightError
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 """Debian's Chromium, or None: Playwright's own browser builds are never downloaded."""
@@ -87,7 +88,12 @@ async def play_one(page: Page, rng: random.Random) -> bool:
         # The view changed between the two looks: look again.
         return True
     seq = await seq_of(page)
-    await rng.choice(actions).click()
+    try:
+        await rng.choice(actions).click()
+    except PlaywrightError as error:
+        if "not attached" not in error.message:
+            raise
+        return True  # a newer view redrew the page between the look and the click
     await page.wait_for_function(
         "seq => Number(document.body.dataset.seq) > seq || document.body.dataset.over === '1'",
         arg=seq,

@@ -15,8 +15,6 @@ const HOLD_MS = 1100;
 /** The rectangle of each hand card the viewer clicked, by code: where its travel starts. */
 export const launched = new Map();
 
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-
 function centre(rect) {
   return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
 }
@@ -48,11 +46,15 @@ export class TrickArea {
     this.busy = false;
     this.done = null; // a completed trick waiting to be shown and swept
     this.current = null; // [view, names] to draw once nothing is held
+    this.held = null; // {hand, release}: the hand of the trick held now, and its early end
   }
 
   show(view, completed, names) {
     if (completed) this.done = { trick: completed, view };
     this.current = { view, names };
+    // A new hand dealt while the last one's trick is held: its cards are back in the
+    // pack, some maybe in the viewer's new hand, so the held trick sweeps at once.
+    if (this.held && this.held.hand !== view.hand_no) this.held.release();
     if (!this.busy) this.run();
   }
 
@@ -62,7 +64,11 @@ export class TrickArea {
       const { trick, view } = this.done;
       this.done = null;
       this.draw(trick.plays, view, this.current.names, trick.winner);
-      await sleep(reduced.matches ? HOLD_MS / 2 : HOLD_MS);
+      await new Promise((release) => {
+        this.held = { hand: view.hand_no, release };
+        setTimeout(release, reduced.matches ? HOLD_MS / 2 : HOLD_MS);
+      });
+      this.held = null;
       await this.sweep(trick.winner);
     }
     const { view, names } = this.current;
