@@ -48,6 +48,7 @@ __all__ = [
     "Control",
     "GameControls",
     "HintButton",
+    "LaunchButton",
     "LeaderboardButton",
     "LobbyButton",
     "LobbyControls",
@@ -85,6 +86,8 @@ class GameControls(Protocol):
     async def pick_suit(
         self, interaction: discord.Interaction, game_id: int, seq: int, suit: Suit
     ) -> None: ...
+
+    async def launch(self, interaction: discord.Interaction) -> None: ...
 
 
 class LobbyControls(Protocol):
@@ -292,6 +295,15 @@ class HintButton(Control[discord.ui.Button[Any]], ids="tuque:hint:{game:id}:{seq
         await _games(interaction).hint(interaction, game, seq)
 
 
+class LaunchButton(Control[discord.ui.Button[Any]], ids="tuque:launch"):
+    """ "Open the table" on a table message or lobby: opens the table inside Discord (the
+    Activity) in the clicker's client. It names no game: the Activity lists the
+    channel's games for whoever opens it."""
+
+    async def route(self, interaction: discord.Interaction) -> None:
+        await _games(interaction).launch(interaction)
+
+
 class RematchButton(Control[discord.ui.Button[Any]], ids="tuque:rematch:{game:id}"):
     """ "Rematch" on a finished game: the same seats again, once every member accepts."""
 
@@ -369,6 +381,7 @@ KINDS: tuple[type[Control[Any]], ...] = (
     SuitSelect,
     ShowHandButton,
     HintButton,
+    LaunchButton,
     RematchButton,
     ResignButton,
     ChallengeButton,

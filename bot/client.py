@@ -21,6 +21,7 @@ from typing import Any, cast
 import aiohttp
 import discord
 from discord import app_commands
+from discord.app_commands import AppCommand
 from discord.ext import commands
 
 import engine
@@ -34,6 +35,7 @@ from bot.settings import Settings
 from bot.store import Store
 from bot.store.base import Shards
 from bot.store.settings import GuildSettings
+from bot.web.activity import ActivityAuth, bot_instance_lookup
 from bot.web.links import Links
 from bot.web.server import WebServer
 from bot.workers import computer_pool, drawing_pool
@@ -115,18 +117,28 @@ def _completes(interaction: discord.Interaction[TuqueBot]) -> bool:
 
 
 class TuqueTree(app_commands.CommandTree["TuqueBot"]):
-    """The slash-command tree: refuses direct messages, answers every failure.
+    """The slash-command tree: answers every failure, and every command from where the
+    bot cannot post, and keeps the application's Entry Point command through a sync.
 
-    ``guild_only`` only asks Discord to hide the commands in DMs; this check holds
-    even for a client that sends one anyway.
+    The commands are offered everywhere (servers, the bot's DM, DMs and group DMs; guild
+    and user installs), but a game needs a channel the bot posts in: outside a server
+    that installed the bot (:data:`OUTSIDE_COMMANDS` answer there), a command is
+    answered with :data:`PLAYED_IN_A_SERVER`, ephemeral, within its own interaction.
     """
 
     async def interaction_check(self, interaction: discord.Interaction[TuqueBot], /) -> bool:
-        if interaction.guild_id is None:
-            await replies.deny(
-                interaction, "Tuque is played in a server: use `/tuque` in one of its channels."
-            )
+        if not interaction.is_guild_integration():
+            # A DM, a group DM, or a server where only the member installed the app: the
+            # bot may only answer the interaction there (no channel to post a table in).
+            command = interaction.command
+            if command is not None and command.qualified_name in OUTSIDE_COMMANDS:
+                return True
+            if interaction.type is discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])
+            else:
+                await replies.deny(interaction, PLAYED_IN_A_SERVER)
             return False
+        assert interaction.guild_id is not None  # a guild integration has its guild
         if not self.client.serves_guild(interaction.guild_id):
             if interaction.type is not discord.InteractionType.autocomplete:
                 await replies.deny(interaction, OTHER_PROCESS)
@@ -141,6 +153,82 @@ class TuqueTree(app_commands.CommandTree["TuqueBot"]):
         self, interaction: discord.Interaction[TuqueBot], error: app_commands.AppCommandError, /
     ) -> None:
         await replies.report_failure(interaction, error)
+
+    async def sync(self, *, guild: discord.abc.Snowflake | None = None) -> list[AppCommand]:
+        """Overwrite the commands of ``guild`` (None: the global ones) with the tree's,
+        as ``CommandTree.sync`` does, keeping the application's Entry Point commands.
+
+        Discord gives an application with Activities an Entry Point command (type 4,
+        global only) and refuses a bulk overwrite that drops it (error 50240), so a
+        global sync first reads the global commands and sends those back beside the
+        tree's. Raises what ``CommandTree.sync`` raises.
+        """
+        if guild is not None:
+            return await super().sync(guild=guild)
+        application_id = self.client.application_id
+        if application_id is None:
+            raise app_commands.MissingApplicationID
+        http = self.client.http
+        existing = await http.get_global_commands(application_id)
+        kept = [
+            _update_request(cast(dict[str, Any], c))
+            for c in existing
+            if c.get("type") == ENTRY_POINT
+        ]
+        commands = self._get_all_commands(guild=None)
+        translator = self.translator
+        if translator is not None:
+            payload = [await c.get_translated_payload(self, translator) for c in commands]
+        else:
+            payload = [c.to_dict(self) for c in commands]
+        try:
+            data = await http.bulk_upsert_global_commands(application_id, payload=[*payload, *kept])
+        except discord.HTTPException as error:
+            if error.status == 400 and error.code == 50035:
+                raise app_commands.CommandSyncFailure(error, commands) from None
+            raise
+        state = self._state  # type: ignore[attr-defined]
+        return [AppCommand(data=d, state=state) for d in data]
+
+
+ENTRY_POINT = 4
+"""The type of an application's Entry Point command (``PRIMARY_ENTRY_POINT``): the
+Activity's launcher in Discord's App Launcher, made by Discord when Activities are
+enabled."""
+
+_UPDATE_FIELDS = frozenset(
+    {
+        "id",
+        "type",
+        "name",
+        "name_localizations",
+        "description",
+        "description_localizations",
+        "default_member_permissions",
+        "contexts",
+        "integration_types",
+        "handler",
+        "nsfw",
+    }
+)
+
+
+def _update_request(command: dict[str, Any]) -> dict[str, Any]:
+    """A command as Discord returned it, as a bulk overwrite sends it back: its id (so it
+    is the same command) and the fields a command update takes."""
+    return {k: v for k, v in command.items() if k in _UPDATE_FIELDS and v is not None}
+
+
+OUTSIDE_COMMANDS = frozenset({"tuque rules"})
+"""The commands that answer outside a server that installed the bot (a DM, a group DM,
+a server where only the member installed the app): they only need their interaction."""
+
+PLAYED_IN_A_SERVER = (
+    "Tuque's games are played in a server's channel where the bot is: it posts the table "
+    "there. Use `/tuque` in one (or add the bot to this server); `/tuque rules` works "
+    "anywhere."
+)
+"""The answer to any other command from outside such a server."""
 
 
 class TuqueBot(commands.AutoShardedBot):
@@ -207,7 +295,14 @@ class TuqueBot(commands.AutoShardedBot):
             self.store = store
         self.sessions: GameSessions
         self.tuque = app_commands.Group(
-            name="tuque", description="Play Tuque and the Euchre family", guild_only=True
+            name="tuque",
+            description="Play Tuque and the Euchre family",
+            # Installable by servers and by members, usable in servers, the bot's DM, DMs
+            # and group DMs; TuqueTree.interaction_check answers where no game can run.
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+            allowed_contexts=app_commands.AppCommandContext(
+                guild=True, dm_channel=True, private_channel=True
+            ),
         )
         """The ``/tuque`` group: every cog's slash commands are its subcommands."""
         self.tree.add_command(self.tuque)
@@ -282,6 +377,7 @@ class TuqueBot(commands.AutoShardedBot):
             )
         if self.settings.web_port is not None:
             await self._start_web(self.settings.web_port)
+        self._tell_activities()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -309,12 +405,45 @@ class TuqueBot(commands.AutoShardedBot):
             else secrets.token_bytes(32)
         )
         links = Links(secret, settings.web_url or "", settings.web_link_minutes * 60)
-        self.web = WebServer(self.sessions, links, GuildSettings.defaults(settings))
+        activity = None
+        if settings.discord_client_secret is not None and self.application_id is not None:
+            activity = ActivityAuth(
+                self.application_id,
+                settings.discord_client_secret.get_secret_value(),
+                bot_instance_lookup(self.http),
+            )
+        self.web = WebServer(
+            self.sessions, links, GuildSettings.defaults(settings), activity=activity
+        )
         address = await self.web.start(settings.web_host, port)
         if not settings.web_url:
             links.base_url = address
         self.sessions.screens.append(self.web.screen)
         self.sessions.delivery.links = links
+        self.sessions.delivery.activity = activity is not None
+
+    @property
+    def activities(self) -> bool:
+        """Whether the table runs inside Discord as an Activity here: the web server is
+        up and signs members in (``WEB_PORT`` and ``DISCORD_CLIENT_SECRET`` set), so
+        games offer "Open the table"."""
+        return self.web is not None and self.web.activity is not None
+
+    def _tell_activities(self) -> None:
+        """One start-up line where Activities are half configured; nothing else changes."""
+        settings = self.settings
+        if settings.web_port is not None and settings.discord_client_secret is None:
+            log.warning(
+                "the table inside Discord (Activity) is off: DISCORD_CLIENT_SECRET is not "
+                "set; the web table works in browsers, and no game offers 'Open the table'"
+            )
+        elif settings.web_port is None and settings.discord_client_secret is not None:
+            log.warning(
+                "the table inside Discord (Activity) is off: it needs the web table, and "
+                "WEB_PORT is not set"
+            )
+        elif self.activities:
+            log.info("the table inside Discord (Activity) is on")
 
     async def sync_commands(self) -> bool:
         """Send the slash commands to Discord (to the dev guild's, if set), in one request.

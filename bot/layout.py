@@ -19,6 +19,7 @@ from bot.buttons import (
     ActionButton,
     ActionSelect,
     HintButton,
+    LaunchButton,
     RematchButton,
     ReplayButton,
     ResignButton,
@@ -40,6 +41,7 @@ __all__ = [
     "game_over_view",
     "games_view",
     "hand_layout",
+    "launch_button",
     "rematch_started_view",
     "replay_row",
     "resign_view",
@@ -382,12 +384,14 @@ def table_layout(
     *,
     finished: bool,
     watch_link: str | None = None,
+    activity: bool = False,
 ) -> discord.ui.LayoutView:
     """The public table message in Discord's component layout (Components V2): ``title``,
     the table's picture (the attachment :data:`TABLE_PICTURE`, with ``description`` as
     its text for screen readers), one ``status`` line, and "Show my hand" while the
     game runs, beside "Watch on the web" (``watch_link``, a spectator's link: the
-    public view) where the web table is on."""
+    public view) where the web table is on, and "Open the table" (:func:`launch_button`)
+    where it also runs inside Discord (``activity``)."""
     layout = discord.ui.LayoutView(timeout=None)
     container = discord.ui.Container[Any](accent_colour=TABLE_ACCENT)
     container.add_item(discord.ui.TextDisplay(title))
@@ -396,7 +400,9 @@ def table_layout(
     container.add_item(gallery)
     container.add_item(discord.ui.TextDisplay(status))
     if not finished:
-        buttons: list[discord.ui.Button[Any]] = [show_hand_button(game_id)]
+        buttons: list[discord.ui.Item[Any]] = [show_hand_button(game_id)]
+        if activity:
+            buttons.append(launch_button())
         if watch_link is not None:
             buttons.append(web_button(watch_link, "Watch on the web"))
         container.add_item(discord.ui.ActionRow[Any](*buttons))
@@ -407,6 +413,12 @@ def table_layout(
 def web_button(url: str, label: str) -> discord.ui.Button[Any]:
     """A link button to the web table (Discord opens ``url`` in the browser)."""
     return discord.ui.Button[Any](label=label, emoji="🌐", url=url)
+
+
+def launch_button() -> LaunchButton:
+    """ "Open the table": launches the table inside Discord, the Activity, for the clicker."""
+    button = discord.ui.Button[Any](label="Open the table", emoji="🎴")
+    return LaunchButton.of(button)
 
 
 def show_hand_button(game_id: int, label: str = "Show my hand") -> ShowHandButton:

@@ -99,6 +99,13 @@ class Settings(BaseSettings):
     """Minutes a web link opens a seat after it is made. Every redraw of a hand or table
     message makes a fresh link, and an open page is sent fresh tokens as it plays."""
 
+    discord_client_secret: SecretStr | None = None
+    """The application's OAuth2 client secret (developer portal: OAuth2 > Client Secret),
+    with which the web server exchanges an Activity's sign-in code (docs/web.md, "Inside
+    Discord: the Activity"). Activities need it and ``WEB_PORT``; unset, the web table
+    still works in browsers and no message offers "Open the table". A ``SecretStr``:
+    never logged, never sent to a page."""
+
     dev_guild_id: int | None = Field(default=None, gt=0)
     """A guild to sync slash commands to instantly while developing; None syncs globally."""
 
@@ -153,6 +160,14 @@ class Settings(BaseSettings):
             return None
         return SecretStr(value.get_secret_value().strip())
 
+    @field_validator("discord_client_secret")
+    @classmethod
+    def _blank_secret_is_missing(cls, value: SecretStr | None) -> SecretStr | None:
+        # As the token: a secret of spaces is no secret, and Discord would refuse it.
+        if value is None or not value.get_secret_value().strip():
+            return None
+        return SecretStr(value.get_secret_value().strip())
+
     @model_validator(mode="after")
     def _shards_within_count(self) -> Self:
         if self.shard_ids is None:
@@ -184,6 +199,12 @@ class Settings(BaseSettings):
         """Seconds of a turn before the member is away and the computer plays for them
         (``forfeit_after`` of the turn timer)."""
         return self.turn_away_minutes * 60
+
+    @property
+    def activities(self) -> bool:
+        """Whether the web table also runs inside Discord as an Activity: it needs the web
+        server (``WEB_PORT``) and the client secret (``DISCORD_CLIENT_SECRET``)."""
+        return self.web_port is not None and self.discord_client_secret is not None
 
     @property
     def database(self) -> str | Path:

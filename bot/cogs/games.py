@@ -90,6 +90,18 @@ class GamesCog(TuqueCog, name="Games"):
     ) -> None:
         await self.sessions.pick_suit(interaction, game_id, seq, suit)
 
+    async def launch(self, interaction: discord.Interaction) -> None:
+        """ "Open the table": answer with Discord's LAUNCH_ACTIVITY callback, which opens
+        the Activity in the clicker's client; refused where Activities are off now (a
+        button kept from a run that had them)."""
+        if not self.bot.activities:
+            await replies.deny(
+                interaction,
+                "The table inside Discord is off on this bot now: use Show my hand instead.",
+            )
+            return
+        await interaction.response.launch_activity()
+
     # --- slash commands -----------------------------------------------------------------
 
     @app_commands.command(name="bot", description="Play any game of the family with computers.")

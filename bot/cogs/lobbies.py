@@ -9,7 +9,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -17,7 +17,7 @@ from discord import app_commands
 from bot import render, replies
 from bot.buttons import ChallengeButton, LobbyButton, LobbySelect
 from bot.cogs import TuqueCog
-from bot.layout import show_hand_button
+from bot.layout import launch_button, show_hand_button
 from bot.options import (
     DISCORD_LEVELS,
     TABLE_OPTION_HELP,
@@ -138,13 +138,16 @@ def invite_seats(
     return [*zip(mine, partners, strict=False), *zip(theirs, opponents, strict=False)]
 
 
-def lobby_view(lobby: LobbyRow) -> discord.ui.View | None:
+def lobby_view(lobby: LobbyRow, *, activity: bool = False) -> discord.ui.View | None:
     """A lobby's components: while open, a seat select, the host's computer select,
     Join/Leave/Start/Cancel (an invitation: Accept/Decline/Cancel); once its game
-    started, "Show my hand"; nothing once it closed otherwise."""
+    started, "Show my hand"; nothing once it closed otherwise. With ``activity`` (the
+    table runs inside Discord), an open or started lobby also offers "Open the table"."""
     ui = discord.ui.View(timeout=None)
     if lobby.status is LobbyStatus.STARTED and lobby.game_id is not None:
         ui.add_item(show_hand_button(lobby.game_id))
+        if activity:
+            ui.add_item(launch_button())
         return ui
     if lobby.status is not LobbyStatus.OPEN:
         return None
@@ -177,6 +180,8 @@ def lobby_view(lobby: LobbyRow) -> discord.ui.View | None:
         ui.add_item(LobbySelect.of(levels, lobby=lobby.id, what="computer"))
     for what in ("join", "leave", "start", "cancel"):
         ui.add_item(_lobby_button(lobby.id, what))
+    if activity:
+        ui.add_item(launch_button())
     return ui
 
 
@@ -520,7 +525,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
 
         async def post() -> None:
             kwargs: dict[str, Any] = {"embed": render.lobby_embed(lobby), "nonce": nonce}
-            if (view := lobby_view(lobby)) is not None:
+            if (view := lobby_view(lobby, activity=self.bot.activities)) is not None:
                 kwargs["view"] = view
             message = await channel.send(content, **kwargs)
             await self.bot.store.set_lobby_message(lobby.id, message.id)
@@ -540,7 +545,8 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         )
 
         async def edit(latest: LobbyRow) -> None:
-            await message.edit(embed=render.lobby_embed(latest), view=lobby_view(latest))
+            view = lobby_view(latest, activity=self.bot.activities)
+            await message.edit(embed=render.lobby_embed(latest), view=view)
 
         await replies.deliver(f"lobby {lobby.id}: {what}", self._showing(lobby.id, edit))
 
@@ -775,7 +781,9 @@ async def setup(bot: TuqueBot) -> None:
 
 async def _answer(interaction: discord.Interaction, lobby: LobbyRow) -> None:
     """Answer a click on the lobby's message by showing ``lobby`` in it."""
-    await replies.edit_clicked(interaction, embed=render.lobby_embed(lobby), view=lobby_view(lobby))
+    client = cast("TuqueBot", interaction.client)
+    view = lobby_view(lobby, activity=client.activities)
+    await replies.edit_clicked(interaction, embed=render.lobby_embed(lobby), view=view)
 
 
 def _closed_text(status: LobbyStatus) -> str:

@@ -155,6 +155,9 @@ class Delivery:
         self.links: Links | None = None
         """The web table's links, where the web table is on: a member's hand message
         links to their seat, the table message to the public view."""
+        self.activity = False
+        """Whether the table also runs inside Discord (an Activity): the table message
+        then offers "Open the table"."""
 
     def post(self, session: Session, what: str, send: Send, *, channel: bool = False) -> None:
         """Queue a post behind the game's earlier ones, delivered with retries: ``send``
@@ -397,6 +400,7 @@ class Delivery:
             picture.description,
             finished=session.finished,
             watch_link=None if self.links is None else self.links.spectator_link(session.id),
+            activity=self.activity,
         )
         return layout, picture.jpeg
 

@@ -9,6 +9,8 @@ Routes:
 - ``GET /static/...``: the page's files, from the package's ``static`` folder.
 - ``GET /ws/<game id>?t=<token>[&seq=N&tag=T]``: the page's websocket; ``seq`` and ``tag``
   resume from the view the page holds.
+- ``POST /api/activity/token``: the table inside Discord signs a member in
+  (:mod:`bot.web.activity`) and is told the games of the Activity's channel.
 
 An ``act`` goes to :meth:`bot.sessions.GameSessions.act`, the path a Discord click
 takes; its outcome reaches every page through :class:`~bot.web.screen.WebScreen`. A
@@ -33,6 +35,7 @@ from bot.sessions import GameSessions
 from bot.sessions.manager import Refusal
 from bot.store import GameNotFound
 from bot.store.settings import GuildSettings
+from bot.web.activity import ActivityAuth, ActivityRefused, Seat
 from bot.web.links import Grant, LinkRefused, Links
 from bot.web.protocol import (
     MAX_MESSAGE_BYTES,
@@ -123,6 +126,8 @@ class WebServer:
         home: where a page starts another game (``hello``'s ``home``, and a link on the
             refused page): ``tuque-web``'s home page (``/``); None from the bot, whose
             games start on Discord.
+        activity: signs members in to the table inside Discord; None where Activities
+            are off (``POST /api/activity/token`` then says so with a 503).
 
     Attributes:
         screen: the screen to add to ``sessions.screens``.
@@ -138,8 +143,10 @@ class WebServer:
         rate: float = RATE_PER_SECOND,
         burst: int = BURST,
         home: str | None = None,
+        activity: ActivityAuth | None = None,
     ) -> None:
         self.sessions = sessions
+        self.activity = activity
         self.home = home
         self.rate = rate
         self.burst = burst
@@ -152,6 +159,7 @@ class WebServer:
         self.app.router.add_get(r"/table/{game:\d+}", self._page)
         self.app.router.add_get(r"/ws/{game:\d+}", self._socket)
         self.app.router.add_static("/static/", STATIC)
+        self.app.router.add_post("/api/activity/token", self._activity_token)
 
     async def start(self, host: str, port: int) -> str:
         """Listen on ``host``:``port`` (0: any free port) and return the address.
@@ -333,3 +341,65 @@ class WebServer:
             viewer.send(frame("refused", kind="error", reason=reason, seq=seq))
         else:
             viewer.send(frame("hint", seq=seq, action=action, text=text))
+
+    async def _activity_token(self, request: web.Request) -> web.Response:
+        """Sign a member in to the table inside Discord: ``{"code", "instance_id"}`` in,
+        the member's access token and their channel's games out (docs/web.md, "Inside
+        Discord: the Activity"); any refusal is ``{"error", "reason"}`` alone."""
+        try:
+            if self.activity is None:
+                raise ActivityRefused(
+                    503,
+                    "off",
+                    "The table inside Discord is off on this bot: its operator has not set "
+                    "DISCORD_CLIENT_SECRET.",
+                )
+            try:
+                body = await request.json()
+            except ValueError:
+                body = None
+            if not isinstance(body, dict):
+                raise ActivityRefused(
+                    400, "malformed", "Send a JSON object with `code` and `instance_id`."
+                )
+            seat = await self.activity.sign_in(body.get("code"), body.get("instance_id"))
+        except ActivityRefused as refused:
+            return web.json_response(
+                {"error": refused.kind, "reason": refused.reason},
+                status=refused.status,
+                headers=_PRIVATE_HEADERS,
+            )
+        answer = {
+            "access_token": seat.access_token,
+            "member": str(seat.member),
+            "guild": None if seat.guild is None else str(seat.guild),
+            "channel": str(seat.channel),
+            "tables": self._tables(seat),
+        }
+        return web.json_response(answer, headers=_PRIVATE_HEADERS)
+
+    def _tables(self, seat: Seat) -> list[dict[str, object]]:
+        """The running games of the seat's channel (started there, or playing in a
+        thread that is the channel), oldest first: each with the member's seat link
+        where they play it, else a spectator's link. No other channel's game."""
+        found: list[dict[str, object]] = []
+        for session in sorted(self.sessions.running(), key=lambda s: s.id):
+            here = seat.channel in (session.channel_id, session.discord.thread_id)
+            if seat.guild is None or session.guild_id != seat.guild or not here:
+                continue
+            number = session.table.seat_of(seat.member)
+            playing = number is not None and session.table.seats[number].playing
+            link = (
+                self.links.seat_link(session.id, number, seat.member)
+                if playing and number is not None
+                else self.links.spectator_link(session.id)
+            )
+            found.append(
+                {
+                    "game": session.id,
+                    "variant": session.table.game.variant.name,
+                    "seat": number if playing else None,
+                    "link": link,
+                }
+            )
+        return found

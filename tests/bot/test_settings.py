@@ -195,3 +195,18 @@ def test_a_database_url_wins_over_the_path(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("DATABASE_URL", "mysql://db/tuque")
     with pytest.raises(ValidationError, match="database_url"):
         Settings()
+
+
+def test_the_client_secret_is_hidden_and_activities_need_the_web(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """DISCORD_CLIENT_SECRET never shows in repr or str; blank counts as missing; the
+    Activity is on only with the secret and WEB_PORT."""
+    monkeypatch.setenv("DISCORD_CLIENT_SECRET", "  ")
+    assert Settings().discord_client_secret is None
+    monkeypatch.setenv("DISCORD_CLIENT_SECRET", "s3cret-of-the-portal")
+    settings = Settings()
+    assert "s3cret" not in repr(settings) and "s3cret" not in str(settings)
+    assert not settings.activities
+    monkeypatch.setenv("WEB_PORT", "0")
+    assert Settings().activities

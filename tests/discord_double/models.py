@@ -567,6 +567,33 @@ def number_components(components: list[dict[str, Any]]) -> None:
 
 
 @dataclass(eq=False)
+class ActivityInstance:
+    """A running Activity of the application, as ``GET /applications/{application_id}/
+    activity-instances/{instance_id}`` describes it: where it runs and who is in it."""
+
+    instance_id: str
+    launch_id: str
+    channel: Channel
+    users: list[int] = field(default_factory=list)
+
+    def payload(self, application_id: int) -> dict[str, Any]:
+        """The instance as Discord serialises it (``EmbeddedActivityInstance``)."""
+        guild_id, channel_id = str(self.channel.guild.id), str(self.channel.id)
+        return {
+            "application_id": str(application_id),
+            "instance_id": self.instance_id,
+            "launch_id": self.launch_id,
+            "location": {
+                "id": f"gc-{guild_id}-{channel_id}",
+                "kind": "gc",
+                "guild_id": guild_id,
+                "channel_id": channel_id,
+            },
+            "users": [str(user) for user in self.users],
+        }
+
+
+@dataclass(eq=False)
 class InteractionRecord:
     """One interaction the double dispatched, and everything the bot did with it.
 
@@ -590,6 +617,11 @@ class InteractionRecord:
     modal: dict[str, Any] | None = None
     choices: list[dict[str, Any]] | None = None
     """An autocomplete interaction's answer: the choices offered (``name``, ``value``)."""
+    activity_instance: ActivityInstance | None = None
+    """The Activity instance a LAUNCH_ACTIVITY answer (callback type 12) opened."""
+    context: int = 0
+    """Where the interaction came from (Discord's ``context``): 0 a server, 1 the bot's
+    DM, 2 a DM or group DM between users."""
     problems: list[str] = field(default_factory=list)
     unanswered_ok: bool = False
     _acked: asyncio.Event = field(default_factory=asyncio.Event, repr=False)

@@ -22,6 +22,7 @@ import secrets
 import socket
 import time
 import traceback
+import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -65,6 +66,7 @@ from .models import (
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     TOKEN_LIFETIME,
+    ActivityInstance,
     ApplicationEmoji,
     Channel,
     Guild,
@@ -101,11 +103,24 @@ SUPPRESS_EMBEDS = 1 << 2
 SUPPRESS_NOTIFICATIONS = 1 << 12
 # Flags a message may carry from its creation payload; EPHEMERAL only via interactions.
 _SENDABLE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2
+LAUNCH_ACTIVITY = 12
+"""The interaction callback that opens the application's Activity in the member's client."""
+ENTRY_POINT = 4
+"""An application's Entry Point command's type (PRIMARY_ENTRY_POINT)."""
+ENTRY_POINT_DROPPED = 50240
+"""Discord's error code for a bulk overwrite that would remove the Entry Point command
+("Cannot remove your app's Entry Point command in a bulk update operation")."""
+CLIENT_SECRET = "double-client-secret"
+"""The application's OAuth2 client secret, as the developer portal would show it."""
+OAUTH_FIELDS = frozenset({"grant_type", "code", "client_id", "client_secret", "redirect_uri"})
+"""The fields of an authorization_code token request (Discord's OAuth2 documentation,
+"Access Token Exchange"): the four first required, ``redirect_uri`` optional (an
+Activity's code has none)."""
 # Callback types Discord accepts for each interaction type.
 _CALLBACK_TYPES = {
-    APPLICATION_COMMAND: frozenset({4, 5, 9}),
+    APPLICATION_COMMAND: frozenset({4, 5, 9, LAUNCH_ACTIVITY}),
     APPLICATION_COMMAND_AUTOCOMPLETE: frozenset({8}),
-    MESSAGE_COMPONENT: frozenset({4, 5, 6, 7, 9}),
+    MESSAGE_COMPONENT: frozenset({4, 5, 6, 7, 9, LAUNCH_ACTIVITY}),
     MODAL_SUBMIT: frozenset({4, 5, 6, 7}),
 }
 _LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
@@ -309,6 +324,13 @@ class DiscordDouble:
         """Names of the emojis the bot created, in order (pre-seeded ones are not counted)."""
         self.application_emoji_limit = APPLICATION_EMOJI_LIMIT
         self.gateway_connections: list[dict[str, str]] = []
+        self.client_secret = CLIENT_SECRET
+        """The application's OAuth2 client secret: the token endpoint takes no other."""
+        self.activities_enabled = False
+        """Whether Activities are enabled for the application (``enable_activities``)."""
+        self.activity_instances: dict[str, ActivityInstance] = {}
+        self._codes: dict[str, tuple[int, int]] = {}  # code -> (client id, user id)
+        self._access_tokens: dict[str, int] = {}  # bearer token -> user id
         self.port = 0
         self._messages: dict[int, StoredMessage] = {}
         # (channel id, nonce) -> (message id, time.monotonic() of its creation), for
@@ -611,6 +633,51 @@ class DiscordDouble:
             raise ScriptError(f"the application has no emoji {name!r}")
         del self.application_emojis[emoji.id]
 
+    # ------------------------------------------------------------------ Activities
+
+    def enable_activities(self) -> dict[str, Any]:
+        """Enable Activities for the application, as in the developer portal: Discord then
+        makes its global Entry Point command (type 4, handled by Discord: it launches the
+        Activity). Returns that command."""
+        self.activities_enabled = True
+        commands = self._commands.setdefault(None, {})
+        key = (ENTRY_POINT, "launch")
+        if key not in commands:
+            commands[key] = {
+                "id": str(self._snowflake()),
+                "application_id": str(self.application_id),
+                "version": str(self._snowflake()),
+                "type": ENTRY_POINT,
+                "name": "launch",
+                "description": "",
+                "handler": 2,  # DISCORD_LAUNCH_ACTIVITY
+                "contexts": [0, 1, 2],
+                "integration_types": [0, 1],
+                "default_member_permissions": None,
+                "nsfw": False,
+            }
+        return commands[key]
+
+    def start_activity(self, channel: Channel, *users: User) -> ActivityInstance:
+        """An Activity instance of the application running in ``channel`` with ``users``
+        in it (as if one of them launched it and the others joined)."""
+        instance = ActivityInstance(
+            instance_id=f"i-{self._snowflake()}-gc-{channel.guild.id}-{channel.id}",
+            launch_id=str(self._snowflake()),
+            channel=channel,
+            users=[user.id for user in users],
+        )
+        self.activity_instances[instance.instance_id] = instance
+        return instance
+
+    def authorize(self, user: User, *, client_id: int | None = None) -> str:
+        """The code the Embedded App SDK's ``authorize`` gives ``user`` (scope
+        ``identify``) for the application ``client_id`` (default this one: another
+        id plays another application's Activity). Good once, at the token endpoint."""
+        code = secrets.token_urlsafe(24)
+        self._codes[code] = (client_id if client_id is not None else self.application_id, user.id)
+        return code
+
     # ------------------------------------------------------------------ strictness
 
     def problems(self) -> list[str]:
@@ -853,6 +920,34 @@ class DiscordDouble:
         """
         return await self._slash(user, channel, name, path, options, forged=False, dm=False)
 
+    async def private_slash(
+        self,
+        user: User,
+        channel: Channel,
+        name: str,
+        /,
+        *path: str,
+        group: bool = False,
+        **options: Any,
+    ) -> InteractionRecord:
+        """Have `user` run a global command in their DM with the bot (context 1, the
+        bot's install) or, with `group`, in a DM or group DM between users (context 2,
+        where only the member's own install of the app reaches: ``authorizing_integration
+        _owners`` names them alone). The command must be synced globally and allow that
+        context and install (``contexts``, ``integration_types``), as a client shows it
+        only then. The double files the bot's answers under `channel`."""
+        command = self._commands.get(None, {}).get((1, name))
+        context = 2 if group else 1
+        if command is None:
+            raise ScriptError(f"/{name} is not synced globally: DMs show global commands only")
+        if context not in (command.get("contexts") or [0, 1]):
+            raise ScriptError(f"/{name} is not offered in context {context}")
+        if group and 1 not in (command.get("integration_types") or [0]):
+            raise ScriptError(f"/{name} cannot be user-installed, so no group DM shows it")
+        return await self._slash(
+            user, channel, name, path, options, forged=False, dm=True, context=context
+        )
+
     async def forge_slash(
         self,
         user: User,
@@ -906,6 +1001,7 @@ class DiscordDouble:
         forged: bool,
         dm: bool,
         focused: tuple[str, str] | None = None,
+        context: int = 1,
     ) -> InteractionRecord:
         guild = channel.guild
         command = self._find_command(guild, name)
@@ -950,7 +1046,9 @@ class DiscordDouble:
         label = ("forged " if forged else "") + "/" + " ".join((name, *path))
         if focused is not None:
             label += f" (autocomplete {focused[0]})"
-        return await self._dispatch_interaction(kind, user, channel, data, None, label, dm=dm)
+        return await self._dispatch_interaction(
+            kind, user, channel, data, None, label, dm=dm, context=context if dm else 0
+        )
 
     def _visible_component(
         self, user: User, message: StoredMessage | int, custom_id: str, kinds: tuple[int, ...]
@@ -1120,7 +1218,10 @@ class DiscordDouble:
         *,
         message_payload: dict[str, Any] | None = None,
         dm: bool = False,
+        context: int = 1,
     ) -> InteractionRecord:
+        """Send INTERACTION_CREATE; with `dm`, from outside the guild: `context` 1 (the
+        bot's DM) or 2 (a DM or group DM between users, reached by a user install)."""
         guild = channel.guild
         member = guild.members.get(user.id)
         if member is None:
@@ -1144,6 +1245,7 @@ class DiscordDouble:
             data=data,
             source_message=source,
             label=label,
+            context=context if dm else 0,
         )
         rec._settle = self.idle
         payload: dict[str, Any] = {
@@ -1173,13 +1275,17 @@ class DiscordDouble:
             # A bot DM as Discord sends it: the user instead of a member, no guild.
             for key in ("guild_id", "guild", "member", "guild_locale"):
                 payload.pop(key)
-            dm_channel = {"id": str(self._snowflake()), "type": 1, "flags": 0}
+            # Discord's owners: the bot's install reaches its own DM ("0" where no guild);
+            # a DM or group DM between users only through the member's install.
+            owners = {"0": "0"} if context == 1 else {"1": str(user.id)}
+            dm_channel = {"id": str(self._snowflake()), "type": 1 if context == 1 else 3}
+            dm_channel["flags"] = 0
             payload.update(
                 user=user.payload(),
                 channel=dm_channel,
                 channel_id=dm_channel["id"],
-                context=1,
-                authorizing_integration_owners={"0": str(user.id)},
+                context=context,
+                authorizing_integration_owners=owners,
             )
             payload["app_permissions"] = str(EVERYONE_PERMISSIONS)
         self.interactions.append(rec)
@@ -1377,6 +1483,12 @@ class DiscordDouble:
     def _routes(self) -> list[tuple[str, str, Handler]]:
         return [
             ("GET", "/users/@me", self._get_me),
+            ("POST", "/oauth2/token", self._oauth_token),
+            (
+                "GET",
+                "/applications/{application_id}/activity-instances/{instance_id}",
+                self._get_activity_instance,
+            ),
             ("GET", "/users/{user_id}", self._get_user),
             ("GET", "/oauth2/applications/@me", self._get_application),
             ("GET", "/gateway", self._get_gateway),
@@ -1505,6 +1617,9 @@ class DiscordDouble:
                         }
                     )
             return payload, files
+        if request.content_type == "application/x-www-form-urlencoded":
+            # The OAuth2 token endpoint's body: each field's values (one, unless repeated).
+            return urllib.parse.parse_qs(await request.text(), keep_blank_values=True), []
         if request.body_exists:
             text = await request.text()
             return (json.loads(text) if text else None), []
@@ -1530,8 +1645,16 @@ class DiscordDouble:
                 self.rest_calls[f"{request.method} {route}"] += 1
                 body, files = await self._read_body(request)
                 request[BODY], request[FILES] = body, files
-                token_route = route.startswith(("/interactions/", "/webhooks/"))
-                authorized = request.headers.get("Authorization") == f"Bot {self.token}"
+                # Interaction tokens are in the path; the token endpoint takes the client's
+                # credentials in its body; /users/@me also takes a member's bearer token
+                # (its handler checks it).
+                token_route = route.startswith(("/interactions/", "/webhooks/")) or (
+                    route == "/oauth2/token"
+                )
+                authorization = request.headers.get("Authorization", "")
+                authorized = authorization == f"Bot {self.token}" or (
+                    route == "/users/@me" and authorization.startswith("Bearer ")
+                )
                 rejected = self._against_spec(request, body, files)
                 fault = (
                     None
@@ -1578,7 +1701,8 @@ class DiscordDouble:
     ) -> web.Response | None:
         """Validate the request against Discord's API specification; the rejection (recorded
         as a failure) if it does not conform, else None."""
-        if not self.check_spec:
+        if not self.check_spec or request.path == API_PREFIX + "/oauth2/token":
+            # Not in the specification: `_oauth_token` checks it against the OAuth2 docs.
             return None
         started = time.perf_counter()
         verdict = discord_spec().check(
@@ -1644,9 +1768,72 @@ class DiscordDouble:
     # ------------------------------------------------------------------ REST: identity
 
     async def _get_me(self, request: web.Request) -> web.Response:
+        authorization = request.headers.get("Authorization", "")
+        if authorization.startswith("Bearer "):
+            user = self.users.get(self._access_tokens.get(authorization.removeprefix("Bearer "), 0))
+            if user is None:
+                return _error(401, 0, "401: Unauthorized")
+            return _json({**user.payload(), "locale": "en-US", "mfa_enabled": False})
         return _json(
             {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US"}
         )
+
+    async def _oauth_token(self, request: web.Request) -> web.Response:
+        """``POST /oauth2/token``, the authorization_code grant as Discord's OAuth2
+        documentation describes it ("Access Token Exchange"): form-encoded
+        ``grant_type``, ``code``, ``client_id``, ``client_secret`` (``redirect_uri``
+        optional). Errors are OAuth2's (RFC 6749 §5.2), as Discord sends them: a request
+        not so formed is the bot's mistake (a test failure); a wrong client is 401
+        ``invalid_client``; a code unknown, used already or made for another client is
+        400 ``invalid_grant``."""
+        form = request[BODY]
+        if request.content_type != "application/x-www-form-urlencoded" or not isinstance(
+            form, dict
+        ):
+            self._fail(request, 400, 0, "token request not form-encoded")
+            return _json({"error": "invalid_request"}, status=400)
+        fields = {key: values[0] for key, values in form.items() if len(values) == 1}
+        required = OAUTH_FIELDS - {"redirect_uri"}
+        unknown, repeated = set(form) - OAUTH_FIELDS, set(form) - set(fields)
+        if unknown or repeated or not required <= set(fields):
+            detail = f"unknown {sorted(unknown)}, repeated {sorted(repeated)}, " + (
+                f"missing {sorted(required - set(fields))}"
+            )
+            self._fail(request, 400, 0, "invalid token request", detail=detail)
+            return _json({"error": "invalid_request"}, status=400)
+        if fields["grant_type"] != "authorization_code":
+            self._fail(request, 400, 0, "unsupported grant_type", detail=fields["grant_type"])
+            return _json({"error": "unsupported_grant_type"}, status=400)
+        if fields["client_id"] != str(self.application_id) or (
+            fields["client_secret"] != self.client_secret
+        ):
+            return _json({"error": "invalid_client"}, status=401)
+        issued = self._codes.pop(fields["code"], None)  # a code is good once
+        if issued is None or issued[0] != self.application_id:
+            return _json(
+                {"error": "invalid_grant", "error_description": 'Invalid "code" in request.'},
+                status=400,
+            )
+        token = secrets.token_urlsafe(24)
+        self._access_tokens[token] = issued[1]
+        return _json(
+            {
+                "access_token": token,
+                "token_type": "Bearer",
+                "expires_in": 604800,
+                "refresh_token": secrets.token_urlsafe(24),
+                "scope": "identify",
+            }
+        )
+
+    async def _get_activity_instance(self, request: web.Request) -> web.Response:
+        _, error = self._command_scope(request)
+        if error:
+            return error
+        instance = self.activity_instances.get(request.match_info["instance_id"])
+        if instance is None:
+            return _error(404, 0, "404: Not Found")
+        return _json(instance.payload(self.application_id))
 
     async def _get_user(self, request: web.Request) -> web.Response:
         user = self.users.get(_snowflake_param(request, "user_id") or 0)
@@ -1728,6 +1915,17 @@ class DiscordDouble:
         if errors:
             return self._fail(request, 400, 50035, "Invalid Form Body", errors=errors)
         previous = self._commands.get(scope, {})
+        kept = {(item.get("type", 1), item.get("name")) for item in body}
+        dropped = [k for k in previous if k[0] == ENTRY_POINT and k not in kept]
+        if dropped:
+            return self._fail(
+                request,
+                400,
+                ENTRY_POINT_DROPPED,
+                "Cannot remove your app's Entry Point command in a bulk update operation. "
+                "Please include the Entry Point command in your update request or delete "
+                "it separately.",
+            )
         synced: dict[tuple[int, str], dict[str, Any]] = {}
         for item in body:
             key = (item.get("type", 1), item["name"])
@@ -2175,7 +2373,28 @@ class DiscordDouble:
                     )
                 ],
             )
-        if kind == 8:
+        if kind == LAUNCH_ACTIVITY:
+            if not self.activities_enabled:
+                return self._fail(
+                    request,
+                    400,
+                    50035,
+                    "Invalid Form Body",
+                    rec=rec,
+                    detail="LAUNCH_ACTIVITY for an application without Activities enabled",
+                )
+            if rec.context != 0:
+                return self._fail(
+                    request,
+                    400,
+                    50035,
+                    "Invalid Form Body",
+                    rec=rec,
+                    detail="the double launches Activities in server channels only",
+                )
+            # The member who launched it is its first participant.
+            rec.activity_instance = self.start_activity(rec.channel, rec.user)
+        elif kind == 8:
             errors = autocomplete_errors(data)
             if errors:
                 return self._fail(request, 400, 50035, "Invalid Form Body", rec=rec, errors=errors)
@@ -2252,6 +2471,10 @@ class DiscordDouble:
         if shown is not None:
             result["interaction"]["response_message_id"] = str(shown.id)
             result["resource"] = {"type": kind, "message": shown.payload(self.application_id)}
+        if rec.activity_instance is not None:
+            instance_id = rec.activity_instance.instance_id
+            result["interaction"]["activity_instance_id"] = instance_id
+            result["resource"] = {"type": kind, "activity_instance": {"id": instance_id}}
         return _json(result)
 
     def _webhook_interaction(
