@@ -11,6 +11,7 @@ card at all. Everything here is pure: no sockets, no asyncio.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import re
@@ -21,8 +22,9 @@ from typing import Any
 from bot import render
 from bot.sessions.state import Session, ended
 from engine.actions import Action
-from engine.cards import Card
-from engine.view import HandResult, PlayerView
+from engine.cards import CARDS, Card
+from engine.variants import Options
+from engine.view import HandResult, PlayerView, TableauPile, Trick
 from engine.wording import suit_groups
 
 __all__ = [
@@ -32,9 +34,11 @@ __all__ = [
     "Hint",
     "Malformed",
     "action_kind",
+    "encode",
     "frame",
     "parse",
     "tag_of",
+    "view_frame",
     "view_of",
 ]
 
@@ -114,24 +118,65 @@ def action_kind(action: Action) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", type(action).__name__).lower()
 
 
+_CODES: tuple[str, ...] = tuple(card.code for card in CARDS)
+"""Each card's code by its index: a view names dozens of cards, every change."""
+_SCALARS = (type(None), bool, int, float, str)
+_FIELDS: dict[type, tuple[str, ...]] = {}
+"""A dataclass's field names, by class (``dataclasses.fields`` builds them anew)."""
+
+
 def _plain(value: object) -> Any:
     """``value`` as JSON values: a card by its code (``TH``, ``B2``, ``AS'``), a suit or
     phase by its value, an action as ``{"id", "text"}``, a dataclass as an object of
-    its fields, a tuple as a list."""
-    match value:
-        case Card():
-            return value.code
-        case Enum():
-            return value.value
-        case None | bool() | int() | float() | str():
-            return value
-        case tuple() | list():
-            return [_plain(v) for v in value]
+    its fields, a tuple as a list.
+
+    Raises:
+        TypeError: a value of none of those kinds.
+    """
+    # By exact type first: this runs for every card and field of every view sent.
+    kind = type(value)
+    if kind is Card:
+        return _CODES[value.index]  # type: ignore[attr-defined]
+    if kind is tuple or kind is list:
+        return [v if type(v) in _SCALARS else _plain(v) for v in value]  # type: ignore[attr-defined]
+    if kind in _SCALARS:
+        return value
+    if isinstance(value, Enum):
+        return value.value
     if isinstance(value, Action):
         return {"id": value.id, "text": str(value)}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    raise TypeError(f"no JSON form for {type(value).__name__}")
+    if kind is Trick:
+        # A dozen in every view of a long hand: written out rather than walked.
+        plays = [[seat, _CODES[card.index]] for seat, card in value.plays]  # type: ignore[attr-defined]
+        return {"leader": value.leader, "plays": plays, "winner": value.winner}  # type: ignore[attr-defined]
+    if kind is TableauPile:
+        up = value.up  # type: ignore[attr-defined]
+        return {"up": None if up is None else _CODES[up.index], "face_down": value.face_down}  # type: ignore[attr-defined]
+    if kind in _SETTLED:
+        return _settled(value)
+    return _fields(value)
+
+
+def _fields(value: object) -> Json:
+    """A dataclass as an object of its fields' JSON values."""
+    kind = type(value)
+    names = _FIELDS.get(kind)
+    if names is None:
+        if not dataclasses.is_dataclass(value) or isinstance(value, type):
+            raise TypeError(f"no JSON form for {kind.__name__}")
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+    return {name: _plain(getattr(value, name)) for name in names}
+
+
+_SETTLED = (HandResult, Options)
+"""Values that never change once made and come back in view after view (each finished
+hand's result in the score pad, the game's options): their JSON is kept."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _settled(value: HandResult | Options) -> Json:
+    # Shared between views: nothing mutates a view's parts after view_of builds them.
+    return _fields(value)
 
 
 # A hand's result in the score pad, before this hand: its cards (the up-card, the last
@@ -141,6 +186,7 @@ _PAD_FIELDS = tuple(
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def _pad_line(result: HandResult) -> Json:
     return {name: _plain(getattr(result, name)) for name in _PAD_FIELDS}
 
@@ -155,6 +201,10 @@ def _legal(action: Action, view: PlayerView, session: Session) -> Json:
         "kind": action_kind(action),
         "card": None if card is None else card.code,
     }
+
+
+_VIEW_FIELDS = tuple(f.name for f in dataclasses.fields(PlayerView) if f.name != "legal_actions")
+"""A view's fields as sent: its legal actions go as ``legal``, with their labels."""
 
 
 def view_of(session: Session, seat: int | None) -> Json:
@@ -176,8 +226,7 @@ def view_of(session: Session, seat: int | None) -> Json:
     """
     table = session.table
     view: PlayerView = table.game.view(seat)
-    fields = {f.name: _plain(getattr(view, f.name)) for f in dataclasses.fields(view)}
-    del fields["legal_actions"]
+    fields = {name: _plain(getattr(view, name)) for name in _VIEW_FIELDS}
     result = table.result
     return {
         "game": table.id,
@@ -212,11 +261,25 @@ def view_of(session: Session, seat: int | None) -> Json:
     }
 
 
+def encode(view: Json) -> tuple[str, str]:
+    """``view`` as compact JSON text, and its tag: a short digest of that text, so that
+    a page that resumes with the tag of the view it holds is sent none if its view is
+    still the game's. The text goes into :func:`view_frame` as it is."""
+    text = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
+    return text, hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def tag_of(view: Json) -> str:
-    """A short digest of a view: a page that resumes with the tag of the view it holds
-    is sent none if its view is still the game's."""
-    text = json.dumps(view, sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    """The tag of ``view`` (see :func:`encode`)."""
+    return encode(view)[1]
+
+
+def view_frame(seq: int, tag: str, token: str, view_text: str, clock: Json | None) -> str:
+    """A ``view`` frame as the text sent, around a view already encoded
+    (:func:`encode`): the same text as ``frame("view", ...)``, without encoding the
+    view again for every page that shows it."""
+    head = frame("view", seq=seq, tag=tag, token=token)
+    return f'{head[:-1]},"view":{view_text},"clock":{json.dumps(clock, separators=(",", ":"))}}}'
 
 
 def frame(type_: str, /, **fields: Any) -> str:

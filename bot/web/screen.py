@@ -27,7 +27,7 @@ from aiohttp import WSCloseCode, web
 from bot.sessions.state import Session
 from bot.table import Change, Table
 from bot.web.links import Grant, Links
-from bot.web.protocol import frame, tag_of, view_of
+from bot.web.protocol import encode, view_frame, view_of
 
 __all__ = ["GAME_OVER", "Viewer", "WebScreen"]
 
@@ -145,12 +145,10 @@ class WebScreen:
 
     def view_frame(self, session: Session, viewer: Viewer) -> tuple[str, str]:
         """``viewer``'s ``view`` frame of the game now, and the view's tag."""
-        view = view_of(session, viewer.seat_at(session.table))
-        tag = tag_of(view)
+        view_text, tag = encode(view_of(session, viewer.seat_at(session.table)))
         token = self.links.renewed(viewer.grant)
         clock = self.clock(session.id)
-        text = frame("view", seq=session.table.seq, tag=tag, token=token, view=view, clock=clock)
-        return text, tag
+        return view_frame(session.table.seq, tag, token, view_text, clock), tag
 
     def show(self, session: Session, change: Change) -> None:
         """Queue each page of the game its view after ``change``; once the game is over,
@@ -162,15 +160,14 @@ class WebScreen:
             self._turn_started[session.id] = time.time()
         clock = self.clock(session.id)
         # One view per seat shown, however many pages show it (spectators share one).
-        views: dict[int | None, tuple[dict[str, object], str]] = {}
+        views: dict[int | None, tuple[str, str]] = {}
         for viewer in self.viewers(session.id):
             seat = viewer.seat_at(change.after)
             if seat not in views:
-                view = view_of(session, seat)
-                views[seat] = (view, tag_of(view))
-            view, tag = views[seat]
+                views[seat] = encode(view_of(session, seat))
+            view_text, tag = views[seat]
             token = self.links.renewed(viewer.grant)
-            text = frame("view", seq=change.after.seq, tag=tag, token=token, view=view, clock=clock)
+            text = view_frame(change.after.seq, tag, token, view_text, clock)
             viewer.send(text, view=True)
             if change.after.finished:
                 viewer.close(GAME_OVER, f"Game #{session.id} is over.")
