@@ -9,6 +9,7 @@ import asyncio
 import json
 import random
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -18,9 +19,11 @@ from test_socket import rows
 from web_helpers import ANN, BOB, Web, engine_cards, running_web
 
 from bot import render
+from bot.web.local import running
 from bot.web.protocol import MAX_MESSAGE_BYTES
 from bot.web.server import BURST
 from engine.actions import ACTIONS
+from engine.variants import VARIANTS
 from tests.bot.e2e import Table, newest_hand, play_turn, running_bot, started_game, table_message
 from tests.discord_double.models import walk_components
 
@@ -70,7 +73,8 @@ async def hand_on_page(page: Page) -> list[str]:
 async def test_a_whole_game_played_by_clicking_against_computers(
     web: Web, browser: Browser, variant: str, members: list[int | None]
 ) -> None:
-    session = await web.start(variant, members)
+    # A short game: every hand's steps are the same at any target.
+    session = await web.start(variant, members, target=5)
     page = await open_page(browser, seat_url(web, session.id, 0, ANN))
     moves = await play_to_the_end(page, random.Random(variant))
     assert moves > 5
@@ -275,3 +279,36 @@ async def test_a_move_in_the_page_shows_on_discord_and_a_discord_click_in_the_pa
             c.code for c in session.game.view(seat).hand
         )
         assert page_errors(page) == []
+
+
+async def test_a_newcomer_starts_a_game_from_the_home_page_and_plays_it_to_the_end(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """README's first command: ``tuque-web``'s home page starts a game of the person's
+    choosing; the table plays to its end; "New game" goes back home."""
+    pool = ThreadPoolExecutor(max_workers=1)
+    try:
+        async with running(
+            tmp_path / "web.db", host="127.0.0.1", port=0, name="Ann", move_delay=0, executor=pool
+        ) as local:
+            context = await browser.new_context(reduced_motion="reduce")
+            page = await context.new_page()
+            page.set_default_timeout(STEP)
+            await page.goto(local.address)
+            euchre = page.locator("details", has=page.locator('input[value="euchre"]'))
+            await euchre.locator("summary").click()
+            await euchre.locator('select[name="level"]').select_option("easy")
+            target = euchre.locator('select[name="target"] option').first
+            await euchre.locator('select[name="target"]').select_option(
+                await target.get_attribute("value")
+            )
+            await euchre.locator('button[type="submit"], input[type="submit"]').click()
+            await page.wait_for_selector("body[data-state='live']")
+            assert "/table/" in page.url
+            moves = await play_to_the_end(page, random.Random(6))
+            assert moves > 5
+            await page.click("#home")
+            await page.wait_for_url(f"{local.address}/")
+            assert await page.locator("details").count() == len(VARIANTS)
+    finally:
+        pool.shutdown(wait=True)
