@@ -213,19 +213,46 @@ function drawHand(view, byCard, used) {
   hand.classList.toggle("choosing", view.legal.some((a) => CARD_KINDS.has(a.kind)));
 }
 
+const SUIT = /\s*([♣♦♥♠])/u;
+
+/** An action's button: its label, or only its suit inside a row that names the rest. */
+function actionButton(action, text) {
+  const button = el("button", `action kind-${action.kind}`);
+  button.append(suitedText(text));
+  button.type = "button";
+  button.dataset.action = String(action.id);
+  const words = action.card ? action.label.replace(/\S+$/u, cardName(action.card)) : action.label;
+  if (action.card || text !== action.label) button.setAttribute("aria-label", words);
+  return button;
+}
+
+/**
+ * The legal actions not on a card, as buttons. Actions alike but for their suit (an
+ * Auction's bids, naming trump) share a row: its words once, then one button a suit,
+ * so twenty bids fit a phone's screen above the hand.
+ */
 function drawActions(view, used) {
   const root = $("#actions");
-  const buttons = view.legal
-    .filter((action) => !used.has(action.id))
-    .map((action) => {
-      const button = el("button", `action kind-${action.kind}`, action.label);
-      button.type = "button";
-      button.dataset.action = String(action.id);
-      if (action.card) button.setAttribute("aria-label", action.label.replace(/\S+$/u, cardName(action.card)));
-      return button;
-    });
-  root.replaceChildren(...buttons);
-  root.hidden = !buttons.length;
+  const rows = new Map(); // the label without its suit -> the actions
+  for (const action of view.legal.filter((a) => !used.has(a.id))) {
+    const key = action.card ? action.label : action.label.replace(SUIT, "");
+    rows.set(key, [...(rows.get(key) ?? []), action]);
+  }
+  const parts = [];
+  for (const [words, actions] of rows) {
+    if (actions.length < 2) {
+      parts.push(actionButton(actions[0], actions[0].label));
+      continue;
+    }
+    const row = el("div", "suit-row");
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-label", words);
+    row.append(el("span", "row-words", words));
+    for (const action of actions) row.append(actionButton(action, action.label.match(SUIT)[1]));
+    parts.push(row);
+  }
+  root.replaceChildren(...parts);
+  root.hidden = !parts.length;
 }
 
 function drawPrompt(view) {
