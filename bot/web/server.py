@@ -111,8 +111,7 @@ def _refused_page(reason: str, home: str | None) -> web.Response:
 
 
 _ACTIVITY_OFF = (
-    "The table inside Discord is off on this bot: its operator has not set "
-    "DISCORD_CLIENT_SECRET."
+    "The table inside Discord is off on this bot: its operator has not set DISCORD_CLIENT_SECRET."
 )
 
 _PRIVATE_HEADERS = {
