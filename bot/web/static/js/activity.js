@@ -158,7 +158,7 @@ class Picker {
     const reason = error instanceof Refused ? error.message : "Something went wrong on this page: close the Activity and open it again.";
     body.dataset.activity = "error";
     body.dataset.activityError = kind;
-    this.say("Not signed in.");
+    this.say("Tuque could not sign you in.");
     const box = $("#activity-error");
     box.textContent = reason;
     box.hidden = false;
