@@ -1,5 +1,6 @@
-"""A plain install of the project works: its wheel carries the migrations, and with no C
-compiler it carries the pure-Python engine instead of failing.
+"""A plain install of the project works: its wheel carries the migrations and the web
+page's files (the vendored SDK too), and with no C compiler it carries the pure-Python
+engine instead of failing.
 
 The wheel is built from a copy of the project's files (so the checkout gets no
 ``build/`` folder), installed into a folder of its own, and run by a child Python
@@ -119,6 +120,13 @@ def test_installed_wheel_migrates_a_new_database(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / "data" / "tuque.db") as db:
         version = db.execute("PRAGMA user_version").fetchone()[0]
     assert version == len(discover()) >= 1
+    # The web table's page and the page inside Discord, with the vendored SDK and its
+    # licence: an install has no Node to make them.
+    static = site / "bot" / "web" / "static"
+    shipped = {p.relative_to(static).as_posix() for p in static.rglob("*") if p.is_file()}
+    checkout = ROOT / "bot" / "web" / "static"
+    expected = {p.relative_to(checkout).as_posix() for p in checkout.rglob("*") if p.is_file()}
+    assert shipped == expected and "vendor/LICENSE" in shipped and "js/activity.js" in shipped
 
 
 def test_without_a_compiler_the_wheel_carries_the_pure_engine(tmp_path: Path) -> None:

@@ -9,6 +9,10 @@ Routes:
 - ``GET /static/...``: the page's files, from the package's ``static`` folder.
 - ``GET /ws/<game id>?t=<token>[&seq=N&tag=T]``: the page's websocket; ``seq`` and ``tag``
   resume from the view the page holds.
+- ``GET /activity``, and ``GET /`` where no home page takes it (the bot's server): the
+  Activity's entry, the same page in its Activity mode (``static/js/activity.js``).
+- ``GET /api/activity/config``: what the page inside Discord needs before it signs in
+  (the application's id, which is public).
 - ``POST /api/activity/token``: the table inside Discord signs a member in
   (:mod:`bot.web.activity`) and is told the games of the Activity's channel.
 
@@ -106,6 +110,10 @@ def _refused_page(reason: str, home: str | None) -> web.Response:
     return web.Response(status=403, text=body, content_type="text/html", headers=_PRIVATE_HEADERS)
 
 
+_ACTIVITY_OFF = (
+    "The table inside Discord is off on this bot: its operator has not set DISCORD_CLIENT_SECRET."
+)
+
 _PRIVATE_HEADERS = {
     # The link's token is in the page's address: never sent on as a referrer or kept.
     "Referrer-Policy": "no-referrer",
@@ -159,6 +167,12 @@ class WebServer:
         self.app.router.add_get(r"/table/{game:\d+}", self._page)
         self.app.router.add_get(r"/ws/{game:\d+}", self._socket)
         self.app.router.add_static("/static/", STATIC)
+        self.app.router.add_get("/activity", self._activity_page)
+        if home is None:
+            # Discord opens an Activity at its URL mapping's root; tuque-web's home page
+            # is there instead (and it has no Activity).
+            self.app.router.add_get("/", self._activity_page)
+        self.app.router.add_get("/api/activity/config", self._activity_config)
         self.app.router.add_post("/api/activity/token", self._activity_token)
 
     async def start(self, host: str, port: int) -> str:
@@ -342,18 +356,30 @@ class WebServer:
         else:
             viewer.send(frame("hint", seq=seq, action=action, text=text))
 
+    async def _activity_page(self, request: web.Request) -> web.StreamResponse:
+        """The page in its Activity mode: it reads Discord's query itself (``frame_id``,
+        ``instance_id``) and signs in; nothing here depends on the query."""
+        return web.FileResponse(STATIC / "index.html", headers=_PRIVATE_HEADERS)
+
+    async def _activity_config(self, request: web.Request) -> web.Response:
+        """``{"client_id"}``: the application's id, which the SDK needs before it can ask
+        for a sign-in code (public: it is in every install link). A 503 ``off`` where
+        Activities are off, as a sign-in would be, so the page says so at once."""
+        if self.activity is None:
+            return web.json_response(
+                {"error": "off", "reason": _ACTIVITY_OFF}, status=503, headers=_PRIVATE_HEADERS
+            )
+        return web.json_response(
+            {"client_id": str(self.activity.client_id)}, headers=_PRIVATE_HEADERS
+        )
+
     async def _activity_token(self, request: web.Request) -> web.Response:
         """Sign a member in to the table inside Discord: ``{"code", "instance_id"}`` in,
         the member's access token and their channel's games out (docs/web.md, "Inside
         Discord: the Activity"); any refusal is ``{"error", "reason"}`` alone."""
         try:
             if self.activity is None:
-                raise ActivityRefused(
-                    503,
-                    "off",
-                    "The table inside Discord is off on this bot: its operator has not set "
-                    "DISCORD_CLIENT_SECRET.",
-                )
+                raise ActivityRefused(503, "off", _ACTIVITY_OFF)
             try:
                 body = await request.json()
             except ValueError:
@@ -398,6 +424,7 @@ class WebServer:
                 {
                     "game": session.id,
                     "variant": session.table.game.variant.name,
+                    "title": session.table.game.variant.title,
                     "seat": number if playing else None,
                     "link": link,
                 }

@@ -51,9 +51,17 @@ async def chromium() -> AsyncIterator[Browser]:
             await browser.close()
 
 
-async def open_page(browser: Browser, url: str, *, width: int = 1280, height: int = 800) -> Page:
-    """``url`` in a fresh context (its own storage) with no motion, once its socket is
-    live. Every page error fails the test: a page that throws is broken for a person."""
+async def open_page(
+    browser: Browser,
+    url: str,
+    *,
+    width: int = 1280,
+    height: int = 800,
+    ready: str = "body[data-state='live']",
+) -> Page:
+    """``url`` in a fresh context (its own storage) with no motion, once ``ready`` shows
+    (by default: its socket is live). Every page error fails the test: a page that throws
+    is broken for a person."""
     context = await browser.new_context(
         viewport={"width": width, "height": height}, reduced_motion="reduce"
     )
@@ -63,7 +71,7 @@ async def open_page(browser: Browser, url: str, *, width: int = 1280, height: in
     page.set_default_timeout(STEP)
     page.errors = errors  # type: ignore[attr-defined]
     await page.goto(url)
-    await page.wait_for_selector("body[data-state='live']")
+    await page.wait_for_selector(ready)
     return page
 
 

@@ -13,8 +13,11 @@ import { TurnTimer } from "./timer.js";
 
 const $ = (selector) => document.querySelector(selector);
 const body = document.body;
-const game = location.pathname.split("/").pop();
-const params = new URLSearchParams(location.search);
+// A table's own address (/table/<game>?t=<token>) opens that table; any other (the
+// Activity's entry, / or /activity) is the page inside Discord, which signs in first and
+// then opens the table it is given here, in this same document (a navigation would
+// leave the SDK's connection to Discord behind).
+const tableAddress = location.pathname.match(/^\/table\/(\d+)$/);
 
 const state = {
   hello: null,
@@ -28,10 +31,8 @@ const state = {
 
 const trick = new TrickArea($("#trick"));
 const timer = new TurnTimer($("#timer"));
-const socket = new TableSocket(game, params.get("t") ?? "", {
-  frame: onFrame,
-  state: onSocketState,
-});
+let socket = null;
+let inDiscord = false;
 
 // --- what happened, in words ------------------------------------------------------------
 
@@ -137,7 +138,9 @@ function showView(frame) {
 
 /** Put the newest token in the address (never a card): a reload opens the same seat. */
 function keepToken(token) {
-  if (!token) return;
+  // Inside Discord the address is Discord's (frame_id, instance_id): the SDK needs it,
+  // and a reload signs in again.
+  if (!token || inDiscord) return;
   history.replaceState(null, "", `${location.pathname}?t=${encodeURIComponent(token)}`);
 }
 
@@ -185,7 +188,8 @@ function onSocketState(name, code, reason, delay) {
   timer.stop();
   if (code === LINK_REFUSED) {
     body.dataset.state = "refused";
-    $("#status").textContent = `This link cannot open the table: ${reason || "refused"}. Open a fresh link from your hand message.`;
+    const fresh = inDiscord ? "Close the Activity and open it again." : "Open a fresh link from your hand message.";
+    $("#status").textContent = `This link cannot open the table: ${reason || "refused"}. ${fresh}`;
   } else if (code === NO_GAME) {
     body.dataset.state = "closed";
     $("#status").textContent = reason || "This game is not running here.";
@@ -366,4 +370,16 @@ matchMedia("(prefers-color-scheme: dark)").addEventListener("change", (event) =>
 });
 applyTheme(document.documentElement.dataset.theme);
 
-socket.connect();
+/** Open game `game`'s table with a link's token: the socket, then every view on it. */
+function openTable(game, token) {
+  socket = new TableSocket(String(game), token, { frame: onFrame, state: onSocketState });
+  socket.connect();
+}
+
+if (tableAddress) {
+  openTable(tableAddress[1], new URLSearchParams(location.search).get("t") ?? "");
+} else {
+  inDiscord = true;
+  // Loaded here only: the SDK is 150 kB a table's own address never needs.
+  import("./activity.js").then(({ startActivity }) => startActivity(openTable));
+}

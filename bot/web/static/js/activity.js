@@ -1,0 +1,211 @@
+// The page inside Discord (docs/web.md, "Inside Discord: the Activity"): Discord's
+// Embedded App SDK asks the member for a sign-in code, the bot's server exchanges it
+// (the client secret never reaches this page) and answers with the games of the
+// Activity's channel; the member picks one, and the table opens in this document.
+//
+// Discord opens the Activity with `frame_id` and `instance_id` in the address. Without
+// a `frame_id` (a plain browser: the convention of Discord's SDK playground) the SDK's
+// own mock stands in for Discord: its `authorize` answers the codes given as
+// `mock_code` (one per sign-in, in order) for the instance `instance_id`. The server
+// still exchanges every code at Discord and checks the instance, so the mock opens
+// nothing a member could not open from inside Discord.
+
+import { DiscordSDK, DiscordSDKMock } from "../vendor/discord-embedded-app-sdk-2.5.0.js";
+
+const $ = (selector) => document.querySelector(selector);
+const body = document.body;
+
+// Scope `identify` only: the server asks /users/@me who the member is, nothing more.
+const SCOPE = ["identify"];
+
+/** A refusal to show: `kind` is the server's `error` (or the page's own word). */
+class Refused extends Error {
+  constructor(kind, reason) {
+    super(reason);
+    this.kind = kind;
+  }
+}
+
+/**
+ * Sign in and open a table of the Activity's channel: `openTable(game, token)` opens it
+ * in this page (main.js). Every failure ends in a clear error on the page, nothing else.
+ */
+export async function startActivity(openTable) {
+  const query = new URLSearchParams(location.search);
+  const panel = new Picker(openTable);
+  panel.working("Signing in with Discord…");
+  let sdk;
+  try {
+    const embedded = query.has("frame_id");
+    const mockCodes = query.getAll("mock_code");
+    if (!embedded && mockCodes.length === 0) {
+      throw new Refused(
+        "outside",
+        "This is the table inside Discord: open it from a game's “Open the table” button in Discord.",
+      );
+    }
+    const config = await askServer("/api/activity/config");
+    sdk = embedded ? new DiscordSDK(config.client_id) : mockSdk(config.client_id, query, mockCodes);
+    await sdk.ready();
+  } catch (error) {
+    panel.failed(error, false);
+    return;
+  }
+  panel.signIn = () => signIn(sdk, panel);
+  await panel.signIn();
+}
+
+/** The SDK's mock, answering `codes` in turn to `authorize` (the last one again after). */
+function mockSdk(clientId, query, codes) {
+  const sdk = new DiscordSDKMock(clientId, query.get("guild_id"), query.get("channel_id"), null);
+  sdk.instanceId = query.get("instance_id") ?? "";
+  let next = 0;
+  // Set directly, not through the mock's `_updateCommandMocks`: its wrappers print every
+  // command's arguments to the console, the access token among them.
+  sdk.commands = {
+    ...sdk.commands,
+    authorize: async () => ({ code: codes[Math.min(next++, codes.length - 1)] }),
+    authenticate: async ({ access_token }) => ({ access_token, scopes: SCOPE }),
+  };
+  return sdk;
+}
+
+async function signIn(sdk, panel) {
+  panel.working("Signing in with Discord…");
+  try {
+    let code;
+    try {
+      ({ code } = await sdk.commands.authorize({
+        client_id: sdk.clientId,
+        response_type: "code",
+        state: "",
+        prompt: "none",
+        scope: SCOPE,
+      }));
+    } catch {
+      throw new Refused("authorize", "Discord did not sign you in to Tuque (it was declined or failed): try again.");
+    }
+    const answer = await askServer("/api/activity/token", { code, instance_id: sdk.instanceId });
+    try {
+      await sdk.commands.authenticate({ access_token: answer.access_token });
+    } catch {
+      throw new Refused("authenticate", "Discord did not accept the sign-in: try again.");
+    }
+    panel.choose(answer.tables);
+  } catch (error) {
+    panel.failed(error, true);
+  }
+}
+
+/** GET `path`, or POST `payload` to it as JSON: the answer, or a `Refused` saying why. */
+async function askServer(path, payload) {
+  let response;
+  try {
+    response = await fetch(path, payload === undefined ? {} : {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(payload),
+    });
+  } catch {
+    throw new Refused("network", "The table's server did not answer: check your connection and try again.");
+  }
+  let answer = null;
+  try {
+    answer = await response.json();
+  } catch {
+    // not JSON (a proxy's error page): said below
+  }
+  if (!response.ok || answer === null || typeof answer !== "object") {
+    const reason = typeof answer?.reason === "string"
+      ? answer.reason
+      : `The table's server refused the sign-in (HTTP ${response.status}): try again in a moment.`;
+    throw new Refused(typeof answer?.error === "string" ? answer.error : "server", reason);
+  }
+  return answer;
+}
+
+/** The panel over the table: signing in, the channel's games to pick, or why not. */
+class Picker {
+  constructor(openTable) {
+    this.openTable = openTable;
+    this.signIn = null;
+    this.box = $("#activity");
+    this.box.hidden = false;
+    $("#activity-retry").addEventListener("click", () => this.signIn?.());
+    $("#activity-refresh").addEventListener("click", () => this.signIn?.());
+    $("#activity-tables").addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-link]");
+      if (button) this.open(button.dataset.link);
+    });
+  }
+
+  working(words) {
+    body.dataset.activity = "signing-in";
+    delete body.dataset.activityError;
+    this.say(words);
+    $("#activity-error").hidden = true;
+    $("#activity-retry").hidden = true;
+    $("#activity-games").hidden = true;
+  }
+
+  say(words) {
+    $("#activity-status").textContent = words;
+    $("#status").textContent = words;
+  }
+
+  failed(error, canRetry) {
+    const kind = error instanceof Refused ? error.kind : "page";
+    const reason = error instanceof Refused ? error.message : "Something went wrong on this page: close the Activity and open it again.";
+    body.dataset.activity = "error";
+    body.dataset.activityError = kind;
+    this.say("Tuque could not sign you in.");
+    const box = $("#activity-error");
+    box.textContent = reason;
+    box.hidden = false;
+    // A bot without Activities, or a page outside Discord, will not change on a retry.
+    $("#activity-retry").hidden = !canRetry || kind === "off" || kind === "outside";
+  }
+
+  /** Open the member's own game at once if there is exactly one; else list them all. */
+  choose(tables) {
+    const mine = tables.filter((table) => table.seat !== null);
+    if (mine.length === 1) {
+      this.open(mine[0].link);
+      return;
+    }
+    body.dataset.activity = "choosing";
+    const list = $("#activity-tables");
+    list.replaceChildren();
+    for (const table of tables) {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.link = table.link;
+      button.dataset.game = String(table.game);
+      const what = document.createElement("span");
+      what.className = "what";
+      what.textContent = `${table.title} · game #${table.game}`;
+      const how = document.createElement("span");
+      how.className = "how";
+      how.textContent = table.seat === null ? "Watch" : "Play your seat";
+      button.append(what, how);
+      item.append(button);
+      list.append(item);
+    }
+    this.say(tables.length
+      ? "Choose a game of this channel."
+      : "No game is running in this channel yet.");
+    $("#activity-games").hidden = false;
+  }
+
+  /** Open the table of a link: its path and token only, never its origin (inside
+   *  Discord this page runs behind Discord's proxy, at the Activity's own origin). */
+  open(link) {
+    const url = new URL(link, location.href);
+    const game = url.pathname.split("/").pop();
+    this.box.hidden = true;
+    body.dataset.activity = "table";
+    $("#status").textContent = "Connecting to your table…";
+    this.openTable(game, url.searchParams.get("t") ?? "");
+  }
+}
