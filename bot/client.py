@@ -121,9 +121,10 @@ class TuqueTree(app_commands.CommandTree["TuqueBot"]):
     bot cannot post, and keeps the application's Entry Point command through a sync.
 
     The commands are offered everywhere (servers, the bot's DM, DMs and group DMs; guild
-    and user installs), but a game needs a channel the bot posts in: outside a server
-    that installed the bot (:data:`OUTSIDE_COMMANDS` answer there), a command is
-    answered with :data:`PLAYED_IN_A_SERVER`, ephemeral, within its own interaction.
+    and user installs). Outside a server that installed the bot, :data:`OUTSIDE_COMMANDS`
+    answer anywhere and :data:`PRIVATE_COMMANDS` in DMs and group DMs (a game played
+    through its interactions there); any other command is answered with
+    :data:`PLAYED_IN_A_SERVER`, ephemeral, within its own interaction.
     """
 
     async def interaction_check(self, interaction: discord.Interaction[TuqueBot], /) -> bool:
@@ -131,8 +132,16 @@ class TuqueTree(app_commands.CommandTree["TuqueBot"]):
             # A DM, a group DM, or a server where only the member installed the app: the
             # bot may only answer the interaction there (no channel to post a table in).
             command = interaction.command
-            if command is not None and command.qualified_name in OUTSIDE_COMMANDS:
-                return True
+            name = command.qualified_name if command is not None else None
+            # A server the bot is not in keeps its games for when the bot is added.
+            private = interaction.guild_id is None and name in PRIVATE_COMMANDS
+            if name in OUTSIDE_COMMANDS or private:
+                if interaction.type is not discord.InteractionType.autocomplete:
+                    return True
+                if _completes(interaction):
+                    return True
+                await interaction.response.autocomplete([])
+                return False
             if interaction.type is discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])
             else:
@@ -223,10 +232,16 @@ OUTSIDE_COMMANDS = frozenset({"tuque rules"})
 """The commands that answer outside a server that installed the bot (a DM, a group DM,
 a server where only the member installed the app): they only need their interaction."""
 
+PRIVATE_COMMANDS = frozenset(
+    {"tuque bot", "tuque challenge", "tuque hand", "tuque resign", "tuque autoplay"}
+)
+"""The commands that also answer in a DM or group DM, where a game is played through its
+players' interactions (docs/bot.md, "Outside a server")."""
+
 PLAYED_IN_A_SERVER = (
-    "Tuque's games are played in a server's channel where the bot is: it posts the table "
-    "there. Use `/tuque` in one (or add the bot to this server); `/tuque rules` works "
-    "anywhere."
+    "This needs a server's channel where the bot is: use it in one (or add the bot to this "
+    "server). In a DM or group DM you can play: `/tuque bot`, `/tuque challenge` (one "
+    "opponent), `/tuque hand`, `/tuque resign`, `/tuque autoplay` and `/tuque rules`."
 )
 """The answer to any other command from outside such a server."""
 

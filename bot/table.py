@@ -176,10 +176,13 @@ def standings(
     ending: Ending,
     winner: int,
     by: int | None = None,
+    *,
+    ranked: bool = True,
 ) -> Result:
     """The result of a game that ends with ``winner`` (a side), its sides' final
     ``scores`` (by side): each seat's score, place and outcome, and the rating teams
-    (docs/rulings.md R26; the fields are :class:`Result`'s).
+    (docs/rulings.md R26; the fields are :class:`Result`'s). ``ranked``: whether a
+    game of members only is rated (not outside a server).
 
     Raises:
         ValueError: ``winner`` is a side whose members all resigned.
@@ -187,7 +190,7 @@ def standings(
     out = _sides_out(seats)
     side_place = places(scores, winner, out)
     last = len(scores) - len(out) + 1  # after every side still in the game
-    rated = all(s.member is not None for s in seats)
+    rated = ranked and all(s.member is not None for s in seats)
     teams: list[tuple[int, ...]] = []
     ranks: list[int] = []
     if rated:
@@ -290,6 +293,7 @@ class Table:
         autoplay: each seat's auto-play choice, by seat (computers' unused).
         result: the game's end, once it ended with a result.
         stopped: the game ended without a result (abandoned), or with one (``result``).
+        ranked: whether a game of members only is rated (False outside a server).
     """
 
     id: int
@@ -299,6 +303,7 @@ class Table:
     autoplay: tuple[Autoplay, ...] = ()
     result: Result | None = None
     stopped: bool = False
+    ranked: bool = True
 
     def __post_init__(self) -> None:
         if not self.autoplay:
@@ -327,8 +332,8 @@ class Table:
     @property
     def rated(self) -> bool:
         """Every seat a member's: the result changes ratings (the bot's computers are
-        unrated opponents)."""
-        return all(s.member is not None for s in self.seats)
+        unrated opponents), in a game that counts (``ranked``)."""
+        return self.ranked and all(s.member is not None for s in self.seats)
 
     def is_computer(self, seat: int | None) -> bool:
         """Whether a computer plays ``seat``: a computer's seat, an away member's, or a
@@ -428,7 +433,7 @@ class Table:
     def standings(self, ending: Ending, winner: int, by: int | None = None) -> Result:
         """The result of ending the game now with ``winner`` (a side): see
         :func:`standings`."""
-        return standings(self.seats, self.game.scores, ending, winner, by)
+        return standings(self.seats, self.game.scores, ending, winner, by, ranked=self.ranked)
 
     # --- events --------------------------------------------------------------------------
 

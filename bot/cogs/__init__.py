@@ -11,15 +11,17 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.sessions.state import NO_GUILD
 from bot.store import GuildSettings
 
 if TYPE_CHECKING:
     from bot.client import TuqueBot
 
-__all__ = ["EXTENSIONS", "SWEEP_SECONDS", "TuqueCog"]
+__all__ = ["EXTENSIONS", "SWEEP_SECONDS", "TuqueCog", "game_guild"]
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +30,12 @@ SWEEP_SECONDS = 30.0
 
 EXTENSIONS = ("bot.cogs.games", "bot.cogs.lobbies", "bot.cogs.records", "bot.cogs.settings")
 """The cogs' modules, loaded in this order by ``TuqueBot.setup_hook``."""
+
+
+def game_guild(interaction: discord.Interaction) -> int:
+    """The guild a game of ``interaction`` is stored under: its server's, or
+    :data:`~bot.sessions.state.NO_GUILD` in a DM or group DM."""
+    return NO_GUILD if interaction.guild_id is None else interaction.guild_id
 
 
 class TuqueCog(commands.Cog):

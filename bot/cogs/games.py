@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 
 from bot import layout, render, replies
-from bot.cogs import TuqueCog
+from bot.cogs import TuqueCog, game_guild
 from bot.options import (
     AUTOPLAY_TOLD,
     GAME_CHOICE_HELP,
@@ -122,8 +122,9 @@ class GamesCog(TuqueCog, name="Games"):
     ) -> None:
         """The member at seat 0 and computers of ``level`` in every other seat; the hand
         view is the answer, at once."""
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        variant = await self.variant_or_default(interaction.guild_id, variant)
+        assert interaction.channel_id is not None
+        guild_id = game_guild(interaction)
+        variant = await self.variant_or_default(guild_id, variant)
         options = game_options(
             variant,
             target=target,
@@ -139,7 +140,7 @@ class GamesCog(TuqueCog, name="Games"):
         against = "the computer" if len(seats) == 2 else f"{len(seats) - 1} computers"
         async with replies.deadline(interaction):
             session = await self.sessions.start(
-                interaction.guild_id, interaction.channel_id, variant, options, seats
+                guild_id, interaction.channel_id, variant, options, seats
             )
             await self.sessions.open(
                 session, [(interaction, 0, f"Game #{session.id} against {against}.")]
@@ -179,10 +180,9 @@ class GamesCog(TuqueCog, name="Games"):
 
     def _labels(self, interaction: discord.Interaction) -> list[tuple[int, str]]:
         """``(game id, "#12 · Euchre vs Bob & Cat")`` of the member's games in this
-        server, this channel's first, newest first."""
-        assert interaction.guild_id is not None
+        server (or outside any), this channel's first, newest first."""
         user_id = interaction.user.id
-        games = self.sessions.games_of(interaction.guild_id, None, user_id)
+        games = self.sessions.games_of(game_guild(interaction), None, user_id)
         games.sort(key=lambda s: interaction.channel_id not in (s.channel_id, s.discord.thread_id))
         return [
             (s.id, f"#{s.id} · {s.game.variant.title} vs {self.sessions.opponents_of(s, user_id)}")
@@ -196,15 +196,15 @@ class GamesCog(TuqueCog, name="Games"):
         given (any of theirs in this server), else their one game in this channel (in a
         game's thread, that game's channel and thread). With
         several here and none named, or none at all, answer and return None."""
-        assert interaction.guild_id is not None  # TuqueTree.interaction_check
+        guild_id = game_guild(interaction)
         user_id = interaction.user.id
         if game is not None:
-            found = self.sessions.games_of(interaction.guild_id, None, user_id)
+            found = self.sessions.games_of(guild_id, None, user_id)
             session = next((s for s in found if s.id == game), None)
             if session is None:
                 await replies.deny(interaction, f"You're not playing a game #{game} here.")
             return session
-        here = self.sessions.games_of(interaction.guild_id, interaction.channel_id, user_id)
+        here = self.sessions.games_of(guild_id, interaction.channel_id, user_id)
         if len(here) == 1:
             return here[0]
         if not here:

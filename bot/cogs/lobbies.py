@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot import render, replies
 from bot.buttons import ChallengeButton, LobbyButton, LobbySelect
-from bot.cogs import TuqueCog
+from bot.cogs import TuqueCog, game_guild
 from bot.layout import launch_button, show_hand_button
 from bot.options import (
     DISCORD_LEVELS,
@@ -30,7 +30,7 @@ from bot.options import (
     Variant,
     game_options,
 )
-from bot.sessions.state import TOKEN_LIFETIME
+from bot.sessions.state import NO_GUILD, TOKEN_LIFETIME
 from bot.store import (
     AlreadyPlaying,
     ChallengeClosed,
@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHALLENGE_LIFETIME",
+    "INVITATIONS_IN_A_SERVER",
     "LOBBY_LIFETIME",
     "LobbiesCog",
     "invite_seats",
@@ -66,6 +67,11 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+INVITATIONS_IN_A_SERVER = (
+    "In a DM or group DM you can challenge one member to a two-seat game, or play "
+    "`/tuque bot`; invitations of several members and tables need a server."
+)
+"""The answer to an invitation of several members outside a server."""
 CHALLENGE_LIFETIME = 600.0
 """Seconds a challenge stays open (10 minutes)."""
 LOBBY_LIFETIME = 900.0
@@ -208,15 +214,25 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         messages (``now``: seconds since the epoch; tests pass their own)."""
         now = time.time() if now is None else now
         for challenge in await self.bot.store.expire_challenges(now):
-            self._challengers.pop(challenge.id, None)
+            challenger = self._challengers.pop(challenge.id, None)
             message_id = challenge.message_id
             if message_id is None:
                 continue
-            channel = self.bot.get_partial_messageable(challenge.channel_id)
             text = (
                 f"The challenge from <@{challenge.challenger_id}> to "
                 f"<@{challenge.opponent_id}> expired."
             )
+            if challenge.guild_id == NO_GUILD:
+                # A follow-up of the challenger's command, reached through its token
+                # (which outlives the challenge); after a restart it stays as it was,
+                # and its Accept says the challenge expired.
+                if challenger is not None:
+                    edit = partial(
+                        challenger.followup.edit_message, message_id, content=text, view=None
+                    )
+                    await replies.deliver(f"challenge {challenge.id}: expiry", edit)
+                continue
+            channel = self.bot.get_partial_messageable(challenge.channel_id)
             await replies.deliver(
                 f"challenge {challenge.id}: expiry",
                 partial(channel.get_partial_message(message_id).edit, content=text, view=None),
@@ -259,14 +275,18 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         """One opponent at a two-seat game: Accept/Decline (``challenges``). Anything
         more: an invitation (a lobby with reserved seats) that starts when every
         invited member has accepted, computers of ``level`` in the other seats."""
-        assert interaction.guild_id is not None  # TuqueTree.interaction_check
-        variant = await self.variant_or_default(interaction.guild_id, variant)
+        variant = await self.variant_or_default(game_guild(interaction), variant)
         options = game_options(variant, target=target, players=players, pack=pack)
         opponents = [m for m in (opponent, opponent2, opponent3, opponent4, opponent5) if m]
         partners = [m for m in (partner, partner2) if m]
         v = VARIANTS[variant].configured(VARIANTS[variant].options(**options))
         if v.players == 2 and not partners and len(opponents) == 1:
             await self.start_challenge(interaction, opponent, variant, options)
+            return
+        if interaction.guild_id is None:
+            # An invitation lives in a message the lobby's sweep edits for 15 minutes and
+            # more, which a DM's interaction tokens cannot promise.
+            await replies.deny(interaction, INVITATIONS_IN_A_SERVER)
             return
         invited = invite_seats(v, interaction.user, opponents, partners)
         await self.invite(interaction, variant, options, level, invited)
@@ -282,9 +302,10 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
 
         ``options`` are the game's, already checked (``options.game_options``)."""
         user = interaction.user
-        if interaction.guild_id is None or interaction.channel_id is None:
-            await replies.deny(interaction, "Challenges are made in a server channel.")
+        if interaction.channel_id is None:
+            await replies.deny(interaction, "Challenges are made in a channel.")
             return
+        guild_id = game_guild(interaction)
         if opponent.id == user.id:
             await replies.deny(interaction, "You can't challenge yourself. Try `/tuque bot`.")
             return
@@ -294,18 +315,14 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
             )
             return
         async with replies.deadline(interaction):
-            running = await self.bot.store.active_game_between(
-                interaction.guild_id, user.id, opponent.id
-            )
+            running = await self.bot.store.active_game_between(guild_id, user.id, opponent.id)
             if running is not None:
                 await replies.deny(interaction, _already_playing(opponent.display_name, running.id))
                 return
-            await self.bot.store.upsert_player(interaction.guild_id, user.id, user.display_name)
-            await self.bot.store.upsert_player(
-                interaction.guild_id, opponent.id, opponent.display_name
-            )
+            await self.bot.store.upsert_player(guild_id, user.id, user.display_name)
+            await self.bot.store.upsert_player(guild_id, opponent.id, opponent.display_name)
             challenge = await self.bot.store.create_challenge(
-                interaction.guild_id,
+                guild_id,
                 interaction.channel_id,
                 user.id,
                 opponent.id,
@@ -331,13 +348,20 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         # answer was lost with that message, so the challenge has one message.
         nonce = replies.nonce("challenge", challenge.id, challenge.created_at)
 
+        text = (
+            f"{opponent.mention}, {user.mention} challenges you to **{title}** (to {goal}). "
+            f"This challenge expires <t:{int(challenge.expires_at)}:R>."
+        )
+
         async def post() -> None:
-            message = await channel.send(
-                f"{opponent.mention}, {user.mention} challenges you to **{title}** (to {goal}). "
-                f"This challenge expires <t:{int(challenge.expires_at)}:R>.",
-                view=challenge_view(challenge.id),
-                nonce=nonce,
-            )
+            if guild_id == NO_GUILD:
+                # In a DM or group DM the bot posts nothing: a public follow-up of the
+                # command, which mentions the opponent as a post would.
+                message = await interaction.followup.send(
+                    text, view=challenge_view(challenge.id), wait=True
+                )
+            else:
+                message = await channel.send(text, view=challenge_view(challenge.id), nonce=nonce)
             await self.bot.store.set_challenge_message(challenge.id, message.id)
 
         if not await replies.deliver(f"challenge {challenge.id}: post", post):

@@ -11,6 +11,12 @@ Private views are ephemeral messages, which can only be edited through the
 interaction token that created them, for 15 minutes. Each session remembers the
 newest such token per seat; when it is too old the player is pointed to the
 table's "Show my hand" button.
+
+Outside a server (a DM or group DM, ``Session.private``) the bot is no member of the
+channel: the table is a follow-up of a player's interaction, edited through the
+game's freshest token, and a click after every token grew old gets a fresh table;
+there is no thread and no ping, and the other posts are follow-ups while a token
+allows them (docs/bot.md, "Outside a server").
 """
 
 from __future__ import annotations
@@ -38,7 +44,15 @@ from bot.layout import (
     show_hand_button,
     table_layout,
 )
-from bot.sessions.state import Call, HandMessage, Session, ended, post_nonce
+from bot.sessions.state import (
+    TOKEN_LIFETIME,
+    Call,
+    HandMessage,
+    InteractionToken,
+    Session,
+    ended,
+    post_nonce,
+)
 from bot.store import Store
 from bot.table import Change, Ending, NoteKind
 from bot.web.links import Links
@@ -57,6 +71,12 @@ TABLE_LIFETIME = 50 * 60.0
 so that the table never meets Discord's limit on edits of hour-old messages."""
 MOVED = "This hand moved to a newer message: use that one, or **Show my hand** on the table."
 """What a replaced hand message says instead of the hand."""
+FOLLOWUPS_PER_TOKEN = 5
+"""Follow-ups Discord allows an interaction that reached the bot through a member's own
+install (a group DM): the bot keeps every game's interactions within it."""
+TOKENS_KEPT = 4
+"""A game's newest interactions kept outside a server: the freshest answers, and the
+ones before it stand in while its answer is still being made."""
 Send = Callable[[discord.PartialMessageable], Awaitable[discord.Message]]
 """A post, given where to make it (the game's thread or channel)."""
 
@@ -158,13 +178,72 @@ class Delivery:
         self.activity = False
         """Whether the table also runs inside Discord (an Activity): the table message
         then offers "Open the table"."""
+        self.token_lifetime = TOKEN_LIFETIME
+        """Seconds an interaction's token is trusted to reach a game's messages outside
+        a server (Discord allows 15 minutes)."""
+
+    # --- outside a server: the players' interactions -----------------------------------
+
+    def saw(self, session: Session, interaction: discord.Interaction, followups: int = 0) -> None:
+        """Keep ``interaction``, just answered (with ``followups`` follow-ups made), as the
+        game's freshest way to its messages outside a server; a table that went without
+        an edit for want of a token is shown now (posted anew as its follow-up)."""
+        if not session.private:
+            return
+        tokens = session.discord.tokens
+        known = next((t for t in tokens if t.interaction is interaction), None)
+        if known is not None:
+            known.followups += followups
+            return
+        # Trusted from its answer on: a little after Discord made it, inside the margin
+        # that ``token_lifetime`` keeps below Discord's 15 minutes.
+        tokens.append(InteractionToken(interaction, time.monotonic(), followups))
+        del tokens[:-TOKENS_KEPT]
+        if session.discord.table_waiting:
+            self.schedule_table_edit(session)
+
+    def _expired(self, handle: HandMessage) -> bool:
+        """Whether a hand message's token is too old to trust (``token_lifetime``)."""
+        return time.monotonic() - handle.issued > self.token_lifetime
+
+    def _token(self, session: Session, *, followup: bool) -> InteractionToken | None:
+        """The game's freshest answered interaction whose token still lives (with room
+        for a follow-up, with ``followup``), or None."""
+        now = time.monotonic()
+        for token in reversed(session.discord.tokens):
+            if now - token.issued > self.token_lifetime:
+                break  # the older ones are older still
+            if not token.interaction.response.is_done():
+                continue
+            if followup and token.followups >= FOLLOWUPS_PER_TOKEN:
+                continue
+            return token
+        return None
+
+    async def _followup(self, session: Session, what: str, **fields: Any) -> discord.Message | None:
+        """A public follow-up in the game's DM or group DM through its freshest token with
+        room for one; None (logged) when no token can make it."""
+        token = self._token(session, followup=True)
+        if token is None:
+            log.info("game %d: %s not posted: no interaction to answer", session.id, what)
+            return None
+        token.followups += 1
+        message: discord.Message = await token.interaction.followup.send(wait=True, **fields)
+        return message
 
     def post(self, session: Session, what: str, send: Send, *, channel: bool = False) -> None:
         """Queue a post behind the game's earlier ones, delivered with retries: ``send``
         (see :func:`posting`) is given the game's thread, or its channel where it has
-        none or with ``channel``."""
+        none or with ``channel``. Outside a server it is a follow-up instead, made while
+        a token of the game allows one."""
 
         async def call() -> None:
+            if session.private:
+                # posting()'s fields, less the nonce that follow-ups lack.
+                fields = send.keywords if isinstance(send, partial) else {}
+                shown = {k: v for k, v in fields.items() if k != "nonce"}
+                await self._followup(session, what, **shown)
+                return
             await self._in_game(session, send, channel=channel)
 
         self.queue(session, partial(replies.deliver, f"game {session.id}: {what}", call))
@@ -274,11 +353,12 @@ class Delivery:
         hand" would otherwise leave two live hands)."""
         layout = self.hand_message(session, seat, note)
         sent = await replies.send(interaction, view=layout, ephemeral=True)
+        self.saw(session, interaction, 0 if sent.followup is None else 1)
         old = session.discord.hands.get(seat)
         session.discord.hands[seat] = HandMessage(interaction, sent.followup, time.monotonic())
         if sent.message_id is not None:
             session.discord.newest_hand[seat] = sent.message_id
-        if old is not None and not old.expired:
+        if old is not None and not self._expired(old):
             self.queue(session, partial(self._retire_hand, session, old))
 
     async def _retire_hand(self, session: Session, handle: HandMessage) -> None:
@@ -309,6 +389,7 @@ class Delivery:
         # message may not keep: cleared (nothing to clear on a newer one).
         layout = self.hand_message(session, seat)
         await replies.edit_clicked(interaction, content=None, embed=None, view=layout)
+        self.saw(session, interaction)
         session.discord.hands[seat] = HandMessage(interaction, None, time.monotonic())
         if interaction.message is not None:
             session.discord.newest_hand[seat] = interaction.message.id
@@ -331,7 +412,7 @@ class Delivery:
         handle = session.discord.hands.get(seat)
         if handle is None:
             return
-        if handle.expired:
+        if self._expired(handle):
             del session.discord.hands[seat]
             return
 
@@ -407,7 +488,12 @@ class Delivery:
     async def update_table(self, session: Session) -> None:
         """Edit the table message to show the game now. Post one if it has none, if it
         is gone, or if it is old: an hour-old message may be edited only a few times an
-        hour, so a table near that age is replaced by a new one (and deleted)."""
+        hour, so a table near that age is replaced by a new one (and deleted). Outside a
+        server, through the game's interactions instead (:meth:`_show_private_table`)."""
+        if session.private:
+            show = partial(self._show_private_table, session)
+            await replies.deliver(f"game {session.id}: table", show)
+            return
         renewed: int | None = None
 
         async def edit() -> None:
@@ -449,6 +535,46 @@ class Delivery:
                     partial(self._delete, session, renewed),
                 )
 
+    async def _show_private_table(self, session: Session) -> None:
+        """The table outside a server: its message edited through the game's freshest
+        token, or posted as that token's follow-up where it has none, was deleted, or
+        went without an edit since every token grew old (the game's players saw nothing
+        move there meanwhile, so the table comes back under the click that woke it).
+        Without a live token nothing can be shown: the next click's answer shows it."""
+        token = self._token(session, followup=False)
+        if token is None:
+            session.discord.table_waiting = True
+            return
+        waiting, session.discord.table_waiting = session.discord.table_waiting, False
+        layout, image = await self._table(session)
+        message_id = session.discord.table_message_id
+        try:
+            if message_id is not None and not waiting:
+                try:
+                    picture = discord.File(io.BytesIO(image), TABLE_PICTURE)
+                    await token.interaction.followup.edit_message(
+                        message_id, view=layout, attachments=[picture]
+                    )
+                    return
+                except discord.NotFound:
+                    log.info("game %d: its table is gone; posted anew", session.id)
+            token = self._token(session, followup=True)
+            if token is None:
+                session.discord.table_waiting = True
+                return
+            token.followups += 1
+            picture = discord.File(io.BytesIO(image), TABLE_PICTURE)
+            message = await token.interaction.followup.send(view=layout, file=picture, wait=True)
+        except discord.HTTPException as error:
+            if error.status != 401:
+                raise
+            # Discord found the token dead before we did: the next click shows the table.
+            session.discord.tokens.remove(token)
+            session.discord.table_waiting = True
+            return
+        session.discord.table_message_id = message.id
+        await self.store.set_table_message(session.id, message.id, None)
+
     async def _delete(self, session: Session, message_id: int) -> None:
         # NotFound: deleted already, by a member or a moderator.
         with contextlib.suppress(discord.NotFound):
@@ -483,7 +609,7 @@ class Delivery:
         if session.discord.thread_tried:
             return
         session.discord.thread_tried = True
-        if session.guild_id in self.threads_off:
+        if session.guild_id in self.threads_off or session.private:
             return
         name = f"Game #{session.id} · {session.game.variant.title}"
         text = render.start_text(session.game.view(None), session.seating, session.id)
@@ -517,6 +643,9 @@ class Delivery:
         notifies on a new message, never on an edit), posted ``ping_delay`` into their
         turn unless they have acted by then. The game's previous ping is deleted at
         once, so a game has one at a time, and none once nobody is waited for."""
+        if session.private:
+            # Nothing can be posted to mention them: the table says whose turn it is.
+            return
         game = session.game
         seat = game.turn
         wanted = not session.finished and seat is not None and not session.table.moves_itself(seat)
@@ -686,6 +815,11 @@ class Delivery:
         places = [("game over", False)]
         if session.discord.thread_id is not None:
             places.append(("game over in the channel", True))
+        if session.private:
+            # A follow-up without Rematch, whose lobby needs a server.
+            if embed is not None:
+                self.post(session, "game over", posting(embed=embed))
+            places = []
         for what, in_channel in places if embed is not None else ():
             view = game_over_view(session.id)
             send = posting(embed=embed, view=view, nonce=post_nonce(session, what))

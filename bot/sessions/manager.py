@@ -30,7 +30,14 @@ from bot.emojis import TEXT_FACES, CardFaces
 from bot.layout import resign_view, suit_choices
 from bot.sessions.computers import Computers, advise
 from bot.sessions.delivery import Background, Delivery
-from bot.sessions.state import DiscordState, Session, record_of, seating_of, table_of
+from bot.sessions.state import (
+    NO_GUILD,
+    DiscordState,
+    Session,
+    record_of,
+    seating_of,
+    table_of,
+)
 from bot.store import (
     Autoplay,
     GameNotActive,
@@ -199,7 +206,7 @@ class GameSessions:
             except RecordError as error:
                 await self._abandon(row, error)
                 continue
-            table = table_of(row.id, row.seats, game)
+            table = table_of(row.id, row.seats, game, row.guild_id)
             session = Session(
                 table,
                 row.guild_id,
@@ -229,7 +236,8 @@ class GameSessions:
         reason = type(error).__name__
         log.error("game %d no longer replays (%s): ended without a result", row.id, reason)
         await self.store.finish_game(row.id, GameStatus.ABANDONED)
-        if not self.on_discord:
+        if not self.on_discord or row.guild_id == NO_GUILD:
+            # Outside a server the bot can post nothing: the next click says it is over.
             return
         channel = self.client.get_partial_messageable(row.channel_id)
         text = (
@@ -361,7 +369,7 @@ class GameSessions:
             # The names the store knows (a member's last seen display name).
             seats = (await self.store.load_game(game_id)).seats
         rows = tuple(sorted(seats, key=lambda s: s.seat))
-        table = table_of(game_id, rows, game)
+        table = table_of(game_id, rows, game, guild_id)
         session = Session(table, guild_id, channel_id, rows, seating_of(rows, table))
         await self._load_aids(session)
         self._sessions[game_id] = session

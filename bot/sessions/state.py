@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -28,11 +27,13 @@ from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
 from engine.view import Phase
 
 __all__ = [
+    "NO_GUILD",
     "TOKEN_LIFETIME",
     "Aids",
     "Call",
     "DiscordState",
     "HandMessage",
+    "InteractionToken",
     "Session",
     "ended",
     "post_nonce",
@@ -43,7 +44,21 @@ __all__ = [
 
 TOKEN_LIFETIME = 14 * 60.0
 """Seconds an interaction token is trusted for edits (Discord allows 15 minutes)."""
+NO_GUILD = 0
+"""The guild id stored for a game played outside a server (a DM or group DM, where the
+bot answers only interactions): no snowflake is 0, and Discord routes direct messages to
+shard 0, the shard of guild 0."""
 Call = Callable[[], Awaitable[object]]
+
+
+@dataclass(slots=True, eq=False)
+class InteractionToken:
+    """A player's interaction with a game played outside a server, whose token reaches
+    the game's public messages there (the table) for 15 minutes."""
+
+    interaction: discord.Interaction
+    issued: float  # time.monotonic() when the interaction arrived
+    followups: int = 0  # follow-ups made through it (Discord allows a user install 5)
 
 
 @dataclass(slots=True)
@@ -53,10 +68,6 @@ class HandMessage:
     interaction: discord.Interaction
     message_id: int | None  # None: the interaction's original response
     issued: float  # time.monotonic() when the token was issued
-
-    @property
-    def expired(self) -> bool:
-        return time.monotonic() - self.issued > TOKEN_LIFETIME
 
 
 @dataclass(slots=True, eq=False)
@@ -90,6 +101,11 @@ class DiscordState:
     refreshing: set[int] = field(default_factory=set)
     # A line for a member's next hand refresh (what was played for them, a resignation).
     notes: dict[int, str] = field(default_factory=dict)
+    # Outside a server: the players' newest interactions with the game, newest last,
+    # whose tokens edit the table; and whether the table went without an edit because
+    # every token was too old (the next click's answer then posts a fresh table).
+    tokens: list[InteractionToken] = field(default_factory=list)
+    table_waiting: bool = False
 
     @classmethod
     def of(cls, row: GameRow, turn: int | None) -> DiscordState:
@@ -161,14 +177,23 @@ class Session:
     def finished(self) -> bool:
         return self.table.finished
 
+    @property
+    def private(self) -> bool:
+        """Whether the game is played outside a server (a DM or group DM): the bot posts
+        nothing in its channel, and shows it only through its players' interactions."""
+        return self.guild_id == NO_GUILD
 
-def table_of(game_id: int, rows: tuple[SeatRow, ...], game: Game) -> Table:
-    """The table of a stored game's seats."""
+
+def table_of(
+    game_id: int, rows: tuple[SeatRow, ...], game: Game, guild_id: int | None = None
+) -> Table:
+    """The table of a stored game's seats, played in ``guild_id``: unrated outside a
+    server (:data:`NO_GUILD`), where no server's leaderboard could hold it."""
     seats = tuple(
         Seat(r.seat, r.side or 0, r.user_id, r.level, r.resigned)
         for r in sorted(rows, key=lambda r: r.seat)
     )
-    return Table(game_id, game, seats)
+    return Table(game_id, game, seats, ranked=guild_id != NO_GUILD)
 
 
 def seating_of(rows: tuple[SeatRow, ...], table: Table) -> render.Seating:

@@ -216,7 +216,9 @@ async def running(
     """
     store = await Store.open(database)
     try:
-        if any(row.guild_id != LOCAL_GUILD for row in await store.active_games()):
+        # A bot's games in DMs share guild 0 (NO_GUILD) but have a channel.
+        rows = await store.active_games()
+        if any((row.guild_id, row.channel_id) != (LOCAL_GUILD, LOCAL_CHANNEL) for row in rows):
             raise ForeignDatabase(f"{database} holds a Discord bot's games")
         # A client that never logs in: the manager wants one, and with the web as the
         # only screen nothing reaches it (GameSessions.on_discord).

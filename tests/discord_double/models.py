@@ -35,6 +35,14 @@ GUILD_TEXT = 0
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
 THREAD_TYPES = frozenset({10, PUBLIC_THREAD, PRIVATE_THREAD})
+DM = 1
+GROUP_DM = 3
+PRIVATE_TYPES = frozenset({DM, GROUP_DM})
+
+# A user-installed app's interaction (``authorizing_integration_owners`` naming only the
+# user's install) may send this many follow-ups (Discord's "Create Followup Message";
+# error 40094 past it).
+USER_INSTALL_FOLLOWUPS = 5
 
 # Interaction tokens live 15 minutes on Discord.
 TOKEN_LIFETIME = 15 * 60.0
@@ -190,7 +198,10 @@ class Member:
 
 @dataclass(eq=False)
 class Channel:
-    """A guild text channel or thread. Messages are kept in creation order."""
+    """A guild text channel or thread, or a DM or group DM between users (``DM``,
+    ``GROUP_DM``: the bot is no member of it, and reaches it only by answering
+    interactions; its ``guild`` is where the double keeps its users). Messages are kept
+    in creation order."""
 
     id: int
     guild: Guild
@@ -205,10 +216,17 @@ class Channel:
     thread_member_ids: set[int] = field(default_factory=set)
     message_ids: list[int] = field(default_factory=list)
 
+    recipient_ids: set[int] = field(default_factory=set)
+
     @property
     def is_thread(self) -> bool:
         """Whether this channel is a thread."""
         return self.type in THREAD_TYPES
+
+    @property
+    def is_private(self) -> bool:
+        """Whether this is a DM or group DM, outside any server."""
+        return self.type in PRIVATE_TYPES
 
     @property
     def mention(self) -> str:
@@ -218,6 +236,9 @@ class Channel:
     def payload(self) -> dict[str, Any]:
         """Return the channel object as Discord serialises it."""
         last = str(self.message_ids[-1]) if self.message_ids else None
+        if self.is_private:
+            # The partial channel an interaction from a DM or group DM carries.
+            return {"id": str(self.id), "type": self.type, "flags": 0}
         if self.is_thread:
             return {
                 "id": str(self.id),
@@ -532,7 +553,6 @@ class StoredMessage:
         data: dict[str, Any] = {
             "id": str(self.id),
             "channel_id": str(self.channel.id),
-            "guild_id": str(self.channel.guild.id),
             "author": self.author.payload(),
             "content": self.content,
             "timestamp": self.timestamp,
@@ -548,6 +568,8 @@ class StoredMessage:
             "flags": self.flags,
             "components": self.components,
         }
+        if not self.channel.is_private:
+            data["guild_id"] = str(self.channel.guild.id)
         if self.via_webhook:
             data["webhook_id"] = str(application_id)
             data["application_id"] = str(application_id)

@@ -57,8 +57,10 @@ from .models import (
     COMPONENTS_V2,
     CREATE_PUBLIC_THREADS,
     DEFAULT_MESSAGE,
+    DM,
     EPHEMERAL,
     EVERYONE_PERMISSIONS,
+    GROUP_DM,
     GUILD_TEXT,
     LOADING,
     MESSAGE_COMPONENT,
@@ -66,6 +68,7 @@ from .models import (
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     TOKEN_LIFETIME,
+    USER_INSTALL_FOLLOWUPS,
     ActivityInstance,
     ApplicationEmoji,
     Channel,
@@ -289,6 +292,9 @@ class DiscordDouble:
         429 the limits answered is in `rate_limited`."""
         self.token = token
         self.ack_deadline = ack_deadline
+        self.token_lifetime = TOKEN_LIFETIME
+        """Seconds an interaction's token takes webhook calls (Discord's 15 minutes; a
+        test of the expiry shortens it, as it shortens the rate limits' windows)."""
         self.privileged_intents = privileged_intents
         self.check_spec = check_spec
         self.recommended_shards = recommended_shards
@@ -311,6 +317,7 @@ class DiscordDouble:
         self.guilds: dict[int, Guild] = {}
         self.users: dict[int, User] = {u.id: u for u in (self.bot_user, self.owner)}
         self.channels: dict[int, Channel] = {}
+        self._private_channels: dict[int, Channel] = {}
         self.interactions: list[InteractionRecord] = []
         self.rest_calls: collections.Counter[str] = collections.Counter()
         self.gateway_events: collections.Counter[str] = collections.Counter()
@@ -519,6 +526,22 @@ class DiscordDouble:
         guild.channels[channel.id] = channel
         self.channels[channel.id] = channel
         self._broadcast_later(guild.id, "CHANNEL_CREATE", channel.payload(), GUILDS)
+        return channel
+
+    def add_private_channel(self, guild: Guild, *users: User, group: bool = True) -> Channel:
+        """A group DM between `users` (or, without `group`, the first user's DM with the
+        bot), members of `guild` as the double keeps users. The bot is no member of it:
+        it gets no event from it, and every channel route on it is refused (403 Missing
+        Access); it reaches it only by answering interactions from it (context 2 in a
+        group DM, through the member's own install; context 1 in its DM)."""
+        channel = Channel(
+            id=self._snowflake(),
+            guild=guild,
+            name="group DM" if group else f"DM with {users[0].name}",
+            type=GROUP_DM if group else DM,
+            recipient_ids={u.id for u in users},
+        )
+        self._private_channels[channel.id] = channel
         return channel
 
     def add_role(self, guild: Guild, name: str, *, permissions: int = 0) -> Role:
@@ -937,6 +960,8 @@ class DiscordDouble:
         context and install (``contexts``, ``integration_types``), as a client shows it
         only then. The double files the bot's answers under `channel`."""
         command = self._commands.get(None, {}).get((1, name))
+        if channel.is_private:
+            group = channel.type == GROUP_DM
         context = 2 if group else 1
         if command is None:
             raise ScriptError(f"/{name} is not synced globally: DMs show global commands only")
@@ -1226,6 +1251,11 @@ class DiscordDouble:
         member = guild.members.get(user.id)
         if member is None:
             raise ScriptError(f"{user.name} is not a member of {guild.name}")
+        if channel.is_private:
+            # Whatever is clicked or typed in a DM or group DM comes from there.
+            if user.id not in channel.recipient_ids:
+                raise ScriptError(f"{user.name} is not in {channel.name}")
+            dm, context = True, (1 if channel.type == DM else 2)
         # Discord routes a guild's interactions to the guild's shard, direct messages to
         # shard 0.
         sessions = [
@@ -1278,8 +1308,11 @@ class DiscordDouble:
             # Discord's owners: the bot's install reaches its own DM ("0" where no guild);
             # a DM or group DM between users only through the member's install.
             owners = {"0": "0"} if context == 1 else {"1": str(user.id)}
-            dm_channel = {"id": str(self._snowflake()), "type": 1 if context == 1 else 3}
-            dm_channel["flags"] = 0
+            if channel.is_private:
+                dm_channel = channel.payload()
+            else:
+                dm_channel = {"id": str(self._snowflake()), "type": 1 if context == 1 else 3}
+                dm_channel["flags"] = 0
             payload.update(
                 user=user.payload(),
                 channel=dm_channel,
@@ -1661,8 +1694,18 @@ class DiscordDouble:
                     if rejected is not None
                     else self._fault_for(f"{request.method} {route}", request.path, body)
                 )
+                private = self._private_channels.get(_snowflake_param(request, "channel_id") or 0)
                 if rejected is not None:
                     response = rejected
+                elif private is not None:
+                    response = self._fail(
+                        request,
+                        403,
+                        50001,
+                        "Missing Access",
+                        detail=f"the bot is no member of {private.name}: it may only answer "
+                        "interactions there, through their tokens",
+                    )
                 elif fault is not None and not fault.performed:
                     response = fault.response()
                 elif not token_route and not authorized:
@@ -2184,7 +2227,8 @@ class DiscordDouble:
         return []
 
     async def _announce_edit(self, message: StoredMessage) -> None:
-        if message.ephemeral_for is None:
+        # The bot hears nothing of a DM or group DM it is no member of.
+        if message.ephemeral_for is None and not message.channel.is_private:
             await self._broadcast(
                 message.channel.guild.id,
                 "MESSAGE_UPDATE",
@@ -2193,7 +2237,7 @@ class DiscordDouble:
             )
 
     async def _announce_delete(self, message: StoredMessage) -> None:
-        if message.ephemeral_for is None:
+        if message.ephemeral_for is None and not message.channel.is_private:
             data = {
                 "id": str(message.id),
                 "channel_id": str(message.channel.id),
@@ -2450,7 +2494,12 @@ class DiscordDouble:
         rec._acked.set()
         if kind == 7:
             await self._announce_edit(rec.source_message)  # type: ignore[arg-type]
-        elif kind in (4, 5) and rec.original is not None and not rec.original.ephemeral:
+        elif (
+            kind in (4, 5)
+            and rec.original is not None
+            and not rec.original.ephemeral
+            and not rec.channel.is_private
+        ):
             await self._broadcast(
                 rec.guild.id,
                 "MESSAGE_CREATE",
@@ -2483,7 +2532,7 @@ class DiscordDouble:
         rec = self._interactions_by_token.get(request.match_info["token"])
         if rec is None or _snowflake_param(request, "application_id") != self.application_id:
             return None, self._fail(request, 404, 10015, "Unknown Webhook")
-        if asyncio.get_running_loop().time() - rec.dispatched_at > TOKEN_LIFETIME:
+        if asyncio.get_running_loop().time() - rec.dispatched_at > self.token_lifetime:
             return None, self._fail(request, 401, 50027, "Invalid Webhook Token", rec=rec)
         if not rec.acknowledged:
             return None, self._fail(
@@ -2536,6 +2585,15 @@ class DiscordDouble:
                 return self._reject_message(request, errors, rec=rec)
             await self._announce_edit(original)
             return _json(original.payload(self.application_id))
+        if rec.context == 2 and len(rec.followups) >= USER_INSTALL_FOLLOWUPS:
+            # The interaction reached the app through the member's install alone.
+            return self._fail(
+                request,
+                400,
+                40094,
+                "This interaction has hit the maximum number of follow up messages",
+                rec=rec,
+            )
         flags = int(body.get("flags") or 0) & (_SENDABLE_FLAGS | EPHEMERAL)
         errors = self._create_errors(body, files, flags)
         if errors:
@@ -2550,7 +2608,7 @@ class DiscordDouble:
         )
         rec.followups.append(message)
         payload = message.payload(self.application_id)
-        if not message.ephemeral:
+        if not message.ephemeral and not rec.channel.is_private:
             await self._broadcast(rec.guild.id, "MESSAGE_CREATE", payload, GUILD_MESSAGES)
         return _json(payload)
 

@@ -225,18 +225,16 @@ async def test_the_global_sync_keeps_the_entry_point(table: Table) -> None:
 
 
 async def test_commands_from_dms_and_group_dms_are_answered(table: Table) -> None:
-    """In the bot's DM and in a group DM (a user install), a game command is answered
-    with where games are played, and /tuque rules with the rules."""
+    """In the bot's DM and in a group DM (a user install), a command that needs a server
+    (the leaderboard, stats) says so and what works there, and /tuque rules answers."""
     t = table
     async with running_bot(t, dev_guild_id=None):
-        rec = await t.double.private_slash(t.ann, t.channel, "tuque", "bot")
+        rec = await t.double.private_slash(t.ann, t.channel, "tuque", "leaderboard")
         await rec.settled()
         assert rec.context == 1
         assert rec.original is not None and rec.original.ephemeral
         assert rec.original.text == PLAYED_IN_A_SERVER
-        rec = await t.double.private_slash(
-            t.ann, t.channel, "tuque", "challenge", group=True, opponent=t.bob
-        )
+        rec = await t.double.private_slash(t.ann, t.channel, "tuque", "stats", group=True)
         await rec.settled()
         assert rec.context == 2 and rec.original is not None
         assert rec.original.text == PLAYED_IN_A_SERVER
