@@ -15,7 +15,10 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
+
+import pytest
 
 from bot.client import TuqueBot
 from bot.faces import emoji_name
@@ -84,6 +87,14 @@ async def running_bot(
     finally:
         pool.shutdown(wait=True)
         drawer.shutdown(wait=True)
+
+
+def dealt_from(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Every game the bot starts is dealt from ``seed`` (and its computers, seeded from
+    the game's, choose alike): a test's game is the same game on every run."""
+    # The sessions module's own: patched in ``secrets`` itself, it would give every
+    # message discord.py sends one nonce, and Discord would take only the first.
+    monkeypatch.setattr("bot.sessions.manager.secrets", SimpleNamespace(randbits=lambda _: seed))
 
 
 def _busy(bot: TuqueBot) -> bool:
