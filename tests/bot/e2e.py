@@ -9,13 +9,16 @@ import logging
 import random
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
+
+import pytest
 
 from bot.client import TuqueBot
 from bot.faces import emoji_name
@@ -29,6 +32,12 @@ from tests.discord_double.ratelimits import TEST_SPEED
 
 GAP = Settings.model_fields["table_edit_gap_seconds"].default
 """The bot's default gap between two table edits in a channel (seconds)."""
+
+QUIET = 0.015
+"""How long the double's ``idle`` wants the loop calm while the bot runs in it: three of
+its polls. The bot's work outside the loop (its database thread, computers, drawer) is
+reported busy (``_thread_work_seen``), so the calm needs only to span a turn of the
+loop that reads what the sockets brought."""
 
 CARD_CODE = re.compile(r"\b(?:[6-9TJQKA][CDHS]|B[123])\b")
 """A card's text form (as in logs and custom_ids)."""
@@ -55,8 +64,9 @@ async def running_bot(
     (or in ``executor``), move at once, and table edits are not delayed and keep the
     gap between them of the double's rate limits, thirty times faster than Discord's
     (``settings_`` override any setting); the double's ``idle`` waits for an edit still
-    to be made. Members are pinged after the bot's default delay, which a test's member
-    never waits out: tests of the ping set ``turn_ping_delay_seconds``."""
+    to be made and for the bot's jobs in threads, then for a calm of ``QUIET``. Members
+    are pinged after the bot's default delay, which a test's member never waits out:
+    tests of the ping set ``turn_ping_delay_seconds``."""
     settings = Settings(
         **{
             "discord_token": "unused-by-the-double",
@@ -73,24 +83,61 @@ async def running_bot(
     # tests/bot/test_process.py runs the bot with its own drawing process.
     drawer = ThreadPoolExecutor(max_workers=1)
     bot = TuqueBot(settings, executor=pool, drawer=drawer, guild_ready_timeout=0.05)
+    quiet = t.double.quiet
     try:
-        async with t.double.running(bot):
-            busy = partial(_busy, bot)
-            t.double.busy.append(busy)
-            try:
-                yield bot
-            finally:
-                t.double.busy.remove(busy)
+        with _thread_work_seen(asyncio.get_running_loop()) as in_threads:
+            async with t.double.running(bot):
+                busy = partial(_busy, bot, in_threads)
+                t.double.busy.append(busy)
+                # Every wait of the bot's outside the loop is reported: idle need not
+                # wait for one to look finished.
+                t.double.quiet = QUIET
+                try:
+                    yield bot
+                finally:
+                    t.double.quiet = quiet
+                    t.double.busy.remove(busy)
     finally:
         pool.shutdown(wait=True)
         drawer.shutdown(wait=True)
 
 
-def _busy(bot: TuqueBot) -> bool:
+@contextmanager
+def _thread_work_seen(loop: asyncio.AbstractEventLoop) -> Iterator[Callable[[], bool]]:
+    """While open, every job that ``loop`` hands to a thread (``run_in_executor``: the
+    store's SQLite thread, the computers, the drawer, ``asyncio.to_thread``) counts until
+    its result is back in the loop; yields whether one is out."""
+    out: set[asyncio.Future[Any]] = set()
+    original = loop.run_in_executor
+
+    def run_in_executor(executor: Any, func: Callable[..., Any], *args: Any) -> Any:
+        future = original(executor, func, *args)
+        out.add(future)
+        # Called in the loop with the waiter's wake-up: the loop has work from then on.
+        future.add_done_callback(out.discard)
+        return future
+
+    loop.run_in_executor = run_in_executor  # type: ignore[method-assign]
+    try:
+        yield lambda: bool(out)
+    finally:
+        loop.run_in_executor = original  # type: ignore[method-assign]
+
+
+def dealt_from(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Every game the bot starts is dealt from ``seed`` (and its computers, seeded from
+    the game's, choose alike): a test's game is the same game on every run."""
+    # The sessions module's own: patched in ``secrets`` itself, it would give every
+    # message discord.py sends one nonce, and Discord would take only the first.
+    monkeypatch.setattr("bot.sessions.manager.secrets", SimpleNamespace(randbits=lambda _: seed))
+
+
+def _busy(bot: TuqueBot, in_threads: Callable[[], bool]) -> bool:
     """Whether the bot holds work back that the double cannot see: a table edit waiting
-    for its channel's turn, or a request discord.py keeps until a spent rate-limit bucket
-    resets (its ``Ratelimit`` queue, discord.py 2.7) or a global 429's wait is over."""
-    if bot.sessions.showing():
+    for its channel's turn, a request discord.py keeps until a spent rate-limit bucket
+    resets (its ``Ratelimit`` queue, discord.py 2.7) or a global 429's wait is over, or
+    a job in a thread."""
+    if in_threads() or bot.sessions.showing():
         return True
     http = bot.http
     if not http._global_over.is_set():

@@ -15,6 +15,7 @@ from e2e import (
     Table,
     assert_nothing_hidden_shown,
     db_snapshot,
+    dealt_from,
     game_posts,
     offered,
     running_bot,
@@ -54,7 +55,7 @@ async def member_acts(t: Table, bot: TuqueBot, game_id: int, rng: random.Random)
         await (await t.double.select(t.ann, message, suits.custom_id, [suit])).settled()
         message = t.double.message(message.id)
         choices = offered(message, game_id, seq)
-    custom_id, value = rng.choice(_modest(choices, rng))
+    custom_id, value = rng.choice(_modest(choices, rng, session.game.variant.makers == "solo"))
     if value is None:
         rec = await t.double.click(t.ann, message, custom_id)
     else:
@@ -65,19 +66,23 @@ async def member_acts(t: Table, bot: TuqueBot, game_id: int, rng: random.Random)
 
 
 def _modest(
-    choices: list[tuple[str, str | None]], rng: random.Random
+    choices: list[tuple[str, str | None]], rng: random.Random, solo: bool
 ) -> list[tuple[str, str | None]]:
     """The choices Ann picks from: all of them, but in Auction's bidding mostly a pass
-    and otherwise the lowest bid. A member bidding at random (15, with a partner called
-    blind) sets herself and her partner so often that nobody reaches the target in
-    hundreds of deals."""
+    and otherwise the lowest bid, and in the making of a lone maker's trump (three-hand)
+    mostly a pass. A member bidding at random (15, with a partner called blind) sets
+    herself and her partner so often that nobody reaches the target in hundreds of
+    deals; one who orders up or names trump at random alone against two is euchred (−2)
+    in most hands, and a three-hand game to 5 ran 84 deals."""
     actions = [ACTIONS[int(v if v is not None else c.rsplit(":", 1)[1])] for c, v in choices]
-    bids = [(choice, a) for choice, a in zip(choices, actions, strict=True) if isinstance(a, Bid)]
-    if not bids:
-        return choices
     passes = [choice for choice, a in zip(choices, actions, strict=True) if isinstance(a, Pass)]
-    lowest = min(bids, key=lambda pair: pair[1].level)[0]
-    return passes if passes and rng.random() < 0.75 else [lowest]
+    bids = [(choice, a) for choice, a in zip(choices, actions, strict=True) if isinstance(a, Bid)]
+    if bids:
+        lowest = min(bids, key=lambda pair: pair[1].level)[0]
+        return passes if passes and rng.random() < 0.75 else [lowest]
+    if solo and passes and len(choices) > 1 and rng.random() < 0.75:
+        return passes
+    return choices
 
 
 async def play_with_computers(t: Table, bot: TuqueBot, rng: random.Random, **options: Any) -> int:
@@ -117,7 +122,11 @@ def _results(t: Table, game_id: int) -> list[tuple[int, int | None, str, int]]:
     ids=["euchre", "six_hand", "six_hand_double_pack", "three_hand", "jackpot", "auction"],
 )
 async def test_a_member_plays_a_whole_game_with_computers(
-    table: Table, caplog: pytest.LogCaptureFixture, options: dict[str, Any], seats: int
+    table: Table,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    options: dict[str, Any],
+    seats: int,
 ) -> None:
     """RULES.md §3–§7 on Discord: ``/tuque bot variant`` seats the member and computers
     in every other seat; the member plays every decision from her hand view to the end;
@@ -125,6 +134,11 @@ async def test_a_member_plays_a_whole_game_with_computers(
     a custom_id, a log line or her ephemerals."""
     t = table
     caplog.set_level(logging.DEBUG, logger="bot")
+    if options["variant"] == "three_hand":
+        # Three-hand to 5 takes 19 deals at the median and over 45 in one game of ten
+        # (the lone maker is euchred, −2, often): this deal's takes 8, with Ann making
+        # trump twice, a euchre and a march.
+        dealt_from(monkeypatch, 11)
     async with running_bot(t) as bot:
         game_id = await play_with_computers(t, bot, random.Random(5), **options)
     results = _results(t, game_id)

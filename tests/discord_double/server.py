@@ -307,6 +307,10 @@ class DiscordDouble:
         self.busy: list[Callable[[], bool]] = []
         """Checks `idle` asks too: whether the bot under test has work waiting that the
         double cannot see (a table edit waiting for its turn under the rate limits)."""
+        self.quiet = 0.05
+        """How long `idle` wants the loop calm unless told: long enough for a bot's work
+        outside the loop (a thread) that no `busy` check reports to look unfinished. A
+        bot whose thread work a `busy` check reports needs only a few turns of the loop."""
         self.rate_limited: list[Refusal] = []
         """The requests the rate limits refused, in order (faults scripted by `fail`
         aside)."""
@@ -735,14 +739,17 @@ class DiscordDouble:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def idle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
+    async def idle(self, quiet: float | None = None, timeout: float = 5.0) -> None:
         """Wait until no request is in flight, every fresh interaction is acknowledged and
-        the event loop has been calm for `quiet` seconds: no traffic and no other work queued
-        (the bot shares this loop, so queued callbacks mean the bot is still working).
+        the event loop has been calm for `quiet` seconds (default `self.quiet`): no traffic
+        and no other work queued (the bot shares this loop, so queued callbacks mean the bot
+        is still working).
 
         A heuristic: a bot waiting on something outside the loop for longer than `quiet`
-        looks idle. Prefer `rec.response()` or `wait_until` when you know what to expect.
+        looks idle, unless a `busy` check reports it. Prefer `rec.response()` or
+        `wait_until` when you know what to expect.
         """
+        quiet = self.quiet if quiet is None else quiet
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         window = self.ack_deadline or 3.0
