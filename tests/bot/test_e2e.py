@@ -22,6 +22,7 @@ from e2e import (
     assert_refused,
     challenge_and_accept,
     db_snapshot,
+    dealt_from,
     game_posts,
     latest_post,
     newest_hand,
@@ -291,10 +292,12 @@ async def test_a_stored_game_that_no_longer_replays_ends_and_the_others_are_rest
 
 
 async def test_nothing_public_shows_a_hidden_card(
-    table: Table, caplog: pytest.LogCaptureFixture
+    table: Table, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Kitty and discards never reach a public message, a custom_id or a log line."""
     t = table
+    # A deal in which a dealer takes the up-card up and discards: the check needs one.
+    dealt_from(monkeypatch, 1)
     rng = random.Random(4)
     caplog.set_level(logging.DEBUG, logger="bot")
     async with running_bot(t) as bot:
