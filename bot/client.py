@@ -428,7 +428,11 @@ class TuqueBot(commands.AutoShardedBot):
                 bot_instance_lookup(self.http),
             )
         self.web = WebServer(
-            self.sessions, links, GuildSettings.defaults(settings), activity=activity
+            self.sessions,
+            links,
+            GuildSettings.defaults(settings),
+            activity=activity,
+            serves=self.serves_guild,
         )
         address = await self.web.start(settings.web_host, port)
         if not settings.web_url:

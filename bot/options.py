@@ -14,11 +14,12 @@ import discord
 from discord import app_commands
 
 from bot import replies
-from bot.store import DEFAULT_VARIANT, Autoplay, GuildSettings
+from bot.store import DEFAULT_VARIANT, Autoplay, GuildSettings, SeatRow
 from engine.variants import MAX_TARGET, VARIANTS
 
 __all__ = [
     "AUTOPLAY_TOLD",
+    "DEFAULT_LEVEL",
     "DISCORD_LEVELS",
     "DISCORD_VARIANTS",
     "GAME_CHOICE_HELP",
@@ -39,12 +40,16 @@ __all__ = [
     "Variant",
     "YesNo",
     "game_options",
+    "seat_rows",
 ]
 
 DISCORD_VARIANTS = tuple(VARIANTS)
 """Variant keys playable on Discord: every variant the engine plays."""
 DISCORD_LEVELS = ("easy", "normal", "hard")
 """Computer levels offered on Discord (``random`` is for benchmarks)."""
+DEFAULT_LEVEL = "normal"
+"""The computers' level where a member names none (``/tuque bot``, the Activity's
+"Play the computers" and "Deal in the people here")."""
 
 
 class OneOf(app_commands.Transformer):
@@ -325,6 +330,17 @@ def game_options(variant: str, **given: object) -> dict[str, object]:
         said = str(error).replace("_", " ")
         raise replies.UserError(f"{said[:1].upper()}{said[1:]}.") from None
     return options
+
+
+def seat_rows(
+    variant: str, options: dict[str, object], members: Sequence[discord.abc.User], level: str
+) -> list[SeatRow]:
+    """The seats of a new game: ``members`` in seats 0, 1, … and computers of ``level``
+    in the rest, each with the side the variant gives it (RULES.md §3–§7)."""
+    v = VARIANTS[variant].configured(VARIANTS[variant].options(**options))
+    return [
+        SeatRow.human(s, m.id, m.display_name, side=v.sides[s]) for s, m in enumerate(members)
+    ] + [SeatRow.computer(s, level, side=v.sides[s]) for s in range(len(members), v.players)]
 
 
 VARIANT_HELP = "Which game (default: the server's, Tuque unless changed); see /tuque rules"

@@ -14,6 +14,7 @@ from bot import layout, render, replies
 from bot.cogs import TuqueCog, game_guild
 from bot.options import (
     AUTOPLAY_TOLD,
+    DEFAULT_LEVEL,
     GAME_CHOICE_HELP,
     TABLE_OPTION_HELP,
     VARIANT_HELP,
@@ -26,11 +27,11 @@ from bot.options import (
     Target,
     Variant,
     game_options,
+    seat_rows,
 )
-from bot.store import Autoplay, SeatRow
+from bot.store import Autoplay
 from engine.actions import Action
 from engine.cards import Suit
-from engine.variants import VARIANTS
 
 if TYPE_CHECKING:
     from bot.client import TuqueBot
@@ -39,17 +40,6 @@ if TYPE_CHECKING:
 __all__ = ["GamesCog", "setup"]
 
 log = logging.getLogger(__name__)
-
-
-def seat_rows(
-    variant: str, options: dict[str, object], members: list[discord.abc.User], level: str
-) -> list[SeatRow]:
-    """The seats of a new game: ``members`` in seats 0, 1, … and computers of ``level``
-    in the rest, each with the side the variant gives it (RULES.md §3–§7)."""
-    v = VARIANTS[variant].configured(VARIANTS[variant].options(**options))
-    return [
-        SeatRow.human(s, m.id, m.display_name, side=v.sides[s]) for s, m in enumerate(members)
-    ] + [SeatRow.computer(s, level, side=v.sides[s]) for s in range(len(members), v.players)]
 
 
 class GamesCog(TuqueCog, name="Games"):
@@ -110,7 +100,7 @@ class GamesCog(TuqueCog, name="Games"):
         self,
         interaction: discord.Interaction,
         variant: Variant | None = None,
-        level: Level = "normal",
+        level: Level = DEFAULT_LEVEL,
         target: Target | None = None,
         players: Players | None = None,
         pack: Pack | None = None,

@@ -13,7 +13,10 @@ keeps the client secret and asks Discord:
    bot's token: where the instance runs (its guild and channel) and who is in it.
 
 Only a member in the instance gets a :class:`Seat` (the member, the guild and the
-channel); what they may open follows from the channel, never from the page. Every
+channel); what they may open follows from the channel, never from the page. A page
+that starts a game sends the access token back instead of a code, and checks 2 and 3
+run again (:meth:`ActivityAuth.recheck`): the token may be another member's, or its
+member may have left the instance since. Every
 failing check is an :class:`ActivityRefused` with a status and words to show, and
 nothing else: a code, a token or Discord's own answer is never put in one, nor in a
 log line.
@@ -78,6 +81,7 @@ class Seat:
         guild: the instance's guild, or None in a DM or group DM.
         channel: the channel (or thread) the instance runs in.
         instance: the instance's id.
+        users: the instance's participants as Discord lists them, the member among them.
     """
 
     access_token: str
@@ -85,6 +89,7 @@ class Seat:
     guild: int | None
     channel: int
     instance: str
+    users: tuple[int, ...] = ()
 
 
 InstanceLookup = Callable[[int, str], Awaitable[dict[str, Any] | None]]
@@ -149,7 +154,8 @@ class ActivityAuth:
         return (self._api_url or Route.BASE).rstrip("/")
 
     async def sign_in(self, code: object, instance_id: object) -> Seat:
-        """The seat of the member whose ``code`` this is, in the instance ``instance_id``.
+        """The seat of the member whose ``code`` this is, in the instance ``instance_id``
+        (checks 1 to 3 of the module).
 
         Raises:
             ActivityRefused: a field is missing or not a short string; Discord refuses
@@ -158,10 +164,28 @@ class ActivityAuth:
                 application, or the member is not in it; Discord fails or is slow.
         """
         code = _field(code, "code")
-        instance_id = _field(instance_id, "instance_id")
+        return await self._checked(_field(instance_id, "instance_id"), code=code)
+
+    async def recheck(self, access_token: object, instance_id: object) -> Seat:
+        """The seat of the member whose ``access_token`` this is (as :meth:`sign_in`
+        answered it), in the instance ``instance_id``, checked afresh at Discord: who the
+        token is for and whether they are still in the instance.
+
+        Raises:
+            ActivityRefused: as :meth:`sign_in`, a token Discord refuses in place of a code.
+        """
+        token = _field(access_token, "access_token")
+        return await self._checked(_field(instance_id, "instance_id"), token=token)
+
+    async def _checked(
+        self, instance_id: str, *, code: str | None = None, token: str | None = None
+    ) -> Seat:
+        """Checks 1 (with ``code``, else ``token`` is given) to 3 of the module."""
         try:
             async with aiohttp.ClientSession(timeout=self._timeout) as session:
-                token = await self._exchange(session, code)
+                if token is None:
+                    assert code is not None
+                    token = await self._exchange(session, code)
                 member = await self._member(session, token)
             instance = await self._instances(self.client_id, instance_id)
         except (aiohttp.ClientError, TimeoutError, discord.DiscordServerError) as error:
@@ -219,7 +243,8 @@ class ActivityAuth:
             raise ActivityRefused(
                 404, "instance", "This Activity is not running (or is not Tuque's)."
             )
-        if str(member) not in {str(user) for user in instance.get("users") or ()}:
+        users = tuple(int(user) for user in instance.get("users") or () if str(user).isdigit())
+        if member not in users:
             raise ActivityRefused(
                 403, "not_participant", "You are not in this Activity: join it in Discord first."
             )
@@ -234,6 +259,7 @@ class ActivityAuth:
             guild=int(guild) if guild is not None else None,
             channel=int(channel),
             instance=instance_id,
+            users=users,
         )
 
 

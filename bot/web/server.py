@@ -15,6 +15,8 @@ Routes:
   (the application's id, which is public).
 - ``POST /api/activity/token``: the table inside Discord signs a member in
   (:mod:`bot.web.activity`) and is told the games of the Activity's channel.
+- ``POST /api/activity/start``: a signed-in member starts a game in the Activity's
+  channel, against the computers or with the people in the Activity.
 
 An ``act`` goes to :meth:`bot.sessions.GameSessions.act`, the path a Discord click
 takes; its outcome reaches every page through :class:`~bot.web.screen.WebScreen`. A
@@ -30,14 +32,18 @@ import html
 import logging
 import os
 import time
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
+import discord
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from bot.sessions import GameSessions
+from bot.options import DEFAULT_LEVEL, game_options, seat_rows
+from bot.sessions import GameSessions, Session
 from bot.sessions.manager import Refusal
-from bot.store import GameNotFound
+from bot.store import AlreadyPlaying, GameNotFound
 from bot.store.settings import GuildSettings
 from bot.web.activity import ActivityAuth, ActivityRefused, Seat
 from bot.web.links import Grant, LinkRefused, Links
@@ -50,6 +56,7 @@ from bot.web.protocol import (
     parse,
 )
 from bot.web.screen import Viewer, WebScreen
+from engine.variants import VARIANTS
 
 __all__ = [
     "BURST",
@@ -136,6 +143,8 @@ class WebServer:
             games start on Discord.
         activity: signs members in to the table inside Discord; None where Activities
             are off (``POST /api/activity/token`` then says so with a 503).
+        serves: whether a guild's games run in this process (the bot's
+            ``serves_guild``); the Activity starts no game of another process's guild.
 
     Attributes:
         screen: the screen to add to ``sessions.screens``.
@@ -152,9 +161,11 @@ class WebServer:
         burst: int = BURST,
         home: str | None = None,
         activity: ActivityAuth | None = None,
+        serves: Callable[[int], bool] = lambda guild: True,
     ) -> None:
         self.sessions = sessions
         self.activity = activity
+        self.serves = serves
         self.home = home
         self.rate = rate
         self.burst = burst
@@ -174,6 +185,7 @@ class WebServer:
             self.app.router.add_get("/", self._activity_page)
         self.app.router.add_get("/api/activity/config", self._activity_config)
         self.app.router.add_post("/api/activity/token", self._activity_token)
+        self.app.router.add_post("/api/activity/start", self._activity_start)
 
     async def start(self, host: str, port: int) -> str:
         """Listen on ``host``:``port`` (0: any free port) and return the address.
@@ -362,15 +374,17 @@ class WebServer:
         return web.FileResponse(STATIC / "index.html", headers=_PRIVATE_HEADERS)
 
     async def _activity_config(self, request: web.Request) -> web.Response:
-        """``{"client_id"}``: the application's id, which the SDK needs before it can ask
-        for a sign-in code (public: it is in every install link). A 503 ``off`` where
-        Activities are off, as a sign-in would be, so the page says so at once."""
+        """``{"client_id", "variants"}``: the application's id, which the SDK needs before
+        it can ask for a sign-in code (public: it is in every install link), and the games
+        a member may start (``{"name", "title"}``, the engine's order, Tuque first). A
+        503 ``off`` where Activities are off, as a sign-in would be, so the page says so
+        at once."""
         if self.activity is None:
-            return web.json_response(
-                {"error": "off", "reason": _ACTIVITY_OFF}, status=503, headers=_PRIVATE_HEADERS
-            )
+            return _refusal(ActivityRefused(503, "off", _ACTIVITY_OFF))
+        variants = [{"name": name, "title": v.title} for name, v in VARIANTS.items()]
         return web.json_response(
-            {"client_id": str(self.activity.client_id)}, headers=_PRIVATE_HEADERS
+            {"client_id": str(self.activity.client_id), "variants": variants},
+            headers=_PRIVATE_HEADERS,
         )
 
     async def _activity_token(self, request: web.Request) -> web.Response:
@@ -380,21 +394,10 @@ class WebServer:
         try:
             if self.activity is None:
                 raise ActivityRefused(503, "off", _ACTIVITY_OFF)
-            try:
-                body = await request.json()
-            except ValueError:
-                body = None
-            if not isinstance(body, dict):
-                raise ActivityRefused(
-                    400, "malformed", "Send a JSON object with `code` and `instance_id`."
-                )
+            body = await _json_object(request, "`code` and `instance_id`")
             seat = await self.activity.sign_in(body.get("code"), body.get("instance_id"))
         except ActivityRefused as refused:
-            return web.json_response(
-                {"error": refused.kind, "reason": refused.reason},
-                status=refused.status,
-                headers=_PRIVATE_HEADERS,
-            )
+            return _refusal(refused)
         answer = {
             "access_token": seat.access_token,
             "member": str(seat.member),
@@ -430,3 +433,135 @@ class WebServer:
                 }
             )
         return found
+
+    async def _activity_start(self, request: web.Request) -> web.Response:
+        """Start a game in the Activity's channel: ``{"access_token", "instance_id",
+        "variant", "with"}`` in, ``{"game", "link"}`` out (the member's seat link); any
+        refusal is ``{"error", "reason"}`` alone, and starts nothing (docs/web.md,
+        "Starting a game")."""
+        try:
+            if self.activity is None:
+                raise ActivityRefused(503, "off", _ACTIVITY_OFF)
+            body = await _json_object(
+                request, "`access_token`, `instance_id`, `variant` and `with`"
+            )
+            variant, mode = body.get("variant"), body.get("with")
+            if not isinstance(variant, str) or variant not in VARIANTS:
+                raise ActivityRefused(400, "variant", "There is no such game to start.")
+            if mode not in ("computers", "people"):
+                raise ActivityRefused(400, "malformed", "`with` is `computers` or `people`.")
+            # Checked afresh: the page's token may be another member's, or its member
+            # may have left the instance since they signed in.
+            seat = await self.activity.recheck(body.get("access_token"), body.get("instance_id"))
+            session = await self._start(seat, variant, with_people=mode == "people")
+        except ActivityRefused as refused:
+            return _refusal(refused)
+        number = session.table.seat_of(seat.member)
+        assert number is not None  # the member sits in every game they start
+        link = self.links.seat_link(session.id, number, seat.member)
+        return web.json_response({"game": session.id, "link": link}, headers=_PRIVATE_HEADERS)
+
+    async def _start(self, seat: Seat, variant: str, *, with_people: bool) -> Session:
+        """Start and show ``variant`` in the seat's channel: the member at seat 0, then
+        (``with_people``) the instance's other participants who are members of the
+        guild, up to the variant's seats, computers of the default level in the rest, as
+        ``/tuque bot`` and a lobby seat them. The table and its thread appear as for any
+        game, and the people are pinged to it with "Show my hand".
+
+        Raises:
+            ActivityRefused: not in a server, a server Tuque is not in or whose games
+                run in another process, fewer than two people for ``with_people``, two
+                of them already playing together there (AlreadyPlaying), or Discord
+                failing to say who is a member.
+        """
+        if seat.guild is None:
+            raise ActivityRefused(
+                400,
+                "guild",
+                "Games start in a server's channel: in a DM or group DM, challenge a "
+                "friend with /tuque challenge there instead.",
+            )
+        guild = self.sessions.client.get_guild(seat.guild)
+        if guild is None or not self.serves(seat.guild):
+            raise ActivityRefused(
+                400, "guild", "Tuque cannot start a game in this server: is the bot in it?"
+            )
+        options = game_options(variant)
+        players = VARIANTS[variant].configured(VARIANTS[variant].options(**options)).players
+        wanted = [seat.member]
+        if with_people:
+            wanted += [user for user in dict.fromkeys(seat.users) if user != seat.member]
+        people: list[discord.Member] = []
+        for user in wanted:
+            member = await _guild_member(guild, user)
+            if member is not None:
+                people.append(member)
+            if len(people) == players:
+                break
+        if not people or people[0].id != seat.member:
+            raise ActivityRefused(403, "not_member", "You are not a member of this server.")
+        if with_people and len(people) < 2:
+            raise ActivityRefused(
+                400,
+                "people",
+                "Only you are here: ask the others to join this Activity first, or play "
+                "the computers.",
+            )
+        names = {member.id: member.display_name for member in people}
+        try:
+            session = await self.sessions.start(
+                seat.guild,
+                seat.channel,
+                variant,
+                options,
+                seat_rows(variant, options, people, DEFAULT_LEVEL),
+            )
+        except AlreadyPlaying as playing:
+            a, b = (names.get(user, "someone") for user in playing.user_ids)
+            raise ActivityRefused(
+                409,
+                "already_playing",
+                f"{a} and {b} are already playing together (game #{playing.game_id}): they "
+                "finish or resign it first.",
+            ) from None
+        await self.sessions.open(session, [], pinged=list(range(len(people))))
+        return session
+
+
+async def _guild_member(guild: discord.Guild, user: int) -> discord.Member | None:
+    """The guild's member ``user``, from the cache or Discord; None if not a member."""
+    member = guild.get_member(user)
+    if member is not None:
+        return member
+    try:
+        return await guild.fetch_member(user)
+    except discord.NotFound:
+        return None
+    except discord.HTTPException:
+        raise ActivityRefused(
+            502, "discord", "Discord did not say who is in this server: try again."
+        ) from None
+
+
+async def _json_object(request: web.Request, fields: str) -> dict[str, Any]:
+    """The request's JSON object.
+
+    Raises:
+        ActivityRefused: the body is not a JSON object (400, naming its ``fields``).
+    """
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        raise ActivityRefused(400, "malformed", f"Send a JSON object with {fields}.")
+    return body
+
+
+def _refusal(refused: ActivityRefused) -> web.Response:
+    """A refusal's answer: ``{"error", "reason"}`` and its status, nothing else."""
+    return web.json_response(
+        {"error": refused.kind, "reason": refused.reason},
+        status=refused.status,
+        headers=_PRIVATE_HEADERS,
+    )

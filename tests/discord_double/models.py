@@ -591,16 +591,27 @@ def number_components(components: list[dict[str, Any]]) -> None:
 @dataclass(eq=False)
 class ActivityInstance:
     """A running Activity of the application, as ``GET /applications/{application_id}/
-    activity-instances/{instance_id}`` describes it: where it runs and who is in it."""
+    activity-instances/{instance_id}`` describes it: where it runs and who is in it.
+    ``private``: it runs in a DM or group DM (a user install), whose location names no
+    guild (kind ``pc``, a private channel)."""
 
     instance_id: str
     launch_id: str
     channel: Channel
     users: list[int] = field(default_factory=list)
+    private: bool = False
 
     def payload(self, application_id: int) -> dict[str, Any]:
         """The instance as Discord serialises it (``EmbeddedActivityInstance``)."""
         guild_id, channel_id = str(self.channel.guild.id), str(self.channel.id)
+        if self.private:
+            return {
+                "application_id": str(application_id),
+                "instance_id": self.instance_id,
+                "launch_id": self.launch_id,
+                "location": {"id": f"pc-{channel_id}", "kind": "pc", "channel_id": channel_id},
+                "users": [str(user) for user in self.users],
+            }
         return {
             "application_id": str(application_id),
             "instance_id": self.instance_id,

@@ -685,14 +685,18 @@ class DiscordDouble:
             }
         return commands[key]
 
-    def start_activity(self, channel: Channel, *users: User) -> ActivityInstance:
+    def start_activity(
+        self, channel: Channel, *users: User, private: bool = False
+    ) -> ActivityInstance:
         """An Activity instance of the application running in ``channel`` with ``users``
-        in it (as if one of them launched it and the others joined)."""
+        in it (as if one of them launched it and the others joined); ``private``: as in a
+        DM or group DM, with no guild."""
         instance = ActivityInstance(
             instance_id=f"i-{self._snowflake()}-gc-{channel.guild.id}-{channel.id}",
             launch_id=str(self._snowflake()),
             channel=channel,
             users=[user.id for user in users],
+            private=private,
         )
         self.activity_instances[instance.instance_id] = instance
         return instance

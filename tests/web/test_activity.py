@@ -1,6 +1,7 @@
 """The table inside Discord, against the Discord double: "Open the table" launches the
 Activity, the server signs a member of the instance in (the OAuth2 exchange) and tells
-them their channel's games, every forged or misplaced sign-in is refused, the command
+them their channel's games, a member starts a game there with the computers or the
+people present, every forged or misplaced sign-in or start is refused, the command
 sync keeps the Entry Point, and commands from DMs and group DMs are answered."""
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ import aiohttp
 import discord
 import pytest
 
+from bot import render
 from bot.client import PLAYED_IN_A_SERVER, TuqueBot
-from tests.bot.e2e import Table, running_bot, started_game, table_message
+from tests.bot.e2e import Table, db_snapshot, game_posts, running_bot, started_game, table_message
 from tests.discord_double import InteractionRecord
-from tests.discord_double.models import ActivityInstance
+from tests.discord_double.models import ActivityInstance, User
 from tests.discord_double.server import CLIENT_SECRET, ENTRY_POINT_DROPPED
 
 ACTIVITY = {"web_port": 0, "discord_client_secret": CLIENT_SECRET}
@@ -255,3 +257,128 @@ async def test_an_open_lobby_offers_open_the_table(table: Table) -> None:
         rec = await t.double.click(t.bob, lobby, "tuque:launch")
         await rec.settled()
         assert rec.response_type == 12
+
+
+async def start(bot: TuqueBot, body: object) -> tuple[int, dict[str, Any]]:
+    """POST ``body`` to the bot's ``/api/activity/start``: the status and the JSON answer."""
+    assert bot.web is not None and bot.web.address is not None
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{bot.web.address}/api/activity/start", json=body) as response,
+    ):
+        return response.status, await response.json()
+
+
+async def token_of(t: Table, bot: TuqueBot, user: User, instance: ActivityInstance) -> str:
+    """``user``'s access token, as their page holds it once signed in to ``instance``."""
+    status, answer = await sign_in(
+        bot, {"code": t.double.authorize(user), "instance_id": instance.instance_id}
+    )
+    assert status == 200, answer
+    token = answer["access_token"]
+    assert isinstance(token, str)
+    return token
+
+
+@pytest.mark.parametrize("mode", ["computers", "people"])
+async def test_a_member_starts_a_game_in_the_activitys_channel(table: Table, mode: str) -> None:
+    """Ann, in an Activity with Bob, starts Euchre against the computers (she alone) or
+    with the people here (Ann and Bob, computers in the other seats): the game runs in
+    the instance's channel, its table is in its thread with a "Show my hand" call to
+    its people, and the answer is Ann's own seat link."""
+    t = table
+    t.double.enable_activities()
+    async with running_bot(t, **ACTIVITY) as bot:
+        assert bot.web is not None
+        instance = t.double.start_activity(t.channel, t.ann, t.bob)
+        token = await token_of(t, bot, t.ann, instance)
+        body = {
+            "access_token": token,
+            "instance_id": instance.instance_id,
+            "variant": "euchre",
+            "with": mode,
+        }
+        status, answer = await start(bot, body)
+        assert status == 200, answer
+        assert set(answer) == {"game", "link"}
+        session = bot.sessions.session(answer["game"])
+        assert session is not None
+        assert (session.guild_id, session.channel_id) == (t.guild.id, t.channel.id)
+        assert session.table.game.variant.name == "euchre"
+        people = [t.ann.id] if mode == "computers" else [t.ann.id, t.bob.id]
+        members = [seat.member for seat in session.table.seats]
+        assert members == people + [None] * (4 - len(people))
+        grant = bot.web.links.check(
+            answer["link"].split("?t=", 1)[1].replace("%2E", "."), answer["game"]
+        )
+        assert (grant.game, grant.seat, grant.member) == (answer["game"], 0, t.ann.id)
+
+        call = render.hand_call_text(people, session.id)
+        await t.double.wait_until(lambda: any(m.text == call for m in game_posts(t)))
+        posted = table_message(t)
+        assert session.discord.thread_id is not None
+        assert posted.channel.id == session.discord.thread_id
+        (called,) = [m for m in game_posts(t) if m.text == call]
+        assert called.channel.id == session.discord.thread_id
+        assert [b.label for b in called.buttons] == ["Show my hand"]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "forged",
+        "other_member",
+        "left",
+        "variant",
+        "alone",
+        "already_playing",
+        "private",
+        "malformed",
+    ],
+)
+async def test_a_refused_start_says_why_and_starts_nothing(table: Table, case: str) -> None:
+    """A forged token; Eve's token for an Activity she is not in; Ann gone from the
+    Activity since she signed in; a game that does not exist; the people of an Activity
+    of one; Ann and Bob playing together already; an Activity in a DM; a body that is no
+    start: a 4xx with a reason, and nothing stored or running."""
+    t = table
+    t.double.enable_activities()
+    async with running_bot(t, **ACTIVITY) as bot:
+        if case == "already_playing":
+            await started_game(t, bot)
+        users = (t.ann,) if case == "alone" else (t.ann, t.bob)
+        instance = t.double.start_activity(t.channel, *users, private=case == "private")
+        body: dict[str, object] = {
+            "access_token": await token_of(t, bot, t.ann, instance),
+            "instance_id": instance.instance_id,
+            "variant": "tuque",
+            "with": "people",
+        }
+        expected = {
+            "forged": (401, "token"),
+            "other_member": (403, "not_participant"),
+            "left": (403, "not_participant"),
+            "variant": (400, "variant"),
+            "alone": (400, "people"),
+            "already_playing": (409, "already_playing"),
+            "private": (400, "guild"),
+            "malformed": (400, "malformed"),
+        }[case]
+        if case == "forged":
+            body["access_token"] = "made-up-token"
+        elif case == "other_member":
+            lounge = t.double.start_activity(t.double.add_channel(t.guild, "lounge"), t.eve)
+            body["access_token"] = await token_of(t, bot, t.eve, lounge)
+        elif case == "left":
+            instance.users.remove(t.ann.id)
+        elif case == "variant":
+            body["variant"] = "poker"
+        elif case == "malformed":
+            body["with"] = "everyone"
+        before, running = db_snapshot(t), bot.sessions.running()
+        status, answer = await start(bot, body)
+        assert (status, answer.get("error")) == expected, answer
+        assert set(answer) == {"error", "reason"} and answer["reason"]
+        assert db_snapshot(t) == before and bot.sessions.running() == running
+        if case == "already_playing":
+            assert "already playing together" in answer["reason"]

@@ -2,7 +2,8 @@
 the table", each page signs in through the SDK's own mock (``DiscordSDKMock``: no
 ``frame_id`` in the address) with a code the double issued, the bot exchanges it at the
 double and checks the instance, and the members play a whole game in their pages while a
-third member watches; a sign-in the server refuses shows its reason and opens nothing."""
+third member watches; a member alone starts a game against the computers from the page
+and plays in it; a sign-in the server refuses shows its reason and opens nothing."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from browser import chromium, open_page, page_errors, play_one
 from playwright.async_api import Browser, Page
 
 from bot.client import TuqueBot
+from engine.variants import VARIANTS
 from tests.bot.e2e import Table, challenge_and_accept, running_bot, table_message
 from tests.discord_double.models import User
 from tests.discord_double.server import CLIENT_SECRET
@@ -116,6 +118,39 @@ async def test_two_members_play_a_game_in_the_activity_and_a_third_watches(
             assert page_errors(page) == []
         assert await eve.query_selector_all("#hand .card") == []
         assert session.table.result is not None
+
+
+async def test_a_member_starts_a_game_against_the_computers_and_plays(
+    table: Table, browser: Browser
+) -> None:
+    """Ann, alone in an Activity of a channel with no game, is offered every game (Tuque
+    chosen); "Play the computers" starts Tuque in the channel and opens her seat in the
+    same page, where she plays."""
+    t = table
+    t.double.enable_activities()
+    async with running_bot(t, **ACTIVITY) as bot:
+        instance = t.double.start_activity(t.channel, t.ann)
+        page = await open_page(
+            browser,
+            activity_url(bot, instance.instance_id, t.double.authorize(t.ann)),
+            ready="body[data-activity='choosing']",
+        )
+        assert await page.query_selector_all("#activity-tables button") == []
+        titles = await page.eval_on_selector_all(
+            "#activity-variant option", "options => options.map(o => o.textContent)"
+        )
+        assert titles == [v.title for v in VARIANTS.values()]
+        assert await page.input_value("#activity-variant") == "tuque"
+        await page.click("#activity-start button[data-start='computers']")
+        await page.wait_for_selector("body[data-state='live']")
+        assert await page.get_attribute("body", "data-activity") == "table"
+        assert await page.get_attribute("body", "data-seat") == "0"
+        (session,) = bot.sessions.running()
+        assert session.channel_id == t.channel.id
+        assert session.table.game.variant.name == "tuque"
+        assert [seat.member for seat in session.table.seats] == [t.ann.id, None]
+        assert await play_one(page, random.Random(35))
+        assert page_errors(page) == []
 
 
 async def test_a_refused_sign_in_shows_why_and_opens_nothing(

@@ -1,7 +1,8 @@
 // The page inside Discord (docs/web.md, "Inside Discord: the Activity"): Discord's
 // Embedded App SDK asks the member for a sign-in code, the bot's server exchanges it
 // (the client secret never reaches this page) and answers with the games of the
-// Activity's channel; the member picks one, and the table opens in this document.
+// Activity's channel; the member picks one, or starts one against the computers or with
+// the people in the Activity, and the table opens in this document.
 //
 // Discord opens the Activity with `frame_id` and `instance_id` in the address. Without
 // a `frame_id` (a plain browser: the convention of Discord's SDK playground) the SDK's
@@ -45,6 +46,7 @@ export async function startActivity(openTable) {
       );
     }
     const config = await askServer("/api/activity/config");
+    panel.offer(config.variants ?? []);
     sdk = embedded ? new DiscordSDK(config.client_id) : mockSdk(config.client_id, query, mockCodes);
     await sdk.ready();
   } catch (error) {
@@ -91,6 +93,7 @@ async function signIn(sdk, panel) {
     } catch {
       throw new Refused("authenticate", "Discord did not accept the sign-in: try again.");
     }
+    panel.signedIn = { access_token: answer.access_token, instance_id: sdk.instanceId };
     panel.choose(answer.tables);
   } catch (error) {
     panel.failed(error, true);
@@ -118,17 +121,20 @@ async function askServer(path, payload) {
   if (!response.ok || answer === null || typeof answer !== "object") {
     const reason = typeof answer?.reason === "string"
       ? answer.reason
-      : `The table's server refused the sign-in (HTTP ${response.status}): try again in a moment.`;
+      : `The table's server refused (HTTP ${response.status}): try again in a moment.`;
     throw new Refused(typeof answer?.error === "string" ? answer.error : "server", reason);
   }
   return answer;
 }
 
-/** The panel over the table: signing in, the channel's games to pick, or why not. */
+/** The panel over the table: signing in, the channel's games to pick or one to start,
+ *  or why not. */
 class Picker {
   constructor(openTable) {
     this.openTable = openTable;
     this.signIn = null;
+    // The sign-in's answer a start sends back: the server checks it at Discord again.
+    this.signedIn = null;
     this.box = $("#activity");
     this.box.hidden = false;
     $("#activity-retry").addEventListener("click", () => this.signIn?.());
@@ -137,6 +143,45 @@ class Picker {
       const button = event.target.closest("button[data-link]");
       if (button) this.open(button.dataset.link);
     });
+    $("#activity-start").addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-start]");
+      if (button) this.start(button.dataset.start);
+    });
+  }
+
+  /** The games a member may start, by title; the first (Tuque) chosen. */
+  offer(variants) {
+    const select = $("#activity-variant");
+    select.replaceChildren(...variants.map(({ name, title }) => new Option(title, name)));
+  }
+
+  /** Start a game of the chosen variant in the Activity's channel, against the
+   *  computers or with the people here (`with`), and open the member's seat. A refusal
+   *  shows its reason under the list, which stays. */
+  async start(mode) {
+    const buttons = [...document.querySelectorAll("#activity-start button")];
+    buttons.forEach((button) => { button.disabled = true; });
+    body.dataset.activity = "starting";
+    delete body.dataset.activityError;
+    $("#activity-error").hidden = true;
+    this.say("Dealing…");
+    try {
+      const answer = await askServer("/api/activity/start", {
+        ...this.signedIn,
+        variant: $("#activity-variant").value,
+        with: mode,
+      });
+      this.open(answer.link);
+    } catch (error) {
+      body.dataset.activity = "choosing";
+      body.dataset.activityError = error instanceof Refused ? error.kind : "page";
+      this.say("The game did not start.");
+      const box = $("#activity-error");
+      box.textContent = error instanceof Refused ? error.message : "Something went wrong on this page: try again.";
+      box.hidden = false;
+    } finally {
+      buttons.forEach((button) => { button.disabled = false; });
+    }
   }
 
   working(words) {
@@ -193,8 +238,8 @@ class Picker {
       list.append(item);
     }
     this.say(tables.length
-      ? "Choose a game of this channel."
-      : "No game is running in this channel yet.");
+      ? "Choose a game of this channel, or start one."
+      : "No game is running in this channel yet: start one.");
     $("#activity-games").hidden = false;
   }
 
