@@ -40,7 +40,7 @@ from bot.sessions import GameSessions, Session
 from bot.store import SeatRow, Store, StoreError
 from bot.web.home import FormRefused, NewGame, YourGame, page, parse_new
 from bot.web.links import Links
-from bot.web.server import WebServer, WebUnavailable
+from bot.web.server import BURST, RATE_PER_SECOND, WebServer, WebUnavailable
 from bot.workers import computer_pool
 from engine.variants import VARIANTS
 
@@ -196,6 +196,8 @@ async def running(
     name: str,
     move_delay: float,
     executor: Executor,
+    rate: float = RATE_PER_SECOND,
+    burst: int = BURST,
 ) -> AsyncIterator[LocalTable]:
     """Serve the web table and its home page on ``host``:``port`` (0: any free port)
     with the games of ``database``, until the block ends; unfinished games go on.
@@ -205,6 +207,8 @@ async def running(
         name: the person's name in the games started now.
         move_delay: seconds before each computer move.
         executor: where the computers think (a process pool; a thread pool in tests).
+        rate, burst: the messages a page may send, as :class:`WebServer` takes them
+            (tests that click the moment a turn shows raise them).
 
     Yields:
         the home page's routes, with :attr:`LocalTable.address` set.
@@ -229,7 +233,7 @@ async def running(
         )
         links = Links(secrets.token_bytes(32), "", LINK_LIFETIME)
         # No turn timer: nobody else waits for the person, and no sweep runs here.
-        server = WebServer(sessions, links, None, home="/")
+        server = WebServer(sessions, links, None, home="/", rate=rate, burst=burst)
         sessions.screens = [server.screen]
         local = LocalTable(sessions, links, name)
         server.app.router.add_get("/", local.home)

@@ -244,15 +244,16 @@ async def test_forged_options_are_refused_and_write_nothing(
     assert expected in text
 
 
-async def test_commands_from_direct_messages_are_refused(table: Table) -> None:
-    """A /tuque command sent from a DM (guild_only only hides it there) says where to play."""
+async def test_a_servers_commands_from_direct_messages_are_refused(table: Table) -> None:
+    """A server's /tuque command sent from a DM says where it works and writes nothing
+    (games in DMs: tests/bot/test_private_games.py)."""
     t = table
     async with running_bot(t):
-        for command in ("bot", "hand", "resign", "leaderboard", "stats"):
+        for command in ("leaderboard", "stats"):
             text = await refused(
                 t, lambda c=command: t.double.forge_slash(t.ann, t.channel, "tuque", c, dm=True)
             )
-            assert "played in a server" in text
+            assert "needs a server's channel" in text
 
 
 async def test_forged_custom_ids_are_explained(table: Table) -> None:

@@ -199,7 +199,7 @@ async def test_settings_are_not_changed_from_direct_messages(table: Table) -> No
             t.ann, t.channel, "tuque", "settings", dm=True, default_variant="euchre"
         )
         await rec.settled()
-        assert rec.original is not None and "played in a server" in rec.original.text
+        assert rec.original is not None and "needs a server's channel" in rec.original.text
         assert stored(t) == []
 
 

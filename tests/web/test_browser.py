@@ -289,7 +289,14 @@ async def test_a_newcomer_starts_a_game_from_the_home_page_and_plays_it_to_the_e
     pool = ThreadPoolExecutor(max_workers=1)
     try:
         async with running(
-            tmp_path / "web.db", host="127.0.0.1", port=0, name="Ann", move_delay=0, executor=pool
+            tmp_path / "web.db",
+            host="127.0.0.1",
+            port=0,
+            name="Ann",
+            move_delay=0,
+            executor=pool,
+            rate=1000,
+            burst=1000,
         ) as local:
             context = await browser.new_context(reduced_motion="reduce")
             page = await context.new_page()
