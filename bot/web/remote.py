@@ -59,14 +59,24 @@ def _ended(table: Table, row: GameRow) -> Table:
     if settled is not None and settled.after.result is not None:
         return settled.after  # played to its end: the engine's winner, as stored
     if row.winner_seat is not None and row.status.value in set(Ending):
+        ending = Ending(row.status.value)
         winner = table.seats[row.winner_seat].side
         try:
-            return dataclasses.replace(
-                table, result=table.standings(Ending(row.status.value), winner)
-            )
+            result = table.standings(ending, winner, by=_ended_by(table, winner))
         except ValueError:
             pass  # a winner side the table no longer agrees with: ended, no result shown
+        else:
+            return dataclasses.replace(table, result=result)
     return dataclasses.replace(table, stopped=True)
+
+
+def _ended_by(table: Table, winner: int) -> int | None:
+    """The member's seat whose resignation or absence ended the game, as
+    far as the store tells: it keeps the resignations a game went on after, not the one
+    that ended it, nor who was away. The one losing member still playing; None where
+    several could be."""
+    losers = [s.number for s in table.seats if s.playing and s.side != winner]
+    return losers[0] if len(losers) == 1 else None
 
 
 @dataclass(eq=False, slots=True)
