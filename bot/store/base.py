@@ -266,7 +266,7 @@ class StoreBase:
                 url, pool_size, migrations_dir or POSTGRESQL_MIGRATIONS_DIR
             )
             store = cls(engine, shards)
-            store._connect_args = engine.dialect.create_connect_args(engine.url)[1] | _ssl(url)
+            store._connect_args = {**engine.dialect.create_connect_args(engine.url)[1], **_ssl(url)}
             return store
         return cls(await _open_sqlite(Path(database), migrations_dir or MIGRATIONS_DIR), shards)
 

@@ -310,8 +310,11 @@ class WebServer:
         """The game of ``grant`` as the store has it, run by another process (None: no
         such game running); the socket is refused (and closed) if the link's seat is no
         longer its member's, or the store failed."""
+        remote = self.remote
+        if remote is None:
+            return None
         try:
-            session = await self.remote.open(grant.game) if self.remote is not None else None
+            session = await remote.open(grant.game)
         except Exception:
             log.exception("game %d: cannot read it for a page", grant.game)
             reason = "The game could not be read just now: reload the page to try again."
@@ -322,7 +325,7 @@ class WebServer:
             if grant.seat >= len(seats) or seats[grant.seat].member != grant.member:
                 reason = "This link is for another seat of this game."
                 await self._refuse(socket, LINK_REFUSED, "link", reason)
-                self.remote.release(grant.game)
+                remote.release(grant.game)
                 return None
         return session
 
