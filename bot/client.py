@@ -427,12 +427,17 @@ class TuqueBot(commands.AutoShardedBot):
                 settings.discord_client_secret.get_secret_value(),
                 bot_instance_lookup(self.http),
             )
+        # On PostgreSQL other processes may run games (shards) that pages here show, and
+        # pages there this process's: each change is announced, and each process listens.
+        shared = self.store.backend == "postgresql"
+        self.store.announces = shared
         self.web = WebServer(
             self.sessions,
             links,
             GuildSettings.defaults(settings),
             activity=activity,
             serves=self.serves_guild,
+            remote=shared,
         )
         address = await self.web.start(settings.web_host, port)
         if not settings.web_url:

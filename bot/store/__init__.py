@@ -18,6 +18,8 @@ written by aggregate, each module with its rows, enums, errors and design notes:
 - ``bot.store.settings``: each server's settings (``/tuque settings``) over the bot's
   defaults.
 - ``bot.store.copy``: copying an SQLite database into PostgreSQL.
+- ``bot.store.changes``: announcing each game change to the bot's other processes on
+  PostgreSQL (``NOTIFY`` on commit, where ``announces`` is set) and listening for them.
 
 Import everything from here (``from bot.store import Store, GameRow``).
 """

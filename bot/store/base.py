@@ -61,6 +61,7 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 import aiosqlite
+import asyncpg
 from sqlalchemy import ColumnElement, Table, create_engine, event, func, literal, select, true
 from sqlalchemy.dialects.postgresql import Insert as PostgresqlInsert
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
@@ -224,6 +225,12 @@ class StoreBase:
         self.shards = shards
         #: Called with each committed write transaction's duration in seconds (metrics).
         self.on_write: Callable[[float], None] | None = None
+        #: Whether each write that changes a game announces it to the bot's other
+        #: processes (PostgreSQL's NOTIFY, ``bot.store.changes``; ignored on SQLite). Off
+        #: unless set: a notifying commit takes PostgreSQL's notification queue lock.
+        self.announces = False
+        # asyncpg.connect's arguments for connections of our own (PostgreSQL only).
+        self._connect_args: dict[str, Any] | None = None
 
     @property
     def backend(self) -> str:
@@ -254,12 +261,13 @@ class StoreBase:
         """
         shards = shards or Shards.all()
         if isinstance(database, str) and database.startswith(POSTGRESQL_SCHEMES):
-            return cls(
-                await _open_postgresql(
-                    make_url(database), pool_size, migrations_dir or POSTGRESQL_MIGRATIONS_DIR
-                ),
-                shards,
+            url = make_url(database)
+            engine = await _open_postgresql(
+                url, pool_size, migrations_dir or POSTGRESQL_MIGRATIONS_DIR
             )
+            store = cls(engine, shards)
+            store._connect_args = {**engine.dialect.create_connect_args(engine.url)[1], **_ssl(url)}
+            return store
         return cls(await _open_sqlite(Path(database), migrations_dir or MIGRATIONS_DIR), shards)
 
     async def close(self) -> None:
@@ -271,6 +279,20 @@ class StoreBase:
                 await self._database.close()
         else:
             await self._database.dispose()
+
+    async def connect_raw(self) -> asyncpg.Connection:
+        """A new asyncpg connection of the caller's own, outside the pool (to ``LISTEN``:
+        ``bot.store.changes.ChangeFeed``); the caller closes it.
+
+        Raises:
+            StoreError: the store is on SQLite.
+            StoreClosed: the store is closed.
+            OSError, asyncpg.PostgresError: the server cannot be reached or refuses.
+        """
+        self._check_open()
+        if self._connect_args is None:
+            raise StoreError("only a PostgreSQL store has connections of its own")
+        return await asyncpg.connect(**self._connect_args)
 
     async def __aenter__(self) -> Self:
         return self
@@ -487,13 +509,17 @@ def _replace_closed(_dbapi_connection: Any, record: ConnectionPoolEntry, _proxy:
         raise DisconnectionError("the server closed this connection")
 
 
+def _ssl(url: URL) -> dict[str, Any]:
+    """asyncpg's ``ssl`` argument from libpq's ``sslmode`` (as managed databases give
+    their URLs), if the URL has one."""
+    return {"ssl": url.query["sslmode"]} if "sslmode" in url.query else {}
+
+
 async def _open_postgresql(url: URL, pool_size: int, migrations_dir: Traversable) -> AsyncEngine:
     shown = url.render_as_string(hide_password=True)
-    # libpq's sslmode (as managed databases give their URLs) is asyncpg's ssl argument.
-    connect_args = {"ssl": url.query["sslmode"]} if "sslmode" in url.query else {}
     engine = create_async_engine(
         url.set(drivername="postgresql+asyncpg").difference_update_query(["sslmode"]),
-        connect_args=connect_args,
+        connect_args=_ssl(url),
         pool_size=pool_size,
         max_overflow=0,
         pool_recycle=POOL_RECYCLE_SECONDS,

@@ -101,6 +101,7 @@ from bot.store.base import (
     lock_members,
 )
 from bot.store.challenges import ChallengeClosed, ChallengeStatus, _resolve
+from bot.store.changes import announce, announcement
 from bot.store.lobbies import _ready_lobby, _start_lobby
 from bot.store.records import RatingChange, _rate, _upsert_player
 from bot.store.schema import (
@@ -443,9 +444,11 @@ def _unnest(
     return rows.render_derived(name=name)
 
 
-def _change_statement() -> Select[int]:
+def _change_statement(*, announced: bool) -> Select[Any]:
     """``append_actions`` on PostgreSQL in one statement: returns the game's id if it
-    changed the game, no row if it did not (see the module's docstring).
+    changed the game, no row if it did not (see the module's docstring). ``announced``:
+    the row also notifies the change (``bot.store.changes``), so the notification is the
+    statement's own and is delivered when it commits, with no round trip more.
 
     Parameters: ``game_id``, ``first_seq``, ``actions`` (the actions in order), ``now``,
     ``new_turn``; the hands as parallel arrays, one item a hand (``hand_no``,
@@ -525,12 +528,18 @@ def _change_statement() -> Select[int]:
         ),
     ]
     # Not read by the outer query: add_cte makes them part of it all the same.
-    return select(changed.c.id).add_cte(
+    columns: list[ColumnElement[Any]] = [changed.c.id]
+    if announced:
+        # In the select list, over changed's one row or none: only a change announces.
+        length = first_seq + func.cardinality(cast(bindparam("actions"), ARRAY(Text())))
+        columns.append(announcement(changed.c.id, length))
+    return select(*columns).add_cte(
         *(statement.cte(f"inserted_{i}") for i, statement in enumerate(inserts))
     )
 
 
-_CHANGE = _change_statement()
+_CHANGE = _change_statement(announced=False)
+_CHANGE_ANNOUNCED = _change_statement(announced=True)
 
 
 def _change_parameters(
@@ -936,16 +945,19 @@ class GameQueries(StoreBase):
                     _check_hand(record, sides)
                     await _insert_hand(db, game_id, record, now)
             await db.execute(update(games).where(games.c.id == game_id).values(**header))
+            if self.announces:
+                await announce(db, game_id)
             return first_seq + len(actions)
 
         if self.backend == "postgresql":
             parameters = _change_parameters(game_id, first_seq, actions, records, new_turn, now)
+            statement = _CHANGE_ANNOUNCED if self.announces else _CHANGE
             runs = 0
 
             async def change(db: Connection) -> bool:
                 nonlocal runs
                 runs += 1
-                if (await db.execute(_CHANGE, parameters)).first() is not None:
+                if (await db.execute(statement, parameters)).first() is not None:
                     return True
                 # Run again after its connection dropped, it may find its first run's
                 # change committed.
@@ -1029,6 +1041,8 @@ class GameQueries(StoreBase):
             if result.rowcount != 1:
                 raise ValueError(f"seat {seat} of game {game_id} has no member still playing")
             await db.execute(update(games).where(games.c.id == game_id).values(updated_at=now))
+            if self.announces:
+                await announce(db, game_id)
 
         await self._write(work)
 
@@ -1265,6 +1279,8 @@ class GameQueries(StoreBase):
                     status=status.value, winner_seat=winner_seat, finished_at=now, updated_at=now
                 )
             )
+            if self.announces:
+                await announce(db, game_id)
             if result is None:
                 return []
             vs_computer = not result.rated

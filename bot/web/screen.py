@@ -158,6 +158,21 @@ class WebScreen:
         elif change.new_turn:
             # The store wrote this change with the same start a moment ago.
             self._turn_started[session.id] = time.time()
+        self._push(session, change)
+
+    def show_stored(self, session: Session, turn_started: float) -> None:
+        """Queue each page of the game its view of ``session``, a game another process
+        runs as this one just read it from the store (:mod:`bot.web.remote`), whose turn
+        began at ``turn_started`` (seconds since the epoch, the store's); once the game
+        is over, close the pages after that last view."""
+        if session.finished:
+            self._turn_started.pop(session.id, None)
+        else:
+            # The store's start, not this process's clock: the change was made elsewhere.
+            self._turn_started[session.id] = turn_started
+        self._push(session, Change(session.table, session.table))
+
+    def _push(self, session: Session, change: Change) -> None:
         clock = self.clock(session.id)
         # One view per seat shown, however many pages show it (spectators share one).
         views: dict[int | None, tuple[str, str]] = {}

@@ -55,11 +55,13 @@ from bot.web.protocol import (
     frame,
     parse,
 )
+from bot.web.remote import RemoteTables
 from bot.web.screen import Viewer, WebScreen
 from engine.variants import VARIANTS
 
 __all__ = [
     "BURST",
+    "ELSEWHERE",
     "LINK_REFUSED",
     "NO_GAME",
     "RATE_PER_SECOND",
@@ -82,6 +84,8 @@ LINK_REFUSED = 4401
 """The close code of a socket whose link is refused (the ``refused`` frame says why)."""
 NO_GAME = 4404
 """The close code of a socket to a game that does not run here."""
+ELSEWHERE = "elsewhere"
+"""The ``refused`` kind of an act or hint from a page of a game another process runs."""
 
 
 class WebUnavailable(Exception):
@@ -145,6 +149,9 @@ class WebServer:
             are off (``POST /api/activity/token`` then says so with a 503).
         serves: whether a guild's games run in this process (the bot's
             ``serves_guild``); the Activity starts no game of another process's guild.
+        remote: shows the games other processes run, as the store has them (shards
+            in several processes on PostgreSQL: :mod:`bot.web.remote`); None where this
+            process runs every game it shows (SQLite, ``tuque-web``).
 
     Attributes:
         screen: the screen to add to ``sessions.screens``.
@@ -162,6 +169,7 @@ class WebServer:
         home: str | None = None,
         activity: ActivityAuth | None = None,
         serves: Callable[[int], bool] = lambda guild: True,
+        remote: bool = False,
     ) -> None:
         self.sessions = sessions
         self.activity = activity
@@ -172,6 +180,7 @@ class WebServer:
         self.links = links
         self.timer_defaults = timer_defaults
         self.screen = WebScreen(links)
+        self.remote = RemoteTables(sessions.store, sessions, self.screen) if remote else None
         self.address: str | None = None
         self._runner: web.AppRunner | None = None
         self.app = web.Application()
@@ -205,6 +214,8 @@ class WebServer:
             reason = os.strerror(error.errno) if known else error.strerror or str(error)
             raise WebUnavailable(f"{host}:{port}: {reason}") from error
         self._runner = runner
+        if self.remote is not None:
+            self.remote.start()
         bound_host, bound_port = runner.addresses[0][:2]
         shown = f"[{bound_host}]" if ":" in bound_host else bound_host
         self.address = f"http://{shown}:{bound_port}"
@@ -214,6 +225,8 @@ class WebServer:
     async def close(self) -> None:
         """Close every page and stop serving (the port is free when this returns)."""
         self.screen.close_all()
+        if self.remote is not None:
+            await self.remote.close()
         if self._runner is not None:
             runner, self._runner = self._runner, None
             await runner.cleanup()
@@ -252,6 +265,10 @@ class WebServer:
             await self._refuse(socket, LINK_REFUSED, "link", str(refused))
             return socket
         session = self.sessions.session(game_id)
+        if session is None and self.remote is not None:
+            session = await self._elsewhere(socket, grant)
+            if socket.closed:
+                return socket
         if session is None:
             reason = f"Game #{game_id} is not running: it is over, or the bot restarted it."
             await self._refuse(socket, NO_GAME, "no_game", reason)
@@ -268,6 +285,13 @@ class WebServer:
         if not self.screen.knows_turn(game_id):
             with contextlib.suppress(GameNotFound):
                 self.screen.turn_began(game_id, await self.sessions.store.turn_started(game_id))
+        if self.sessions.session(game_id) is None and self.remote is not None:
+            # Another process's game: its newest load (each load is a new session).
+            session = self.remote.current(game_id)
+            if session is None:
+                reason = f"Game #{game_id} is over."
+                await self._refuse(socket, NO_GAME, "no_game", reason)
+                return socket
         viewer = Viewer(socket, grant)
         # No await between the snapshot and joining the screen: no change falls between.
         view_text, tag = self.screen.view_frame(session, viewer)
@@ -298,12 +322,50 @@ class WebServer:
             await self._read(socket, viewer)
         finally:
             self.screen.remove(viewer)
+            if self.remote is not None:
+                self.remote.release(game_id)
             if not writer.done():
                 if viewer.closing is None:
                     viewer.close(WSCloseCode.OK, "")
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(writer, 5)
         return socket
+
+    async def _elsewhere(self, socket: web.WebSocketResponse, grant: Grant) -> Session | None:
+        """The game of ``grant`` as the store has it, run by another process (None: no
+        such game running); the socket is refused (and closed) if the link's seat is no
+        longer its member's, or the store failed."""
+        remote = self.remote
+        if remote is None:
+            return None
+        try:
+            session = await remote.open(grant.game)
+        except Exception:
+            log.exception("game %d: cannot read it for a page", grant.game)
+            reason = "The game could not be read just now: reload the page to try again."
+            await self._refuse(socket, WSCloseCode.TRY_AGAIN_LATER, "error", reason)
+            return None
+        if session is not None and grant.seat is not None:
+            seats = session.table.seats
+            if grant.seat >= len(seats) or seats[grant.seat].member != grant.member:
+                reason = "This link is for another seat of this game."
+                await self._refuse(socket, LINK_REFUSED, "link", reason)
+                remote.release(grant.game)
+                return None
+        return session
+
+    def _run_elsewhere(self, viewer: Viewer, seq: int) -> bool:
+        """Refuse, saying why, an act or hint from a page of a game another process
+        runs: that process holds the game and shows each move on Discord."""
+        if self.remote is None or not self.remote.runs_elsewhere(viewer.grant.game):
+            return False
+        reason = (
+            "This page is served by another of the bot's processes than the one running "
+            "the game: it shows every move, but plays none. Play from your hand message "
+            "on Discord, or reconnect to reach the game's own process."
+        )
+        viewer.send(frame("refused", kind=ELSEWHERE, reason=reason, seq=seq))
+        return True
 
     async def _refuse(
         self, socket: web.WebSocketResponse, code: int, kind: str, reason: str
@@ -341,6 +403,8 @@ class WebServer:
             reason = "You are watching this game: only its players act."
             viewer.send(frame("refused", kind="spectator", reason=reason, seq=seq))
             return
+        if self._run_elsewhere(viewer, seq):
+            return
         try:
             await self.sessions.act(grant.game, grant.member, seq, action)
         except Refusal as refusal:
@@ -356,6 +420,8 @@ class WebServer:
         if grant.member is None:
             reason = "You are watching this game: only its players ask for hints."
             viewer.send(frame("refused", kind="spectator", reason=reason, seq=seq))
+            return
+        if self._run_elsewhere(viewer, seq):
             return
         try:
             action, text = await self.sessions.web_hint(grant.game, grant.member, seq)

@@ -117,11 +117,15 @@ class Page:
 
 
 @asynccontextmanager
-async def running_web(db: Path, **limits: float) -> AsyncIterator[Web]:
-    """The manager on a database at ``db`` with the web server on a free loopback port
-    (``limits``: its ``rate`` and ``burst``); computers think in a thread and move at
-    once."""
+async def running_web(
+    db: Path | str, *, remote: bool = False, **limits: float
+) -> AsyncIterator[Web]:
+    """The manager on a database at ``db`` (a path, or a PostgreSQL URL) with the web
+    server on a free loopback port (``limits``: its ``rate`` and ``burst``); computers
+    think in a thread and move at once. ``remote``: as the bot on PostgreSQL, the store
+    announces each change and the server shows games other processes run."""
     store = await Store.open(db)
+    store.announces = remote
     pool = ThreadPoolExecutor(max_workers=1)
     sessions = GameSessions(
         discord.Client(intents=discord.Intents.default()),
@@ -133,7 +137,7 @@ async def running_web(db: Path, **limits: float) -> AsyncIterator[Web]:
     )
     links = Links(SECRET, "", 600)
     defaults = GuildSettings.defaults(Settings(discord_token=None))
-    server = WebServer(sessions, links, defaults, **limits)  # type: ignore[arg-type]
+    server = WebServer(sessions, links, defaults, remote=remote, **limits)  # type: ignore[arg-type]
     links.base_url = await server.start("127.0.0.1", 0)
     # No Discord here: the web is the only screen.
     sessions.screens = [server.screen]
