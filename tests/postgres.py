@@ -10,8 +10,10 @@ Unix socket, and stops it at exit. Each test gets an empty database of its own,
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
+import subprocess
 import warnings
 from pathlib import Path
 
@@ -75,5 +77,12 @@ class PostgresServer:
         return self._template
 
     def stop(self) -> None:
-        """Stop the server and delete its folder."""
-        self._server.cleanup()
+        """Stop the server and delete its folder. At once: nothing it holds is kept, and
+        a clean shutdown's checkpoint first writes out every database the tests made
+        (some 20 s at the end of a worker's run)."""
+        from pgserver._commands import pg_ctl
+
+        server = self._server
+        with contextlib.suppress(subprocess.CalledProcessError):
+            pg_ctl(["-w", "-m", "immediate", "stop"], pgdata=server.pgdata, user=server.system_user)
+        server.cleanup()

@@ -65,13 +65,19 @@ async def open_page(
     context = await browser.new_context(
         viewport={"width": width, "height": height}, reduced_motion="reduce"
     )
-    page = await context.new_page()
+    page = await watched(await context.new_page())
+    await page.goto(url)
+    await page.wait_for_selector(ready)
+    return page
+
+
+async def watched(page: Page) -> Page:
+    """``page`` with the tests' timeout, keeping the uncaught errors it throws (every
+    one fails a test: a page that throws is broken for a person)."""
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_default_timeout(STEP)
     page.errors = errors  # type: ignore[attr-defined]
-    await page.goto(url)
-    await page.wait_for_selector(ready)
     return page
 
 

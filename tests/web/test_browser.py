@@ -13,12 +13,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from browser import STEP, chromium, open_page, page_errors, play_one, seq_of
+from browser import STEP, chromium, open_page, page_errors, play_one, seq_of, watched
 from playwright.async_api import Browser, Page
 from test_socket import rows
 from web_helpers import ANN, BOB, Web, engine_cards, running_web
 
 from bot import render
+from bot.sessions import Session
 from bot.web.local import running
 from bot.web.protocol import MAX_MESSAGE_BYTES
 from bot.web.server import BURST
@@ -66,28 +67,29 @@ async def hand_on_page(page: Page) -> list[str]:
     return [str(await c.get_attribute("data-card")) for c in cards]
 
 
-@pytest.mark.parametrize(
-    ("variant", "members"),
-    [("tuque", [ANN, None]), ("euchre", [ANN, None, None, None])],
-)
-async def test_a_whole_game_played_by_clicking_against_computers(
-    web: Web, browser: Browser, variant: str, members: list[int | None]
-) -> None:
-    # A short game: every hand's steps are the same at any target.
-    session = await web.start(variant, members, target=5)
-    page = await open_page(browser, seat_url(web, session.id, 0, ANN))
-    moves = await play_to_the_end(page, random.Random(variant))
-    assert moves > 5
+async def assert_the_end_shown(page: Page, session: Session) -> None:
+    """The page shows the game's result naming a winner, a score pad row per hand
+    played, and never threw."""
     assert session.table.finished and session.table.result is not None
     result = await page.inner_text("#result")
     sides = session.game.view(None).sides
     won = session.table.result.winner
     winners = [n for n, side in zip(session.seating.names, sides, strict=True) if side == won]
     assert any(name in result for name in winners)
-    # The score pad has a row per hand played, and the page never threw.
     pad_rows = await page.query_selector_all("#pad tbody tr")
     assert len(pad_rows) == len(session.game.hand_results)
     assert page_errors(page) == []
+
+
+async def test_a_whole_tuque_game_played_by_clicking_against_the_computer(
+    web: Web, browser: Browser
+) -> None:
+    """(A whole four-hand Euchre game is README's first command, below.)"""
+    # A short game: every hand's steps are the same at any target.
+    session = await web.start("tuque", [ANN, None], target=5)
+    page = await open_page(browser, seat_url(web, session.id, 0, ANN))
+    assert await play_to_the_end(page, random.Random("tuque")) > 5
+    await assert_the_end_shown(page, session)
 
 
 async def test_the_keyboard_alone_plays_a_hand(web: Web, browser: Browser) -> None:
@@ -284,8 +286,8 @@ async def test_a_move_in_the_page_shows_on_discord_and_a_discord_click_in_the_pa
 async def test_a_newcomer_starts_a_game_from_the_home_page_and_plays_it_to_the_end(
     tmp_path: Path, browser: Browser
 ) -> None:
-    """README's first command: ``tuque-web``'s home page starts a game of the person's
-    choosing; the table plays to its end; "New game" goes back home."""
+    """README's first command: ``tuque-web``'s home page starts a four-hand Euchre game
+    against computers; the table plays to its end by clicking; "New game" goes home."""
     pool = ThreadPoolExecutor(max_workers=1)
     try:
         async with running(
@@ -299,8 +301,7 @@ async def test_a_newcomer_starts_a_game_from_the_home_page_and_plays_it_to_the_e
             burst=1000,
         ) as local:
             context = await browser.new_context(reduced_motion="reduce")
-            page = await context.new_page()
-            page.set_default_timeout(STEP)
+            page = await watched(await context.new_page())
             await page.goto(local.address)
             euchre = page.locator("details", has=page.locator('input[value="euchre"]'))
             await euchre.locator("summary").click()
@@ -312,8 +313,11 @@ async def test_a_newcomer_starts_a_game_from_the_home_page_and_plays_it_to_the_e
             await euchre.locator('button[type="submit"], input[type="submit"]').click()
             await page.wait_for_selector("body[data-state='live']")
             assert "/table/" in page.url
-            moves = await play_to_the_end(page, random.Random(6))
-            assert moves > 5
+            game_id = int(page.url.split("/table/")[1].split("?")[0])
+            session = local.sessions.session(game_id)
+            assert session is not None and len(session.table.seats) == 4
+            assert await play_to_the_end(page, random.Random(6)) > 5
+            await assert_the_end_shown(page, session)
             await page.click("#home")
             await page.wait_for_url(f"{local.address}/")
             assert await page.locator("details").count() == len(VARIANTS)
