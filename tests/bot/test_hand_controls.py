@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 import re
 
-from e2e import Table, assert_refused, db_snapshot, running_bot, table_message
+import pytest
+from e2e import Table, assert_refused, db_snapshot, dealt_from, running_bot, table_message
 
 from bot.client import TuqueBot
 from bot.layout import HINT_EMOJI
@@ -132,10 +133,15 @@ async def test_an_auction_bid_goes_through_the_suit_select_and_a_level_button(
         assert str(session.game.log[seq]) == str(lowest)
 
 
-async def test_the_auction_maker_calls_a_card_by_suit(table: Table) -> None:
+async def test_the_auction_maker_calls_a_card_by_suit(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """RULES.md §7 Auction: the maker chooses the called card's suit in the select (trump
     first), then the card among that suit's buttons."""
     t = table
+    # A deal in which Ann's bid of 5 wins the auction before the game ends (a random deal
+    # could let the computers outbid her to the last hand).
+    dealt_from(monkeypatch, 1)
     rng = random.Random(5)
 
     def calling(game: object) -> bool:
