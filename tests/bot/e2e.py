@@ -145,6 +145,19 @@ def _busy(bot: TuqueBot, in_threads: Callable[[], bool]) -> bool:
     return any(r._pending_requests or r._sleeping.locked() for r in http._buckets.values())
 
 
+_HANDLERS = ("CommandTree-invoker", "discord-ui-view-dispatch-")
+"""The names discord.py 2.7 gives the tasks that run a command's and a component's
+handler."""
+
+
+def handling() -> bool:
+    """Whether a slash command's or a component's handler is still running (between two
+    tries of a request it makes none the double could see)."""
+    return any(
+        task.get_name().startswith(_HANDLERS) and not task.done() for task in asyncio.all_tasks()
+    )
+
+
 def db_snapshot(t: Table) -> tuple[Any, ...]:
     """Everything a bad click could change in the database."""
     with sqlite3.connect(t.db) as db:

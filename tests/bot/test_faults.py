@@ -22,6 +22,7 @@ from e2e import (
     assert_nothing_hidden_shown,
     challenge_and_accept,
     game_posts,
+    handling,
     play_turn,
     running_bot,
 )
@@ -410,6 +411,8 @@ async def test_a_challenge_post_whose_answer_was_lost_is_one_challenge(
     )
     async with running_bot(t) as bot:
         game_id = await challenge_and_accept(t, target=5)
+        # The challenge's command still tries its lost post: it ends before the bot stops.
+        await t.double.wait_until(lambda: not handling())
         await t.double.idle()
         assert bot.sessions.session(game_id) is not None
     assert fault.hits == 3
