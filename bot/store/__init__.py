@@ -18,6 +18,8 @@ written by aggregate, each module with its rows, enums, errors and design notes:
 - ``bot.store.settings``: each server's settings (``/tuque settings``) over the bot's
   defaults.
 - ``bot.store.copy``: copying an SQLite database into PostgreSQL.
+- ``bot.store.asks``: moves and hints a web page on one process asks of the process
+  that runs their game (PostgreSQL).
 - ``bot.store.changes``: announcing each game change to the bot's other processes on
   PostgreSQL (``NOTIFY`` on commit, where ``announces`` is set) and listening for them.
 
@@ -26,6 +28,7 @@ Import everything from here (``from bot.store import Store, GameRow``).
 
 from __future__ import annotations
 
+from bot.store.asks import Ask, AskQueries
 from bot.store.base import (
     BUSY_TIMEOUT_MS,
     SEAT_COUNTS,
@@ -77,6 +80,7 @@ __all__ = [
     "DEFAULT_VARIANT",
     "SEAT_COUNTS",
     "AlreadyPlaying",
+    "Ask",
     "Autoplay",
     "ChallengeClosed",
     "ChallengeNotFound",
@@ -114,7 +118,13 @@ __all__ = [
 
 
 class Store(
-    GameQueries, ChallengeQueries, LobbyQueries, RecordQueries, MemberQueries, SettingsQueries
+    GameQueries,
+    ChallengeQueries,
+    LobbyQueries,
+    RecordQueries,
+    MemberQueries,
+    SettingsQueries,
+    AskQueries,
 ):
     """Async access to the bot's database. Create with ``await Store.open(path_or_url)``.
 

@@ -12,7 +12,9 @@ it needs from the store.
 
 :class:`ChangeFeed` is the listening side: one connection of its own (not the pool's),
 kept open, reopened after a loss with a doubling pause, its owner told after every
-(re)connection so that it can read afresh what it may have missed meanwhile.
+(re)connection so that it can read afresh what it may have missed meanwhile. It listens
+to :data:`CHANNEL` and to any other channels its owner names (the web table's moves
+relayed to the process that runs their game: ``bot.web.relay``).
 
 SQLite has no notifications and one process: nothing here is used there.
 """
@@ -23,7 +25,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,12 +89,15 @@ async def announce(db: Connection, game_id: int) -> None:
 
 
 class ChangeFeed:
-    """Listens to :data:`CHANNEL` on a connection of its own, for as long as it runs.
+    """Listens to :data:`CHANNEL` (and ``also``) on a connection of its own, for as long
+    as it runs.
 
     Args:
         connect: opens a new asyncpg connection to the store's database.
         heard: called with each announcement, in the order PostgreSQL delivers them
             (never waits: it schedules its work).
+        also: other channels to listen to, each with what is called with each of its
+            payloads (as ``heard``: in order, never waiting).
         connected: called each time the feed listens again (the first time too): what
             was announced while it was not listening is lost, so the owner reads afresh.
         first_pause, longest_pause: seconds between reconnection attempts, doubling from
@@ -110,6 +115,7 @@ class ChangeFeed:
         heard: Callable[[Announced], None],
         connected: Callable[[], None],
         *,
+        also: Mapping[str, Callable[[str], None]] | None = None,
         first_pause: float = 0.5,
         longest_pause: float = 30.0,
         keepalive: float = 15.0,
@@ -117,6 +123,7 @@ class ChangeFeed:
         self._connect = connect
         self._heard = heard
         self._connected = connected
+        self._also = dict(also or {})
         self.first_pause = first_pause
         self.longest_pause = longest_pause
         self.keepalive = keepalive
@@ -175,6 +182,8 @@ class ChangeFeed:
         self._connection = connection
         try:
             await connection.add_listener(CHANNEL, self._notified)
+            for channel, handler in self._also.items():
+                await connection.add_listener(channel, _payload_to(handler))
             self.listening.set()
             if again:
                 log.info("listening for game changes again")
@@ -190,3 +199,12 @@ class ChangeFeed:
             self._connection = None
             # terminate, not close: a connection that stopped answering would hang close.
             connection.terminate()
+
+
+def _payload_to(handler: Callable[[str], None]) -> Callable[[Any, int, str, str], None]:
+    """An asyncpg listener that hands ``handler`` the notification's payload alone."""
+
+    def notified(_connection: Any, _pid: int, _channel: str, payload: str) -> None:
+        handler(payload)
+
+    return notified

@@ -197,3 +197,15 @@ member_prefs = Table(
     Column("autoplay", Text, nullable=False),
     Column("updated_at", Double, nullable=False),
 )
+
+web_asks = Table(
+    "web_asks",
+    metadata,
+    Column("id", BigInteger, primary_key=True, autoincrement=True),
+    Column("game_id", BigInteger, nullable=False),
+    Column("member_id", BigInteger, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("action", Integer),
+    Column("answer", Text),
+    Column("asked_at", Double, nullable=False),
+)

@@ -11,9 +11,9 @@ viewer's view. Announcements that come while a load is under way make one more l
 one each: a page is sent the newest view, as a slow page is.
 
 What only the running process knows is not shown here: a member away (the turn timer's,
-docs/rulings.md R9, which is not stored) shows as playing. Acting from such a page is
-refused (the server says so): the running process holds the game's lock, and only it
-plays the computers and shows a move on Discord.
+docs/rulings.md R9, which is not stored) shows as playing. A move or hint from such a
+page is decided by the running process, which holds the game's lock, plays the computers
+and shows each move on Discord: :attr:`RemoteTables.relay` asks it (``bot.web.relay``).
 """
 
 from __future__ import annotations
@@ -28,8 +28,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from bot.sessions import GameSessions
 from bot.sessions.state import Session, record_of, seating_of, table_of
 from bot.store import GameNotFound, GameRow, GameStatus, Store, StoreClosed
+from bot.store.asks import ANSWERS, ASKS
 from bot.store.changes import Announced, ChangeFeed
 from bot.table import Ending, Table
+from bot.web.relay import Relay
 from bot.web.screen import WebScreen
 from engine.errors import RecordError
 from engine.game import Game
@@ -97,13 +99,24 @@ class RemoteTables:
         store: the shared database (PostgreSQL).
         sessions: the games this process runs (a game run here is never mirrored).
         screen: the web screen its changes are shown on.
+
+    Attributes:
+        relay: asks the running process to decide a page's moves and hints, and decides
+            those of other processes' pages at the games this process runs.
+        feed: listens for the changes, asks and answers of every process.
     """
 
     def __init__(self, store: Store, sessions: GameSessions, screen: WebScreen) -> None:
         self.store = store
         self.sessions = sessions
         self.screen = screen
-        self.feed = ChangeFeed(store.connect_raw, self.heard, self.resync)
+        self.relay = Relay(store, sessions)
+        self.feed = ChangeFeed(
+            store.connect_raw,
+            self.heard,
+            self.resync,
+            also={ASKS: self.relay.asked, ANSWERS: self.relay.answered},
+        )
         self._mirrors: dict[int, _Mirror] = {}
 
     def start(self) -> None:
@@ -113,6 +126,7 @@ class RemoteTables:
     async def close(self) -> None:
         """Stop listening and loading (the pages are closed by the server)."""
         await self.feed.close()
+        await self.relay.close()
         loaders = [m.loader for m in self._mirrors.values() if m.loader is not None]
         self._mirrors.clear()
         for loader in loaders:

@@ -21,7 +21,8 @@ Routes:
 An ``act`` goes to :meth:`bot.sessions.GameSessions.act`, the path a Discord click
 takes; its outcome reaches every page through :class:`~bot.web.screen.WebScreen`. A
 ``hint`` goes to :meth:`~bot.sessions.GameSessions.web_hint`, the Hint button's search
-and words, and is answered to its page alone.
+and words, and is answered to its page alone. Both go there through the process that
+runs the game where another does (:mod:`bot.web.relay`).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from bot.web.protocol import (
     frame,
     parse,
 )
+from bot.web.relay import Unanswered
 from bot.web.remote import RemoteTables
 from bot.web.screen import Viewer, WebScreen
 from engine.variants import VARIANTS
@@ -85,7 +87,8 @@ LINK_REFUSED = 4401
 NO_GAME = 4404
 """The close code of a socket to a game that does not run here."""
 ELSEWHERE = "elsewhere"
-"""The ``refused`` kind of an act or hint from a page of a game another process runs."""
+"""The ``refused`` kind of an act or hint from a page of a game another process runs,
+which no process running it answered in time."""
 
 
 class WebUnavailable(Exception):
@@ -123,6 +126,11 @@ def _refused_page(reason: str, home: str | None) -> web.Response:
 
 _ACTIVITY_OFF = (
     "The table inside Discord is off on this bot: its operator has not set DISCORD_CLIENT_SECRET."
+)
+
+_UNANSWERED = (
+    "The bot's process that runs this game did not answer in time: try again in a moment. "
+    "If your move was made, the table shows it."
 )
 
 _PRIVATE_HEADERS = {
@@ -354,19 +362,6 @@ class WebServer:
                 return None
         return session
 
-    def _run_elsewhere(self, viewer: Viewer, seq: int) -> bool:
-        """Refuse, saying why, an act or hint from a page of a game another process
-        runs: that process holds the game and shows each move on Discord."""
-        if self.remote is None or not self.remote.runs_elsewhere(viewer.grant.game):
-            return False
-        reason = (
-            "This page is served by another of the bot's processes than the one running "
-            "the game: it shows every move, but plays none. Play from your hand message "
-            "on Discord, or reconnect to reach the game's own process."
-        )
-        viewer.send(frame("refused", kind=ELSEWHERE, reason=reason, seq=seq))
-        return True
-
     async def _refuse(
         self, socket: web.WebSocketResponse, code: int, kind: str, reason: str
     ) -> None:
@@ -403,12 +398,15 @@ class WebServer:
             reason = "You are watching this game: only its players act."
             viewer.send(frame("refused", kind="spectator", reason=reason, seq=seq))
             return
-        if self._run_elsewhere(viewer, seq):
-            return
+        decide = self.sessions.act
+        if self.remote is not None and self.remote.runs_elsewhere(grant.game):
+            decide = self.remote.relay.act
         try:
-            await self.sessions.act(grant.game, grant.member, seq, action)
+            await decide(grant.game, grant.member, seq, action)
         except Refusal as refusal:
             viewer.send(frame("refused", kind=refusal.kind.value, reason=refusal.reason, seq=seq))
+        except Unanswered:
+            viewer.send(frame("refused", kind=ELSEWHERE, reason=_UNANSWERED, seq=seq))
         except Exception:
             # The store failed before the change was kept: nothing changed, say so.
             log.exception("game %d: a web action failed", grant.game)
@@ -421,12 +419,15 @@ class WebServer:
             reason = "You are watching this game: only its players ask for hints."
             viewer.send(frame("refused", kind="spectator", reason=reason, seq=seq))
             return
-        if self._run_elsewhere(viewer, seq):
-            return
+        advise = self.sessions.web_hint
+        if self.remote is not None and self.remote.runs_elsewhere(grant.game):
+            advise = self.remote.relay.hint
         try:
-            action, text = await self.sessions.web_hint(grant.game, grant.member, seq)
+            action, text = await advise(grant.game, grant.member, seq)
         except Refusal as refusal:
             viewer.send(frame("refused", kind=refusal.kind.value, reason=refusal.reason, seq=seq))
+        except Unanswered:
+            viewer.send(frame("refused", kind=ELSEWHERE, reason=_UNANSWERED, seq=seq))
         except Exception:
             log.exception("game %d: a web hint failed", grant.game)
             reason = "That hint could not be counted: try again."

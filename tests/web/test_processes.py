@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 from web_helpers import ANN, BOB, Page, Web, running_web
 
+from bot.store.asks import ANSWERS, ASKS
 from bot.store.changes import CHANNEL
 from bot.web.screen import GAME_OVER
 from bot.web.server import ELSEWHERE
@@ -73,25 +74,72 @@ async def test_pages_on_another_process_see_each_move_as_their_own_view(
     assert set(there[0].view["view"]["hand"]).isdisjoint(there[1].view["view"]["hand"])
 
 
-async def test_an_act_from_another_process_is_refused_and_changes_nothing(
+async def test_a_move_from_another_process_is_made_by_the_running_one(
     webs: tuple[Web, Web],
 ) -> None:
-    """A move or hint from a page on a process that does not run the game is refused,
-    saying why; the game stays as it was."""
+    """Members play on pages the other process serves: the running process decides each
+    move (stored once, shown on its own pages too), and relays its refusals: out of
+    turn, stale, and a hint where hints are off, each changing nothing."""
     one, other = webs
+    session = await one.start("tuque", [ANN, BOB])
+    there = [await seated(other, session.id, seat, m) for seat, m in enumerate((ANN, BOB))]
+    here = await seated(one, session.id, 0, ANN)
+    for _ in range(3):
+        await move(there, [here])
+    assert len((await one.store.load_game(session.id)).actions) == session.table.seq
+    assert here.view["seq"] == session.table.seq
+    turn = session.game.turn
+    assert turn is not None
+    waiting, on_turn = there[1 - turn], there[turn]
+    seq = session.table.seq
+    await waiting.act(seq, on_turn.view["view"]["legal"][0]["id"])
+    await on_turn.act(seq - 1, on_turn.view["view"]["legal"][0]["id"])
+    await on_turn.socket.send_json({"type": "hint", "seq": seq})
+    await waiting.until(lambda: waiting.of("refused"))
+    await on_turn.until(lambda: len(on_turn.of("refused")) == 2)
+    assert waiting.of("refused")[0]["kind"] == "illegal"
+    assert [f["kind"] for f in on_turn.of("refused")] == ["stale", "no_hints"]
+    assert on_turn.of("refused")[1]["reason"] == "Hints are off in rated games on this server."
+    assert session.table.seq == seq
+    assert len((await one.store.load_game(session.id)).actions) == seq
+
+
+async def test_a_hint_from_another_process_is_the_running_ones(webs: tuple[Web, Web]) -> None:
+    """A hint asked on the other process is the running process's search and words,
+    counted there once."""
+    one, other = webs
+    session = await one.start("tuque", [ANN, None])
+    page = await seated(other, session.id, 0, ANN)
+    await page.until(lambda: page.view["view"]["turn"] == 0)
+    seq = page.view["seq"]
+    await page.socket.send_json({"type": "hint", "seq": seq})
+    await page.until(lambda: page.of("hint"))
+    hint = page.of("hint")[0]
+    assert hint["seq"] == seq and hint["text"]
+    assert hint["action"] in [legal["id"] for legal in page.view["view"]["legal"]]
+    assert session.aids.hinted is not None and session.aids.hinted[:2] == (seq, hint["action"])
+
+
+async def test_an_unanswered_move_is_refused_saying_so(webs: tuple[Web, Web]) -> None:
+    """No process running the game hears the ask (its listener is down): the page is
+    told so after the relay's wait, and the game and the store keep no trace of it."""
+    one, other = webs
+    assert one.server.remote is not None and other.server.remote is not None
     session = await one.start("tuque", [ANN, BOB])
     turn = session.game.turn
     assert turn is not None
     page = await seated(other, session.id, turn, (ANN, BOB)[turn])
+    await one.server.remote.feed.close()
+    other.server.remote.relay.timeout = 0.5
     seq = page.view["seq"]
     await page.act(seq, page.view["view"]["legal"][0]["id"])
-    await page.socket.send_json({"type": "hint", "seq": seq})
-    await page.until(lambda: len(page.of("refused")) == 2)
-    for refused in page.of("refused"):
-        assert refused["kind"] == ELSEWHERE and refused["seq"] == seq
-        assert "another of the bot's processes" in refused["reason"]
+    await page.until(lambda: page.of("refused"))
+    refused = page.of("refused")[0]
+    assert refused["kind"] == ELSEWHERE and refused["seq"] == seq
+    assert "did not answer in time" in refused["reason"]
     assert session.table.seq == seq
     assert len((await one.store.load_game(session.id)).actions) == seq
+    assert await one.store.asked(1) is None
 
 
 async def test_the_end_of_a_game_reaches_the_other_process_and_closes_its_pages(
@@ -143,18 +191,32 @@ async def _cleared(event: asyncio.Event) -> None:
         await asyncio.sleep(0.01)
 
 
-async def test_the_announcement_names_the_game_and_seq_only(webs: tuple[Web, Web]) -> None:
-    """Each stored change is announced once committed, as ``{"game", "seq"}``: no card."""
-    one, _ = webs
-    heard: asyncio.Queue[str] = asyncio.Queue()
+async def test_the_notifications_name_games_and_rows_only(webs: tuple[Web, Web]) -> None:
+    """Each stored change is announced once committed, as ``{"game", "seq"}``; a move
+    relayed from the other process is asked and answered as ``{"ask", "game"}`` and
+    ``{"ask"}``: no card, no action, no hint's words."""
+    one, other = webs
+    heard: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
     listener = await one.store.connect_raw()
     try:
-        await listener.add_listener(CHANNEL, lambda *args: heard.put_nowait(args[3]))
+        for channel in (CHANNEL, ASKS, ANSWERS):
+            await listener.add_listener(
+                channel, lambda _c, _p, channel, payload: heard.put_nowait((channel, payload))
+            )
         session = await one.start("tuque", [ANN, BOB])
         here = [await seated(one, session.id, seat, m) for seat, m in enumerate((ANN, BOB))]
         seq = session.table.seq
         await move(here, [])
-        payload = await asyncio.wait_for(heard.get(), 5)
-        assert json.loads(payload) == {"game": session.id, "seq": seq + 1}
+        channel, payload = await asyncio.wait_for(heard.get(), 5)
+        assert (channel, json.loads(payload)) == (CHANNEL, {"game": session.id, "seq": seq + 1})
+        there = [await seated(other, session.id, seat, m) for seat, m in enumerate((ANN, BOB))]
+        await move(there, [])
+        got = [await asyncio.wait_for(heard.get(), 5) for _ in range(3)]
+        ask = json.loads(got[0][1])["ask"]
+        assert [(channel, json.loads(payload)) for channel, payload in got] == [
+            (ASKS, {"ask": ask, "game": session.id}),
+            (CHANNEL, {"game": session.id, "seq": seq + 2}),
+            (ANSWERS, {"ask": ask}),
+        ]
     finally:
         await listener.close()
