@@ -35,7 +35,10 @@ from bot.store import (
     AlreadyPlaying,
     ChallengeClosed,
     ChallengeNotFound,
+    ChallengePending,
     ChallengeStatus,
+    GameNotFound,
+    GameStatus,
     LobbyChanged,
     LobbyClosed,
     LobbyNotFound,
@@ -86,6 +89,15 @@ follows a change another member made in between, so more than two is rare."""
 
 def _already_playing(name: str, game_id: int) -> str:
     return f"You're already playing {name} (game #{game_id}): finish or resign it first."
+
+
+def _pending(pending: ChallengePending, user_id: int, name: str) -> str:
+    """Why a second challenge between two members in a channel is refused."""
+    challenge = pending.challenge
+    expires = f"<t:{int(challenge.expires_at)}:R>"
+    if challenge.challenger_id == user_id:
+        return f"Your challenge to {name} is still open here: it expires {expires}."
+    return f"{name} has challenged you here already: press **Accept** on it (it expires {expires})."
 
 
 def challenge_view(challenge_id: int) -> discord.ui.View:
@@ -321,15 +333,19 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
                 return
             await self.bot.store.upsert_player(guild_id, user.id, user.display_name)
             await self.bot.store.upsert_player(guild_id, opponent.id, opponent.display_name)
-            challenge = await self.bot.store.create_challenge(
-                guild_id,
-                interaction.channel_id,
-                user.id,
-                opponent.id,
-                variant,
-                options,
-                lifetime=CHALLENGE_LIFETIME,
-            )
+            try:
+                challenge = await self.bot.store.create_challenge(
+                    guild_id,
+                    interaction.channel_id,
+                    user.id,
+                    opponent.id,
+                    variant,
+                    options,
+                    lifetime=CHALLENGE_LIFETIME,
+                )
+            except ChallengePending as pending:
+                await replies.deny(interaction, _pending(pending, user.id, opponent.display_name))
+                return
             self._challengers[challenge.id] = interaction
             await replies.deliver(
                 f"challenge {challenge.id}: answer",
@@ -660,10 +676,16 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         seats again. A member alone with computers starts at once; with other members it
         opens an invitation they accept (Rematch from another member accepts it too).
 
+        Outside a server, where no invitation can live (``INVITATIONS_IN_A_SERVER``), a
+        game of two members is rematched by a challenge to the other member
+        (:meth:`_rematch_challenge`).
+
         Strangers, games not over, and a second click of the same member are refused
         ephemerally and change nothing."""
         user = interaction.user
         store = self.bot.store
+        if interaction.guild_id is None and await self._rematch_challenge(interaction, game_id):
+            return
         async with replies.deadline(interaction):
             try:
                 lobby, opened = await store.open_rematch(
@@ -715,6 +737,40 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
         mentions = " ".join(f"<@{u}>" for u in lobby.waiting_for)
         content = f"{mentions}, {user.mention} asks for a rematch of game #{game_id}."
         await self._post_lobby(interaction, lobby, content, "the rematch is off")
+
+    async def _rematch_challenge(self, interaction: discord.Interaction, game_id: int) -> bool:
+        """Rematch a finished game of two members in a DM or group DM: the clicker
+        challenges the other member to the same game (Accept/Decline, as
+        ``/tuque challenge`` there); a second click, or the other member's while it is
+        open, is told of the open challenge. False where the game had one member: its
+        rematch starts at once, as in a server.
+
+        A stranger's click, or one on a game not over, is refused and changes nothing."""
+        user = interaction.user
+        try:
+            game = await self.bot.store.load_game(game_id)
+        except GameNotFound:
+            await replies.deny(interaction, "This game no longer exists.")
+            return True
+        members = [s.user_id for s in game.seats if s.user_id is not None]
+        if len(members) < 2:
+            return False
+        if user.id not in members:
+            await replies.deny(interaction, "Only the players of this game can join its rematch.")
+            return True
+        if game.status is GameStatus.ACTIVE:
+            await replies.deny(interaction, "This game isn't over yet.")
+            return True
+        other = next(member for member in members if member != user.id)
+        opponent = self.bot.get_user(other)
+        if opponent is None:
+            try:
+                opponent = await self.bot.fetch_user(other)
+            except discord.HTTPException:
+                await replies.deny(interaction, "Discord did not say who played: try again.")
+                return True
+        await self.start_challenge(interaction, opponent, game.variant, game.options)
+        return True
 
     def _remember(self, lobby_id: int, interaction: discord.Interaction) -> None:
         """Keep ``interaction`` as its member's newest with the lobby (``_members``)."""

@@ -816,9 +816,13 @@ class Delivery:
         if session.discord.thread_id is not None:
             places.append(("game over in the channel", True))
         if session.private:
-            # A follow-up without Rematch, whose lobby needs a server.
+            # A follow-up, through the freshest token: no message the bot posts itself, so
+            # none whose Rematch a rematch's start could take away (a click on it then is
+            # refused, naming the rematch).
             if embed is not None:
-                self.post(session, "game over", posting(embed=embed))
+                self.post(
+                    session, "game over", posting(embed=embed, view=game_over_view(session.id))
+                )
             places = []
         for what, in_channel in places if embed is not None else ():
             view = game_over_view(session.id)

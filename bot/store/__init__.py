@@ -40,6 +40,7 @@ from bot.store.base import (
 from bot.store.challenges import (
     ChallengeClosed,
     ChallengeNotFound,
+    ChallengePending,
     ChallengeQueries,
     ChallengeRow,
     ChallengeStatus,
@@ -84,6 +85,7 @@ __all__ = [
     "Autoplay",
     "ChallengeClosed",
     "ChallengeNotFound",
+    "ChallengePending",
     "ChallengeRow",
     "ChallengeStatus",
     "DatabaseUnusable",

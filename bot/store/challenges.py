@@ -6,6 +6,11 @@ PostgreSQL (the second waits for the challenge's row lock, and its transaction r
 again on the answered challenge). Accepting a challenge is
 ``create_game(..., accepting=id)`` (``bot.store.games``), which answers it with
 ``_resolve`` in the transaction that creates the game.
+
+Two members have at most one open challenge between them in a channel:
+``create_challenge`` looks for one, either way, in the transaction that creates the
+new one, with both members locked (``lock_members``), so two clicks at once (a double
+click on Rematch, or both members' challenges crossing) make one challenge.
 """
 
 from __future__ import annotations
@@ -16,9 +21,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import Row, insert, select, update
+from sqlalchemy import Row, and_, insert, or_, select, update
 
-from bot.store.base import Connection, StoreBase, StoreError, _dump_options, _now
+from bot.store.base import Connection, StoreBase, StoreError, _dump_options, _now, lock_members
 from bot.store.schema import challenges
 
 
@@ -46,6 +51,15 @@ class ChallengeClosed(StoreError):
     def __init__(self, challenge_id: int) -> None:
         super().__init__(f"challenge {challenge_id} is no longer open")
         self.challenge_id = challenge_id
+
+
+class ChallengePending(StoreError):
+    """The two members already have an open challenge in the channel (``challenge``, made
+    by either of them): one at a time."""
+
+    def __init__(self, challenge: ChallengeRow) -> None:
+        super().__init__(f"challenge {challenge.id} between these members is open")
+        self.challenge = challenge
 
 
 @dataclass(frozen=True)
@@ -125,7 +139,9 @@ class ChallengeQueries(StoreBase):
     ) -> ChallengeRow:
         """Create an open challenge that expires ``lifetime`` seconds after ``now``.
 
-        Raises ``ValueError`` if a user challenges themselves or ``lifetime`` < 0.
+        Raises ``ChallengePending`` if the two members have an open, unexpired challenge
+        in the channel (either way), and ``ValueError`` if a user challenges themselves
+        or ``lifetime`` < 0.
         """
         if challenger_id == opponent_id:
             raise ValueError("a player cannot challenge themselves")
@@ -145,6 +161,28 @@ class ChallengeQueries(StoreBase):
         }
 
         async def work(db: Connection) -> Row[Any]:
+            await lock_members(db, (challenger_id, opponent_id))
+            pending = (
+                await db.execute(
+                    select(challenges).where(
+                        challenges.c.channel_id == channel_id,
+                        challenges.c.status == ChallengeStatus.OPEN,
+                        challenges.c.expires_at > now,
+                        or_(
+                            and_(
+                                challenges.c.challenger_id == challenger_id,
+                                challenges.c.opponent_id == opponent_id,
+                            ),
+                            and_(
+                                challenges.c.challenger_id == opponent_id,
+                                challenges.c.opponent_id == challenger_id,
+                            ),
+                        ),
+                    )
+                )
+            ).first()
+            if pending is not None:
+                raise ChallengePending(_challenge(pending))
             return (await db.execute(insert(challenges).values(row).returning(challenges))).one()
 
         return _challenge(await self._write(work))

@@ -78,6 +78,17 @@ def stored_outside_a_server(t: Table, game_id: int) -> None:
         assert db.execute("SELECT COUNT(*) FROM ratings").fetchone() == (0,)
 
 
+def game_over(t: Table, channel: Channel, game_id: int) -> StoredMessage:
+    """The game-over follow-up of ``game_id`` in ``channel``, with its Rematch."""
+    (over,) = [
+        m
+        for m in t.double.channel_messages(channel)
+        if any(b.custom_id == f"tuque:rematch:{game_id}" for b in m.buttons)
+    ]
+    assert not over.ephemeral
+    return over
+
+
 def no_channel_call(t: Table, channel: Channel) -> None:
     """The bot never called a channel route on ``channel`` (the double refuses them)."""
     assert not [r for r in t.double.requests if f"/channels/{channel.id}" in r.path]
@@ -121,15 +132,32 @@ async def test_a_challenge_in_a_group_dm_is_played_to_its_end(
         final = tables(t, group)[-1]
         assert not final.buttons  # a finished table keeps no Show my hand
         assert any("won" in m.text.lower() for m in t.double.channel_messages(group))
+        assert_nothing_hidden_shown(
+            t,
+            game_id,
+            caplog.records,
+            {0: t.ann, 1: t.bob},
+            public=t.double.channel_messages(group),
+        )
+        # Rematch: Ann challenges Bob again; her second click and Bob's are told of it.
+        over = game_over(t, group, game_id)
+        rematch = await t.double.click(t.ann, over, f"tuque:rematch:{game_id}")
+        await rematch.settled()
+        (again,) = rematch.followups
+        assert t.bob.mention in again.text and "challenges you" in again.text
+        for user, words in ((t.ann, "Your challenge to"), (t.bob, "has challenged you here")):
+            refused = await t.double.click(user, over, f"tuque:rematch:{game_id}")
+            await refused.settled()
+            assert refused.original is not None and refused.original.ephemeral
+            assert words in refused.original.text and not refused.followups
+        accept = next(b.custom_id for b in again.buttons if b.label == "Accept")
+        assert accept is not None
+        await (await t.double.click(t.bob, again, accept)).settled()
+        (rematched,) = bot.sessions.running()
+        assert rematched.id != game_id and rematched.private
+        assert rematched.table.game.variant.name == session.table.game.variant.name
     no_channel_call(t, group)
     stored_outside_a_server(t, game_id)
-    assert_nothing_hidden_shown(
-        t,
-        game_id,
-        caplog.records,
-        {0: t.ann, 1: t.bob},
-        public=t.double.channel_messages(group),
-    )
     t.double.check()
 
 
@@ -153,17 +181,29 @@ async def test_a_game_with_the_computer_in_the_bots_dm_is_played_to_its_end(
         while await play_private_turn(t, bot, dm, game_id, rng):
             pass
         await t.double.idle()
+        assert_nothing_hidden_shown(
+            t,
+            game_id,
+            caplog.records,
+            {0: t.ann},
+            public=t.double.channel_messages(dm),
+            # A short game may see no discard of a hidden card: the group DM's test has them.
+            expect_discards=False,
+        )
+        # Rematch: a game with the computer starts again at once, once.
+        over = game_over(t, dm, game_id)
+        rematch = await t.double.click(t.ann, over, f"tuque:rematch:{game_id}")
+        await rematch.settled()
+        (rematched,) = bot.sessions.running()
+        assert rematched.id != game_id and rematched.private
+        assert rematch.original is not None and rematch.original.ephemeral
+        assert f"Game #{rematched.id}" in rematch.original.text
+        twice = await t.double.click(t.ann, over, f"tuque:rematch:{game_id}")
+        await twice.settled()
+        assert twice.original is not None and f"#{rematched.id}" in twice.original.text
+        assert [s.id for s in bot.sessions.running()] == [rematched.id]
     no_channel_call(t, dm)
     stored_outside_a_server(t, game_id)
-    assert_nothing_hidden_shown(
-        t,
-        game_id,
-        caplog.records,
-        {0: t.ann},
-        public=t.double.channel_messages(dm),
-        # A short game may see no discard of a hidden card: the group DM's test has them.
-        expect_discards=False,
-    )
     t.double.check()
 
 

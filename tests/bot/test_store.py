@@ -25,6 +25,7 @@ from bot.store import (
     AlreadyPlaying,
     ChallengeClosed,
     ChallengeNotFound,
+    ChallengePending,
     ChallengeStatus,
     GameNotActive,
     GameNotFound,
@@ -935,10 +936,10 @@ async def test_results_record_outcome_per_seat(store: Store) -> None:
 # Challenges
 
 
-async def new_challenge(store: Store, lifetime: float = 300) -> int:
-    """Ann challenges Bob to Tuque at T0; return the challenge id."""
+async def new_challenge(store: Store, lifetime: float = 300, channel: int = CHANNEL) -> int:
+    """Ann challenges Bob to Tuque at T0 in ``channel``; return the challenge id."""
     challenge = await store.create_challenge(
-        GUILD, CHANNEL, ANN, BOB, "tuque", {"points_to_win": 5}, lifetime=lifetime, now=T0
+        GUILD, channel, ANN, BOB, "tuque", {"points_to_win": 5}, lifetime=lifetime, now=T0
     )
     return challenge.id
 
@@ -962,6 +963,32 @@ async def test_self_challenge_rejected(store: Store) -> None:
     """A player cannot challenge themselves."""
     with pytest.raises(ValueError):
         await store.create_challenge(GUILD, CHANNEL, ANN, ANN, "tuque", {}, lifetime=60)
+
+
+async def test_one_open_challenge_between_two_members_in_a_channel(
+    store: Store, database: str | Path
+) -> None:
+    """Two challenges between the same members in a channel at once, either way and from
+    two processes' stores: one is made, the other raises ChallengePending naming it.
+    Another channel, or the first answered, takes a new one."""
+    async with await Store.open(database) as other:
+        results = await asyncio.gather(
+            store.create_challenge(GUILD, CHANNEL, ANN, BOB, "tuque", {}, lifetime=60, now=T0),
+            other.create_challenge(GUILD, CHANNEL, BOB, ANN, "tuque", {}, lifetime=60, now=T0),
+            return_exceptions=True,
+        )
+    (made,) = [r for r in results if not isinstance(r, BaseException)]
+    (refused,) = [r for r in results if isinstance(r, ChallengePending)]
+    assert refused.challenge == made
+    elsewhere = await store.create_challenge(
+        GUILD, CHANNEL + 1, ANN, BOB, "tuque", {}, lifetime=60, now=T0
+    )
+    assert elsewhere.id != made.id
+    assert await store.resolve_challenge(made.id, ChallengeStatus.DECLINED, now=T0 + 1)
+    await store.create_challenge(GUILD, CHANNEL, ANN, BOB, "tuque", {}, lifetime=60, now=T0 + 2)
+    # An expired one, not swept yet, blocks nothing either.
+    await store.create_challenge(GUILD, CHANNEL, BOB, CAT, "tuque", {}, lifetime=60, now=T0)
+    await store.create_challenge(GUILD, CHANNEL, CAT, BOB, "tuque", {}, lifetime=60, now=T0 + 61)
 
 
 async def test_accept_race_has_one_winner(store: Store) -> None:
@@ -1054,9 +1081,10 @@ async def test_a_call_cancelled_mid_transaction_leaves_the_store_usable(store: S
 async def test_two_challenges_accepted_at_once_start_one_game(
     store: Store, database: str | Path
 ) -> None:
-    """Two open challenges between the same members, accepted from two connections at
-    once: one game; the other accept raises AlreadyPlaying and its challenge stays open."""
-    first, second = await new_challenge(store), await new_challenge(store)
+    """Two open challenges between the same members (in two channels), accepted from two
+    connections at once: one game; the other accept raises AlreadyPlaying and its
+    challenge stays open."""
+    first, second = await new_challenge(store), await new_challenge(store, channel=CHANNEL + 1)
     async with await Store.open(database) as other:
         results = await asyncio.gather(
             _accept(store, first, T0 + 1), _accept(other, second, T0 + 1), return_exceptions=True
@@ -1091,7 +1119,7 @@ async def test_one_active_game_between_two_members(store: Store) -> None:
 async def test_accepting_a_closed_challenge_writes_nothing(store: Store) -> None:
     """An expired, declined or unknown challenge creates no game, seat or action."""
     expired = await new_challenge(store, lifetime=60)
-    declined = await new_challenge(store)
+    declined = await new_challenge(store, channel=CHANNEL + 1)
     await store.resolve_challenge(declined, ChallengeStatus.DECLINED, now=T0 + 1)
     for challenge_id in (expired, declined):
         with pytest.raises(ChallengeClosed):
@@ -1120,8 +1148,8 @@ async def test_resolve_rejects_open_and_expired(store: Store) -> None:
 async def test_expire_challenges(store: Store) -> None:
     """Only open challenges past their expiry are expired and returned."""
     short = await new_challenge(store, lifetime=60)
-    long = await new_challenge(store, lifetime=600)
-    answered = await new_challenge(store, lifetime=60)
+    long = await new_challenge(store, lifetime=600, channel=CHANNEL + 1)
+    answered = await new_challenge(store, lifetime=60, channel=CHANNEL + 2)
     await store.resolve_challenge(answered, ChallengeStatus.CANCELLED, now=T0 + 1)
     expired = await store.expire_challenges(now=T0 + 60)
     assert [(c.id, c.status, c.resolved_at) for c in expired] == [
