@@ -42,6 +42,7 @@ from bot.store.challenges import (
     ChallengeStatus,
 )
 from bot.store.games import (
+    AlreadyHere,
     AlreadyPlaying,
     GameNotActive,
     GameNotFound,
@@ -76,6 +77,7 @@ __all__ = [
     "DEFAULT_AUTOPLAY",
     "DEFAULT_VARIANT",
     "SEAT_COUNTS",
+    "AlreadyHere",
     "AlreadyPlaying",
     "Autoplay",
     "ChallengeClosed",
