@@ -15,6 +15,8 @@ Routes:
   (the application's id, which is public).
 - ``POST /api/activity/token``: the table inside Discord signs a member in
   (:mod:`bot.web.activity`) and is told the games of the Activity's channel.
+- ``POST /api/activity/tables``: a signed-in member is told the games of the
+  Activity's channel again (the page's list, after a start refused for a game it lacks).
 - ``POST /api/activity/start``: a signed-in member starts a game in the Activity's
   channel, against the computers or with the people in the Activity.
 
@@ -195,6 +197,7 @@ class WebServer:
             self.app.router.add_get("/", self._activity_page)
         self.app.router.add_get("/api/activity/config", self._activity_config)
         self.app.router.add_post("/api/activity/token", self._activity_token)
+        self.app.router.add_post("/api/activity/tables", self._activity_tables)
         self.app.router.add_post("/api/activity/start", self._activity_start)
 
     async def start(self, host: str, port: int) -> str:
@@ -473,6 +476,19 @@ class WebServer:
             "tables": self._tables(seat),
         }
         return web.json_response(answer, headers=_PRIVATE_HEADERS)
+
+    async def _activity_tables(self, request: web.Request) -> web.Response:
+        """The games of the Activity's channel again: ``{"access_token", "instance_id"}``
+        in, ``{"tables"}`` out (as the sign-in's), the member checked afresh as a start
+        checks them; any refusal is ``{"error", "reason"}`` alone."""
+        try:
+            if self.activity is None:
+                raise ActivityRefused(503, "off", _ACTIVITY_OFF)
+            body = await _json_object(request, "`access_token` and `instance_id`")
+            seat = await self.activity.recheck(body.get("access_token"), body.get("instance_id"))
+        except ActivityRefused as refused:
+            return _refusal(refused)
+        return web.json_response({"tables": self._tables(seat)}, headers=_PRIVATE_HEADERS)
 
     def _tables(self, seat: Seat) -> list[dict[str, object]]:
         """The running games of the seat's channel (started there, or playing in a
