@@ -2,7 +2,9 @@
 Activity, the server signs a member of the instance in (the OAuth2 exchange) and tells
 them their channel's games, a member starts a game there with the computers or the
 people present, every forged or misplaced sign-in or start is refused, the command
-sync keeps the Entry Point, and commands from DMs and group DMs are answered."""
+sync keeps the Entry Point, and commands from DMs and group DMs are answered; the
+Activity in a group DM or the bot's DM lists that channel's games alone and starts games
+there; two starts at once deal one game."""
 
 from __future__ import annotations
 
@@ -266,10 +268,15 @@ async def test_an_open_lobby_offers_open_the_table(table: Table) -> None:
 
 async def start(bot: TuqueBot, body: object) -> tuple[int, dict[str, Any]]:
     """POST ``body`` to the bot's ``/api/activity/start``: the status and the JSON answer."""
+    return await post(bot, "start", body)
+
+
+async def post(bot: TuqueBot, route: str, body: object) -> tuple[int, dict[str, Any]]:
+    """POST ``body`` to the bot's ``/api/activity/<route>``: the status and the JSON answer."""
     assert bot.web is not None and bot.web.address is not None
     async with (
         aiohttp.ClientSession() as http,
-        http.post(f"{bot.web.address}/api/activity/start", json=body) as response,
+        http.post(f"{bot.web.address}/api/activity/{route}", json=body) as response,
     ):
         return response.status, await response.json()
 
@@ -438,6 +445,11 @@ async def test_open_the_table_in_a_group_dm_lists_that_dms_game_only(table: Tabl
             assert [(g["game"], g["seat"]) for g in answer["tables"]] == [
                 (game.id, game.table.seat_of(user.id))
             ]
+        # The page's list again, with the sign-in's token: checked afresh at Discord.
+        again = {"access_token": answer["access_token"], "instance_id": instance.instance_id}
+        assert await post(bot, "tables", again) == (200, {"tables": answer["tables"]})
+        status, refused = await post(bot, "tables", {**again, "access_token": "made-up"})
+        assert (status, refused["error"]) == (401, "token")
     t.double.check()
 
 
