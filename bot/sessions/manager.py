@@ -339,16 +339,19 @@ class GameSessions:
         *,
         accepting: int | None = None,
         lobby: int | None = None,
+        once_here: bool = False,
     ) -> Session:
         """Deal a new game, store it with its deal, and run it; show it with ``open``.
 
         ``options`` are checked already (``options.game_options``); ``seats`` as
         ``Store.create_game`` takes them, their sides the variant's. With ``accepting``
         (a challenge id) or ``lobby`` (a lobby id) the challenge is accepted or the
-        lobby started in the transaction that creates the game.
+        lobby started in the transaction that creates the game; with ``once_here``, no
+        member may already play a game in the channel.
 
         Raises:
             AlreadyPlaying: two of the members already share an active game here.
+            AlreadyHere: with ``once_here``, a member plays a game in the channel.
             ChallengeClosed, LobbyClosed: the challenge or lobby is no longer open.
         """
         game = Game(variant, seed=secrets.randbits(62), **options)
@@ -364,6 +367,7 @@ class GameSessions:
             [str(e) for e in game.log],
             accepting=accepting,
             lobby=lobby,
+            once_here=once_here,
         )
         if any(s.user_id is not None and not s.display_name for s in seats):
             # The names the store knows (a member's last seen display name).

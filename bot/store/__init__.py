@@ -46,6 +46,7 @@ from bot.store.challenges import (
     ChallengeStatus,
 )
 from bot.store.games import (
+    AlreadyHere,
     AlreadyPlaying,
     GameNotActive,
     GameNotFound,
@@ -80,6 +81,7 @@ __all__ = [
     "DEFAULT_AUTOPLAY",
     "DEFAULT_VARIANT",
     "SEAT_COUNTS",
+    "AlreadyHere",
     "AlreadyPlaying",
     "Ask",
     "Autoplay",

@@ -32,7 +32,10 @@ Decisions that shape the data (see also ``bot.ratings`` for who is rated):
   accepted at once cannot both start a game, even from two processes: SQLite has one
   writer, and on PostgreSQL the creation first locks its members (``lock_members``), so
   the second of two such creations waits for the first, then finds its game. Games
-  against the computer seat one member and are not limited.
+  against the computer seat one member and are not limited, but a start from the
+  Activity (``once_here``) is refused (``AlreadyHere``) while one of its members plays
+  an active game in its channel, checked after the same lock: of two starts clicked at
+  once, one deals a game.
 - Every write that changes a game in several steps (``append_actions``,
   ``finish_game``, ``resign_seat``, ``record_hint``) first locks the game's row (``FOR
   UPDATE``), so clicks on one game from several processes queue: the second append at a
@@ -164,6 +167,17 @@ class AlreadyPlaying(StoreError):
         super().__init__(f"users {user_ids[0]} and {user_ids[1]} already play game {game_id}")
         self.game_id = game_id
         self.user_ids = user_ids
+
+
+class AlreadyHere(StoreError):
+    """A member of the new game already plays (seated, not resigned) the active game
+    ``game_id`` in the same channel: ``create_game(..., once_here=True)``, the start
+    from the Activity, where a double click would otherwise deal two games."""
+
+    def __init__(self, game_id: int, user_id: int) -> None:
+        super().__init__(f"user {user_id} already plays game {game_id} in its channel")
+        self.game_id = game_id
+        self.user_id = user_id
 
 
 class GameNotActive(StoreError):
@@ -609,6 +623,31 @@ async def _require_no_shared_game(db: Connection, guild_id: int, user_ids: Seque
         raise AlreadyPlaying(row.game_id, (row.user_id, row.other_id))
 
 
+async def _require_none_here(
+    db: Connection, guild_id: int, channel_id: int, user_ids: Sequence[int]
+) -> None:
+    """Raise ``AlreadyHere`` if one of ``user_ids`` plays (seated, not resigned) an
+    active game of the guild started in ``channel_id`` or playing in it as its thread."""
+    if not user_ids:
+        return
+    row = (
+        await db.execute(
+            select(seats_table.c.game_id, seats_table.c.user_id)
+            .select_from(seats_table.join(games, games.c.id == seats_table.c.game_id))
+            .where(
+                _active(guild_id),
+                or_(games.c.channel_id == channel_id, games.c.thread_id == channel_id),
+                seats_table.c.user_id.in_(user_ids),
+                seats_table.c.resigned_at.is_(None),
+            )
+            .order_by(seats_table.c.game_id, seats_table.c.user_id)
+            .limit(1)
+        )
+    ).first()
+    if row is not None:
+        raise AlreadyHere(row.game_id, row.user_id)
+
+
 async def _load_games(db: Connection, where: ColumnElement[bool]) -> list[GameRow]:
     # ``where`` is a condition on ``games``; three queries for any number of games.
     headers = (await db.execute(select(games).where(where).order_by(games.c.id))).all()
@@ -699,6 +738,7 @@ class GameQueries(StoreBase):
         *,
         accepting: int | None = None,
         lobby: int | None = None,
+        once_here: bool = False,
         now: float | None = None,
     ) -> int:
         """Create an active game and return its id (never reused).
@@ -721,8 +761,11 @@ class GameQueries(StoreBase):
         ``AlreadyPlaying`` if two of the members already share an active game in the
         guild; with ``accepting``, ``ChallengeClosed`` or ``ChallengeNotFound``; with
         ``lobby``, ``LobbyClosed``, ``LobbyNotFound``, ``LobbyNotReady`` or
-        ``LobbyChanged`` (read the lobby again and rebuild the seats). Nothing is
-        written on error.
+        ``LobbyChanged`` (read the lobby again and rebuild the seats); with
+        ``once_here``, ``AlreadyHere`` if one of the members already plays an active game
+        in the channel (``channel_id`` its channel or its thread), checked as
+        ``AlreadyPlaying`` is, so of two such creations at once one makes a game. Nothing
+        is written on error.
         """
         ordered = sorted(seats, key=lambda s: s.seat)
         if len(ordered) not in SEAT_COUNTS or [s.seat for s in ordered] != list(
@@ -761,6 +804,8 @@ class GameQueries(StoreBase):
             # waits, then finds the first's game.
             await lock_members(db, humans)
             await _require_no_shared_game(db, guild_id, humans)
+            if once_here:
+                await _require_none_here(db, guild_id, channel_id, humans)
             game_id: int = (
                 await db.execute(
                     insert(games)

@@ -15,6 +15,8 @@ Routes:
   (the application's id, which is public).
 - ``POST /api/activity/token``: the table inside Discord signs a member in
   (:mod:`bot.web.activity`) and is told the games of the Activity's channel.
+- ``POST /api/activity/tables``: a signed-in member is told the games of the
+  Activity's channel again (the page's list, after a start refused for a game it lacks).
 - ``POST /api/activity/start``: a signed-in member starts a game in the Activity's
   channel, against the computers or with the people in the Activity.
 
@@ -44,7 +46,8 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from bot.options import DEFAULT_LEVEL, game_options, seat_rows
 from bot.sessions import GameSessions, Session
 from bot.sessions.manager import Refusal
-from bot.store import AlreadyPlaying, GameNotFound
+from bot.sessions.state import NO_GUILD
+from bot.store import AlreadyHere, AlreadyPlaying, GameNotFound
 from bot.store.settings import GuildSettings
 from bot.web.activity import ActivityAuth, ActivityRefused, Seat
 from bot.web.links import Grant, LinkRefused, Links
@@ -202,6 +205,7 @@ class WebServer:
             self.app.router.add_get("/", self._activity_page)
         self.app.router.add_get("/api/activity/config", self._activity_config)
         self.app.router.add_post("/api/activity/token", self._activity_token)
+        self.app.router.add_post("/api/activity/tables", self._activity_tables)
         self.app.router.add_post("/api/activity/start", self._activity_start)
 
     async def start(self, host: str, port: int) -> str:
@@ -474,14 +478,29 @@ class WebServer:
         }
         return web.json_response(answer, headers=_PRIVATE_HEADERS)
 
+    async def _activity_tables(self, request: web.Request) -> web.Response:
+        """The games of the Activity's channel again: ``{"access_token", "instance_id"}``
+        in, ``{"tables"}`` out (as the sign-in's), the member checked afresh as a start
+        checks them; any refusal is ``{"error", "reason"}`` alone."""
+        try:
+            if self.activity is None:
+                raise ActivityRefused(503, "off", _ACTIVITY_OFF)
+            body = await _json_object(request, "`access_token` and `instance_id`")
+            seat = await self.activity.recheck(body.get("access_token"), body.get("instance_id"))
+        except ActivityRefused as refused:
+            return _refusal(refused)
+        return web.json_response({"tables": self._tables(seat)}, headers=_PRIVATE_HEADERS)
+
     def _tables(self, seat: Seat) -> list[dict[str, object]]:
         """The running games of the seat's channel (started there, or playing in a
-        thread that is the channel), oldest first: each with the member's seat link
-        where they play it, else a spectator's link. No other channel's game."""
+        thread that is the channel; a DM's or group DM's are stored under no server),
+        oldest first: each with the member's seat link where they play it, else a
+        spectator's link. No other channel's game."""
+        guild = NO_GUILD if seat.guild is None else seat.guild
         found: list[dict[str, object]] = []
         for session in sorted(self.sessions.running(), key=lambda s: s.id):
             here = seat.channel in (session.channel_id, session.discord.thread_id)
-            if seat.guild is None or session.guild_id != seat.guild or not here:
+            if session.guild_id != guild or not here:
                 continue
             number = session.table.seat_of(seat.member)
             playing = number is not None and session.table.seats[number].playing
@@ -530,41 +549,33 @@ class WebServer:
 
     async def _start(self, seat: Seat, variant: str, *, with_people: bool) -> Session:
         """Start and show ``variant`` in the seat's channel: the member at seat 0, then
-        (``with_people``) the instance's other participants who are members of the
-        guild, up to the variant's seats, computers of the default level in the rest, as
-        ``/tuque bot`` and a lobby seat them. The table and its thread appear as for any
-        game, and the people are pinged to it with "Show my hand".
+        (``with_people``) the instance's other participants (in a server, those who are
+        members of the guild), up to the variant's seats, computers of the default level
+        in the rest, as ``/tuque bot`` and a lobby seat them. In a server the table and
+        its thread appear as for any game, and the people are pinged to it with "Show my
+        hand"; in a DM or group DM the game is stored under no server (unrated) and its
+        table comes with a player's next interaction there, as for any game outside a
+        server (docs/bot.md, "Outside a server").
 
         Raises:
-            ActivityRefused: not in a server, a server Tuque is not in or whose games
-                run in another process, fewer than two people for ``with_people``, two
-                of them already playing together there (AlreadyPlaying), or Discord
-                failing to say who is a member.
+            ActivityRefused: a server Tuque is not in, or whose games (or DMs' games) run
+                in another process; people at a game of more than two seats in a DM or
+                group DM; fewer than two people for ``with_people``; two of them already
+                playing together (AlreadyPlaying), or one of them already playing a game
+                in this channel (AlreadyHere: a second click of a start); Discord failing
+                to say who a member is.
         """
-        if seat.guild is None:
-            raise ActivityRefused(
-                400,
-                "guild",
-                "Games start in a server's channel: in a DM or group DM, challenge a "
-                "friend with /tuque challenge there instead.",
-            )
-        guild = self.sessions.client.get_guild(seat.guild)
-        if guild is None or not self.serves(seat.guild):
-            raise ActivityRefused(
-                400, "guild", "Tuque cannot start a game in this server: is the bot in it?"
-            )
         options = game_options(variant)
         players = VARIANTS[variant].configured(VARIANTS[variant].options(**options)).players
         wanted = [seat.member]
         if with_people:
             wanted += [user for user in dict.fromkeys(seat.users) if user != seat.member]
-        people: list[discord.Member] = []
-        for user in wanted:
-            member = await _guild_member(guild, user)
-            if member is not None:
-                people.append(member)
-            if len(people) == players:
-                break
+        if seat.guild is None:
+            guild_id = NO_GUILD
+            people = await self._private_people(wanted, variant, players, with_people)
+        else:
+            guild_id = seat.guild
+            people = await self._guild_people(seat.guild, wanted, players)
         if not people or people[0].id != seat.member:
             raise ActivityRefused(403, "not_member", "You are not a member of this server.")
         if with_people and len(people) < 2:
@@ -577,11 +588,12 @@ class WebServer:
         names = {member.id: member.display_name for member in people}
         try:
             session = await self.sessions.start(
-                seat.guild,
+                guild_id,
                 seat.channel,
                 variant,
                 options,
                 seat_rows(variant, options, people, DEFAULT_LEVEL),
+                once_here=True,
             )
         except AlreadyPlaying as playing:
             a, b = (names.get(user, "someone") for user in playing.user_ids)
@@ -591,8 +603,73 @@ class WebServer:
                 f"{a} and {b} are already playing together (game #{playing.game_id}): they "
                 "finish or resign it first.",
             ) from None
+        except AlreadyHere as here:
+            who = "You are" if here.user_id == seat.member else f"{names[here.user_id]} is"
+            raise ActivityRefused(
+                409,
+                "already_here",
+                f"{who} already playing game #{here.game_id} here: open it from the list.",
+            ) from None
         await self.sessions.open(session, [], pinged=list(range(len(people))))
         return session
+
+    async def _guild_people(
+        self, guild_id: int, wanted: list[int], players: int
+    ) -> list[discord.abc.User]:
+        """The members of the guild among ``wanted``, in order, at most ``players``.
+
+        Raises:
+            ActivityRefused: Tuque is not in the guild, or another process runs its
+                games; Discord failed to say who is a member.
+        """
+        guild = self.sessions.client.get_guild(guild_id)
+        if guild is None or not self.serves(guild_id):
+            raise ActivityRefused(
+                400, "guild", "Tuque cannot start a game in this server: is the bot in it?"
+            )
+        people: list[discord.abc.User] = []
+        for user in wanted:
+            member = await _guild_member(guild, user)
+            if member is not None:
+                people.append(member)
+            if len(people) == players:
+                break
+        return people
+
+    async def _private_people(
+        self, wanted: list[int], variant: str, players: int, with_people: bool
+    ) -> list[discord.abc.User]:
+        """The users ``wanted`` at a game in a DM or group DM, at most ``players``: there
+        is no server to be a member of, the instance's participants are the people.
+
+        Raises:
+            ActivityRefused: another process runs the games outside a server (shard 0's);
+                the people at a game of more than two seats (as ``/tuque challenge``
+                there: an invitation of several needs a server); Discord failed to say
+                who a user is.
+        """
+        if not self.serves(NO_GUILD):
+            raise ActivityRefused(
+                400,
+                "guild",
+                "Games in DMs run in another of the bot's processes: start this one with "
+                "/tuque bot or /tuque challenge here.",
+            )
+        if with_people and players != 2:
+            title = VARIANTS[variant].title
+            raise ActivityRefused(
+                400,
+                "guild",
+                f"In a DM or group DM you play the people here at a two-seat game only: "
+                f"{title} with several people needs a server. Play the computers, or "
+                "choose a two-seat game.",
+            )
+        people: list[discord.abc.User] = []
+        for user_id in wanted[:players]:
+            user = await _user(self.sessions.client, user_id)
+            if user is not None:
+                people.append(user)
+        return people
 
 
 async def _guild_member(guild: discord.Guild, user: int) -> discord.Member | None:
@@ -607,6 +684,21 @@ async def _guild_member(guild: discord.Guild, user: int) -> discord.Member | Non
     except discord.HTTPException:
         raise ActivityRefused(
             502, "discord", "Discord did not say who is in this server: try again."
+        ) from None
+
+
+async def _user(client: discord.Client, user_id: int) -> discord.User | None:
+    """The user ``user_id``, from the cache or Discord; None if Discord knows none."""
+    user = client.get_user(user_id)
+    if user is not None:
+        return user
+    try:
+        return await client.fetch_user(user_id)
+    except discord.NotFound:
+        return None
+    except discord.HTTPException:
+        raise ActivityRefused(
+            502, "discord", "Discord did not say who is in this Activity: try again."
         ) from None
 
 

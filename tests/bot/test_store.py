@@ -22,6 +22,7 @@ from sqlalchemy import text
 from bot.migrations import MIGRATIONS_DIR, DatabaseTooNew, apply_migrations, discover
 from bot.ratings import DEFAULT_RATING, rate
 from bot.store import (
+    AlreadyHere,
     AlreadyPlaying,
     ChallengeClosed,
     ChallengeNotFound,
@@ -1098,6 +1099,36 @@ async def test_two_challenges_accepted_at_once_start_one_game(
     assert statuses == {ChallengeStatus.ACCEPTED, ChallengeStatus.OPEN}
     assert await sql(store, "SELECT COUNT(*) FROM games") == [(1,)]
     assert await sql(store, "SELECT COUNT(*) FROM seats") == [(2,)]
+
+
+async def test_once_here_refuses_a_member_already_playing_in_the_channel(store: Store) -> None:
+    """With ``once_here`` (a start from the Activity) a member seated in an active game
+    of the channel, or of the game whose thread the channel is, is refused, naming the
+    game; another channel, a resigned seat and a creation without it are not limited."""
+
+    async def alone(user: int, channel: int = CHANNEL, *, once_here: bool = True) -> int:
+        seats = [SeatRow.human(0, user), SeatRow.computer(1, "normal")]
+        return await store.create_game(
+            GUILD, channel, "tuque", {}, 7, 0, seats, once_here=once_here, now=T0
+        )
+
+    first = await alone(ANN)
+    with pytest.raises(AlreadyHere) as refused:
+        await alone(ANN)
+    assert (refused.value.game_id, refused.value.user_id) == (first, ANN)
+    pair = [SeatRow.human(0, BOB), SeatRow.human(1, ANN)]
+    with pytest.raises(AlreadyHere) as refused:
+        await store.create_game(GUILD, CHANNEL, "tuque", {}, 7, 0, pair, once_here=True)
+    assert (refused.value.game_id, refused.value.user_id) == (first, ANN)
+    other = await alone(ANN, CHANNEL + 1)
+    await store.set_table_message(other, 5, thread_id=CHANNEL + 2)
+    with pytest.raises(AlreadyHere) as refused:
+        await alone(ANN, CHANNEL + 2)
+    assert refused.value.game_id == other
+    await alone(BOB)
+    await store.resign_seat(first, 0)
+    await alone(ANN)
+    await alone(ANN, once_here=False)
 
 
 async def test_one_active_game_between_two_members(store: Store) -> None:

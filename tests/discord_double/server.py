@@ -690,9 +690,11 @@ class DiscordDouble:
     ) -> ActivityInstance:
         """An Activity instance of the application running in ``channel`` with ``users``
         in it (as if one of them launched it and the others joined); ``private``: as in a
-        DM or group DM, with no guild."""
+        DM or group DM, with no guild (its id names its location as Discord's do:
+        ``gc-<guild>-<channel>`` in a server, ``pc-<channel>`` in a private channel)."""
+        location = f"pc-{channel.id}" if private else f"gc-{channel.guild.id}-{channel.id}"
         instance = ActivityInstance(
-            instance_id=f"i-{self._snowflake()}-gc-{channel.guild.id}-{channel.id}",
+            instance_id=f"i-{self._snowflake()}-{location}",
             launch_id=str(self._snowflake()),
             channel=channel,
             users=[user.id for user in users],
@@ -2438,17 +2440,11 @@ class DiscordDouble:
                     rec=rec,
                     detail="LAUNCH_ACTIVITY for an application without Activities enabled",
                 )
-            if rec.context != 0:
-                return self._fail(
-                    request,
-                    400,
-                    50035,
-                    "Invalid Form Body",
-                    rec=rec,
-                    detail="the double launches Activities in server channels only",
-                )
-            # The member who launched it is its first participant.
-            rec.activity_instance = self.start_activity(rec.channel, rec.user)
+            # The member who launched it is its first participant. From a DM or group
+            # DM (a user install) the instance runs in that private channel, no guild.
+            rec.activity_instance = self.start_activity(
+                rec.channel, rec.user, private=rec.context != 0
+            )
         elif kind == 8:
             errors = autocomplete_errors(data)
             if errors:

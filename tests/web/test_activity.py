@@ -2,22 +2,29 @@
 Activity, the server signs a member of the instance in (the OAuth2 exchange) and tells
 them their channel's games, a member starts a game there with the computers or the
 people present, every forged or misplaced sign-in or start is refused, the command
-sync keeps the Entry Point, and commands from DMs and group DMs are answered."""
+sync keeps the Entry Point, and commands from DMs and group DMs are answered; the
+Activity in a group DM or the bot's DM lists that channel's games alone and starts games
+there; two starts at once deal one game."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import aiohttp
 import discord
 import pytest
+from web_helpers import Page
 
 from bot import render
 from bot.client import PLAYED_IN_A_SERVER, TuqueBot
+from bot.sessions.state import NO_GUILD
 from tests.bot.e2e import Table, db_snapshot, game_posts, running_bot, started_game, table_message
-from tests.discord_double import InteractionRecord
-from tests.discord_double.models import ActivityInstance, User
+from tests.discord_double import InteractionRecord, StoredMessage
+from tests.discord_double.models import ActivityInstance, Channel, User
 from tests.discord_double.server import CLIENT_SECRET, ENTRY_POINT_DROPPED
 
 ACTIVITY = {"web_port": 0, "discord_client_secret": CLIENT_SECRET}
@@ -261,10 +268,15 @@ async def test_an_open_lobby_offers_open_the_table(table: Table) -> None:
 
 async def start(bot: TuqueBot, body: object) -> tuple[int, dict[str, Any]]:
     """POST ``body`` to the bot's ``/api/activity/start``: the status and the JSON answer."""
+    return await post(bot, "start", body)
+
+
+async def post(bot: TuqueBot, route: str, body: object) -> tuple[int, dict[str, Any]]:
+    """POST ``body`` to the bot's ``/api/activity/<route>``: the status and the JSON answer."""
     assert bot.web is not None and bot.web.address is not None
     async with (
         aiohttp.ClientSession() as http,
-        http.post(f"{bot.web.address}/api/activity/start", json=body) as response,
+        http.post(f"{bot.web.address}/api/activity/{route}", json=body) as response,
     ):
         return response.status, await response.json()
 
@@ -339,19 +351,23 @@ async def test_a_member_starts_a_game_in_the_activitys_channel(table: Table, mod
 async def test_a_refused_start_says_why_and_starts_nothing(table: Table, case: str) -> None:
     """A forged token; Eve's token for an Activity she is not in; Ann gone from the
     Activity since she signed in; a game that does not exist; the people of an Activity
-    of one; Ann and Bob playing together already; an Activity in a DM; a body that is no
-    start: a 4xx with a reason, and nothing stored or running."""
+    of one; Ann and Bob playing together already; the people of a group DM at a
+    four-seat game; a body that is no start: a 4xx with a reason, and nothing stored or
+    running."""
     t = table
     t.double.enable_activities()
     async with running_bot(t, **ACTIVITY) as bot:
         if case == "already_playing":
             await started_game(t, bot)
         users = (t.ann,) if case == "alone" else (t.ann, t.bob)
-        instance = t.double.start_activity(t.channel, *users, private=case == "private")
+        private = case == "private"
+        where = t.double.add_private_channel(t.guild, *users) if private else t.channel
+        instance = t.double.start_activity(where, *users, private=private)
         body: dict[str, object] = {
             "access_token": await token_of(t, bot, t.ann, instance),
             "instance_id": instance.instance_id,
-            "variant": "tuque",
+            # In a DM or group DM the people play a two-seat game only.
+            "variant": "euchre" if private else "tuque",
             "with": "people",
         }
         expected = {
@@ -382,3 +398,173 @@ async def test_a_refused_start_says_why_and_starts_nothing(table: Table, case: s
         assert db_snapshot(t) == before and bot.sessions.running() == running
         if case == "already_playing":
             assert "already playing together" in answer["reason"]
+
+
+def private_tables(t: Table, channel: Channel) -> list[StoredMessage]:
+    """The table messages of a DM or group DM, oldest first (follow-ups of interactions)."""
+    return [m for m in t.double.channel_messages(channel) if " · game #" in m.text]
+
+
+async def test_open_the_table_in_a_group_dm_lists_that_dms_game_only(table: Table) -> None:
+    """Bob's "Open the table" on the table of his game with Ann in their group DM launches
+    an instance there (no guild); signed in to it, Bob and Ann are told that game alone,
+    not their server game nor Ann's game in her DM with the bot."""
+    t = table
+    t.double.enable_activities()
+    group = t.double.add_private_channel(t.guild, t.ann, t.bob, t.eve)
+    dm = t.double.add_private_channel(t.guild, t.ann, group=False)
+    async with running_bot(t, dev_guild_id=None, **ACTIVITY) as bot:
+        await started_game(t, bot)
+        await (await t.double.private_slash(t.ann, dm, "tuque", "bot")).settled()
+        rec = await t.double.private_slash(t.ann, group, "tuque", "challenge", opponent=t.bob)
+        await rec.settled()
+        (invite,) = rec.followups
+        accept = next(b.custom_id for b in invite.buttons if b.label == "Accept")
+        assert accept is not None
+        await (await t.double.click(t.bob, invite, accept)).settled()
+        await t.double.wait_until(lambda: private_tables(t, group), 10)
+        await t.double.idle()
+        (game,) = [s for s in bot.sessions.running() if s.channel_id == group.id]
+        assert len(bot.sessions.running()) == 3
+
+        message = private_tables(t, group)[-1]
+        (launch,) = [b.custom_id for b in message.buttons if b.label == "Open the table"]
+        clicked = await t.double.click(t.bob, message, launch)
+        await clicked.settled()
+        assert clicked.context == 2 and clicked.response_type == 12
+        instance = clicked.activity_instance
+        assert instance is not None and instance.private and instance.channel is group
+        assert instance.instance_id.endswith(f"-pc-{group.id}")
+        instance.users.append(t.ann.id)
+        for user in (t.bob, t.ann):
+            status, answer = await sign_in(
+                bot, {"code": t.double.authorize(user), "instance_id": instance.instance_id}
+            )
+            assert status == 200, answer
+            assert answer["guild"] is None and answer["channel"] == str(group.id)
+            assert [(g["game"], g["seat"]) for g in answer["tables"]] == [
+                (game.id, game.table.seat_of(user.id))
+            ]
+        # The page's list again, with the sign-in's token: checked afresh at Discord.
+        again = {"access_token": answer["access_token"], "instance_id": instance.instance_id}
+        assert await post(bot, "tables", again) == (200, {"tables": answer["tables"]})
+        status, refused = await post(bot, "tables", {**again, "access_token": "made-up"})
+        assert (status, refused["error"]) == (401, "token")
+    t.double.check()
+
+
+async def test_a_game_started_from_an_activity_in_a_dm_plays(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Ann starts Tuque against the computers from an Activity in her DM with the bot: it
+    is stored under no server, unrated, and nothing is posted (no interaction to answer
+    yet: the call to her hand is skipped and logged); she moves through the web socket,
+    and her next /tuque hand there brings the table as its follow-up."""
+    t = table
+    t.double.enable_activities()
+    caplog.set_level(logging.INFO, logger="bot")
+    dm = t.double.add_private_channel(t.guild, t.ann, group=False)
+    async with running_bot(t, dev_guild_id=None, **ACTIVITY) as bot:
+        instance = t.double.start_activity(dm, t.ann, private=True)
+        body = {
+            "access_token": await token_of(t, bot, t.ann, instance),
+            "instance_id": instance.instance_id,
+            "variant": "tuque",
+            "with": "computers",
+        }
+        status, answer = await start(bot, body)
+        assert status == 200, answer
+        session = bot.sessions.session(answer["game"])
+        assert session is not None
+        assert (session.guild_id, session.channel_id) == (NO_GUILD, dm.id)
+        assert not session.table.ranked
+        assert [seat.member for seat in session.table.seats] == [t.ann.id, None]
+        await t.double.idle()
+        assert session.discord.table_waiting and session.discord.table_message_id is None
+        assert t.double.channel_messages(dm) == [] and t.double.ephemerals_for(t.ann) == []
+        assert any("hand call not posted" in r.getMessage() for r in caplog.records)
+
+        token = unquote(answer["link"].split("?t=", 1)[1])
+        assert bot.web is not None and bot.web.address is not None
+        url = f"{bot.web.address.replace('http', 'ws', 1)}/ws/{session.id}"
+        async with aiohttp.ClientSession() as http:
+            page = Page(await http.ws_connect(url, params={"t": token}))
+            page.reader = asyncio.create_task(page.read())
+            # The computer may lead first: it moves at once.
+            await page.until(lambda: page.views and page.view["view"]["legal"])
+            seq = page.view["seq"]
+            await page.act(seq, page.view["view"]["legal"][0]["id"])
+            await page.until(lambda: page.view["seq"] > seq)
+            await page.close()
+        assert session.discord.table_waiting
+
+        rec = await t.double.private_slash(t.ann, dm, "tuque", "hand")
+        await rec.settled()
+        assert rec.original is not None and rec.original.ephemeral
+        await t.double.wait_until(lambda: private_tables(t, dm), 10)
+        (shown,) = private_tables(t, dm)
+        assert shown.interaction is rec and not session.discord.table_waiting
+    assert not [r for r in t.double.requests if f"/channels/{dm.id}" in r.path]
+    t.double.check()
+
+
+async def test_the_people_of_a_group_dm_start_a_two_seat_game(table: Table) -> None:
+    """Ann, in an Activity of a group DM with Bob and Eve, deals in the people at Tuque:
+    she and Bob, the first other participant, sit (no server to be a member of); Eve,
+    not in the Activity of Ann's DM with the bot, cannot start a game there."""
+    t = table
+    t.double.enable_activities()
+    group = t.double.add_private_channel(t.guild, t.ann, t.bob, t.eve)
+    dm = t.double.add_private_channel(t.guild, t.ann, group=False)
+    async with running_bot(t, dev_guild_id=None, **ACTIVITY) as bot:
+        instance = t.double.start_activity(group, t.ann, t.bob, t.eve, private=True)
+        body = {
+            "access_token": await token_of(t, bot, t.ann, instance),
+            "instance_id": instance.instance_id,
+            "variant": "tuque",
+            "with": "people",
+        }
+        status, answer = await start(bot, body)
+        assert status == 200, answer
+        session = bot.sessions.session(answer["game"])
+        assert session is not None and session.private and session.channel_id == group.id
+        assert [seat.member for seat in session.table.seats] == [t.ann.id, t.bob.id]
+        assert list(session.seating.names) == [t.ann.global_name, t.bob.global_name]
+
+        mine = t.double.start_activity(dm, t.ann, private=True)
+        stranger = {**body, "access_token": await token_of(t, bot, t.eve, instance)}
+        status, answer = await start(bot, {**stranger, "instance_id": mine.instance_id})
+        assert (status, answer["error"]) == (403, "not_participant")
+        assert len(bot.sessions.running()) == 1
+        await t.double.idle()
+    t.double.check()
+
+
+async def test_two_starts_at_once_deal_one_game(table: Table, database: str | Path) -> None:
+    """Ann's two clicks on "Play the computers" reach the server at once (a double
+    click, or a page that does not wait): one game starts, the other start is refused
+    with that game's number, on SQLite and on PostgreSQL alike."""
+    t = table
+    t.double.enable_activities()
+    where = "database_path" if isinstance(database, Path) else "database_url"
+    async with running_bot(t, **ACTIVITY, **{where: database}) as bot:
+        instance = t.double.start_activity(t.channel, t.ann)
+        body = {
+            "access_token": await token_of(t, bot, t.ann, instance),
+            "instance_id": instance.instance_id,
+            "variant": "tuque",
+            "with": "computers",
+        }
+        answers = sorted(
+            await asyncio.gather(start(bot, body), start(bot, body)), key=lambda a: a[0]
+        )
+        (game_id,) = [s.id for s in bot.sessions.running()]
+        assert [row.id for row in await bot.store.active_games()] == [game_id]
+        assert answers[0][0] == 200 and answers[0][1]["game"] == game_id
+        status, refused = answers[1]
+        assert (status, refused["error"]) == (409, "already_here"), refused
+        assert refused["reason"] == (
+            f"You are already playing game #{game_id} here: open it from the list."
+        )
+        await t.double.idle()
+    t.double.check()

@@ -3,17 +3,21 @@ the table", each page signs in through the SDK's own mock (``DiscordSDKMock``: n
 ``frame_id`` in the address) with a code the double issued, the bot exchanges it at the
 double and checks the instance, and the members play a whole game in their pages while a
 third member watches; a member alone starts a game against the computers from the page
-and plays in it; a sign-in the server refuses shows its reason and opens nothing."""
+and plays in it, her start buttons disabled while a start is pending, and a start refused
+for a game of hers already here lists that game; a sign-in the server refuses shows its
+reason and opens nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 from urllib.parse import urlencode
 
 import pytest
 from browser import chromium, open_page, page_errors, play_one
-from playwright.async_api import Browser, Page
+from playwright.async_api import Browser, Page, Route
+from test_activity import start, token_of
 
 from bot.client import TuqueBot
 from engine.variants import VARIANTS
@@ -150,6 +154,54 @@ async def test_a_member_starts_a_game_against_the_computers_and_plays(
         assert session.table.game.variant.name == "tuque"
         assert [seat.member for seat in session.table.seats] == [t.ann.id, None]
         assert await play_one(page, random.Random(35))
+        assert page_errors(page) == []
+
+
+async def test_a_start_for_a_game_already_here_shows_why_and_lists_it(
+    table: Table, browser: Browser
+) -> None:
+    """While Ann's "Play the computers" waits for its answer the start buttons are
+    disabled; refused because she already plays a game here (started by her other page
+    since this one listed the channel's games), the page shows the reason and lists the
+    game, and the buttons work again."""
+    t = table
+    t.double.enable_activities()
+    async with running_bot(t, **ACTIVITY) as bot:
+        instance = t.double.start_activity(t.channel, t.ann)
+        page = await open_page(
+            browser,
+            activity_url(bot, instance.instance_id, t.double.authorize(t.ann)),
+            ready="body[data-activity='choosing']",
+        )
+        body = {
+            "access_token": await token_of(t, bot, t.ann, instance),
+            "instance_id": instance.instance_id,
+            "variant": "tuque",
+            "with": "computers",
+        }
+        status, answer = await start(bot, body)
+        assert status == 200, answer
+        game = answer["game"]
+        held = asyncio.Event()
+
+        async def hold(route: Route) -> None:
+            await held.wait()
+            await route.continue_()
+
+        await page.route("**/api/activity/start", hold)
+        await page.click("#activity-start button[data-start='computers']")
+        await page.wait_for_selector("body[data-activity='starting']")
+        disabled = "buttons => buttons.map(b => b.disabled)"
+        assert set(await page.eval_on_selector_all("#activity-start button", disabled)) == {True}
+        held.set()
+        await page.wait_for_selector("body[data-activity-error='already_here']")
+        assert f"game #{game} here" in (await error_of(page))[1]
+        listed = await page.eval_on_selector_all(
+            "#activity-tables button", "buttons => buttons.map(b => b.dataset.game)"
+        )
+        assert listed == [str(game)]
+        assert set(await page.eval_on_selector_all("#activity-start button", disabled)) == {False}
+        assert [s.id for s in bot.sessions.running()] == [game]
         assert page_errors(page) == []
 
 

@@ -173,6 +173,11 @@ class Picker {
       });
       this.open(answer.link);
     } catch (error) {
+      if (error instanceof Refused && error.kind === "already_here") {
+        // The game the refusal names started since the list was drawn (the member's
+        // other click, or another page of theirs): list it, to open from there.
+        await this.relist();
+      }
       body.dataset.activity = "choosing";
       body.dataset.activityError = error instanceof Refused ? error.kind : "page";
       this.say("The game did not start.");
@@ -218,6 +223,22 @@ class Picker {
       this.open(mine[0].link);
       return;
     }
+    this.list(tables);
+  }
+
+  /** Ask the server for the channel's games again and list them; if it fails the
+   *  list stays as it was (the refusal being shown says what to do). */
+  async relist() {
+    try {
+      const answer = await askServer("/api/activity/tables", this.signedIn);
+      this.list(answer.tables);
+    } catch {
+      // The list stays; the refusal shown names the game to open.
+    }
+  }
+
+  /** List the channel's games, each to open, above the start buttons. */
+  list(tables) {
     body.dataset.activity = "choosing";
     const list = $("#activity-tables");
     list.replaceChildren();
