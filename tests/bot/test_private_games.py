@@ -139,13 +139,18 @@ async def test_a_challenge_in_a_group_dm_is_played_to_its_end(
             {0: t.ann, 1: t.bob},
             public=t.double.channel_messages(group),
         )
-        # Rematch: Ann challenges Bob again; her second click and Bob's are told of it.
+        # Rematch: Ann challenges Bob again; her second click and Bob's are told of it,
+        # Eve's is refused.
         over = game_over(t, group, game_id)
         rematch = await t.double.click(t.ann, over, f"tuque:rematch:{game_id}")
         await rematch.settled()
         (again,) = rematch.followups
         assert t.bob.mention in again.text and "challenges you" in again.text
-        for user, words in ((t.ann, "Your challenge to"), (t.bob, "has challenged you here")):
+        for user, words in (
+            (t.ann, "Your challenge to"),
+            (t.bob, "has challenged you here"),
+            (t.eve, "Only the players of this game"),
+        ):
             refused = await t.double.click(user, over, f"tuque:rematch:{game_id}")
             await refused.settled()
             assert refused.original is not None and refused.original.ephemeral
