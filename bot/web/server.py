@@ -35,10 +35,11 @@ import html
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from functools import partial
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -76,6 +77,8 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 STATIC = Path(str(resources.files("bot.web") / "static"))
 """The page's files, shipped in the package (pyproject's package data)."""
@@ -674,31 +677,29 @@ class WebServer:
 
 async def _guild_member(guild: discord.Guild, user: int) -> discord.Member | None:
     """The guild's member ``user``, from the cache or Discord; None if not a member."""
-    member = guild.get_member(user)
-    if member is not None:
-        return member
-    try:
-        return await guild.fetch_member(user)
-    except discord.NotFound:
-        return None
-    except discord.HTTPException:
-        raise ActivityRefused(
-            502, "discord", "Discord did not say who is in this server: try again."
-        ) from None
+    return await _known(guild.get_member(user), partial(guild.fetch_member, user), "server")
 
 
 async def _user(client: discord.Client, user_id: int) -> discord.User | None:
     """The user ``user_id``, from the cache or Discord; None if Discord knows none."""
-    user = client.get_user(user_id)
-    if user is not None:
-        return user
+    return await _known(client.get_user(user_id), partial(client.fetch_user, user_id), "Activity")
+
+
+async def _known(cached: _T | None, fetch: Callable[[], Awaitable[_T]], where: str) -> _T | None:
+    """``cached``, else what ``fetch`` gets from Discord; None if Discord knows none.
+
+    Raises:
+        ActivityRefused: Discord failed to answer (502, naming ``where`` they are).
+    """
+    if cached is not None:
+        return cached
     try:
-        return await client.fetch_user(user_id)
+        return await fetch()
     except discord.NotFound:
         return None
     except discord.HTTPException:
         raise ActivityRefused(
-            502, "discord", "Discord did not say who is in this Activity: try again."
+            502, "discord", f"Discord did not say who is in this {where}: try again."
         ) from None
 
 

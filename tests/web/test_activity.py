@@ -292,6 +292,23 @@ async def token_of(t: Table, bot: TuqueBot, user: User, instance: ActivityInstan
     return token
 
 
+async def start_body(
+    t: Table,
+    bot: TuqueBot,
+    user: User,
+    instance: ActivityInstance,
+    variant: str = "tuque",
+    mode: str = "computers",
+) -> dict[str, object]:
+    """What ``user``'s page, signed in to ``instance``, posts to start ``variant``."""
+    return {
+        "access_token": await token_of(t, bot, user, instance),
+        "instance_id": instance.instance_id,
+        "variant": variant,
+        "with": mode,
+    }
+
+
 @pytest.mark.parametrize("mode", ["computers", "people"])
 async def test_a_member_starts_a_game_in_the_activitys_channel(table: Table, mode: str) -> None:
     """Ann, in an Activity with Bob, starts Euchre against the computers (she alone) or
@@ -363,13 +380,9 @@ async def test_a_refused_start_says_why_and_starts_nothing(table: Table, case: s
         private = case == "private"
         where = t.double.add_private_channel(t.guild, *users) if private else t.channel
         instance = t.double.start_activity(where, *users, private=private)
-        body: dict[str, object] = {
-            "access_token": await token_of(t, bot, t.ann, instance),
-            "instance_id": instance.instance_id,
-            # In a DM or group DM the people play a two-seat game only.
-            "variant": "euchre" if private else "tuque",
-            "with": "people",
-        }
+        # In a DM or group DM the people play a two-seat game only.
+        variant = "euchre" if private else "tuque"
+        body = await start_body(t, bot, t.ann, instance, variant, mode="people")
         expected = {
             "forged": (401, "token"),
             "other_member": (403, "not_participant"),
@@ -466,12 +479,7 @@ async def test_a_game_started_from_an_activity_in_a_dm_plays(
     dm = t.double.add_private_channel(t.guild, t.ann, group=False)
     async with running_bot(t, dev_guild_id=None, **ACTIVITY) as bot:
         instance = t.double.start_activity(dm, t.ann, private=True)
-        body = {
-            "access_token": await token_of(t, bot, t.ann, instance),
-            "instance_id": instance.instance_id,
-            "variant": "tuque",
-            "with": "computers",
-        }
+        body = await start_body(t, bot, t.ann, instance)
         status, answer = await start(bot, body)
         assert status == 200, answer
         session = bot.sessions.session(answer["game"])
@@ -518,12 +526,7 @@ async def test_the_people_of_a_group_dm_start_a_two_seat_game(table: Table) -> N
     dm = t.double.add_private_channel(t.guild, t.ann, group=False)
     async with running_bot(t, dev_guild_id=None, **ACTIVITY) as bot:
         instance = t.double.start_activity(group, t.ann, t.bob, t.eve, private=True)
-        body = {
-            "access_token": await token_of(t, bot, t.ann, instance),
-            "instance_id": instance.instance_id,
-            "variant": "tuque",
-            "with": "people",
-        }
+        body = await start_body(t, bot, t.ann, instance, mode="people")
         status, answer = await start(bot, body)
         assert status == 200, answer
         session = bot.sessions.session(answer["game"])
@@ -549,12 +552,7 @@ async def test_two_starts_at_once_deal_one_game(table: Table, database: str | Pa
     where = "database_path" if isinstance(database, Path) else "database_url"
     async with running_bot(t, **ACTIVITY, **{where: database}) as bot:
         instance = t.double.start_activity(t.channel, t.ann)
-        body = {
-            "access_token": await token_of(t, bot, t.ann, instance),
-            "instance_id": instance.instance_id,
-            "variant": "tuque",
-            "with": "computers",
-        }
+        body = await start_body(t, bot, t.ann, instance)
         answers = sorted(
             await asyncio.gather(start(bot, body), start(bot, body)), key=lambda a: a[0]
         )

@@ -17,12 +17,12 @@ from urllib.parse import urlencode
 import pytest
 from browser import chromium, open_page, page_errors, play_one
 from playwright.async_api import Browser, Page, Route
-from test_activity import start, token_of
+from test_activity import start, start_body
 
 from bot.client import TuqueBot
 from engine.variants import VARIANTS
 from tests.bot.e2e import Table, challenge_and_accept, running_bot, table_message
-from tests.discord_double.models import User
+from tests.discord_double.models import ActivityInstance, User
 from tests.discord_double.server import CLIENT_SECRET
 
 ACTIVITY = {"web_port": 0, "discord_client_secret": CLIENT_SECRET}
@@ -62,6 +62,17 @@ async def launch(t: Table, bot: TuqueBot, *joining: User) -> tuple[int, str]:
     assert rec.response_type == 12 and rec.activity_instance is not None
     rec.activity_instance.users.extend(user.id for user in joining)
     return game_id, rec.activity_instance.instance_id
+
+
+async def alone(t: Table, bot: TuqueBot, browser: Browser) -> tuple[ActivityInstance, Page]:
+    """Ann alone in an Activity of the channel, her page signed in and choosing a game."""
+    instance = t.double.start_activity(t.channel, t.ann)
+    page = await open_page(
+        browser,
+        activity_url(bot, instance.instance_id, t.double.authorize(t.ann)),
+        ready="body[data-activity='choosing']",
+    )
+    return instance, page
 
 
 async def error_of(page: Page) -> tuple[str | None, str]:
@@ -133,12 +144,7 @@ async def test_a_member_starts_a_game_against_the_computers_and_plays(
     t = table
     t.double.enable_activities()
     async with running_bot(t, **ACTIVITY) as bot:
-        instance = t.double.start_activity(t.channel, t.ann)
-        page = await open_page(
-            browser,
-            activity_url(bot, instance.instance_id, t.double.authorize(t.ann)),
-            ready="body[data-activity='choosing']",
-        )
+        _, page = await alone(t, bot, browser)
         assert await page.query_selector_all("#activity-tables button") == []
         titles = await page.eval_on_selector_all(
             "#activity-variant option", "options => options.map(o => o.textContent)"
@@ -167,18 +173,8 @@ async def test_a_start_for_a_game_already_here_shows_why_and_lists_it(
     t = table
     t.double.enable_activities()
     async with running_bot(t, **ACTIVITY) as bot:
-        instance = t.double.start_activity(t.channel, t.ann)
-        page = await open_page(
-            browser,
-            activity_url(bot, instance.instance_id, t.double.authorize(t.ann)),
-            ready="body[data-activity='choosing']",
-        )
-        body = {
-            "access_token": await token_of(t, bot, t.ann, instance),
-            "instance_id": instance.instance_id,
-            "variant": "tuque",
-            "with": "computers",
-        }
+        instance, page = await alone(t, bot, browser)
+        body = await start_body(t, bot, t.ann, instance)
         status, answer = await start(bot, body)
         assert status == 200, answer
         game = answer["game"]
