@@ -461,15 +461,25 @@ class WebServer:
             headers=_PRIVATE_HEADERS,
         )
 
+    async def _activity_asked(
+        self, request: web.Request, fields: str
+    ) -> tuple[ActivityAuth, dict[str, Any]]:
+        """What signs members in, and the request's JSON object (naming its ``fields``).
+
+        Raises:
+            ActivityRefused: Activities are off (503), or the body is no JSON object.
+        """
+        if self.activity is None:
+            raise ActivityRefused(503, "off", _ACTIVITY_OFF)
+        return self.activity, await _json_object(request, fields)
+
     async def _activity_token(self, request: web.Request) -> web.Response:
         """Sign a member in to the table inside Discord: ``{"code", "instance_id"}`` in,
         the member's access token and their channel's games out (docs/web.md, "Inside
         Discord: the Activity"); any refusal is ``{"error", "reason"}`` alone."""
         try:
-            if self.activity is None:
-                raise ActivityRefused(503, "off", _ACTIVITY_OFF)
-            body = await _json_object(request, "`code` and `instance_id`")
-            seat = await self.activity.sign_in(body.get("code"), body.get("instance_id"))
+            auth, body = await self._activity_asked(request, "`code` and `instance_id`")
+            seat = await auth.sign_in(body.get("code"), body.get("instance_id"))
         except ActivityRefused as refused:
             return _refusal(refused)
         answer = {
@@ -486,10 +496,8 @@ class WebServer:
         in, ``{"tables"}`` out (as the sign-in's), the member checked afresh as a start
         checks them; any refusal is ``{"error", "reason"}`` alone."""
         try:
-            if self.activity is None:
-                raise ActivityRefused(503, "off", _ACTIVITY_OFF)
-            body = await _json_object(request, "`access_token` and `instance_id`")
-            seat = await self.activity.recheck(body.get("access_token"), body.get("instance_id"))
+            auth, body = await self._activity_asked(request, "`access_token` and `instance_id`")
+            seat = await auth.recheck(body.get("access_token"), body.get("instance_id"))
         except ActivityRefused as refused:
             return _refusal(refused)
         return web.json_response({"tables": self._tables(seat)}, headers=_PRIVATE_HEADERS)
@@ -529,9 +537,7 @@ class WebServer:
         refusal is ``{"error", "reason"}`` alone, and starts nothing (docs/web.md,
         "Starting a game")."""
         try:
-            if self.activity is None:
-                raise ActivityRefused(503, "off", _ACTIVITY_OFF)
-            body = await _json_object(
+            auth, body = await self._activity_asked(
                 request, "`access_token`, `instance_id`, `variant` and `with`"
             )
             variant, mode = body.get("variant"), body.get("with")
@@ -541,7 +547,7 @@ class WebServer:
                 raise ActivityRefused(400, "malformed", "`with` is `computers` or `people`.")
             # Checked afresh: the page's token may be another member's, or its member
             # may have left the instance since they signed in.
-            seat = await self.activity.recheck(body.get("access_token"), body.get("instance_id"))
+            seat = await auth.recheck(body.get("access_token"), body.get("instance_id"))
             session = await self._start(seat, variant, with_people=mode == "people")
         except ActivityRefused as refused:
             return _refusal(refused)
