@@ -5,23 +5,28 @@ double and checks the instance, and the members play a whole game in their pages
 third member watches; a member alone starts a game against the computers from the page
 and plays in it, her start buttons disabled while a start is pending, and a start refused
 for a game of hers already here lists that game; a sign-in the server refuses shows its
-reason and opens nothing."""
+reason and opens nothing. And once as inside Discord (``frame_id``), with the real
+``DiscordSDK`` in an iframe talking to a page that plays Discord's client
+(``discord_client.html``)."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 from collections.abc import AsyncIterator
-from urllib.parse import urlencode
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode, urlsplit
 
 import pytest
-from browser import chromium, open_page, page_errors, play_one
-from playwright.async_api import Browser, Page, Route
+from browser import chromium, open_page, page_errors, play_one, watched
+from playwright.async_api import Browser, FrameLocator, Page, Route
 from test_activity import start, start_body
 
 from bot.client import TuqueBot
 from engine.variants import VARIANTS
 from tests.bot.e2e import Table, challenge_and_accept, running_bot, table_message
+from tests.discord_double import DiscordDouble
 from tests.discord_double.models import ActivityInstance, User
 from tests.discord_double.server import CLIENT_SECRET
 
@@ -31,6 +36,11 @@ SIGNED_IN = "body[data-activity='table'], body[data-activity='choosing']"
 """The page signed in: a table opened, or the channel's games to choose from."""
 FAILED = "body[data-activity='error']"
 SETTLED = f"{SIGNED_IN}, {FAILED}"
+
+DISCORD_CLIENT = (Path(__file__).parent / "discord_client.html").read_text()
+"""A page playing Discord's client side of the SDK's RPC around the Activity's iframe."""
+FRAME_ID = "frame-1"
+"""The ``frame_id`` Discord's client gives the Activity's iframe."""
 
 
 @pytest.fixture
@@ -73,6 +83,54 @@ async def alone(t: Table, bot: TuqueBot, browser: Browser) -> tuple[ActivityInst
         ready="body[data-activity='choosing']",
     )
     return instance, page
+
+
+async def open_in_discord(
+    browser: Browser,
+    double: DiscordDouble,
+    bot: TuqueBot,
+    instance: ActivityInstance,
+    member: User,
+) -> tuple[Page, FrameLocator, dict[str, Any]]:
+    """The Activity as Discord opens it: in an iframe at the URL mapping's root with
+    Discord's query, the real SDK in it talking to a page playing Discord's client
+    (``discord_client.html``), which signs ``member`` in with a code the double issued.
+    The client's page is served at the Activity's origin: the SDK takes messages only
+    from origins it knows, its own page's among them. Returns the client's page (its
+    ``handshakes`` and ``commands`` to read), the Activity's frame, and the server's
+    answer to the frame's ``POST /api/activity/token``, once it came."""
+    assert bot.web is not None and bot.web.address is not None
+    activity = "/?" + urlencode(
+        {
+            "frame_id": FRAME_ID,
+            "instance_id": instance.instance_id,
+            "platform": "desktop",
+            "guild_id": instance.channel.guild.id,
+            "channel_id": instance.channel.id,
+        }
+    )
+    address = f"{bot.web.address}/discord-client?" + urlencode(
+        {
+            "activity": activity,
+            "code": double.authorize(member),
+            "user_id": member.id,
+            "username": member.name,
+        }
+    )
+    context = await browser.new_context(
+        viewport={"width": 1280, "height": 800}, reduced_motion="reduce"
+    )
+    client = await watched(await context.new_page())
+
+    async def serve(route: Route) -> None:
+        await route.fulfill(body=DISCORD_CLIENT, content_type="text/html")
+
+    await client.route(lambda url: urlsplit(url).path == "/discord-client", serve)
+    signed_in = client.expect_response(lambda r: urlsplit(r.url).path == "/api/activity/token")
+    async with signed_in as exchange:
+        await client.goto(address)
+    answer = await (await exchange.value).json()
+    return client, client.frame_locator("#activity"), answer
 
 
 async def error_of(page: Page) -> tuple[str | None, str]:
@@ -251,3 +309,48 @@ async def test_without_the_client_secret_the_page_says_the_activity_is_off(
         assert kind == "off" and "DISCORD_CLIENT_SECRET" in words
         assert not await page.is_visible("#activity-retry")
         assert page_errors(page) == []
+
+
+async def test_the_real_sdk_signs_in_through_discords_client_and_opens_a_table(
+    table: Table, browser: Browser
+) -> None:
+    """Inside Discord (``frame_id`` in the address) the page runs the real ``DiscordSDK``:
+    a parent page playing Discord's client answers its handshake, AUTHORIZE (Ann's code
+    from the double) and AUTHENTICATE (the token the server got for it), and Ann, signed
+    in through the server, starts a game against the computers and sees its table."""
+    t = table
+    t.double.enable_activities()
+    async with running_bot(t, **ACTIVITY) as bot:
+        instance = t.double.start_activity(t.channel, t.ann)
+        client, page, answer = await open_in_discord(browser, t.double, bot, instance, t.ann)
+        assert answer["member"] == str(t.ann.id) and answer["channel"] == str(t.channel.id)
+        await page.locator("body[data-activity='choosing']").wait_for()
+        await page.locator("#activity-start button[data-start='computers']").click()
+        await page.locator("body[data-state='live']").wait_for()
+        assert await page.locator("body").get_attribute("data-activity") == "table"
+        assert await page.locator("body").get_attribute("data-seat") == "0"
+        assert await page.locator("[data-action]:not([disabled])").count() > 0
+        (session,) = bot.sessions.running()
+        assert session.channel_id == t.channel.id
+        assert [seat.member for seat in session.table.seats] == [t.ann.id, None]
+
+        client_id = str(t.double.application_id)
+        assert await client.evaluate("handshakes") == [
+            {
+                "v": 1,
+                "encoding": "json",
+                "client_id": client_id,
+                "frame_id": FRAME_ID,
+                "sdk_version": "2.5.0",
+            }
+        ]
+        # The console the SDK forwards once READY aside, the two commands of a sign-in,
+        # none of them answered with an error.
+        sent = await client.evaluate("commands")
+        asked = [command for command in sent if command["cmd"] != "CAPTURE_LOG"]
+        assert [command["cmd"] for command in asked] == ["AUTHORIZE", "AUTHENTICATE"], sent
+        authorize, authenticate = (command["args"] for command in asked)
+        assert authorize["client_id"] == client_id
+        assert authorize["response_type"] == "code" and "identify" in authorize["scope"]
+        assert authenticate == {"access_token": answer["access_token"]}
+        assert page_errors(client) == []
