@@ -354,3 +354,27 @@ async def test_the_real_sdk_signs_in_through_discords_client_and_opens_a_table(
         assert authorize["response_type"] == "code" and "identify" in authorize["scope"]
         assert authenticate == {"access_token": answer["access_token"]}
         assert page_errors(client) == []
+
+
+async def test_a_page_opened_as_inside_discord_outside_it_says_so(
+    table: Table, browser: Browser
+) -> None:
+    """The Activity's address with a ``frame_id`` opened in a plain browser: Discord's
+    client never answers the real SDK's handshake, and after 15 s (the page's clock run
+    on, not waited for) the page says that it opens only inside Discord, with no retry."""
+    t = table
+    async with running_bot(t, **ACTIVITY) as bot:
+        assert bot.web is not None and bot.web.address is not None
+        query = {"frame_id": FRAME_ID, "instance_id": "i-1", "platform": "desktop"}
+        context = await browser.new_context(reduced_motion="reduce")
+        page = await watched(await context.new_page())
+        await page.clock.install()
+        await page.goto(f"{bot.web.address}/?{urlencode(query)}")
+        await page.wait_for_selector("#activity-variant option", state="attached")
+        assert await page.get_attribute("body", "data-activity") == "signing-in"
+        await page.clock.run_for(15_000)
+        await page.wait_for_selector(FAILED)
+        kind, words = await error_of(page)
+        assert kind == "no_discord" and "only inside Discord" in words
+        assert not await page.is_visible("#activity-retry")
+        assert page_errors(page) == []

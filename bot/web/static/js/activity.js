@@ -19,6 +19,10 @@ const body = document.body;
 // Scope `identify` only: the server asks /users/@me who the member is, nothing more.
 const SCOPE = ["identify"];
 
+// Discord's client answers the SDK's handshake at once; a page opened with a `frame_id`
+// outside Discord is answered never, and says so after this long rather than spin.
+const READY_MS = 15000;
+
 /** A refusal to show: `kind` is the server's `error` (or the page's own word). */
 class Refused extends Error {
   constructor(kind, reason) {
@@ -48,13 +52,29 @@ export async function startActivity(openTable) {
     const config = await askServer("/api/activity/config");
     panel.offer(config.variants ?? []);
     sdk = embedded ? new DiscordSDK(config.client_id) : mockSdk(config.client_id, query, mockCodes);
-    await sdk.ready();
+    await Promise.race([sdk.ready(), unanswered(READY_MS)]);
   } catch (error) {
     panel.failed(error, false);
     return;
   }
   panel.signIn = () => signIn(sdk, panel);
   await panel.signIn();
+}
+
+/** Rejects after `ms` milliseconds: Discord never answered the SDK's handshake. */
+function unanswered(ms) {
+  return new Promise((_, reject) =>
+    setTimeout(
+      () =>
+        reject(
+          new Refused(
+            "no_discord",
+            "Discord did not answer this page: it opens only inside Discord. Close the Activity and open it again.",
+          ),
+        ),
+      ms,
+    ),
+  );
 }
 
 /** The SDK's mock, answering `codes` in turn to `authorize` (the last one again after). */
