@@ -22,7 +22,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from unittest import mock
 
-import discord
 from PIL import Image
 from playwright.async_api import Browser, Page, async_playwright
 
@@ -123,19 +122,11 @@ async def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "tuque.db")
         pool = ThreadPoolExecutor(max_workers=1)
-        sessions = GameSessions(
-            discord.Client(intents=discord.Intents.default()),
-            store,
-            pool,
-            pool,
-            move_delay=0,
-            table_delay=0,
-        )
         links = Links(b"screenshots only, never a real key", "", 3600)
         defaults = GuildSettings.defaults(Settings(discord_token=None))
-        server = WebServer(sessions, links, defaults)
+        server = WebServer.without_discord(store, pool, links, defaults)
+        sessions = server.sessions
         links.base_url = await server.start("127.0.0.1", 0)
-        sessions.screens = [server.screen]
         try:
             async with async_playwright() as playwright:
                 browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)

@@ -32,7 +32,6 @@ from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import discord
 from aiohttp import web
 
 from bot.migrations import MigrationError
@@ -224,17 +223,12 @@ async def running(
         rows = await store.active_games()
         if any((row.guild_id, row.channel_id) != (LOCAL_GUILD, LOCAL_CHANNEL) for row in rows):
             raise ForeignDatabase(f"{database} holds a Discord bot's games")
-        # A client that never logs in: the manager wants one, and with the web as the
-        # only screen nothing reaches it (GameSessions.on_discord).
-        client = discord.Client(intents=discord.Intents.default())
-        # No table is drawn without Discord: the computers' pool stands in as the drawer.
-        sessions = GameSessions(
-            client, store, executor, executor, move_delay=move_delay, table_delay=0
-        )
         links = Links(secrets.token_bytes(32), "", LINK_LIFETIME)
         # No turn timer: nobody else waits for the person, and no sweep runs here.
-        server = WebServer(sessions, links, None, home="/", rate=rate, burst=burst)
-        sessions.screens = [server.screen]
+        server = WebServer.without_discord(
+            store, executor, links, None, move_delay=move_delay, home="/", rate=rate, burst=burst
+        )
+        sessions = server.sessions
         local = LocalTable(sessions, links, name)
         server.app.router.add_get("/", local.home)
         server.app.router.add_post("/new", local.new)

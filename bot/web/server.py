@@ -36,6 +36,7 @@ import logging
 import os
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
 from functools import partial
 from importlib import resources
 from pathlib import Path
@@ -48,7 +49,7 @@ from bot.options import DEFAULT_LEVEL, game_options, seat_rows
 from bot.sessions import GameSessions, Session
 from bot.sessions.manager import Refusal
 from bot.sessions.state import NO_GUILD
-from bot.store import AlreadyHere, AlreadyPlaying, GameNotFound
+from bot.store import AlreadyHere, AlreadyPlaying, GameNotFound, Store
 from bot.store.settings import GuildSettings
 from bot.web.activity import ActivityAuth, ActivityRefused, Seat
 from bot.web.links import Grant, LinkRefused, Links
@@ -210,6 +211,31 @@ class WebServer:
         self.app.router.add_post("/api/activity/token", self._activity_token)
         self.app.router.add_post("/api/activity/tables", self._activity_tables)
         self.app.router.add_post("/api/activity/start", self._activity_start)
+
+    @classmethod
+    def without_discord(
+        cls,
+        store: Store,
+        executor: Executor,
+        links: Links,
+        timer_defaults: GuildSettings | None,
+        *,
+        move_delay: float = 0.0,
+        **options: Any,
+    ) -> WebServer:
+        """A web table whose games no Discord shows: the session manager on ``store``
+        with this server as its only screen (``tuque-web``, the screenshots, the tests).
+        Its client never logs in (nothing reaches it: ``GameSessions.on_discord``), and
+        no table picture is drawn, so ``executor`` is where the computers think and the
+        manager's drawer alike. ``options`` are the server's own (``home``, ``rate``...).
+        Start it, and close it and then ``server.sessions``, as any."""
+        client = discord.Client(intents=discord.Intents.default())
+        sessions = GameSessions(
+            client, store, executor, executor, move_delay=move_delay, table_delay=0
+        )
+        server = cls(sessions, links, timer_defaults, **options)
+        sessions.screens = [server.screen]
+        return server
 
     async def start(self, host: str, port: int) -> str:
         """Listen on ``host``:``port`` (0: any free port) and return the address.

@@ -232,14 +232,18 @@ def _table_or_none(t: Table) -> StoredMessage | None:
     )
 
 
-async def send_challenge(t: Table, **options: Any) -> tuple[StoredMessage, str]:
-    """Ann challenges Bob; return the invitation and its Accept button's custom_id."""
-    before = len(t.double.channel_messages(t.channel))
-    rec = await t.double.slash(t.ann, t.channel, "tuque", "challenge", opponent=t.bob, **options)
+async def send_challenge(
+    t: Table, channel: Channel | None = None, **options: Any
+) -> tuple[StoredMessage, str]:
+    """Ann challenges Bob in ``channel`` (the table's by default); return the invitation
+    and its Accept button's custom_id."""
+    where = channel or t.channel
+    before = len(t.double.channel_messages(where))
+    rec = await t.double.slash(t.ann, where, "tuque", "challenge", opponent=t.bob, **options)
     await rec.settled()
     # Under injected faults the post may still be on its way when the double looks idle.
-    await t.double.wait_until(lambda: len(t.double.channel_messages(t.channel)) > before, 10)
-    invite = t.double.latest_message(t.channel)
+    await t.double.wait_until(lambda: len(t.double.channel_messages(where)) > before, 10)
+    invite = t.double.latest_message(where)
     accept = next(b.custom_id for b in invite.buttons if b.label == "Accept")
     assert accept is not None
     return invite, accept

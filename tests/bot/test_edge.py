@@ -35,12 +35,12 @@ ERROR_REPLY = re.compile(r"Something went wrong; the game is safe\. \(Error id `
 
 
 async def test_two_challenges_accepted_one_after_the_other_start_one_game(table: Table) -> None:
-    """Challenged twice, Bob accepts both: the second Accept is refused ephemerally,
-    names the running game and writes nothing."""
+    """Challenged twice (in two channels), Bob accepts both: the second Accept is refused
+    ephemerally, names the running game and writes nothing."""
     t = table
     async with running_bot(t) as bot:
         first, accept_first = await send_challenge(t)
-        second, accept_second = await send_challenge(t)
+        second, accept_second = await send_challenge(t, t.double.add_channel(t.guild, "more"))
         await (await t.double.click(t.bob, first, accept_first)).settled()
         await opened(t, bot, 1)
         before = db_snapshot(t)
@@ -56,11 +56,12 @@ async def test_two_challenges_accepted_one_after_the_other_start_one_game(table:
 
 
 async def test_two_challenges_accepted_at_the_same_moment_start_one_game(table: Table) -> None:
-    """Both Accepts in flight at once: exactly one game, the other click told why."""
+    """Both Accepts (of challenges in two channels) in flight at once: exactly one game,
+    the other click told why."""
     t = table
     async with running_bot(t):
         first, accept_first = await send_challenge(t)
-        second, accept_second = await send_challenge(t)
+        second, accept_second = await send_challenge(t, t.double.add_channel(t.guild, "more"))
         one, two = await asyncio.gather(
             t.double.click(t.bob, first, accept_first), t.double.click(t.bob, second, accept_second)
         )

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-import discord
 
 from bot.sessions import GameSessions, Session
 from bot.settings import Settings
@@ -127,20 +126,11 @@ async def running_web(
     store = await Store.open(db)
     store.announces = remote
     pool = ThreadPoolExecutor(max_workers=1)
-    sessions = GameSessions(
-        discord.Client(intents=discord.Intents.default()),
-        store,
-        pool,
-        pool,
-        move_delay=0,
-        table_delay=0,
-    )
     links = Links(SECRET, "", 600)
     defaults = GuildSettings.defaults(Settings(discord_token=None))
-    server = WebServer(sessions, links, defaults, remote=remote, **limits)  # type: ignore[arg-type]
+    server = WebServer.without_discord(store, pool, links, defaults, remote=remote, **limits)
+    sessions = server.sessions
     links.base_url = await server.start("127.0.0.1", 0)
-    # No Discord here: the web is the only screen.
-    sessions.screens = [server.screen]
     try:
         async with aiohttp.ClientSession() as http:
             yield Web(sessions, store, server, links, http)
