@@ -15,7 +15,7 @@ times, for each move, when the other process's page receives the view of it:
 - from the announcement heard by the test (the commit, as a listener hears it).
 
 It waits for frames, not for time (but paces the acts within the server's flood limit,
-4 a second), prints the figures' p50 and p99, and holds the last, the path past one
+4 a second a page), prints the figures' p50 and p99, and holds the last, the path past one
 process, to 100 ms at p99.
 """
 
@@ -51,8 +51,9 @@ LAUNCHER = ROOT / "tests" / "bot" / "launch_bot.py"
 SHARDS = 2
 SECRET = "the shared web secret of both processes"
 MOVES = 50
-PACE = 1 / RATE_PER_SECOND + 0.01
-"""Seconds between two acts of the page: within the server's flood limit."""
+PACE = 1 / (2 * RATE_PER_SECOND) + 0.01
+"""Seconds between two acts: each page sends every other one, within the server's flood
+limit (a page's own)."""
 HANG_GUARD = 120.0
 
 
@@ -156,7 +157,8 @@ async def timed_moves(
         seq = here.view["seq"]
         moved_on = lambda seq=seq: here.socket.closed or here.view["seq"] > seq  # noqa: E731
         await there.until(lambda seq=seq: there.view["seq"] >= seq, HANG_GUARD)
-        # A page may send 4 messages a second (the server's flood limit): no faster.
+        # A page may send 4 messages a second (the server's flood limit), and each sends
+        # every other move: no faster.
         await asyncio.sleep(max(0.0, last + PACE - time.monotonic()))
         relayed = len(timed) % 2 == 1
         sent = last = time.monotonic()
