@@ -25,7 +25,15 @@ from bot.web.protocol import MAX_MESSAGE_BYTES
 from bot.web.server import BURST
 from engine.actions import ACTIONS
 from engine.variants import VARIANTS
-from tests.bot.e2e import Table, newest_hand, play_turn, running_bot, started_game, table_message
+from tests.bot.e2e import (
+    Table,
+    dealt_from,
+    newest_hand,
+    play_turn,
+    running_bot,
+    started_game,
+    table_message,
+)
 from tests.discord_double.models import walk_components
 
 
@@ -323,3 +331,30 @@ async def test_a_newcomer_starts_a_game_from_the_home_page_and_plays_it_to_the_e
             assert await page.locator("details").count() == len(VARIANTS)
     finally:
         pool.shutdown(wait=True)
+
+
+@pytest.mark.parametrize("size", [(1024, 576), (1280, 720)], ids=["1024x576", "1280x720"])
+async def test_in_a_short_window_nothing_on_the_felt_overlaps(
+    web: Web, browser: Browser, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """A Tuque deal in which Ann bids first, seen in a short window (a laptop, Discord's
+    Activity panel): the felt's cards shrink with its height, and the up-card with its
+    caption, the two tableaus and the two plates keep apart."""
+    dealt_from(monkeypatch, 8)
+    session = await web.start("tuque", [ANN, None])
+    assert session.game.turn == 0 and session.game.view(0).up_card is not None
+    width, height = size
+    page = await open_page(browser, seat_url(web, session.id, 0, ANN), width=width, height=height)
+    boxes = await page.eval_on_selector_all(
+        "#upcard, .tableau, .seat",
+        "els => els.map((e) => { const r = e.getBoundingClientRect();"
+        " return [e.id || e.className, r.left, r.top, r.right, r.bottom]; })",
+    )
+    assert len(boxes) == 5, boxes
+    for n, (a, *one) in enumerate(boxes):
+        for b, *other in boxes[n + 1 :]:
+            apart = (
+                one[2] <= other[0] or other[2] <= one[0] or one[3] <= other[1] or other[3] <= one[1]
+            )
+            assert apart, f"{a} {one} overlaps {b} {other}"
+    assert page_errors(page) == []

@@ -370,6 +370,12 @@ matchMedia("(prefers-color-scheme: dark)").addEventListener("change", (event) =>
 });
 applyTheme(document.documentElement.dataset.theme);
 
+// The felt's height, which sizes the cards on it (table.css, "the felt"): a short window
+// (a laptop, Discord's Activity panel) shrinks them so that nothing on it overlaps.
+new ResizeObserver(([entry]) => {
+  $("#table").style.setProperty("--felt-h", `${entry.contentRect.height}px`);
+}).observe($("#table"));
+
 /** Open game `game`'s table with a link's token: the socket, then every view on it. */
 function openTable(game, token) {
   socket = new TableSocket(String(game), token, { frame: onFrame, state: onSocketState });
