@@ -1048,6 +1048,13 @@ class GameQueries(StoreBase):
             )
         return found[0] if found else None
 
+    async def active_games_here(self, guild_id: int, channel_id: int) -> list[GameRow]:
+        """The guild's active games started in ``channel_id`` or playing in it (their
+        thread), oldest first, whichever process runs them (every shard's)."""
+        here = or_(games.c.channel_id == channel_id, games.c.thread_id == channel_id)
+        async with self._read() as db:
+            return await _load_games(db, and_(_active(guild_id), here))
+
     async def active_games_for_user(
         self, guild_id: int, channel_id: int | None, user_id: int
     ) -> list[GameRow]:

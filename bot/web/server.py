@@ -44,12 +44,13 @@ from typing import Any, TypeVar
 
 import discord
 from aiohttp import WSCloseCode, WSMsgType, web
+from sqlalchemy.exc import SQLAlchemyError
 
 from bot.options import DEFAULT_LEVEL, game_options, seat_rows
 from bot.sessions import GameSessions, Session
 from bot.sessions.manager import Refusal
 from bot.sessions.state import NO_GUILD
-from bot.store import AlreadyHere, AlreadyPlaying, GameNotFound, Store
+from bot.store import AlreadyHere, AlreadyPlaying, GameNotFound, Store, StoreClosed
 from bot.store.settings import GuildSettings
 from bot.web.activity import ActivityAuth, ActivityRefused, Seat
 from bot.web.links import Grant, LinkRefused, Links
@@ -506,6 +507,7 @@ class WebServer:
         try:
             auth, body = await self._activity_asked(request, "`code` and `instance_id`")
             seat = await auth.sign_in(body.get("code"), body.get("instance_id"))
+            tables = await self._tables(seat)
         except ActivityRefused as refused:
             return _refusal(refused)
         answer = {
@@ -513,7 +515,7 @@ class WebServer:
             "member": str(seat.member),
             "guild": None if seat.guild is None else str(seat.guild),
             "channel": str(seat.channel),
-            "tables": self._tables(seat),
+            "tables": tables,
         }
         return web.json_response(answer, headers=_PRIVATE_HEADERS)
 
@@ -524,34 +526,44 @@ class WebServer:
         try:
             auth, body = await self._activity_asked(request, "`access_token` and `instance_id`")
             seat = await auth.recheck(body.get("access_token"), body.get("instance_id"))
+            tables = await self._tables(seat)
         except ActivityRefused as refused:
             return _refusal(refused)
-        return web.json_response({"tables": self._tables(seat)}, headers=_PRIVATE_HEADERS)
+        return web.json_response({"tables": tables}, headers=_PRIVATE_HEADERS)
 
-    def _tables(self, seat: Seat) -> list[dict[str, object]]:
+    async def _tables(self, seat: Seat) -> list[dict[str, object]]:
         """The running games of the seat's channel (started there, or playing in a
         thread that is the channel; a DM's or group DM's are stored under no server),
-        oldest first: each with the member's seat link where they play it, else a
-        spectator's link. No other channel's game."""
+        oldest first, whichever of the bot's processes runs them (a page on any process
+        plays: :mod:`bot.web.relay`): each with the member's seat link where they play
+        it, else a spectator's link. No other channel's game.
+
+        Raises:
+            ActivityRefused: the store failed (503).
+        """
         guild = NO_GUILD if seat.guild is None else seat.guild
+        try:
+            rows = await self.sessions.store.active_games_here(guild, seat.channel)
+        except (SQLAlchemyError, StoreClosed):
+            log.exception("the Activity's games could not be read")
+            raise ActivityRefused(
+                503, "error", "The games could not be read just now: try again."
+            ) from None
         found: list[dict[str, object]] = []
-        for session in sorted(self.sessions.running(), key=lambda s: s.id):
-            here = seat.channel in (session.channel_id, session.discord.thread_id)
-            if session.guild_id != guild or not here:
-                continue
-            number = session.table.seat_of(seat.member)
-            playing = number is not None and session.table.seats[number].playing
+        for row in rows:
+            mine = [s.seat for s in row.seats if s.user_id == seat.member and not s.resigned]
+            number = mine[0] if mine else None
             link = (
-                self.links.seat_link(session.id, number, seat.member)
-                if playing and number is not None
-                else self.links.spectator_link(session.id)
+                self.links.seat_link(row.id, number, seat.member)
+                if number is not None
+                else self.links.spectator_link(row.id)
             )
             found.append(
                 {
-                    "game": session.id,
-                    "variant": session.table.game.variant.name,
-                    "title": session.table.game.variant.title,
-                    "seat": number if playing else None,
+                    "game": row.id,
+                    "variant": row.variant,
+                    "title": VARIANTS[row.variant].title,
+                    "seat": number,
                     "link": link,
                 }
             )
@@ -657,8 +669,17 @@ class WebServer:
             ActivityRefused: Tuque is not in the guild, or another process runs its
                 games; Discord failed to say who is a member.
         """
+        if not self.serves(guild_id):
+            # The URL mapping reaches one process; the guild's shard runs in another,
+            # where a game here must start (its page then plays from any process).
+            raise ActivityRefused(
+                400,
+                "guild",
+                "This server's games run in another of the bot's processes: start one with "
+                "/tuque bot or /tuque challenge in the channel, then open it here.",
+            )
         guild = self.sessions.client.get_guild(guild_id)
-        if guild is None or not self.serves(guild_id):
+        if guild is None:
             raise ActivityRefused(
                 400, "guild", "Tuque cannot start a game in this server: is the bot in it?"
             )

@@ -545,6 +545,25 @@ async def test_a_process_restores_and_times_only_the_games_of_its_shards(
     assert [g.id for g in await store.active_games()] == sorted(games.values())
 
 
+async def test_a_channels_active_games_are_listed_from_every_shard(
+    store: Store, database: str | Path
+) -> None:
+    """``active_games_here``: the guild's active games started in the channel or playing
+    in it (their thread), oldest first, those of every shard from any process; not
+    another channel's or guild's, nor a finished one."""
+    guild = 3 << 22  # on shard 1 of two
+    started = await new_game(store, ANN, BOB, guild=guild)
+    threaded = await new_game(store, CAT, DAN, guild=guild, channel=CHANNEL + 1)
+    await store.set_table_message(threaded, 77, thread_id=CHANNEL)
+    await new_game(store, ANN, CAT, guild=guild, channel=CHANNEL + 2)
+    await new_game(store, BOB, CAT, guild=guild + (2 << 22), channel=CHANNEL)
+    over = await new_game(store, BOB, DAN, guild=guild)
+    await finish_game(store, over, GameStatus.RESIGNED, 1, {0: 0, 1: 0})
+    async with await Store.open(database, shards=Shards(frozenset({0}), 2)) as process:
+        here = await process.active_games_here(guild, CHANNEL)
+    assert [g.id for g in here] == [started, threaded]
+
+
 # Finishing games and ratings
 
 

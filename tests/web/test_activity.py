@@ -128,6 +128,7 @@ async def test_a_bad_sign_in_is_refused_with_a_reason_and_nothing_else(
             "not_participant": (403, "not_participant"),
             "unknown_instance": (404, "instance"),
             "malformed": (400, "malformed"),
+            "elsewhere": (400, "guild"),
         }[case]
         if case == "forged":
             body = {"code": "made-up-code", "instance_id": instance.instance_id}
@@ -363,14 +364,15 @@ async def test_a_member_starts_a_game_in_the_activitys_channel(table: Table, mod
         "already_playing",
         "private",
         "malformed",
+        "elsewhere",
     ],
 )
 async def test_a_refused_start_says_why_and_starts_nothing(table: Table, case: str) -> None:
     """A forged token; Eve's token for an Activity she is not in; Ann gone from the
     Activity since she signed in; a game that does not exist; the people of an Activity
     of one; Ann and Bob playing together already; the people of a group DM at a
-    four-seat game; a body that is no start: a 4xx with a reason, and nothing stored or
-    running."""
+    four-seat game; a body that is no start; a server whose games another of the bot's
+    processes runs: a 4xx with a reason, and nothing stored or running."""
     t = table
     t.double.enable_activities()
     async with running_bot(t, **ACTIVITY) as bot:
@@ -392,6 +394,7 @@ async def test_a_refused_start_says_why_and_starts_nothing(table: Table, case: s
             "already_playing": (409, "already_playing"),
             "private": (400, "guild"),
             "malformed": (400, "malformed"),
+            "elsewhere": (400, "guild"),
         }[case]
         if case == "forged":
             body["access_token"] = "made-up-token"
@@ -404,6 +407,9 @@ async def test_a_refused_start_says_why_and_starts_nothing(table: Table, case: s
             body["variant"] = "poker"
         elif case == "malformed":
             body["with"] = "everyone"
+        elif case == "elsewhere":
+            assert bot.web is not None
+            bot.web.serves = lambda guild: False
         before, running = db_snapshot(t), bot.sessions.running()
         status, answer = await start(bot, body)
         assert (status, answer.get("error")) == expected, answer
@@ -411,6 +417,8 @@ async def test_a_refused_start_says_why_and_starts_nothing(table: Table, case: s
         assert db_snapshot(t) == before and bot.sessions.running() == running
         if case == "already_playing":
             assert "already playing together" in answer["reason"]
+        if case == "elsewhere":
+            assert "another of the bot's processes" in answer["reason"]
 
 
 def private_tables(t: Table, channel: Channel) -> list[StoredMessage]:
