@@ -25,7 +25,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
-from e2e import Table, action_buttons, game_posts, newest_hand, table_message
+from e2e import Table, action_buttons, game_posts, newest_hand
 
 from engine.game import RECORD_FORMAT, RECORD_VERSION, Game
 from tests.discord_double import StoredMessage
@@ -149,13 +149,26 @@ async def ann_to_act(t: Table, timeout: float = HANG_GUARD) -> StoredMessage:
     return message
 
 
-async def fresh_hand(t: Table) -> StoredMessage:
+def show_my_hand(t: Table) -> tuple[StoredMessage, str] | None:
+    """The table message and its "Show my hand" custom_id, while the game offers it."""
+    for message in game_posts(t):
+        for button in message.buttons:
+            if button.label == "Show my hand" and button.custom_id:
+                return message, button.custom_id
+    return None
+
+
+async def fresh_hand(t: Table) -> StoredMessage | None:
     """Ann presses the table's "Show my hand" (after a restart the bot cannot edit the
-    hands it sent before, so this is how a member picks the game up again)."""
-    table = table_message(t)
-    show = next(b.custom_id for b in table.buttons if b.label == "Show my hand")
-    assert show is not None
-    shown = await click(t, table, show)
+    hands it sent before, so this is how a member picks the game up again); None if the
+    game ended first (its last table edit takes the button away)."""
+    await t.double.wait_until(
+        lambda: game_over(t) or show_my_hand(t) is not None, timeout=HANG_GUARD
+    )
+    found = show_my_hand(t)
+    if found is None:
+        return None
+    shown = await click(t, *found)
     assert shown is not None and shown.ephemeral
     return shown
 
@@ -240,6 +253,8 @@ async def test_killed_mid_game_and_mid_computer_move_then_finished_with_old_butt
         deadline = time.monotonic() + HANG_GUARD
         while not game_over(t) and time.monotonic() < deadline:
             hand = await fresh_hand(t)
+            if hand is None:
+                break  # the game ended meanwhile
             if action_buttons(hand):
                 await click(t, hand, action_buttons(hand)[0])
             else:
