@@ -140,23 +140,31 @@ async def show_hand(double: DiscordDouble, room: Room) -> None:
 async def play_to_the_end(double: DiscordDouble, database: str, room: Room) -> None:
     """The member plays until their game in the room is over."""
     deadline = time.monotonic() + 2 * HANG_GUARD
-    while time.monotonic() < deadline:
-        games = await stored_games(database)
-        if games[room.guild.id][0] != GameStatus.ACTIVE:
-            return
-        if newest_hand(double, room.member) is None:
-            await show_hand(double, room)
-        if newest_hand(double, room.member) is not None:
-            await act(double, room)
-        else:
-            await asyncio.sleep(0.1)
+    # One store for the whole game: opening one checks the migrations, each time.
+    async with await Store.open(database) as store:
+        while time.monotonic() < deadline:
+            games = await games_in(store)
+            if games[room.guild.id][0] != GameStatus.ACTIVE:
+                return
+            if newest_hand(double, room.member) is None:
+                await show_hand(double, room)
+            if newest_hand(double, room.member) is not None:
+                await act(double, room)
+            else:
+                await asyncio.sleep(0.1)
     raise AssertionError(f"the game in {room.guild.name} did not end")
 
 
 async def stored_games(database: str | Path) -> dict[int, tuple[str, list[int], Game]]:
+    """Each guild's game in ``database``: as :func:`games_in` reads them."""
+    async with await Store.open(database) as store:
+        return await games_in(store)
+
+
+async def games_in(store: Store) -> dict[int, tuple[str, list[int], Game]]:
     """Each guild's game: its status, its action seqs and the game they replay to."""
     found = {}
-    async with await Store.open(database) as store, store._read() as db:
+    async with store._read() as db:
         games = (await db.execute(sqlalchemy.text("SELECT * FROM games ORDER BY id"))).all()
         for game in games:
             rows = await db.execute(
@@ -205,7 +213,9 @@ async def test_a_killed_shard_resumes_and_the_other_plays_on(
         bot_process(double, tmp_path, database, 1),
     ):
         for room in rooms:
-            rec = await double.slash(room.member, room.channel, "tuque", "bot", target=5)
+            rec = await double.slash(
+                room.member, room.channel, "tuque", "bot", target=5, level="easy"
+            )
             await rec.response(timeout=HANG_GUARD)
             await act(double, room)
         # Shard 0's member is to act: kill its process, and every process it started.
@@ -242,7 +252,9 @@ async def test_a_game_begun_on_sqlite_finishes_on_postgresql(
     zero, one = rooms
     async with bot_process(double, tmp_path, sqlite, None) as bot:
         for room in rooms:
-            rec = await double.slash(room.member, room.channel, "tuque", "bot", target=5)
+            rec = await double.slash(
+                room.member, room.channel, "tuque", "bot", target=5, level="easy"
+            )
             await rec.response(timeout=HANG_GUARD)
             await act(double, room)
         # The games are under way, each with its table posted, when the bot stops.
