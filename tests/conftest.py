@@ -114,18 +114,22 @@ def table(double: DiscordDouble, tmp_path: Path) -> Table:
 @pytest.fixture(scope="session")
 def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresServer]:
     """A real PostgreSQL server for this worker (tests/postgres.py), started on first use."""
-    from tests.postgres import PostgresServer
+    from tests.postgres import PostgresServer, data_folder
 
-    server = PostgresServer(tmp_path_factory.mktemp("postgres"))
+    server = PostgresServer(data_folder(tmp_path_factory.mktemp("postgres")))
     yield server
     server.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-async def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str | Path]:
     """Where a store under test keeps its data, once on each backend: a new SQLite file
-    (its folder not made yet), or a new database on the tests' PostgreSQL server."""
+    (its folder not made yet), or a new database on the tests' PostgreSQL server,
+    dropped after the test (the server's data may be in memory)."""
     if request.param == "sqlite":
-        return tmp_path / "data" / "tuque.db"
+        yield tmp_path / "data" / "tuque.db"
+        return
     server: PostgresServer = request.getfixturevalue("postgres")
-    return await server.database()
+    url = await server.database()
+    yield url
+    await server.drop(url)

@@ -6,6 +6,11 @@ any machine. Each pytest worker starts one server in its own temporary folder, o
 Unix socket, and stops it at exit. Each test gets an empty database of its own,
 ``CREATE DATABASE``'d from a template that already holds the bot's schema (or from
 ``template0`` when the test migrates itself).
+
+The folder is in memory (``/dev/shm``) where that has room (:func:`data_folder`): most
+store tests make a database, and on a virtual machine's disk each ``CREATE DATABASE``
+took some 300 ms, against 25 ms in memory. A run stopped by force may leave its folder
+there (``tuque-tests-pg-*``) until the machine restarts.
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import shutil
 import subprocess
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -26,6 +33,20 @@ with warnings.catch_warnings():
     import pgserver
 
 _counter = itertools.count()
+
+MEMORY = Path("/dev/shm")
+"""Linux's shared memory file system, where the servers' data goes when it has room."""
+MEMORY_NEEDED = 4 << 30
+"""Bytes free in :data:`MEMORY` for a worker to keep its server's data there."""
+_IN_MEMORY = "tuque-tests-pg-"
+
+
+def data_folder(fallback: Path) -> Path:
+    """Where a worker's server keeps its data: a new folder in :data:`MEMORY` where it
+    has :data:`MEMORY_NEEDED` free, else ``fallback`` (the worker's temporary folder)."""
+    if MEMORY.is_dir() and shutil.disk_usage(MEMORY).free >= MEMORY_NEEDED:
+        return Path(tempfile.mkdtemp(prefix=_IN_MEMORY, dir=MEMORY)) / "data"
+    return fallback
 
 
 class PostgresServer:
@@ -60,6 +81,15 @@ class PostgresServer:
             await conn.close()
         return self.url(name)
 
+    async def drop(self, url: str) -> None:
+        """Drop the database at ``url`` (:meth:`database`'s), its connections closed."""
+        name = url.rsplit("/", 1)[1].split("?", 1)[0]
+        conn = await asyncpg.connect(self.admin_url)
+        try:
+            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await conn.close()
+
     async def _migrated_template(self) -> str:
         if self._template is None:
             # Imported here: the bot's store is what the tests test, not what starts them.
@@ -86,3 +116,6 @@ class PostgresServer:
         with contextlib.suppress(subprocess.CalledProcessError):
             pg_ctl(["-w", "-m", "immediate", "stop"], pgdata=server.pgdata, user=server.system_user)
         server.cleanup()
+        holder = Path(server.pgdata).parent
+        if holder.parent == MEMORY and holder.name.startswith(_IN_MEMORY):
+            shutil.rmtree(holder, ignore_errors=True)
