@@ -36,6 +36,25 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     return None if CHROMIUM else NO_CHROMIUM
 
 
+LONGEST_FIRST = (
+    "test_compiled.py",
+    "test_shard_processes.py",
+    "test_process.py",
+    "test_activity_page.py",
+    "test_process_latency.py",
+    "test_faults.py",
+    "test_browser.py",
+    "test_lobbies.py",
+)
+"""The modules of the suite's longest tests (some 20–40 s each), which run first."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests first: the two workers then end on short tests together, not
+    one of them on a 30 s test while the other has nothing left to take."""
+    items.sort(key=lambda item: item.path.name not in LONGEST_FIRST)
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """With DISCORD_SPEC_REPORT=<path>, note where this run's part of the report starts:
     every double appends its validated requests per operation to it when it closes. (Not
