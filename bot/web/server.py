@@ -505,9 +505,7 @@ class WebServer:
         the member's access token and their channel's games out (docs/web.md, "Inside
         Discord: the Activity"); any refusal is ``{"error", "reason"}`` alone."""
         try:
-            auth, body = await self._activity_asked(request, "`code` and `instance_id`")
-            seat = await auth.sign_in(body.get("code"), body.get("instance_id"))
-            tables = await self._tables(seat)
+            seat, tables = await self._listed(request, "code")
         except ActivityRefused as refused:
             return _refusal(refused)
         answer = {
@@ -524,12 +522,25 @@ class WebServer:
         in, ``{"tables"}`` out (as the sign-in's), the member checked afresh as a start
         checks them; any refusal is ``{"error", "reason"}`` alone."""
         try:
-            auth, body = await self._activity_asked(request, "`access_token` and `instance_id`")
-            seat = await auth.recheck(body.get("access_token"), body.get("instance_id"))
-            tables = await self._tables(seat)
+            _, tables = await self._listed(request, "access_token")
         except ActivityRefused as refused:
             return _refusal(refused)
         return web.json_response({"tables": tables}, headers=_PRIVATE_HEADERS)
+
+    async def _listed(
+        self, request: web.Request, proof: str
+    ) -> tuple[Seat, list[dict[str, object]]]:
+        """The member the request's ``proof`` signs in (a ``code``; or an ``access_token``,
+        checked afresh at Discord) to its ``instance_id``, and their channel's games.
+
+        Raises:
+            ActivityRefused: as :meth:`_activity_asked`, a sign-in refused, or the store
+                failing.
+        """
+        auth, body = await self._activity_asked(request, f"`{proof}` and `instance_id`")
+        check = auth.sign_in if proof == "code" else auth.recheck
+        seat = await check(body.get(proof), body.get("instance_id"))
+        return seat, await self._tables(seat)
 
     async def _tables(self, seat: Seat) -> list[dict[str, object]]:
         """The running games of the seat's channel (started there, or playing in a
