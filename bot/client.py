@@ -26,6 +26,7 @@ from discord.ext import commands
 
 import engine
 from bot import replies
+from bot.budget import RequestBudget
 from bot.buttons import DYNAMIC_ITEMS, OTHER_PROCESS
 from bot.cogs import EXTENSIONS
 from bot.emojis import CardFaces, FaceEmojis
@@ -286,9 +287,10 @@ class TuqueBot(commands.AutoShardedBot):
         options.setdefault("max_messages", None)
         options.setdefault("shard_count", settings.shard_count)
         options.setdefault("shard_ids", settings.shard_ids)
-        metrics = Metrics() if settings.metrics_port is not None else None
-        if metrics is not None:
-            options.setdefault("http_trace", metrics.http_trace)
+        budget = RequestBudget(settings.requests_per_second)
+        # Every request passes the budget's gate (the metrics see it after its turn).
+        options.setdefault("http_trace", budget.trace)
+        metrics = Metrics(budget) if settings.metrics_port is not None else None
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -296,6 +298,9 @@ class TuqueBot(commands.AutoShardedBot):
             **options,
         )
         self.settings = settings
+        self.budget = budget
+        """This process's share of the token's global rate limit (:mod:`bot.budget`):
+        every request to Discord but an interaction's waits there for its turn."""
         self.metrics = metrics
         """The Prometheus metrics (:mod:`bot.metrics`), served from ``setup_hook`` on;
         None unless ``METRICS_PORT`` is set."""
@@ -381,6 +386,7 @@ class TuqueBot(commands.AutoShardedBot):
             table_gap=self.settings.table_edit_gap_seconds,
             ping_delay=self.settings.turn_ping_delay_seconds,
             faces=lambda: self.faces,
+            budget=self.budget,
         )
         if self.metrics is not None and self.settings.metrics_port is not None:
             await self.metrics.start(

@@ -29,6 +29,14 @@ metric                                      type      labels            fed by
 ``tuque_discord_retries_total``             counter   reason            ``replies.deliver``
                                                                         (``RETRY``), seen
                                                                         by the trace
+``tuque_discord_invalid_requests``          gauge                       the request
+                                                                        budget
+                                                                        (``bot.budget``),
+                                                                        read at each
+                                                                        scrape
+``tuque_discord_budget_requests_total``     counter                     the same
+``tuque_discord_budget_waiting``            gauge                       the same
+``tuque_discord_table_edits_merged_total``  counter                     the same
 ``tuque_computer_decision_seconds``         histogram level             ``Computers.on_decision``
 ``tuque_store_write_seconds``               histogram                   ``StoreBase.on_write``
 ``tuque_discord_gateway_connected``         gauge     shard             discord.py's
@@ -68,10 +76,11 @@ from prometheus_client import (
     ProcessCollector,
 )
 from prometheus_client.aiohttp import make_aiohttp_handler
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 from bot import replies
+from bot.budget import RequestBudget
 from bot.options import DISCORD_LEVELS
 from bot.sessions import GameSessions
 from bot.store.base import StoreBase
@@ -135,18 +144,21 @@ class _Pending:
 class Metrics:
     """The bot's metrics, in a registry of their own, and the endpoint that serves them.
 
-    Built with the bot (its :attr:`http_trace` must be given to discord.py's client, so
-    that the REST calls and the interactions' responses are seen); :meth:`start` feeds
-    it from the session manager and the store and serves it; :meth:`close` stops serving.
+    Built with the bot, on its request budget: its callbacks join the budget's aiohttp
+    trace (which discord.py's client is given), after the budget's gate, so that the
+    REST calls and the interactions' responses are seen as they are sent; :meth:`start`
+    feeds it from the session manager and the store and serves it; :meth:`close` stops
+    serving.
+
+    Args:
+        budget: the bot's request budget (:mod:`bot.budget`).
 
     Attributes:
         registry: every metric of this bot.
-        http_trace: the aiohttp trace for the client's HTTP session
-            (``discord.Client(http_trace=...)``).
         address: ``http://host:port/metrics`` once serving, else None.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, budget: RequestBudget) -> None:
         self.registry = registry = CollectorRegistry()
         ProcessCollector(registry=registry)
         PlatformCollector(registry=registry)
@@ -219,10 +231,10 @@ class Metrics:
         for level in DISCORD_LEVELS:
             self.computer_decisions.labels(level)
 
-        self.http_trace = aiohttp.TraceConfig()
-        self.http_trace.on_request_start.append(self._request_start)
-        self.http_trace.on_request_end.append(self._request_end)
-        self.http_trace.on_request_exception.append(self._request_exception)
+        registry.register(_Budget(budget))
+        budget.trace.on_request_start.append(self._request_start)
+        budget.trace.on_request_end.append(self._request_end)
+        budget.trace.on_request_exception.append(self._request_exception)
         self.address: str | None = None
         self._pending: dict[int, _Pending] = {}
         self._runner: web.AppRunner | None = None
@@ -353,6 +365,46 @@ class Metrics:
 
     def _decided(self, level: str, seconds: float) -> None:
         self.computer_decisions.labels(level).observe(seconds)
+
+
+class _Budget(Collector):
+    """The request budget's figures (:mod:`bot.budget`), read at each scrape:
+    ``tuque_discord_invalid_requests`` (the 401, 403 and 429 answers of the last ten
+    minutes, which Discord blocks the bot's IP for past 10,000),
+    ``tuque_discord_budget_requests_total`` (requests that counted against the global
+    limit), ``tuque_discord_budget_waiting`` (requests waiting for their turn) and
+    ``tuque_discord_table_edits_merged_total`` (table edits merged into one waiting)."""
+
+    def __init__(self, budget: RequestBudget) -> None:
+        self.budget = budget
+
+    def describe(self) -> Iterator[Metric]:
+        return self.collect()
+
+    def collect(self) -> Iterator[Metric]:
+        budget = self.budget
+        yield GaugeMetricFamily(
+            "tuque_discord_invalid_requests",
+            "Answers of 401, 403 or 429 from Discord in the last ten minutes (Discord "
+            "blocks the bot's IP past 10,000).",
+            value=budget.invalid.recent(),
+        )
+        yield CounterMetricFamily(
+            "tuque_discord_budget_requests",
+            "Requests that counted against the token's global rate limit, each after "
+            "its turn in this process's request budget.",
+            value=budget.sent,
+        )
+        yield GaugeMetricFamily(
+            "tuque_discord_budget_waiting",
+            "Requests waiting for their turn in the request budget now.",
+            value=budget.waiting,
+        )
+        yield CounterMetricFamily(
+            "tuque_discord_table_edits_merged",
+            "Table edits asked for while one was waiting, and merged into it.",
+            value=budget.merged,
+        )
 
 
 class _GamesInProgress(Collector):

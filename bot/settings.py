@@ -63,6 +63,13 @@ class Settings(BaseSettings):
     ``SHARD_COUNT``. Unset: all of them. A process restores, times and plays the games
     of its shards' guilds only."""
 
+    discord_requests_per_second: int = Field(default=50, ge=1)
+    """Requests a second Discord allows the bot's token over every route but the
+    interaction ones: its global rate limit, 50 unless Discord granted the bot more. The
+    processes that share the token share it: a process that runs ``k`` of
+    ``SHARD_COUNT`` shards paces its requests to ``k / SHARD_COUNT`` of it
+    (:mod:`bot.budget`, docs/scale-out.md)."""
+
     computer_processes: int = Field(
         default_factory=lambda: len(os.sched_getaffinity(0)), ge=1, le=256
     )
@@ -188,6 +195,14 @@ class Settings(BaseSettings):
                 f"TURN_REMINDER_MINUTES ({self.turn_reminder_minutes:g})"
             )
         return self
+
+    @property
+    def requests_per_second(self) -> float:
+        """This process's share of ``discord_requests_per_second``: the part of the
+        token's shards it runs (every shard in one process: all of it)."""
+        if self.shard_count is None or self.shard_ids is None:
+            return float(self.discord_requests_per_second)
+        return self.discord_requests_per_second * len(self.shard_ids) / self.shard_count
 
     @property
     def turn_reminder_seconds(self) -> float:

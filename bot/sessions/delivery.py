@@ -34,6 +34,7 @@ from typing import Any
 import discord
 
 from bot import render, replies
+from bot.budget import Priority, RequestBudget
 from bot.drawing import draw_table
 from bot.emojis import CardFaces
 from bot.layout import (
@@ -49,6 +50,7 @@ from bot.sessions.state import (
     Call,
     HandMessage,
     InteractionToken,
+    Outbox,
     Session,
     ended,
     post_nonce,
@@ -136,6 +138,9 @@ class Delivery:
         faces: how cards show now (the bot's card emojis, which start-up may still be
             uploading); asked at every render.
         hints_on: whether a session's members may ask for hints.
+        budget: the bot's request budget (Discord's global limit, :mod:`bot.budget`):
+            each table edit waits there for its turn before its picture is drawn, the
+            changes made meanwhile merging into it; posts wait at their priority.
 
     Where there is a thread per game (the default), a short message in the channel
     starts the game's thread, and the table message, the pings, hand results and notices
@@ -157,8 +162,10 @@ class Delivery:
         ping_delay: float,
         faces: Callable[[], CardFaces],
         hints_on: Callable[[Session], bool],
+        budget: RequestBudget,
     ) -> None:
         self.client = client
+        self.budget = budget
         self.store = store
         self.background = background
         self.table_delay = table_delay
@@ -271,13 +278,16 @@ class Delivery:
                 log.exception("game %d: the thread's end could not be stored", session.id)
         return await send(self.client.get_partial_messageable(session.channel_id))
 
-    def queue(self, session: Session, job: Call) -> None:
-        """Queue work that never raises; the game's courier runs it in order."""
-        session.discord.outbox.append(job)
-        if session.discord.courier is None or session.discord.courier.done():
-            session.discord.courier = self.background.spawn(
-                self._courier(session), f"outbox-{session.id}"
-            )
+    def queue(self, session: Session, job: Call, *, hands: bool = False) -> None:
+        """Queue work that never raises; the game's courier runs it in order. With
+        ``hands`` it is a hand view's, in the hand views' own outbox: those go through
+        interaction webhooks, outside the request budget, and never wait behind a post
+        waiting for its turn."""
+        outbox = session.discord.hand_outbox if hands else session.discord.outbox
+        outbox.calls.append(job)
+        if outbox.courier is None or outbox.courier.done():
+            lane = "hands" if hands else "outbox"
+            outbox.courier = self.background.spawn(_courier(outbox), f"{lane}-{session.id}")
 
     def queue_refresh(self, session: Session, seat: int) -> None:
         """Queue an edit of ``seat``'s hand view unless one is queued already (it is
@@ -290,11 +300,7 @@ class Delivery:
             session.discord.refreshing.discard(seat)
             await self.refresh_hand(session, seat, session.discord.notes.pop(seat, None))
 
-        self.queue(session, refresh)
-
-    async def _courier(self, session: Session) -> None:
-        while session.discord.outbox:
-            await session.discord.outbox.popleft()()
+        self.queue(session, refresh, hands=True)
 
     def hand_message(
         self, session: Session, seat: int, note: str | None = None
@@ -359,7 +365,7 @@ class Delivery:
         if sent.message_id is not None:
             session.discord.newest_hand[seat] = sent.message_id
         if old is not None and not self._expired(old):
-            self.queue(session, partial(self._retire_hand, session, old))
+            self.queue(session, partial(self._retire_hand, session, old), hands=True)
 
     async def _retire_hand(self, session: Session, handle: HandMessage) -> None:
         """Turn a replaced hand message into a pointer to the newer one, without controls."""
@@ -429,23 +435,49 @@ class Delivery:
             # "Show my hand" button brings a fresh one.
             del session.discord.hands[seat]
 
-    def schedule_table_edit(self, session: Session) -> None:
-        """Edit the table soon with the state of that moment; pending edits merge into
-        one, and a change made while an edit is under way gets an edit of its own."""
-        session.discord.table_stale = True
-        if session.discord.table_edit is None or session.discord.table_edit.done():
-            session.discord.table_edit = self.background.spawn(
+    def schedule_table_edit(self, session: Session, priority: Priority = Priority.ROUTINE) -> None:
+        """Edit the table soon with the state of that moment, at ``priority`` (or the
+        more urgent priority of a change it waits with); pending edits merge into one,
+        and a change made while an edit is under way gets an edit of its own."""
+        state = session.discord
+        if state.table_stale:
+            self.budget.merged += 1
+        state.table_stale = True
+        state.table_priority = min(state.table_priority, priority)
+        if state.table_edit is None or state.table_edit.done():
+            state.table_edit = self.background.spawn(
                 self._edit_table_later(session), f"table-{session.id}"
             )
 
     async def _edit_table_later(self, session: Session) -> None:
         # A change during the wait, the drawing or the upload sets table_stale again.
         loop = asyncio.get_running_loop()
-        while session.discord.table_stale:
-            channel_id = session.discord.thread_id or session.channel_id
+        state = session.discord
+        while state.table_stale:
+            channel_id = state.thread_id or session.channel_id
             await self._edit_slot(channel_id, loop.time() + self.table_delay)
-            session.discord.table_stale = False
-            await self.update_table(session)
+            if not session.private:  # outside a server the table is a webhook's
+                # Drawn only once its turn comes: it shows every change made meanwhile.
+                await self.budget.turn(lambda: state.table_priority)
+                # A turn that came late (the budget was short) moves the channel's next
+                # edit after this one.
+                later = loop.time() + self.table_gap
+                self._next_edit[channel_id] = max(self._next_edit[channel_id], later)
+            priority, state.table_priority = state.table_priority, Priority.ROUTINE
+            state.table_stale = False
+            with self.budget.prepaid(), self.budget.priority(priority):
+                await self.update_table(session)
+
+    @staticmethod
+    def urgency(session: Session, change: Change) -> Priority:
+        """How urgent showing ``change`` on the table is: a hand or the game it ended
+        first, then a turn it passed to a member, then the rest (issue 41)."""
+        if change.hands or change.result is not None:
+            return Priority.RESULT
+        seat = session.game.turn
+        if seat is not None and not session.table.moves_itself(seat):
+            return Priority.TURN
+        return Priority.ROUTINE
 
     async def _edit_slot(self, channel_id: int, not_before: float) -> None:
         """Wait until ``not_before`` (loop time) and the channel's next table edit slot,
@@ -664,7 +696,8 @@ class Delivery:
         if session.discord.ping_message_id is not None and (
             keep is None or session.discord.ping_seat != keep
         ):
-            await self._unping(session)
+            with self.budget.priority(Priority.TURN):
+                await self._unping(session)
 
     async def _post_ping(self, session: Session, seat: int, seq: int) -> None:
         """Post the ping of ``seat``'s member, unless the game moved on from log length
@@ -683,7 +716,9 @@ class Delivery:
             # The channel if the game's thread did not exist yet: deleted there, later.
             session.discord.ping_channel_id = message.channel.id
 
-        if await replies.deliver(f"game {session.id}: ping", post):
+        with self.budget.priority(Priority.TURN):
+            posted = await replies.deliver(f"game {session.id}: ping", post)
+        if posted:
             await self._store_ping(session)
 
     async def _unping(self, session: Session) -> None:
@@ -763,7 +798,7 @@ class Delivery:
             self.queue_refresh(session, seat)
         # Away and back change no card: the table and the ping stand as they are.
         if change.result is None and (change.entries or change.resigned is not None):
-            self.schedule_table_edit(session)
+            self.schedule_table_edit(session, self.urgency(session, change))
             self.ping(session)
 
     def _announce(self, session: Session, change: Change) -> None:
@@ -830,7 +865,7 @@ class Delivery:
             call = partial(self._post_game_over, session, send, in_channel)
             self.queue(session, partial(replies.deliver, f"game {session.id}: {what}", call))
         self.ping(session)
-        self.schedule_table_edit(session)
+        self.schedule_table_edit(session, Priority.RESULT)
 
     async def _post_game_over(self, session: Session, send: Send, in_channel: bool) -> None:
         """Post a game over and remember it, so that the rematch's start (in this process
@@ -869,3 +904,8 @@ class Delivery:
             f"game {game_id}: rematch button",
             partial(message.edit, view=rematch_started_view(rematch_id)),
         )
+
+
+async def _courier(outbox: Outbox) -> None:
+    while outbox.calls:
+        await outbox.calls.popleft()()

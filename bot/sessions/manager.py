@@ -26,6 +26,7 @@ from typing import Any, Protocol
 import discord
 
 from bot import render, replies
+from bot.budget import RequestBudget
 from bot.emojis import TEXT_FACES, CardFaces
 from bot.layout import resign_view, suit_choices
 from bot.sessions.computers import Computers, advise
@@ -143,6 +144,9 @@ class GameSessions:
         ping_delay: seconds into a member's turn before they are pinged.
         faces: how cards show now (the bot's card emojis, which start-up may still be
             uploading); asked at every render. Default: text.
+        budget: the bot's request budget (Discord's global limit, :mod:`bot.budget`),
+            which the table edits and posts wait for. Default: no limit (a process that
+            shows the games on no Discord).
 
     Attributes:
         delivery: what each stored change shows on Discord.
@@ -162,6 +166,7 @@ class GameSessions:
         table_gap: float = 0.0,
         ping_delay: float = 0.0,
         faces: Callable[[], CardFaces] = lambda: TEXT_FACES,
+        budget: RequestBudget | None = None,
     ) -> None:
         self.client = client
         self.store = store
@@ -181,6 +186,7 @@ class GameSessions:
             ping_delay=ping_delay,
             faces=faces,
             hints_on=self.hints_on,
+            budget=budget or RequestBudget(None),
         )
         self.computers = Computers(executor, move_delay=move_delay)
         self.screens: list[Screen] = [self.delivery]

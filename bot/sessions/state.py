@@ -20,6 +20,7 @@ from typing import Any
 import discord
 
 from bot import render, replies
+from bot.budget import Priority
 from bot.store import GameRow, SeatRow
 from bot.table import Seat, Table
 from engine.cards import Suit
@@ -34,6 +35,7 @@ __all__ = [
     "DiscordState",
     "HandMessage",
     "InteractionToken",
+    "Outbox",
     "Session",
     "ended",
     "post_nonce",
@@ -71,6 +73,19 @@ class HandMessage:
 
 
 @dataclass(slots=True, eq=False)
+class Outbox:
+    """Calls delivered in order, one at a time, by one task (the courier)."""
+
+    calls: deque[Call] = field(default_factory=deque)
+    courier: asyncio.Task[None] | None = None
+
+    @property
+    def idle(self) -> bool:
+        """Whether every call queued has been delivered."""
+        return not self.calls and (self.courier is None or self.courier.done())
+
+
+@dataclass(slots=True, eq=False)
 class DiscordState:
     """What a game shows on Discord and how to reach it: written by delivery only."""
 
@@ -92,11 +107,15 @@ class DiscordState:
     # only one whose controls count (an older one's clicks are refused).
     newest_hand: dict[int, int] = field(default_factory=dict)
     table_edit: asyncio.Task[None] | None = None
-    # A change the table message does not show yet (the table edit's loop clears it).
+    # A change the table message does not show yet (the table edit's loop clears it),
+    # and how urgent the table's edit is: the most urgent of those changes.
     table_stale: bool = False
-    # Channel posts waiting for delivery, in order, and the task delivering them.
-    outbox: deque[Call] = field(default_factory=deque)
-    courier: asyncio.Task[None] | None = None
+    table_priority: Priority = Priority.ROUTINE
+    # Channel posts (pings, results, notices), which wait for the bot's request budget,
+    # and the hand views (interaction webhooks, which never do): each in order, apart,
+    # so that a member's hand keeps its pace however long the posts wait.
+    outbox: Outbox = field(default_factory=lambda: Outbox())
+    hand_outbox: Outbox = field(default_factory=lambda: Outbox())
     # Seats whose hand refresh is queued and not started: one queued edit shows them all.
     refreshing: set[int] = field(default_factory=set)
     # A line for a member's next hand refresh (what was played for them, a resignation).

@@ -39,6 +39,9 @@ its polls. The bot's work outside the loop (its database thread, computers, draw
 reported busy (``_thread_work_seen``), so the calm needs only to span a turn of the
 loop that reads what the sockets brought."""
 
+REQUESTS_PER_SECOND = round(50 / TEST_SPEED)
+"""The bot's request budget against the double's global limit, thirty times Discord's."""
+
 CARD_CODE = re.compile(r"\b(?:[6-9TJQKA][CDHS]|B[123])\b")
 """A card's text form (as in logs and custom_ids)."""
 
@@ -75,6 +78,7 @@ async def running_bot(
             "computer_move_delay_seconds": 0,
             "table_edit_delay_seconds": 0,
             "table_edit_gap_seconds": GAP * TEST_SPEED,
+            "discord_requests_per_second": REQUESTS_PER_SECOND,
             **settings_,
         }
     )
@@ -137,7 +141,7 @@ def _busy(bot: TuqueBot, in_threads: Callable[[], bool]) -> bool:
     for its channel's turn, a request discord.py keeps until a spent rate-limit bucket
     resets (its ``Ratelimit`` queue, discord.py 2.7) or a global 429's wait is over, or
     a job in a thread."""
-    if in_threads() or bot.sessions.showing():
+    if in_threads() or bot.sessions.showing() or bot.budget.waiting:
         return True
     http = bot.http
     if not http._global_over.is_set():

@@ -18,7 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e import Table, challenge_and_accept, newest_hand, play_turn, table_message
+from e2e import (
+    REQUESTS_PER_SECOND,
+    Table,
+    challenge_and_accept,
+    newest_hand,
+    play_turn,
+    table_message,
+)
 
 from bot import emojis
 from bot.buttons import OTHER_PROCESS
@@ -54,6 +61,7 @@ def shard_settings(t: Table, shard: int, **settings_: Any) -> Settings:
         "shard_ids": [shard],
         "computer_move_delay_seconds": 0,
         "table_edit_delay_seconds": 0,
+        "discord_requests_per_second": REQUESTS_PER_SECOND,
         "dev_guild_id": None,
         **settings_,
     }

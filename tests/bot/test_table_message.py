@@ -48,13 +48,9 @@ def _pings(t: Table, *, deleted: bool = False) -> list[StoredMessage]:
 
 
 async def _settled(t: Table, session: Session) -> None:
-    """Wait until the game's outbox (pings, posts, hand views) is delivered."""
+    """Wait until the game's outboxes (pings, posts, hand views) are delivered."""
     await t.double.wait_until(
-        lambda: (
-            not session.discord.outbox
-            and (session.discord.courier is None or session.discord.courier.done())
-        ),
-        10,
+        lambda: session.discord.outbox.idle and session.discord.hand_outbox.idle, 10
     )
     await t.double.idle()
 
