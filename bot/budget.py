@@ -10,9 +10,10 @@ the token share it (a process running ``k`` of ``n`` shards takes ``k/n`` of it)
 Every request the bot's HTTP session makes passes :class:`RequestBudget`'s gate (an
 aiohttp trace, so discord.py's own retries pass it too). A request that counts against
 the global limit waits for its turn there: turns are handed out evenly, one every
-``1 / pace`` seconds, so that no second holds more than the budget, and the next turn
-goes to the most urgent request waiting (:class:`Priority`, then the oldest). A
-member's own hand (interaction responses and their webhooks) never waits.
+``1 / pace`` seconds (``pace``: the budget less ``HEADROOM``), and the next turn goes to
+the most urgent request waiting (:class:`Priority`, then the oldest); and whatever the
+turns, no ``WIRE_WINDOW`` (1.064 s) sees more requests than the budget leave the bot.
+A member's own hand (interaction responses and their webhooks) never waits.
 
 A table edit takes its turn *before* its picture is drawn (:meth:`RequestBudget.turn`,
 then :meth:`RequestBudget.prepaid` around the edit), so that what it shows is the game
@@ -49,6 +50,7 @@ __all__ = [
     "INVALID_WARN_AT",
     "INVALID_WINDOW",
     "PRIORITY",
+    "WIRE_WINDOW",
     "InvalidRequests",
     "Priority",
     "RequestBudget",
@@ -61,9 +63,13 @@ DISCORD_GLOBAL_LIMIT = 50
 """Requests a second Discord allows a bot token over every route but the interaction
 ones, unless it granted the bot more."""
 HEADROOM = 0.06
-"""The share of the budget left unused: a request reaches Discord a little after its
-turn (a table's picture is drawn in between, the network's own delay varies), so turns
-are spaced for 94% of the budget and a second as Discord counts it never holds more."""
+"""The share of the budget left unused: turns are spaced for 94% of it, so that a
+request that reaches Discord a little late or early (the network's delay varies) still
+falls in a second that holds no more than the budget."""
+WIRE_WINDOW = 1 / (1 - HEADROOM)
+"""Seconds (1.064) in which no more requests than the budget leave the bot: a table
+edit's request leaves a little after its turn (its picture is drawn in between), and
+this keeps those late ones from crowding the turns after them."""
 
 INVALID_WINDOW = 600.0
 """Seconds over which Discord counts a bot's invalid requests (401, 403, 429)."""
@@ -187,6 +193,8 @@ class RequestBudget:
         self._waiters: list[_Waiter] = []
         self._order = 0
         self._timer: asyncio.TimerHandle | None = None
+        self._wire: deque[float] = deque()  # loop times the latest requests left
+        self._wire_limit = 0 if per_second is None else max(1, int(per_second))
         self.invalid = InvalidRequests()
         self.sent = 0
         self.merged = 0
@@ -275,7 +283,25 @@ class RequestBudget:
             ticket.used = True
         else:
             await self.turn(PRIORITY.get())
+        await self._leave()
         self.sent += 1
+
+    async def _leave(self) -> None:
+        """Wait, if need be, until fewer than the budget's requests left in the last
+        ``WIRE_WINDOW`` seconds (only a request that left late after its turn makes
+        one wait), and note this one's leaving."""
+        if self.pace is None:
+            return
+        loop = asyncio.get_running_loop()
+        wire = self._wire
+        while True:
+            now = loop.time()
+            while wire and wire[0] <= now - WIRE_WINDOW:
+                wire.popleft()
+            if len(wire) < self._wire_limit:
+                break
+            await asyncio.sleep(wire[0] + WIRE_WINDOW - now)
+        wire.append(now)
 
     async def _request_end(
         self,

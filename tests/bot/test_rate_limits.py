@@ -6,12 +6,17 @@ Discord's limit on edits of old messages (30046), or when it meets that limit.""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
+import time
 
 from bot.client import TuqueBot
+from bot.faces import EMOJI_NAMES, face_png
 from bot.sessions import Session
+from engine.cards import CARDS
 from tests.bot.e2e import Table, action_buttons, running_bot
 from tests.discord_double import StoredMessage, User
+from tests.discord_double.ratelimits import Limiter
 
 
 async def _bot_game(t: Table, bot: TuqueBot, member: User, **options: object) -> Session:
@@ -84,6 +89,50 @@ async def test_three_games_in_one_channel_never_meet_a_429(table: Table) -> None
         if r.method == "PATCH" and r.path.startswith(f"/api/v10/channels/{t.channel.id}/")
     ]
     assert len(edits_in_channel) <= 3 * 2  # the invitations' and lobbies' own edits at most
+    t.double.check()
+
+
+async def test_tables_asking_past_the_global_limit_are_paced_not_refused(table: Table) -> None:
+    """Three busy tables ask for more than a token's global limit allows (here 20
+    requests a second, Discord's other limits thirty times faster as in every test): the
+    bot's request budget paces them, so Discord answers no 429 of any kind; the tables
+    are edited less often, each ending on its game's end, and every hand's result is
+    posted (issue 41). The bot's budget is 16 a second: the double shares the bot's
+    event loop here, and a stall of the loop hands it a quarter second's requests at once
+    (in bench.discord_load the bot is a process of its own, on Discord's 50)."""
+    t = table
+    assert t.double.limiter is not None
+    t.double.limiter = Limiter(
+        dataclasses.replace(t.double.limiter.limits, global_per_second=20), time.monotonic
+    )
+    for name in EMOJI_NAMES:  # uploaded before: the start-up is not forty uploads long
+        t.double.add_application_emoji(name, face_png(CARDS[0]))
+    members = (t.ann, t.bob, t.eve)
+    async with running_bot(t, discord_requests_per_second=16) as bot:
+        sessions = [
+            await _bot_game(t, bot, member, variant="euchre", target=3) for member in members
+        ]
+        await asyncio.wait_for(
+            asyncio.gather(
+                *(
+                    _play_to_the_end(t, member, session, seed)
+                    for seed, (member, session) in enumerate(zip(members, sessions, strict=True))
+                )
+            ),
+            timeout=300,
+        )
+        await t.double.idle(timeout=60)
+    assert [r for r in t.double.requests if r.status == 429] == []
+    assert bot.budget.merged > 0  # the tables asked for more edits than were made
+    for session in sessions:
+        assert session.discord.table_message_id is not None
+        assert "won the game" in t.double.message(session.discord.table_message_id).text
+        results = [
+            m
+            for m in t.double.channel_messages(t.double.channels[session.discord.thread_id])
+            if m.embeds and "Hand" in (m.embeds[0].get("title") or "")
+        ]
+        assert len(results) == len(session.game.hand_results)
     t.double.check()
 
 

@@ -1,0 +1,246 @@
+"""The request budget (bot/budget.py): Discord's global limit paced before it is met.
+
+Turns are handed out no faster than the budget in any second, the most urgent request
+first and the oldest of those first; a table's urgency may rise while it waits; a
+cancelled wait gives its place up; a turn taken before drawing covers the edit's
+request; interaction routes never wait; 401, 403 and 429 answers are counted as
+Discord counts them, with a warning before its limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+
+import aiohttp
+import pytest
+from aiohttp import web
+from discord.http import Route
+
+from bot import budget as budget_module
+from bot.budget import Priority, RequestBudget, counts_globally
+
+
+async def _turns(budget: RequestBudget, names: list[tuple[str, Priority]]) -> list[str]:
+    """Ask for a turn for each of ``names`` at once, while the budget is busy; return
+    the names in the order their turns came."""
+    await budget.turn(Priority.RESULT)  # the next turn is a whole interval away
+    order: list[str] = []
+
+    async def wait(name: str, priority: Priority) -> None:
+        await budget.turn(priority)
+        order.append(name)
+
+    await asyncio.gather(*(wait(name, priority) for name, priority in names))
+    return order
+
+
+async def test_no_second_holds_more_turns_than_the_budget() -> None:
+    budget = RequestBudget(400)
+    loop = asyncio.get_running_loop()
+    given: list[float] = []
+
+    async def one() -> None:
+        await budget.turn(Priority.ROUTINE)
+        given.append(loop.time())
+
+    await asyncio.gather(*(one() for _ in range(600)))
+    given.sort()
+    # Any 400 turns in a row span more than a second: Discord's window never holds 401.
+    assert min(b - a for a, b in zip(given, given[400:], strict=False)) > 1.0
+    assert budget.waiting == 0
+
+
+async def test_a_result_goes_first_then_a_members_turn_then_the_rest() -> None:
+    budget = RequestBudget(20)
+    order = await _turns(
+        budget,
+        [
+            ("computer card 1", Priority.ROUTINE),
+            ("member's turn 1", Priority.TURN),
+            ("hand result 1", Priority.RESULT),
+            ("computer card 2", Priority.ROUTINE),
+            ("hand result 2", Priority.RESULT),
+            ("member's turn 2", Priority.TURN),
+        ],
+    )
+    assert order == [
+        "hand result 1",
+        "hand result 2",
+        "member's turn 1",
+        "member's turn 2",
+        "computer card 1",
+        "computer card 2",
+    ]
+
+
+async def test_a_table_whose_urgency_rises_while_it_waits_goes_sooner() -> None:
+    budget = RequestBudget(20)
+    await budget.turn(Priority.RESULT)
+    urgency = {"table": Priority.ROUTINE}
+    order: list[str] = []
+
+    async def wait(name: str, priority: Priority | None) -> None:
+        await budget.turn(priority if priority is not None else lambda: urgency["table"])
+        order.append(name)
+
+    waits = [
+        asyncio.create_task(wait("other table", Priority.ROUTINE)),
+        asyncio.create_task(wait("table", None)),
+    ]
+    await asyncio.sleep(0)  # both wait now
+    urgency["table"] = Priority.RESULT  # its hand ended meanwhile
+    await asyncio.gather(*waits)
+    assert order == ["table", "other table"]
+
+
+async def test_a_cancelled_wait_gives_its_place_up() -> None:
+    budget = RequestBudget(20)
+    await budget.turn(Priority.RESULT)
+    first = asyncio.create_task(budget.turn(Priority.RESULT))
+    second = asyncio.create_task(budget.turn(Priority.ROUTINE))
+    await asyncio.sleep(0)
+    assert budget.waiting == 2
+    first.cancel()
+    await asyncio.gather(first, return_exceptions=True)
+    assert budget.waiting == 1
+    await second
+    assert budget.waiting == 0
+
+
+async def test_without_a_limit_nothing_waits() -> None:
+    budget = RequestBudget(None)
+    await asyncio.gather(*(budget.turn(Priority.ROUTINE) for _ in range(1000)))
+    assert budget.waiting == 0
+
+
+def test_a_budget_is_positive() -> None:
+    with pytest.raises(ValueError, match="positive"):
+        RequestBudget(0)
+
+
+def test_interaction_routes_and_the_gateway_do_not_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Route, "BASE", "https://discord.test/api/v10")
+    assert counts_globally("https://discord.test/api/v10/channels/1/messages")
+    assert counts_globally("https://discord.test/api/v10/applications/1/commands")
+    assert not counts_globally("https://discord.test/api/v10/interactions/1/tok/callback")
+    assert not counts_globally("https://discord.test/api/v10/webhooks/1/tok/messages/@original")
+    assert not counts_globally("wss://gateway.discord.test/?v=10")
+
+
+# --- the gate, on a real HTTP session -------------------------------------------------
+
+
+class _Discord:
+    """A loopback server standing in for Discord's REST API: answers every request with
+    ``status`` (and ``scope``), noting each path as it arrives."""
+
+    def __init__(self) -> None:
+        self.arrived: list[str] = []
+        self.status = 200
+        self.scope: str | None = None
+
+    async def handle(self, request: web.Request) -> web.Response:
+        self.arrived.append(request.path)
+        headers = {"X-RateLimit-Scope": self.scope} if self.scope else {}
+        return web.json_response({}, status=self.status, headers=headers)
+
+
+@pytest.fixture
+async def discord_api(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[_Discord]:
+    api = _Discord()
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", api.handle)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    try:
+        yield api
+    finally:
+        await runner.cleanup()
+
+
+async def _get(session: aiohttp.ClientSession, path: str) -> None:
+    async with session.get(Route.BASE + path) as answer:
+        await answer.read()
+
+
+async def _until(check: Callable[[], bool]) -> None:
+    async with asyncio.timeout(30):
+        while not check():
+            await asyncio.sleep(0.005)
+
+
+async def test_interaction_answers_pass_while_table_edits_wait(discord_api: _Discord) -> None:
+    budget = RequestBudget(0.5)  # a turn every two seconds
+    async with aiohttp.ClientSession(trace_configs=[budget.trace]) as session:
+        await _get(session, "/channels/1/messages/1")  # the turn of these two seconds
+        edits = [asyncio.create_task(_get(session, f"/channels/1/messages/{i}")) for i in (2, 3)]
+        await _until(lambda: budget.waiting == 2)
+        await _get(session, "/interactions/9/tok/callback")
+        await _get(session, "/webhooks/9/tok/messages/@original")
+        assert budget.waiting == 2  # the edits still wait; the hand went past them
+        for edit in edits:
+            edit.cancel()
+        await asyncio.gather(*edits, return_exceptions=True)
+    assert discord_api.arrived == [
+        "/api/v10/channels/1/messages/1",
+        "/api/v10/interactions/9/tok/callback",
+        "/api/v10/webhooks/9/tok/messages/@original",
+    ]
+    assert budget.sent == 1 and budget.waiting == 0
+
+
+async def test_a_turn_taken_before_drawing_covers_the_edit(
+    discord_api: _Discord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    budget = RequestBudget(0.5)
+    asked: list[Priority] = []
+    turn = budget.turn
+
+    async def counted(priority: Priority) -> None:
+        asked.append(priority)
+        await turn(priority)
+
+    async with aiohttp.ClientSession(trace_configs=[budget.trace]) as session:
+        await budget.turn(Priority.ROUTINE)  # the table's turn, before its picture
+        monkeypatch.setattr(budget, "turn", counted)
+        with budget.prepaid(), budget.priority(Priority.TURN):
+            await _get(session, "/channels/1/messages/1")
+            assert asked == []  # its turn was taken
+            again = asyncio.create_task(_get(session, "/channels/1/messages/2"))
+            await _until(lambda: budget.waiting == 1)  # a second one waits for its own
+            assert asked == [Priority.TURN]
+            again.cancel()
+            await asyncio.gather(again, return_exceptions=True)
+    assert budget.sent == 1
+
+
+async def test_invalid_answers_are_counted_as_discord_counts_them(
+    discord_api: _Discord, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(budget_module, "INVALID_WARN_AT", 3)
+    budget = RequestBudget(None)
+    async with aiohttp.ClientSession(trace_configs=[budget.trace]) as session:
+        discord_api.status = 404  # not an invalid request in Discord's sense
+        await _get(session, "/channels/1/messages/1")
+        discord_api.status, discord_api.scope = 429, "shared"  # not counted by Discord
+        await _get(session, "/channels/1/messages/1")
+        assert budget.invalid.recent() == 0
+        with caplog.at_level(logging.WARNING, logger="bot.budget"):
+            for status in (401, 403):
+                discord_api.status, discord_api.scope = status, None
+                await _get(session, "/users/@me")
+            assert not caplog.records
+            discord_api.status, discord_api.scope = 429, "global"
+            await _get(session, "/channels/1/messages/1")
+            await _get(session, "/channels/1/messages/1")
+    assert budget.invalid.recent() == 4
+    # One warning from the threshold on (at most one a minute).
+    (warning,) = caplog.records
+    assert "3 invalid requests" in warning.getMessage()
+    assert "10000" in warning.getMessage()
