@@ -15,10 +15,11 @@ import base64
 import binascii
 import hashlib
 import hmac
-import json
 import time
 from dataclasses import dataclass
 from urllib.parse import quote
+
+import orjson
 
 __all__ = ["TOKEN_VERSION", "Grant", "LinkRefused", "Links"]
 
@@ -94,7 +95,7 @@ class Links:
         now = time.time() if now is None else now
         expires = int(now + self.lifetime)
         payload = {"v": TOKEN_VERSION, "g": game, "s": seat, "m": member, "e": expires}
-        body = _b64(json.dumps(payload, separators=(",", ":")).encode())
+        body = _b64(orjson.dumps(payload))
         return f"{body}.{self._sign(body)}"
 
     def renewed(self, grant: Grant, now: float | None = None) -> str:
@@ -126,7 +127,7 @@ class Links:
         if not dot or not hmac.compare_digest(self._sign(body), signature):
             raise LinkRefused("This link is not valid: it was altered or cut short.")
         try:
-            payload = json.loads(_unb64(body))
+            payload = orjson.loads(_unb64(body))
             grant = Grant(int(payload["g"]), payload["s"], payload["m"], int(payload["e"]))
             version = payload["v"]
         except (binascii.Error, ValueError, KeyError, TypeError):

@@ -20,9 +20,10 @@ link); the running process checks everything else, as for its own pages.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import Any
+
+import orjson
 
 from bot.sessions import GameSessions
 from bot.sessions.manager import Refusal, RefusalKind
@@ -184,7 +185,7 @@ class Relay:
 def _ids(payload: str, *names: str) -> tuple[int, ...] | None:
     """The integers ``names`` of a notification's JSON object; None if it is not one."""
     try:
-        data = json.loads(payload)
+        data = orjson.loads(payload)
     except ValueError:
         return None
     if not isinstance(data, dict) or any(type(data.get(name)) is not int for name in names):

@@ -22,12 +22,12 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from aiohttp import WSCloseCode, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.sessions.state import Session
 from bot.table import Change, Table
 from bot.web.links import Grant, Links
-from bot.web.protocol import encode, view_frame, view_of
+from bot.web.protocol import encode, view_frame, view_of, views_of
 
 __all__ = ["GAME_OVER", "Viewer", "WebScreen"]
 
@@ -44,13 +44,14 @@ class Viewer:
     Attributes:
         socket: the page's websocket.
         grant: the link it opened with (game, seat, member).
-        frames: frames waiting to be sent, oldest first; ``(is a view, text)``.
+        frames: frames waiting to be sent, oldest first; ``(is a view, JSON text in
+            UTF-8)``.
         closing: the close code and reason to send once the frames are out, if any.
     """
 
     socket: web.WebSocketResponse
     grant: Grant
-    frames: deque[tuple[bool, str]] = field(default_factory=deque)
+    frames: deque[tuple[bool, bytes]] = field(default_factory=deque)
     closing: tuple[int, str] | None = None
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -64,8 +65,9 @@ class Viewer:
         s = table.seats[seat]
         return seat if s.member == self.grant.member and s.playing else None
 
-    def send(self, text: str, *, view: bool = False) -> None:
-        """Queue ``text``; a ``view`` drops any view still queued (it is out of date)."""
+    def send(self, text: bytes, *, view: bool = False) -> None:
+        """Queue ``text`` (a frame's JSON in UTF-8, sent as a text frame); a ``view``
+        drops any view still queued (it is out of date)."""
         if view:
             self.frames = deque(f for f in self.frames if not f[0])
         self.frames.append((view, text))
@@ -84,7 +86,8 @@ class Viewer:
             while self.frames and not self.socket.closed:
                 _, text = self.frames.popleft()
                 try:
-                    await self.socket.send_str(text)
+                    # The frame is UTF-8 already: send_str would encode it again.
+                    await self.socket.send_frame(text, WSMsgType.TEXT)
                 except ConnectionError:
                     # The page went away: its reader sees the socket close and ends.
                     return
@@ -143,7 +146,7 @@ class WebScreen:
             if not pages:
                 del self._viewers[viewer.grant.game]
 
-    def view_frame(self, session: Session, viewer: Viewer) -> tuple[str, str]:
+    def view_frame(self, session: Session, viewer: Viewer) -> tuple[bytes, str]:
         """``viewer``'s ``view`` frame of the game now, and the view's tag."""
         view_text, tag = encode(view_of(session, viewer.seat_at(session.table)))
         token = self.links.renewed(viewer.grant)
@@ -173,18 +176,30 @@ class WebScreen:
         self._push(session, Change(session.table, session.table))
 
     def _push(self, session: Session, change: Change) -> None:
+        table = change.after
+        pages = self._viewers.get(session.id)
+        if not pages:
+            return
+        seats = [(viewer, viewer.seat_at(table)) for viewer in pages]
+        # Each view built once, its shared parts once (views_of), and each distinct
+        # frame encoded once: pages of one seat, and spectators, share theirs.
+        encoded = {
+            seat: encode(view) for seat, view in views_of(session, (s for _, s in seats)).items()
+        }
         clock = self.clock(session.id)
-        # One view per seat shown, however many pages show it (spectators share one).
-        views: dict[int | None, tuple[str, str]] = {}
-        for viewer in self.viewers(session.id):
-            seat = viewer.seat_at(change.after)
-            if seat not in views:
-                views[seat] = encode(view_of(session, seat))
-            view_text, tag = views[seat]
-            token = self.links.renewed(viewer.grant)
-            text = view_frame(change.after.seq, tag, token, view_text, clock)
+        tokens: dict[tuple[int | None, int | None], str] = {}
+        frames: dict[tuple[int | None, str], bytes] = {}
+        for viewer, seat in seats:
+            grant = viewer.grant
+            token = tokens.get((grant.seat, grant.member))
+            if token is None:
+                token = tokens[grant.seat, grant.member] = self.links.renewed(grant)
+            text = frames.get((seat, token))
+            if text is None:
+                view_text, tag = encoded[seat]
+                text = frames[seat, token] = view_frame(table.seq, tag, token, view_text, clock)
             viewer.send(text, view=True)
-            if change.after.finished:
+            if table.finished:
                 viewer.close(GAME_OVER, f"Game #{session.id} is over.")
 
     def close_all(self) -> None:

@@ -399,7 +399,7 @@ class WebServer:
     async def _refuse(
         self, socket: web.WebSocketResponse, code: int, kind: str, reason: str
     ) -> None:
-        await socket.send_str(frame("refused", kind=kind, reason=reason))
+        await socket.send_frame(frame("refused", kind=kind, reason=reason), WSMsgType.TEXT)
         await socket.close(code=code, message=reason.encode()[:120])
 
     async def _read(self, socket: web.WebSocketResponse, viewer: Viewer) -> None:

@@ -13,6 +13,7 @@ import pytest
 from web_helpers import ANN, BOB, Page, cards_in, engine_cards, running_web
 
 from bot.sessions.state import record_of
+from bot.web.protocol import views_of
 from engine.actions import Pass
 from engine.game import Game
 from engine.variants import VARIANTS
@@ -92,3 +93,32 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(tmp_path: Path, vari
         assert all(f["kind"] == "stale" for f in page.of("refused")), page.of("refused")
     assert checked > 10
     assert any(page.of("hint") for page in pages.values())
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+async def test_views_built_together_are_each_viewers_own(tmp_path: Path, variant: str) -> None:
+    """Views built together share parts yet each is its seat's own, none showing more."""
+    players = VARIANTS[variant].players
+    members = [ANN + n for n in range(players)]
+    rng = random.Random(variant)
+    async with running_web(tmp_path / "tuque.db") as web:
+        session = await web.start(variant, members)
+        seats: list[int | None] = [*range(players), None]
+        checked = 0
+        while not session.table.finished and checked < 60 * len(seats):
+            game = session.table.game
+            for order in (seats, seats[::-1], [seats[-2], *seats, seats[0]]):
+                together = views_of(session, order)
+                assert list(together) == list(dict.fromkeys(order))
+                for seat, view in together.items():
+                    assert view == views_of(session, (seat,))[seat], f"seat {seat}"
+                    hidden = cards_in(view) - engine_cards(game.view(seat))
+                    assert not hidden, f"seat {seat} at seq {session.table.seq} was shown {hidden}"
+                    checked += 1
+            turn = game.turn
+            assert turn is not None
+            ids = [a.id for a in game.legal_actions(turn)]
+            # Members pass where they may, as in the test above.
+            action = PASS if PASS in ids else rng.choice(ids)
+            await web.sessions.act(session.id, members[turn], session.table.seq, action)
+    assert checked > 3 * len(seats)
