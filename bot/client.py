@@ -28,7 +28,7 @@ import engine
 from bot import replies
 from bot.budget import RequestBudget
 from bot.buttons import DYNAMIC_ITEMS, OTHER_PROCESS
-from bot.cogs import EXTENSIONS
+from bot.cogs import EXTENSIONS, TuqueCog
 from bot.emojis import CardFaces, FaceEmojis
 from bot.metrics import Metrics
 from bot.sessions import GameSessions
@@ -521,6 +521,11 @@ class TuqueBot(commands.AutoShardedBot):
             pause = min(2 * pause, SYNC_RETRY_MOST)
 
     async def close(self) -> None:
+        # Whatever may reach the store ends before it closes, the clock first: discord.py
+        # cancels the cogs' sweepers only in super().close(), without waiting, and a
+        # sweep running then met a closed store (StoreClosed, logged as a failed sweep).
+        sweeping = [c for c in self.cogs.values() if isinstance(c, TuqueCog)]
+        await asyncio.gather(*(cog.stop_sweeping() for cog in sweeping))
         if self.metrics is not None:
             await self.metrics.close()
         if self.web is not None:

@@ -8,6 +8,7 @@ it loads (``TuqueCog``); the commands keep their binding to the cog that owns th
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -76,6 +77,16 @@ class TuqueCog(commands.Cog):
     @sweeper.before_loop
     async def _before_sweeper(self) -> None:
         await self.bot.wait_until_ready()
+
+    async def stop_sweeping(self) -> None:
+        """Stop the sweeper, a sweep under way included, and wait until it has ended:
+        the bot calls this before it closes the store, which a sweep must not outlive."""
+        self.sweeper.cancel()
+        task = self.sweeper.get_task()
+        if task is not None:
+            # Not a suppressed CancelledError: that would also swallow a cancellation
+            # of the stop itself.
+            await asyncio.gather(task, return_exceptions=True)
 
     async def cog_load(self) -> None:
         # Emptied here so that Cog._inject does not add them to the tree at top level.
