@@ -68,7 +68,7 @@ import psutil
 from discord.http import Route
 
 from bench.discord_load import _newest_buttons
-from bot.client import TuqueBot
+from bot.client import TuqueBot, tune_gc
 from bot.settings import Settings
 from engine.actions import ACTIONS, Play
 from tests.discord_double import DiscordDouble
@@ -592,6 +592,8 @@ class BytesRow:
 
 async def _bytes_part(speed: float, think: float, max_cards: int, seed: int) -> BytesRow:
     """The bytes part (see the module's docstring)."""
+    # The bot runs in this process here: it collects as the bot's does.
+    tune_gc()
     rng = random.Random(seed)
     defaults = Settings.model_fields
     with tempfile.TemporaryDirectory() as tmp:
@@ -841,6 +843,8 @@ def _numbers(text: str) -> list[int]:
 
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--serve":
+        # The server process collects as the bot's does (bot/__main__.py).
+        tune_gc()
         asyncio.run(_serve(int(sys.argv[2]), sys.argv[3] == "--pin"))
         sys.exit(0)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from aiohttp import web
 
+from bot.client import tune_gc
 from bot.migrations import MigrationError
 from bot.sessions import GameSessions, Session
 from bot.store import SeatRow, Store, StoreError
@@ -374,6 +375,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     # discord.py warns, as a client is made, of voice support this client never uses.
     logging.getLogger("discord").setLevel(logging.ERROR)
+    # A click leaves cyclic garbage here as on the bot: its collector settings (the
+    # bot's p99, bot.client.tune_gc).
+    tune_gc()
     with contextlib.suppress(KeyboardInterrupt):
         return asyncio.run(_serve(args))
     # A Ctrl-C before the signal handlers were in place: nothing had started.
