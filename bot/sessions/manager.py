@@ -583,7 +583,13 @@ class GameSessions:
                 ) from None
             except (IllegalAction, TableError) as err:
                 raise Refusal(RefusalKind.ILLEGAL, str(err)) from None
-            await self._take(session, change, partial(self._redraw_hand, session, seat))
+            await self._take(session, change)
+            if self.on_discord:
+                # The actor's own Discord screen is left to a click's answer
+                # (Change.views), and there was no click: its hand message is redrawn
+                # like any other. Queued, not awaited as an answer: no task or timeout
+                # per web click, and none at all where no Discord shows the game.
+                self.delivery.queue_refresh(session, seat)
 
     async def _member_seat(self, game_id: int, member: int) -> tuple[Session, int]:
         """The running game ``game_id`` and ``member``'s seat in it, for a screen other
@@ -608,11 +614,6 @@ class GameSessions:
                 f"You resigned game #{game_id}: a computer plays your seat now.",
             )
         return session, seat
-
-    async def _redraw_hand(self, session: Session, seat: int) -> None:
-        # The actor's own Discord screen is left to the click's answer (Change.views),
-        # and there was no click: its hand message is redrawn like any other.
-        self.delivery.queue_refresh(session, seat)
 
     async def hint(self, interaction: discord.Interaction, game_id: int, seq: int) -> None:
         """ "Hint": what the hard computer would do now, shown to the clicker only, and
