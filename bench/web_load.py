@@ -16,7 +16,8 @@ Three parts, each printed as a row of one compact table:
   ``act`` frame to the moment the last of the table's three sockets has received a
   ``view`` frame past that ``seq``. Clicks sent in the ``--seconds`` after a warm-up are
   counted; refusals (``refused`` frames, by kind) and clicks with no update within 30 s
-  are reported.
+  are reported, with the bot process's CPU per counted click (all its threads, from
+  the window's start to the last click's update).
 - ``bytes``: the real bot (``TuqueBot``) against the Discord double, the web table on, a
   four-hand Euchre game of one member and three computers (``/tuque bot``): the member
   clicks their Discord hand message's buttons while their seat's page and a spectator's
@@ -386,6 +387,9 @@ class LatencyRow:
     generator_cpu: float
     open_seconds: float
     memory: MemoryRow
+    cpu_per_click: float
+    """The bot process's CPU seconds (every thread's) from the window's start to its
+    last click's update, divided by the clicks counted."""
 
 
 async def _open_all(
@@ -456,7 +460,8 @@ async def _latency(
             assert cpu_at is not None
             # Up to the last click's update: the window's end, or a little past it.
             elapsed = time.perf_counter() - window.start
-            bot_cpu = (bot.cpu_seconds() - cpu_at[0]) / elapsed
+            bot_seconds = bot.cpu_seconds() - cpu_at[0]
+            bot_cpu = bot_seconds / elapsed
             generator_cpu = (time.process_time() - cpu_at[1]) / elapsed
             for table in opened:
                 for page in table.pages:
@@ -474,6 +479,7 @@ async def _latency(
         generator_cpu,
         open_seconds,
         memory,
+        bot_seconds / max(len(load.latencies), 1),
     )
 
 
@@ -737,7 +743,8 @@ def _print_latency(rows: Sequence[LatencyRow], think: float, warmup: float) -> N
     )
     print(
         f"  {'tables':>6} {'sockets':>7} {'clicks':>7} {'clicks/s':>8} {'p50':>8} {'p99':>8} "
-        f"{'max':>8} {'refused':>8} {'no view':>7} {'bot CPU':>7} {'gen CPU':>7} {'open':>6}"
+        f"{'max':>8} {'refused':>8} {'no view':>7} {'bot CPU':>7} {'CPU/click':>9} "
+        f"{'gen CPU':>7} {'open':>6}"
     )
     for row in rows:
         lat = [1000 * x for x in row.load.latencies]
@@ -746,7 +753,8 @@ def _print_latency(rows: Sequence[LatencyRow], think: float, warmup: float) -> N
             f"  {row.tables:>6} {row.sockets:>7} {len(lat):>7} {len(lat) / row.seconds:>8.1f} "
             f"{_percentile(lat, 0.5):>5.1f} ms {_percentile(lat, 0.99):>5.1f} ms "
             f"{(lat[-1] if lat else math.nan):>5.0f} ms {refused:>8} {row.load.timeouts:>7} "
-            f"{row.bot_cpu:>7.0%} {row.generator_cpu:>7.0%} {row.open_seconds:>5.1f}s"
+            f"{row.bot_cpu:>7.0%} {1000 * row.cpu_per_click:>6.3f} ms "
+            f"{row.generator_cpu:>7.0%} {row.open_seconds:>5.1f}s"
         )
         if row.load.refused:
             kinds = ", ".join(f"{k} {n}" for k, n in row.load.refused.most_common())
