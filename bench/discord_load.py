@@ -80,11 +80,14 @@ from bot.store.base import StoreBase
 from bot.store.games import GameQueries
 from engine.actions import ACTIONS, Play
 from tests.discord_double import DiscordDouble, InteractionRecord, StoredMessage
-from tests.discord_double.models import Channel, User
+from tests.discord_double.models import Channel, Guild, User
 from tests.discord_double.server import DISCORD_LIMITS
 from tests.postgres import PostgresServer
 
 T = TypeVar("T")
+
+MANAGE_GUILD = 1 << 5
+"""Discord's Manage Server permission, which ``/tuque settings`` asks of a change."""
 
 ROOT = Path(__file__).resolve().parent.parent
 """The repository root: a bot process runs this module from there, as the bench runs."""
@@ -383,6 +386,16 @@ async def _play(
     return played, latencies
 
 
+async def _threads_off(double: DiscordDouble, guild: Guild, channel: Channel) -> None:
+    """A manager of ``guild`` turns its games' threads off (``/tuque settings``): every
+    table plays in its channel."""
+    manager = double.add_user(f"manager-{guild.id}")
+    role = double.add_role(guild, "Managers", permissions=MANAGE_GUILD)
+    double.add_member(guild, manager, roles=[role])
+    rec = await double.slash(manager, channel, "tuque", "settings", threads=False)
+    await rec.settled(timeout=30)
+
+
 def serve(config: dict[str, Any]) -> None:
     """One bot process: the real TuqueBot pointed at the double, with its shards."""
     discord.http.Route.BASE = config["api_url"]
@@ -486,6 +499,7 @@ async def main(
     pin: bool,
     per_channel: int,
     limits: bool,
+    threads: bool,
 ) -> None:
     rng = random.Random(seed)
     tables_of = [mix[i % len(mix)] for i in range(games)]
@@ -547,6 +561,9 @@ async def main(
                     lambda: sum(s.open for s in double._sessions) >= processes, timeout=60
                 )
                 await asyncio.sleep(0.5)  # the bot's READY waits for guild_ready_timeout
+                if not threads:
+                    for guild in guilds:
+                        await _threads_off(double, guild, channels[0])
                 late_starts = 0
                 for i, (size, _) in enumerate(tables_of):
                     late_starts += await _start_game(
@@ -587,6 +604,7 @@ async def main(
                 )
                 global_limit = double.limiter.limits.global_per_second if double.limiter else None
                 too_many = sum(r.status == 429 for r in during)
+                refused = Counter(f"{x.scope} {x.route}" for x in double.rate_limited)
             finally:
                 for bot in bots:
                     bot.terminate()
@@ -612,7 +630,7 @@ async def main(
     print(f"load average:              {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(
         f"games at once:             {games} (tables: {dict(sorted(kinds.items()))}), "
-        f"{per_channel} a channel"
+        f"{per_channel} a channel, {'a thread each' if threads else 'threads off'}"
     )
     print(
         f"think time (mean):         {think:.2f} s a click; computers: {level}, "
@@ -645,6 +663,8 @@ async def main(
         f"budget used {used}   ({merged} table edits merged into one waiting)"
     )
     print(f"429 answers:               {too_many}   (goal 0)")
+    for what, count in refused.most_common(4):
+        print(f"    {count:5d}  {what}")
     if lags:
         print(
             f"table lag p50 / p95 / p99: {statistics.median(lags):.2f} / "
@@ -704,6 +724,11 @@ if __name__ == "__main__":
         help=f"tables cycled over the games: sizes from {sorted(TABLES)}, a c after the size "
         "for one member and computers (default 2)",
     )
+    parser.add_argument(
+        "--threads-off",
+        action="store_true",
+        help="the servers turn games' threads off: the tables of a channel share it",
+    )
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--processes", type=int, default=1, help="bot processes, a shard each")
     parser.add_argument("--level", default="normal", help="the computers' level")
@@ -738,5 +763,6 @@ if __name__ == "__main__":
             pin,
             args.per_channel,
             not args.no_limits,
+            not args.threads_off,
         )
     )

@@ -136,10 +136,11 @@ class Settings(BaseSettings):
     """How long a table edit waits after the change that asks for it, so that a burst of
     plays shares one edit."""
 
-    table_edit_gap_seconds: float = Field(default=1.1, ge=0)
+    table_edit_gap_seconds: float = Field(default=1.0, ge=0)
     """Seconds at least between two table edits in one channel (a game's thread, or a
-    channel whose games play without threads): Discord allows about 5 edits per 5
-    seconds in a channel, and a table drawn while it waits for its turn would be stale."""
+    channel whose games play without threads, where they take turns: each is edited
+    every (tables in the channel) seconds): Discord allows about 5 edits per 5 seconds
+    in a channel, and a table drawn while it waits for its turn would be stale."""
 
     turn_ping_delay_seconds: float = Field(default=8.0, ge=0)
     """Seconds into a member's turn before the message that mentions them is posted: a

@@ -131,8 +131,9 @@ class Delivery:
         table_delay: seconds a table edit waits after the change that asks for it, so
             that a burst of plays shares one edit.
         table_gap: seconds at least between two table edits in one channel (a game's
-            thread, or a channel where several tables may share it): Discord allows
-            about 5 edits per 5 seconds in a channel.
+            thread, or a channel where several tables may share it), and likewise
+            between two of the games' posts and between two deletions: Discord allows
+            about 5 of each per 5 seconds in a channel.
         ping_delay: seconds into a member's turn before the message that mentions them
             is posted (a member who acts sooner is at the table and needs none).
         faces: how cards show now (the bot's card emojis, which start-up may still be
@@ -171,8 +172,9 @@ class Delivery:
         self.table_delay = table_delay
         self.table_gap = table_gap
         self.table_lifetime = TABLE_LIFETIME
-        # Per channel, the loop time from which its next table edit may start.
-        self._next_edit: dict[int, float] = {}
+        # Per channel and kind of request (a table edit, a post, a deletion: each a
+        # bucket of Discord's), the loop time from which the next may start.
+        self._next: dict[tuple[int, str], float] = {}
         self.ping_delay = ping_delay
         self.faces = faces
         self.hints_on = hints_on
@@ -261,8 +263,10 @@ class Delivery:
         """``send`` to the game's thread (or channel). A thread deleted by a moderator is
         Discord's Unknown Channel: the game falls back to its channel, for good."""
         if channel or session.discord.thread_id is None:
+            await self._slot(session.channel_id, "post")
             return await send(self.client.get_partial_messageable(session.channel_id))
         try:
+            await self._slot(session.discord.thread_id, "post")
             return await send(self.channel_of(session))
         except discord.NotFound as error:
             if error.code != UNKNOWN_CHANNEL:
@@ -276,6 +280,7 @@ class Delivery:
                 )
             except Exception:
                 log.exception("game %d: the thread's end could not be stored", session.id)
+        await self._slot(session.channel_id, "post")
         return await send(self.client.get_partial_messageable(session.channel_id))
 
     def queue(self, session: Session, job: Call, *, hands: bool = False) -> None:
@@ -455,14 +460,14 @@ class Delivery:
         state = session.discord
         while state.table_stale:
             channel_id = state.thread_id or session.channel_id
-            await self._edit_slot(channel_id, loop.time() + self.table_delay)
+            await self._slot(channel_id, "edit", loop.time() + self.table_delay)
             if not session.private:  # outside a server the table is a webhook's
                 # Drawn only once its turn comes: it shows every change made meanwhile.
                 await self.budget.turn(lambda: state.table_priority)
                 # A turn that came late (the budget was short) moves the channel's next
                 # edit after this one.
                 later = loop.time() + self.table_gap
-                self._next_edit[channel_id] = max(self._next_edit[channel_id], later)
+                self._next[channel_id, "edit"] = max(self._next[channel_id, "edit"], later)
             priority, state.table_priority = state.table_priority, Priority.ROUTINE
             state.table_stale = False
             with self.budget.prepaid(), self.budget.priority(priority):
@@ -479,15 +484,17 @@ class Delivery:
             return Priority.TURN
         return Priority.ROUTINE
 
-    async def _edit_slot(self, channel_id: int, not_before: float) -> None:
-        """Wait until ``not_before`` (loop time) and the channel's next table edit slot,
-        ``table_gap`` after the one before, whichever is later: the tables of a channel
-        take turns, and each is drawn only once its turn comes, so it shows the game as
-        it is then (waiting inside discord.py for the rate limit would send a picture
-        drawn before the wait)."""
+    async def _slot(self, channel_id: int, kind: str, not_before: float = 0.0) -> None:
+        """Wait until ``not_before`` (loop time) and the channel's next slot for a request
+        of ``kind`` (``edit``: a table edit, ``post``, ``delete``), ``table_gap`` after
+        the one before, whichever is later. Each kind is a bucket of Discord's, about 5
+        per 5 s in a channel: the games of a channel (threads off) take turns in it, in
+        order, rather than meet a 429 or wait inside discord.py; and a table is drawn
+        only once its turn comes, so it shows the game as it is then (waiting inside
+        discord.py for the rate limit would send a picture drawn before the wait)."""
         loop = asyncio.get_running_loop()
-        start = max(not_before, self._next_edit.get(channel_id, 0.0))
-        self._next_edit[channel_id] = start + self.table_gap
+        start = max(not_before, loop.time(), self._next.get((channel_id, kind), 0.0))
+        self._next[channel_id, kind] = start + self.table_gap
         await asyncio.sleep(start - loop.time())
 
     async def _table(self, session: Session) -> tuple[discord.ui.LayoutView, bytes]:
@@ -608,9 +615,11 @@ class Delivery:
         await self.store.set_table_message(session.id, message.id, None)
 
     async def _delete(self, session: Session, message_id: int) -> None:
+        channel = self.channel_of(session)
+        await self._slot(channel.id, "delete")
         # NotFound: deleted already, by a member or a moderator.
         with contextlib.suppress(discord.NotFound):
-            await self.channel_of(session).get_partial_message(message_id).delete()
+            await channel.get_partial_message(message_id).delete()
 
     async def _post_table(self, session: Session) -> None:
         layout, image = await self._table(session)
@@ -657,6 +666,7 @@ class Delivery:
             if not isinstance(channel, discord.TextChannel):
                 raise TypeError("a game's thread starts in a text channel")
             if not started:
+                await self._slot(channel.id, "post")
                 started.append(await channel.send(text, nonce=post_nonce(session, "start")))
             thread = await started[0].create_thread(name=name, auto_archive_duration=1440)
             session.discord.thread_id = thread.id
@@ -739,6 +749,7 @@ class Delivery:
 
         async def delete() -> None:
             for message in messages:
+                await self._slot(message.channel.id, "delete")
                 # NotFound: deleted already, by a member or a moderator, or not there.
                 with contextlib.suppress(discord.NotFound):
                     await message.delete()
