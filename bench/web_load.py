@@ -353,7 +353,9 @@ async def _drive(
             if counted and not table.refused and not table.waiting:
                 load.latencies.append(time.perf_counter() - sent)
         table.sent_seq = None
-        await asyncio.sleep(rng.expovariate(1 / think))
+        # No thinking past the window: the run ends with its last click's update.
+        rest = window.end - time.perf_counter()
+        await asyncio.sleep(min(rng.expovariate(1 / think), max(rest, 0.0)))
 
 
 @dataclass
@@ -456,13 +458,14 @@ async def _latency(
                 *(_drive(t, think, random.Random(rng.random()), window, load) for t in opened)
             )
             await noting
-            memory.played = await bot.command("measure")
             assert cpu_at is not None
-            # Up to the last click's update: the window's end, or a little past it.
+            # Up to the last click's update: the window's end, or a little past it; read
+            # before the measure, whose full collection is no click's work.
             elapsed = time.perf_counter() - window.start
             bot_seconds = bot.cpu_seconds() - cpu_at[0]
             bot_cpu = bot_seconds / elapsed
             generator_cpu = (time.process_time() - cpu_at[1]) / elapsed
+            memory.played = await bot.command("measure")
             for table in opened:
                 for page in table.pages:
                     await page.socket.close()
