@@ -173,8 +173,7 @@ async def deadline(
     then arrive as edits and follow-ups through ``send``/``edit_clicked``.
     """
 
-    async def watch() -> None:
-        await asyncio.sleep(DEFER_AFTER)
+    async def defer() -> None:
         async with _lock(interaction):
             if interaction.response.is_done():
                 return
@@ -187,14 +186,22 @@ async def deadline(
             except discord.HTTPException as err:
                 log.warning("interaction could not be deferred (%s)", err.status)
 
-    watchdog = asyncio.create_task(watch(), name="defer-watchdog")
+    # A timer, not a task per interaction: almost every block answers well within it.
+    deferral: asyncio.Task[None] | None = None
+
+    def due() -> None:
+        nonlocal deferral
+        deferral = asyncio.create_task(defer(), name="defer-watchdog")
+
+    timer = asyncio.get_running_loop().call_later(DEFER_AFTER, due)
     try:
         yield
     finally:
-        watchdog.cancel()
-        # A deferral already on the wire finishes: cancelling it would leave Discord
-        # and discord.py disagreeing about whether the interaction was answered.
-        await asyncio.gather(watchdog, return_exceptions=True)
+        timer.cancel()
+        if deferral is not None:
+            # A deferral already on the wire finishes: cancelling it would leave Discord
+            # and discord.py disagreeing about whether the interaction was answered.
+            await asyncio.gather(deferral, return_exceptions=True)
 
 
 def _where(interaction: discord.Interaction) -> str:
