@@ -175,6 +175,9 @@ class GameSessions:
         """The guilds that allow hints in rated games (``/tuque settings`` keeps it up to
         date); elsewhere only games with a computer offer them."""
         self._sessions: dict[int, Session] = {}
+        # Games that ended here whose last posts, hand views or table edit may still be
+        # under way: ``showing`` looks at them too, until they are shown.
+        self._ended: dict[int, Session] = {}
         self.background = Background()
         self.delivery = Delivery(
             client,
@@ -305,12 +308,17 @@ class GameSessions:
         return [s for s in self._sessions.values() if not s.finished]
 
     def showing(self) -> bool:
-        """Whether a game's table edit is still to be made (waiting for its turn in the
-        channel's rate limit, or under way): what Discord shows lags the store until not."""
-        return any(
-            s.discord.table_edit is not None and not s.discord.table_edit.done()
-            for s in self._sessions.values()
-        )
+        """Whether a game's table edit, post or hand view is still to be made (waiting for
+        its turn in the channel's rate limits or the request budget, or under way): what
+        Discord shows lags the store until not."""
+        self._forget_shown()
+        return any(map(_showing, self._sessions.values())) or bool(self._ended)
+
+    def _forget_shown(self) -> None:
+        """Forget the ended games whose last posts and edits are made."""
+        for game_id, session in list(self._ended.items()):
+            if not _showing(session):
+                del self._ended[game_id]
 
     def session(self, game_id: int) -> Session | None:
         """The running session of ``game_id``, if any."""
@@ -438,6 +446,8 @@ class GameSessions:
             session.seating = seating_of(session.rows, change.after)
         if change.after.finished:
             self._sessions.pop(session.id, None)
+            self._forget_shown()
+            self._ended[session.id] = session
             log.info("game %d ended", session.id)
         if answer is not None:
             await replies.deliver(f"game {session.id}: answer to the click", answer)
@@ -878,3 +888,10 @@ class GameSessions:
     async def close(self) -> None:
         """Stop the computer players, table edits and posts (the games stay in the store)."""
         await self.background.close()
+
+
+def _showing(session: Session) -> bool:
+    """Whether ``session``'s table edit, posts or hand views are still to be made."""
+    state = session.discord
+    editing = state.table_edit is not None and not state.table_edit.done()
+    return editing or not state.outbox.idle or not state.hand_outbox.idle

@@ -10,11 +10,20 @@ import dataclasses
 import random
 import time
 
+from bot.budget import Priority
 from bot.client import TuqueBot
 from bot.faces import EMOJI_NAMES, face_png
 from bot.sessions import Session
 from engine.cards import CARDS
-from tests.bot.e2e import Table, action_buttons, running_bot
+from tests.bot.e2e import (
+    Table,
+    action_buttons,
+    newest_hand,
+    opened,
+    running_bot,
+    started_game,
+    table_message,
+)
 from tests.discord_double import StoredMessage, User
 from tests.discord_double.ratelimits import Limiter
 
@@ -133,6 +142,44 @@ async def test_tables_asking_past_the_global_limit_are_paced_not_refused(table: 
             if m.embeds and "Hand" in (m.embeds[0].get("title") or "")
         ]
         assert len(results) == len(session.game.hand_results)
+    t.double.check()
+
+
+async def test_a_members_hand_keeps_its_pace_while_the_tables_wait(table: Table) -> None:
+    """While the request budget is spoken for (here by thousands of results waiting
+    ahead), a click's table edit waits its turn, but the answer to the click and the
+    other member's hand view (interaction routes, outside the global limit) go at once
+    (issue 41)."""
+    t = table
+    async with running_bot(t) as bot:
+        game_id, to_act, other = await started_game(t, bot)
+        await opened(t, bot, game_id)
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        # The other member's hand, with no move of theirs to make now.
+        show = next(b.custom_id for b in table_message(t).buttons if b.label == "Show my hand")
+        assert show is not None
+        await (await t.double.click(other, table_message(t), show)).settled()
+        before = t.double.ephemerals_for(other)[-1]
+        shown = before.components
+        # A few seconds' worth of turns, each for a more urgent request than a table's.
+        ahead = [asyncio.create_task(bot.budget.turn(Priority.RESULT)) for _ in range(20_000)]
+        try:
+            await asyncio.sleep(0)
+            seq = len(session.game.log)
+            hand = newest_hand(t, to_act)
+            assert hand is not None
+            buttons = [b for b in action_buttons(hand) if f":{seq}:" in b]
+            await (await t.double.click(to_act, hand, buttons[0])).response(10)
+            # The other member's hand shows the move while the table still waits.
+            await t.double.wait_until(lambda: t.double.message(before.id).components != shown, 10)
+            assert session.discord.table_stale or bot.budget.waiting > len(ahead) // 2
+            assert not any(task.done() for task in ahead[-100:])  # the budget was still spoken for
+        finally:
+            for task in ahead:
+                task.cancel()
+            await asyncio.gather(*ahead, return_exceptions=True)
+        await t.double.idle()
     t.double.check()
 
 
