@@ -6,7 +6,11 @@ One ``Store`` holds one database, through SQLAlchemy, of two kinds:
   foreign keys on, in a thread of the store's own (``bot.store.sqlite``: a write
   transaction is one trip to that thread), one transaction at a time under an asyncio
   lock. Writes use ``BEGIN IMMEDIATE``, so a second process on the same file waits (up
-  to ``BUSY_TIMEOUT_MS``) instead of failing half-way.
+  to ``BUSY_TIMEOUT_MS``) instead of failing half-way. The writes that arrive while
+  one trip is under way (up to ``BATCH_WRITES``) make the next one together: one
+  transaction, each write in a savepoint of its own, and one COMMIT, after which each
+  caller is answered (group commit: the trip and the COMMIT were most of a click's
+  write).
 - **PostgreSQL** (a ``postgresql://`` URL; asyncpg), shared by the shard processes: a
   pool of connections, in READ COMMITTED. Every rule the store checks before it writes
   ("a click applied once", "start only when all accepted", "one rematch", "one game per
@@ -44,8 +48,6 @@ defaults to ``time.time()`` and tests pass fixed values.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import functools
 import json
 import logging
 import random
@@ -79,13 +81,17 @@ from bot.migrations import (
     apply_migrations,
     apply_postgresql_migrations,
 )
-from bot.store.sqlite import SQLiteConnection
+from bot.store.sqlite import Outcome, SQLiteConnection
 
 # The whole package logs under one name, as the single module it was split from did.
 log = logging.getLogger("bot.store")
 
 #: How long a write waits for another connection's lock before failing, in ms (SQLite).
 BUSY_TIMEOUT_MS = 5_000
+
+#: The most writes one SQLite transaction holds (group commit): the first of them is
+#: answered only after the last, so a crowd's batch is cut into several.
+BATCH_WRITES = 64
 
 #: How a ``DATABASE_URL`` for PostgreSQL begins.
 POSTGRESQL_SCHEMES = ("postgresql:", "postgres:", "postgresql+asyncpg:")
@@ -222,8 +228,13 @@ class StoreBase:
         self._closed = False
         # SQLite has one connection: coroutines must not see each other's half-done work.
         self._lock = asyncio.Lock() if isinstance(database, SQLiteConnection) else None
+        # SQLite's writes waiting for the next batch, each with its caller's future, and
+        # the task that runs the batches while there are any.
+        self._queued: list[tuple[Callable[[Connection], Awaitable[Any]], asyncio.Future[Any]]] = []
+        self._committer: asyncio.Task[None] | None = None
         self.shards = shards
-        #: Called with each committed write transaction's duration in seconds (metrics).
+        #: Called with each committed write's duration in seconds, from its call to its
+        #: commit (metrics).
         self.on_write: Callable[[float], None] | None = None
         #: Whether each write that changes a game announces it to the bot's other
         #: processes (PostgreSQL's NOTIFY, ``bot.store.changes``; ignored on SQLite). Off
@@ -275,6 +286,9 @@ class StoreBase:
         self._closed = True
         if isinstance(self._database, SQLiteConnection):
             assert self._lock is not None
+            if self._committer is not None:
+                # The writes accepted before the close still run, as they would have.
+                await asyncio.shield(self._committer)
             async with self._lock:
                 await self._database.close()
         else:
@@ -339,7 +353,11 @@ class StoreBase:
         """Run ``work(connection)`` in one write transaction and return what it returns.
 
         On SQLite ``work`` runs whole in the store's database thread (``bot.store.sqlite``),
-        so it must await nothing but the connection's methods. On PostgreSQL a deadlock
+        so it must await nothing but the connection's methods, in a savepoint of the
+        transaction that the writes queued with it share, after the writes queued before
+        it: it returns (or raises what ``work`` raised, its changes rolled back alone)
+        once that transaction committed. A COMMIT that fails raises its error
+        (``sqlalchemy.exc.DBAPIError``) in every write it held. On PostgreSQL a deadlock
         or serialization failure, or a connection that drops before the commit is sent,
         runs ``work`` again from the start on another connection, up to
         ``WRITE_ATTEMPTS`` times. Either way ``work`` must only read and write the
@@ -353,6 +371,12 @@ class StoreBase:
         transaction like any other ``work``.
         """
         self._check_open()
+        if isinstance(self._database, SQLiteConnection):
+            started = time.perf_counter()
+            result = await self._commit_with_others(work)
+            if self.on_write is not None:
+                self.on_write(time.perf_counter() - started)
+            return result
         for attempt in range(1, WRITE_ATTEMPTS + 1):
             if attempt > 1:
                 # Racing writers that all retried at once would likely clash again.
@@ -362,13 +386,7 @@ class StoreBase:
             # committed: such a transaction is not run again.
             committing = False
             try:
-                if isinstance(self._database, SQLiteConnection):
-                    assert self._lock is not None
-                    async with self._lock:
-                        result = await self._database.drive(
-                            functools.partial(_sqlite_transaction, work)
-                        )
-                elif atomic:
+                if atomic:
                     async with self._database.connect() as conn:
                         conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
                         result = await work(conn)
@@ -389,22 +407,43 @@ class StoreBase:
             return result
         raise AssertionError("unreachable: the last attempt returns or raises")
 
+    async def _commit_with_others(self, work: Callable[[Connection], Awaitable[T]]) -> T:
+        """SQLite: queue ``work`` for the next batch and wait for its outcome."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queued.append((work, future))
+        if self._committer is None:
+            self._committer = asyncio.create_task(self._commit_queued())
+        return await future
 
-async def _sqlite_transaction(
-    work: Callable[[Connection], Awaitable[T]], db: SQLiteConnection
-) -> T:
-    # The engine runs SQLite in autocommit, so that the transaction is ours: IMMEDIATE
-    # takes the write lock up front, so a write never fails half-way with SQLITE_BUSY.
-    await db.begin("BEGIN IMMEDIATE")
-    try:
-        result = await work(db)
-        await db.exec_driver_sql("COMMIT")
-    except BaseException:
-        # A failing rollback ("no transaction is active") must not hide the first error.
-        with contextlib.suppress(DBAPIError):
-            await db.exec_driver_sql("ROLLBACK")
-        raise
-    return result
+    async def _commit_queued(self) -> None:
+        """Run the queued writes, a batch a trip, until none is left; answer each."""
+        assert isinstance(self._database, SQLiteConnection) and self._lock is not None
+        try:
+            while self._queued:
+                # A caller that gave up before its batch began leaves its write unmade.
+                waiting = [(w, f) for w, f in self._queued if not f.cancelled()]
+                batch, self._queued = waiting[:BATCH_WRITES], waiting[BATCH_WRITES:]
+                if not batch:
+                    continue
+                try:
+                    async with self._lock:
+                        outcomes = await self._database.commit_together([w for w, _ in batch])
+                except Exception as error:
+                    # No write's own (the connection closed under it): the batch fails.
+                    outcomes = [Outcome(error=error)] * len(batch)
+                for (_, future), outcome in zip(batch, outcomes, strict=True):
+                    if future.done():
+                        continue  # its caller was cancelled meanwhile
+                    if outcome.error is not None:
+                        future.set_exception(outcome.error)
+                    else:
+                        future.set_result(outcome.value)
+        finally:
+            # Cancelled (the loop is ending): no caller may wait for ever.
+            for _, future in self._queued:
+                future.cancel()
+            self._queued.clear()
+            self._committer = None
 
 
 async def lock_members(db: Connection, user_ids: Iterable[int]) -> None:
