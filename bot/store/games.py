@@ -65,7 +65,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sqlalchemy import (
     ARRAY,
@@ -74,7 +74,6 @@ from sqlalchemy import (
     ColumnElement,
     Double,
     Integer,
-    Row,
     Select,
     TableValuedAlias,
     Text,
@@ -106,6 +105,7 @@ from bot.store.base import (
 from bot.store.challenges import ChallengeClosed, ChallengeStatus, _resolve
 from bot.store.changes import announce, announcement
 from bot.store.lobbies import _ready_lobby, _start_lobby
+from bot.store.prepared import Prepared
 from bot.store.records import RatingChange, _rate, _upsert_player
 from bot.store.schema import (
     game_actions,
@@ -396,20 +396,55 @@ def _seating(user_id: int) -> ColumnElement[bool]:
     return games.c.id.in_(select(seated.c.game_id).where(seated.c.user_id == user_id))
 
 
-async def _lock_active(db: Connection, game_id: int) -> Row[Any]:
+class _LockedGame(NamedTuple):
+    """What ``_lock_active`` reads of the game it locks."""
+
+    guild_id: int
+    variant: str
+    status: str
+
+
+# The statements of every click's write (``append_actions``), built once: parameters
+# ``game_id``, ``now``. The inserts take one parameter a column, named as it.
+_LOCK_GAME = Prepared(
+    select(games.c.guild_id, games.c.variant, games.c.status)
+    .where(games.c.id == bindparam("game_id"))
+    .with_for_update()
+)
+_NEXT_SEQ = Prepared(
+    select(func.coalesce(func.max(game_actions.c.seq) + 1, 0)).where(
+        game_actions.c.game_id == bindparam("game_id")
+    )
+)
+_INSERT_ACTION = Prepared(insert(game_actions))
+_TOUCH_GAME = Prepared(
+    update(games).where(games.c.id == bindparam("game_id")).values(updated_at=bindparam("now"))
+)
+# A change that passed the turn restarts its timer, as touch_turn does.
+_PASS_TURN = Prepared(
+    update(games)
+    .where(games.c.id == bindparam("game_id"))
+    .values(updated_at=bindparam("now"), turn_started_at=bindparam("now"), reminded=0)
+)
+_SEAT_SIDES = Prepared(
+    select(seats_table.c.seat, seats_table.c.side).where(
+        seats_table.c.game_id == bindparam("game_id")
+    )
+)
+_INSERT_HAND = Prepared(insert(hands))
+_INSERT_HAND_POINTS = Prepared(insert(hand_points))
+_INSERT_HAND_TRICKS = Prepared(insert(hand_tricks))
+
+
+async def _lock_active(db: Connection, game_id: int) -> _LockedGame:
     """The active game's ``guild_id``, ``variant`` and ``status``, its row locked until the
     caller's write transaction ends (``FOR UPDATE`` on PostgreSQL; SQLite's writer holds
     the whole file), so writes to one game queue. Raises ``GameNotFound`` and
     ``GameNotActive``."""
-    row = (
-        await db.execute(
-            select(games.c.guild_id, games.c.variant, games.c.status)
-            .where(games.c.id == game_id)
-            .with_for_update()
-        )
-    ).first()
-    if row is None:
+    found = await _LOCK_GAME.rows(db, {"game_id": game_id})
+    if not found:
         raise GameNotFound(game_id)
+    row = _LockedGame(*found[0])
     status = GameStatus(row.status)
     if status is not GameStatus.ACTIVE:
         raise GameNotActive(game_id, status)
@@ -417,28 +452,29 @@ async def _lock_active(db: Connection, game_id: int) -> Row[Any]:
 
 
 async def _insert_hand(db: Connection, game_id: int, hand: HandRecord, now: float) -> None:
-    await db.execute(
-        insert(hands).values(
-            game_id=game_id,
-            hand_no=hand.hand_no,
-            maker_seat=hand.maker_seat,
-            alone=int(hand.alone),
-            march=int(hand.march),
-            euchred=int(hand.euchred),
-            recorded_at=now,
-        )
+    await _INSERT_HAND.run(
+        db,
+        {
+            "game_id": game_id,
+            "hand_no": hand.hand_no,
+            "maker_seat": hand.maker_seat,
+            "alone": int(hand.alone),
+            "march": int(hand.march),
+            "euchred": int(hand.euchred),
+            "recorded_at": now,
+        },
     )
     if hand.points:
-        await db.execute(
-            insert(hand_points),
+        await _INSERT_HAND_POINTS.run(
+            db,
             [
                 {"game_id": game_id, "hand_no": hand.hand_no, "side": side, "points": n}
                 for side, n in sorted(hand.points.items())
             ],
         )
     if hand.tricks:
-        await db.execute(
-            insert(hand_tricks),
+        await _INSERT_HAND_TRICKS.run(
+            db,
             [
                 {"game_id": game_id, "hand_no": hand.hand_no, "seat": seat, "tricks": n}
                 for seat, n in sorted(hand.tricks.items())
@@ -953,43 +989,29 @@ class GameQueries(StoreBase):
             raise ValueError("actions must be a non-empty sequence of non-blank strings")
         records = list(hands)
         now = _now(now)
-        header = {"updated_at": now}
-        if new_turn:
-            header |= {"turn_started_at": now, "reminded": 0}
+        of_game = {"game_id": game_id}
 
         async def work(db: Connection) -> int:
             # The game's row is locked: a second click on it waits for this one, then (the
             # seq read after the lock) finds its seq taken.
             await _lock_active(db, game_id)
-            expected = (
-                await db.execute(
-                    select(func.coalesce(func.max(game_actions.c.seq) + 1, 0)).where(
-                        game_actions.c.game_id == game_id
-                    )
-                )
-            ).scalar_one()
+            [(expected,)] = await _NEXT_SEQ.rows(db, of_game)
             if first_seq != expected:
                 raise StaleAction(game_id, first_seq, expected)
-            await db.execute(
-                insert(game_actions),
+            await _INSERT_ACTION.run(
+                db,
                 [
                     {"game_id": game_id, "seq": first_seq + i, "action": action}
                     for i, action in enumerate(actions)
                 ],
             )
             if records:
-                sides = {
-                    r.seat: r.side
-                    for r in await db.execute(
-                        select(seats_table.c.seat, seats_table.c.side).where(
-                            seats_table.c.game_id == game_id
-                        )
-                    )
-                }
+                sides = dict(await _SEAT_SIDES.rows(db, of_game))
                 for record in records:
                     _check_hand(record, sides)
                     await _insert_hand(db, game_id, record, now)
-            await db.execute(update(games).where(games.c.id == game_id).values(**header))
+            touch = _PASS_TURN if new_turn else _TOUCH_GAME
+            await touch.run(db, {"game_id": game_id, "now": now})
             if self.announces:
                 await announce(db, game_id)
             return first_seq + len(actions)

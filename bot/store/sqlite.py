@@ -28,7 +28,7 @@ import contextlib
 import functools
 import sqlite3
 import threading
-from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -126,6 +126,27 @@ class SQLiteConnection:
         result = await self.execute(statement)
         return result.mappings().partitions(batch)
 
+    async def fetch_sql(self, sql: str, parameters: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+        """The rows of ``sql`` (SQLite's text, ``:name`` parameters) run on the DBAPI
+        connection itself (``bot.store.prepared``); raises ``sqlalchemy.exc.DBAPIError``
+        for what SQLite refuses, as SQLAlchemy would."""
+        return await self._run(self._fetch_sql, sql, parameters)
+
+    def _fetch_sql(self, sql: str, parameters: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+        return self._dbapi_execute(sql, parameters).fetchall()
+
+    async def change_sql(
+        self, sql: str, parameters: Mapping[str, Any] | Sequence[Mapping[str, Any]]
+    ) -> int:
+        """Run ``sql`` as ``fetch_sql`` does, once for each of ``parameters`` if a
+        sequence; the rows it changed."""
+        return await self._run(self._change_sql, sql, parameters)
+
+    def _change_sql(
+        self, sql: str, parameters: Mapping[str, Any] | Sequence[Mapping[str, Any]]
+    ) -> int:
+        return self._dbapi_execute(sql, parameters).rowcount
+
     async def commit_together(self, works: Sequence[Work[Any]]) -> list[Outcome[Any]]:
         """Run the write transactions ``works`` in the store's thread, in one trip, one
         after another in their order, and commit them together; return one ``Outcome``
@@ -190,13 +211,24 @@ class SQLiteConnection:
         return outcomes
 
     def _raw(self, sql: str) -> None:
-        """Run ``sql`` (a transaction's control) on the DBAPI connection itself, as
-        SQLAlchemy would and raising what it would."""
+        """Run ``sql``, a transaction's control (``SAVEPOINT``, ``COMMIT``)."""
+        self._dbapi_execute(sql)
+
+    def _dbapi_execute(
+        self, sql: str, parameters: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None
+    ) -> sqlite3.Cursor:
+        """Run ``sql`` on the DBAPI connection itself, once for each of ``parameters`` if a
+        sequence of mappings, raising what SQLAlchemy would."""
         try:
-            self._dbapi.execute(sql)
+            if parameters is None:
+                return self._dbapi.execute(sql)
+            if isinstance(parameters, Mapping):
+                return self._dbapi.execute(sql, parameters)
+            return self._dbapi.executemany(sql, parameters)
         except sqlite3.Error as error:
+            # As the engine does (hide_parameters): they may hold a deal.
             raise DBAPIError.instance(
-                sql, None, error, sqlite3.Error, dialect=self.dialect
+                sql, None, error, sqlite3.Error, hide_parameters=True, dialect=self.dialect
             ) from error
 
     @property
