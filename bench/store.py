@@ -1,15 +1,25 @@
-"""Store benchmark: a click's write and reload, many games at once, on SQLite and PostgreSQL.
+"""Store benchmark: a click's write alone, many at once, and with a reload; SQLite and PostgreSQL.
 
-Each of ``--games`` two-member games appends ``--appends`` actions one at a time, each
-followed by a reload of the game (what the bot does for a click), all games at once in
-one event loop. Prints, for each database in the same sitting, the milliseconds a pair
-costs (wall time over pairs), its p50/p99 latency, and the CPU seconds of this process.
-PostgreSQL is the tests' own server (tests/postgres.py), on this machine.
+Three runs on each database, in the same sitting, each on its own new two-member games:
+
+- ``alone``: one game appends ``--appends`` × ``--games`` actions one at a time: a
+  click's write with nothing else to do, its milliseconds (wall and this process's CPU).
+- ``at once``: ``--games`` games each append ``--appends`` actions one at a time, all
+  games at once in one event loop: the wall and CPU milliseconds a write costs, and its
+  p50/p99 latency (the queue under load).
+- ``pairs``: the same, each append followed by a reload of the game, as the bot did for
+  a click before its tables kept their games.
+
+PostgreSQL is the tests' own server (tests/postgres.py), on this machine; its CPU is not
+this process's. To compare with an older commit in the same sitting, run this file
+against that commit's code: ``cd <checkout> && PYTHONPATH=. <venv>/bin/python
+<this file>``.
 
     .venv/bin/python -m bench.store --games 100 --appends 20
 
-Figures (issue 22, two sittings): SQLite 1.78–1.88 ms a pair, PostgreSQL 2.28–2.44 ms; the
-hand-written aiosqlite store before it took 1.31 ms (100 games, 20 appends).
+Figures (issue 41, SQLite, 100 games × 20 appends, 2 shared cores, load average 3.4;
+before → after): a write alone 1.43 → 0.36 ms of CPU (4.0×); at once 1.52 → 0.15 ms of
+CPU a write (10×), p99 1,040 → 113 ms.
 """
 
 from __future__ import annotations
@@ -18,46 +28,80 @@ import argparse
 import asyncio
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.store import SeatRow, Store
 from tests.postgres import PostgresServer
 
 
-async def measure(database: str | Path, games: int, appends: int) -> str:
-    """One run on ``database``: the line to print."""
-    async with await Store.open(database) as store:
-        ids = []
-        for i in range(games):
-            seats = [SeatRow.human(0, 1000 + 2 * i, side=0), SeatRow.human(1, 1001 + 2 * i, side=1)]
-            ids.append(await store.create_game(1, 10 + i, "tuque", {}, i, 0, seats))
-        latencies: list[float] = []
+async def new_games(store: Store, count: int, first: int) -> list[int]:
+    """``count`` new two-member games, their members numbered from ``first``; their ids."""
+    ids = []
+    for i in range(first, first + count):
+        seats = [SeatRow.human(0, 1000 + 2 * i, side=0), SeatRow.human(1, 1001 + 2 * i, side=1)]
+        ids.append(await store.create_game(1, 10 + i, "tuque", {}, i, 0, seats))
+    return ids
 
-        async def play(game_id: int) -> None:
-            seq = 0
-            for _ in range(appends):
-                started = time.perf_counter()
-                seq = await store.append_actions(game_id, seq, ["pass"])
+
+async def timed(
+    store: Store, ids: list[int], appends: int, reload: bool
+) -> tuple[float, float, list[float]]:
+    """Each game of ``ids`` appends ``appends`` actions one at a time (and reloads after
+    each if ``reload``), all games at once: wall and CPU seconds, and each latency."""
+    latencies: list[float] = []
+
+    async def play(game_id: int) -> None:
+        seq = 0
+        for _ in range(appends):
+            started = time.perf_counter()
+            seq = await store.append_actions(game_id, seq, ["pass"])
+            if reload:
                 await store.load_game(game_id)
-                latencies.append(time.perf_counter() - started)
+            latencies.append(time.perf_counter() - started)
 
-        wall, cpu = time.perf_counter(), time.process_time()
-        await asyncio.gather(*(play(game_id) for game_id in ids))
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    latencies.sort()
+    wall, cpu = time.perf_counter(), time.process_time()
+    await asyncio.gather(*(play(game_id) for game_id in ids))
+    return time.perf_counter() - wall, time.process_time() - cpu, sorted(latencies)
+
+
+def line(name: str, wall: float, cpu: float, latencies: list[float]) -> str:
+    """One run's figures: per write (or pair), in milliseconds."""
+    n = len(latencies)
     return (
-        f"{len(latencies)} pairs in {wall:.2f} s ({1000 * wall / len(latencies):.2f} ms a pair), "
-        f"p50 {1000 * latencies[len(latencies) // 2]:.0f} ms, "
-        f"p99 {1000 * latencies[int(0.99 * len(latencies))]:.0f} ms, CPU {cpu:.2f} s"
+        f"{name:8} {n} in {wall:.2f} s: {1000 * wall / n:.3f} ms wall, "
+        f"{1000 * cpu / n:.3f} ms CPU each, p50 {1000 * latencies[n // 2]:.1f} ms, "
+        f"p99 {1000 * latencies[int(0.99 * n)]:.1f} ms"
     )
 
 
+async def measure(database: str | Path, games: int, appends: int) -> list[str]:
+    """The three runs on ``database``: their lines."""
+    async with await Store.open(database) as store:
+        alone = await timed(store, await new_games(store, 1, 0), games * appends, reload=False)
+        together = await timed(store, await new_games(store, games, 1), appends, reload=False)
+        pairs = await timed(store, await new_games(store, games, 1 + games), appends, reload=True)
+    return [
+        line("alone", *alone),
+        line("at once", *together),
+        line("pairs", *pairs),
+    ]
+
+
 async def main(games: int, appends: int) -> None:
+    async def report(name: str, database: Callable[[], Awaitable[str | Path]]) -> None:
+        for text in await measure(await database(), games, appends):
+            print(f"{name:11} {text}")
+
     with tempfile.TemporaryDirectory() as folder:
-        print(f"SQLite:      {await measure(Path(folder) / 'bench.db', games, appends)}")
+
+        async def sqlite_file() -> Path:
+            return Path(folder) / "bench.db"
+
+        await report("SQLite", sqlite_file)
         server = PostgresServer(Path(folder) / "postgres")
         try:
-            print(f"PostgreSQL:  {await measure(await server.database(), games, appends)}")
+            await report("PostgreSQL", server.database)
         finally:
             server.stop()
 
