@@ -404,8 +404,10 @@ class _LockedGame(NamedTuple):
     status: str
 
 
-# The statements of every click's write (``append_actions``), built once: parameters
-# ``game_id``, ``now``. The inserts take one parameter a column, named as it.
+# The statements of the hot writes, built once (``bot.store.prepared``), parameters
+# ``game_id`` and ``now``; the inserts take one parameter a column, named as it. They
+# are every click's write on SQLite; PostgreSQL runs ``_CHANGE`` for a click instead,
+# and these where it is refused.
 _LOCK_GAME = Prepared(
     select(games.c.guild_id, games.c.variant, games.c.status)
     .where(games.c.id == bindparam("game_id"))
@@ -434,6 +436,12 @@ _SEAT_SIDES = Prepared(
 _INSERT_HAND = Prepared(insert(hands))
 _INSERT_HAND_POINTS = Prepared(insert(hand_points))
 _INSERT_HAND_TRICKS = Prepared(insert(hand_tricks))
+# Written as a member's turn is pinged and unpinged on Discord: twice a turn.
+_SET_PING = Prepared(
+    update(games)
+    .where(games.c.id == bindparam("game_id"))
+    .values(ping_message_id=bindparam("message_id"))
+)
 
 
 async def _lock_active(db: Connection, game_id: int) -> _LockedGame:
@@ -917,10 +925,7 @@ class GameQueries(StoreBase):
         now), so a restart can still delete it. Raises ``GameNotFound``."""
 
         async def work(db: Connection) -> None:
-            result = await db.execute(
-                update(games).where(games.c.id == game_id).values(ping_message_id=message_id)
-            )
-            if result.rowcount == 0:
+            if not await _SET_PING.run(db, {"game_id": game_id, "message_id": message_id}):
                 raise GameNotFound(game_id)
 
         await self._write(work)

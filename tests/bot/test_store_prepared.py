@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import Boolean, bindparam, literal, select
 from sqlalchemy.exc import IntegrityError
 
-from bot.store import SeatRow, Store
+from bot.store import GameNotFound, SeatRow, Store
 from bot.store.base import Connection
 from bot.store.games import _INSERT_ACTION, _LOCK_GAME, _NEXT_SEQ
 from bot.store.prepared import Prepared
@@ -86,3 +86,15 @@ async def test_a_statement_sqlite_would_convert_is_refused(tmp_path: Path) -> No
 
             with pytest.raises(TypeError, match="SQLite would convert"):
                 await store._write(work)
+
+
+async def test_the_ping_is_remembered_and_forgotten(store: Store) -> None:
+    """``set_ping_message`` keeps the message that pings the member on turn, and None
+    once it is deleted; GameNotFound for a game that does not exist."""
+    game = await new_game(store)
+    await store.set_ping_message(game, 555)
+    assert (await store.load_game(game)).ping_message_id == 555
+    await store.set_ping_message(game, None)
+    assert (await store.load_game(game)).ping_message_id is None
+    with pytest.raises(GameNotFound):
+        await store.set_ping_message(game + 1, 555)
