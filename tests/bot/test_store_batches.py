@@ -7,6 +7,7 @@ meanwhile queue, and make one batch when the read ends."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
@@ -17,7 +18,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from bot.store import GameNotActive, GameStatus, SeatRow, StaleAction, Store, StoreClosed
-from bot.store.base import Connection
+from bot.store.base import BATCH_WRITES, Connection
 from bot.store.sqlite import SQLiteConnection
 
 GUILD, CHANNEL = 1, 10
@@ -241,3 +242,17 @@ async def test_a_write_that_ends_the_transaction_takes_the_earlier_ones_with_it(
     assert outcomes == [failure, failure, 1]
     assert (await store.load_game(one)).actions == ()
     assert (await store.load_game(two)).actions == ("kept",)
+
+
+async def test_a_crowd_is_cut_into_batches_of_batch_writes(
+    store: Store, batches: list[int]
+) -> None:
+    """More writes than BATCH_WRITES waiting at once make several batches, in order,
+    so that the first is not kept waiting for the whole crowd; all commit."""
+    games = [await new_game(store, 100 + 2 * i) for i in range(BATCH_WRITES + 3)]
+    batches.clear()
+    outcomes = await together(
+        store, *(functools.partial(store.append_actions, game, 0, ["pass"]) for game in games)
+    )
+    assert outcomes == [1] * len(games)
+    assert batches == [BATCH_WRITES, 3]
