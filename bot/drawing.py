@@ -40,12 +40,12 @@ import sys
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageEnhance, ImageFont
 
-from bot.faces import back_png, face_png
+from bot.faces import back_png, face_card, face_png
 from bot.table import Ending, Result
 from engine.actions import Action, GoAlone, NameTrump, OrderUp, Pass, TakeUp, TurnDown
 from engine.cards import Card, Suit, is_trump
@@ -289,16 +289,23 @@ class _Canvas:
     """The picture, drawn :data:`_K` times larger; coordinates are in picture pixels.
 
     ``height``: the picture's height, :data:`HEIGHT` or more (the rest is bare ground).
+
+    Only what a picture draws on costs: a live table's canvas is reused from the last
+    picture (:data:`_IDLE`) with only the squares of :data:`_TILE` that picture drew on
+    set back to the felt, and :meth:`jpeg` reduces only the squares this one drew on, over
+    the felt reduced once (:func:`_felt_small`). Reducing is per block of :data:`_K`
+    pixels, so a square reduced alone gives the pixels the whole picture reduced would.
     """
 
     def __init__(self, height: int = HEIGHT) -> None:
-        # The felt is the same on every table: drawn once, copied for each picture.
+        self.height = height
         if height == HEIGHT:
-            self.image = _felt().copy()
+            self.image = _take_canvas()
         else:
             self.image = Image.new("RGB", (WIDTH * _K, height * _K), _GROUND)
             self.image.paste(_felt(), (0, 0))
-        self.pen = ImageDraw.Draw(self.image)
+        self.drawn = [0] * -(-height * _K // _TILE)
+        """Per row of squares, a bit per square drawn on (bit ``i``: the ``i``-th from the left)."""
         self.text_sizes: list[int] = []
         """The font size of each text drawn, for a check that all read on a phone."""
 
@@ -310,14 +317,32 @@ class _Canvas:
         outline: Colour | None = None,
         width: float = 0,
     ) -> None:
-        self.pen.rounded_rectangle(
-            _scaled(box), radius=radius * _K, fill=fill, outline=outline, width=round(width * _K)
-        )
+        self._draw_shape("box", _scaled(box), fill, outline, round(width * _K), radius * _K)
 
     def ellipse(
         self, box: Box, fill: Colour, outline: Colour | None = None, width: float = 0
     ) -> None:
-        self.pen.ellipse(_scaled(box), fill=fill, outline=outline, width=round(width * _K))
+        self._draw_shape("ellipse", _scaled(box), fill, outline, round(width * _K))
+
+    def _draw_shape(
+        self,
+        kind: str,
+        box: Box,
+        fill: Colour | None,
+        outline: Colour | None,
+        width: int,
+        radius: float = 0,
+    ) -> None:
+        shape = _shape(kind, box, radius, outline is not None, width)
+        for spot, inside, edge in shape.ends:
+            for mask, ink in ((inside, fill), (edge, outline)):
+                if mask is not None and ink is not None:
+                    self.image.paste(ink, spot, mask)
+        for part, is_edge in shape.straight:
+            ink = outline if is_edge else fill
+            if ink is not None:
+                self.image.paste(ink, part)
+        self._drew(shape.spot, shape.size)
 
     def text(
         self,
@@ -329,15 +354,11 @@ class _Canvas:
         bold: bool = True,
     ) -> None:
         self.text_sizes.append(size)
-        self.pen.text(
-            (at[0] * _K, at[1] * _K),
-            text,
-            font=_font(size),
-            fill=fill,
-            anchor=anchor,
-            stroke_width=_K // 2 if bold else 0,
-            stroke_fill=fill,
-        )
+        x, y = at[0] * _K, at[1] * _K
+        mask, offset = _text_mask(text, size, bold, anchor, x % 1, y % 1)
+        spot = (int(x) + offset[0], int(y) + offset[1])
+        self.image.paste(fill, spot, mask)
+        self._drew(spot, mask.size)
 
     def paste(self, image: Image.Image, at: Point) -> None:
         """``image`` (drawn at :data:`_K` scale) with its top left corner at ``at``."""
@@ -346,14 +367,100 @@ class _Canvas:
             self.image.paste(image, spot, image)
         else:
             self.image.paste(image, spot)
+        self._drew(spot, image.size)
+
+    def _drew(self, spot: tuple[int, int], size: tuple[int, int]) -> None:
+        """Mark the squares under a drawing ``size`` big with its top left corner at
+        ``spot`` (canvas pixels)."""
+        left, top = max(spot[0], 0) // _TILE, max(spot[1], 0) // _TILE
+        right = min((spot[0] + size[0] - 1) // _TILE, self.image.width // _TILE - 1)
+        bottom = min((spot[1] + size[1] - 1) // _TILE, len(self.drawn) - 1)
+        if right < left:
+            return
+        bits = (1 << (right + 1)) - (1 << left)
+        for row in range(top, bottom + 1):
+            self.drawn[row] |= bits
+
+    def regions(self) -> list[tuple[int, int, int, int]]:
+        """The squares drawn on as few boxes (canvas pixels, inside the canvas): runs of
+        squares in a row, a run joined with the same run in the rows below."""
+        height = self.image.height
+        boxes: list[tuple[int, int, int, int]] = []
+        # Runs (left, right) of the row above, by the index of their box: a run alike
+        # in this row makes that box taller.
+        open_runs: dict[tuple[int, int], int] = {}
+        for row, bits in enumerate(self.drawn):
+            runs: dict[tuple[int, int], int] = {}
+            column = 0
+            while bits:
+                skip = (bits & -bits).bit_length() - 1
+                bits >>= skip
+                column += skip
+                length = (~bits & (bits + 1)).bit_length() - 1
+                run = (column * _TILE, (column + length) * _TILE)
+                bits >>= length
+                column += length
+                bottom = min((row + 1) * _TILE, height)
+                if run in open_runs:
+                    i = open_runs[run]
+                    boxes[i] = (*boxes[i][:3], bottom)
+                else:
+                    i = len(boxes)
+                    boxes.append((run[0], row * _TILE, run[1], bottom))
+                runs[run] = i
+            open_runs = runs
+        return boxes
 
     def jpeg(self) -> bytes:
-        small = self.image.reduce(_K)
+        """The picture as a JPEG file; a live table's canvas is then given back for the
+        next picture, and this one may draw no more."""
+        if self.height == HEIGHT:
+            small = _felt_small().copy()
+        else:
+            small = Image.new("RGB", (WIDTH, self.height), _GROUND)
+            small.paste(_felt_small(), (0, 0))
+        regions = self.regions()
+        for box in regions:
+            small.paste(self.image.reduce(_K, box), (box[0] // _K, box[1] // _K))
+        if self.height == HEIGHT:
+            _give_canvas(self.image, regions)
         out = io.BytesIO()
         # The table is redrawn at every edit, so its CPU is what costs: JPEG encodes in
         # 1.5 ms where PNG took 9 (level 1) to 14 (level 6), at about the same size.
         small.save(out, format="JPEG", quality=92, subsampling=0)
         return out.getvalue()
+
+
+_TILE = 32
+"""Side of the squares by which a canvas keeps track of where it was drawn on, in canvas
+pixels: a multiple of :data:`_K`, so that each square reduces to whole picture pixels."""
+CanvasBox = tuple[int, int, int, int]
+"""``(left, top, right, bottom)`` in canvas pixels."""
+_IDLE: list[tuple[Image.Image, list[CanvasBox]]] = []
+"""Live tables' canvases not in use, each with the boxes its last picture drew on: at most
+:data:`_IDLE_MAX`, one a thread that draws at once (the drawing process has one; the bot
+draws in threads only once that process is gone)."""
+_IDLE_MAX = 2
+
+
+def _take_canvas() -> Image.Image:
+    """A canvas of a live table's height holding the empty table: an idle one with what its
+    last picture drew set back to the felt, or a new one."""
+    try:
+        image, drawn = _IDLE.pop()
+    except IndexError:
+        return _felt().copy()
+    felt = _felt()
+    for box in drawn:
+        image.paste(felt.crop(box), box[:2])
+    return image
+
+
+def _give_canvas(image: Image.Image, drawn: list[CanvasBox]) -> None:
+    """Keep ``image`` for a next picture, ``drawn``: the boxes drawn on since it held the
+    empty table."""
+    if len(_IDLE) < _IDLE_MAX:
+        _IDLE.append((image, drawn))
 
 
 @cache
@@ -374,21 +481,136 @@ def _felt() -> Image.Image:
     return image
 
 
+@cache
+def _felt_small() -> Image.Image:
+    """:func:`_felt` reduced: the empty table at the picture's size."""
+    return _felt().reduce(_K)
+
+
 def _scaled(box: Box) -> Box:
     return (box[0] * _K, box[1] * _K, box[2] * _K, box[3] * _K)
 
 
 @cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size * _K)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    font = ImageFont.load_default(size=size * _K)
+    # Pillow's wheels hold FreeType; without it the font would not scale.
+    assert isinstance(font, ImageFont.FreeTypeFont)
+    return font
 
 
+@lru_cache(maxsize=1024)
+def _text_mask(
+    text: str, size: int, bold: bool, anchor: str, x_fraction: float, y_fraction: float
+) -> tuple[Image.Image, tuple[int, int]]:
+    """``text`` as Pillow's ``ImageDraw.text`` renders it at a point whose fractional
+    parts are ``x_fraction``, ``y_fraction`` (canvas pixels): its mask (mode ``L``, the
+    ink's coverage 0–255) and the mask's top left corner from the point's whole part.
+
+    The same words recur from picture to picture (names, counts, labels) and FreeType's
+    rendering was a quarter of a picture's CPU: each is rendered once. A mask is about
+    20 KB, 47 KB at most (the words are cut to their room): about 20 MB for the 1,024
+    kept, 48 MB at most. A bold text is stroked in its own colour, so one mask draws it.
+    """
+    core, offset = _font(size).getmask2(
+        text,
+        "L",
+        stroke_width=_K // 2 if bold else 0,
+        anchor=anchor,
+        start=(x_fraction, y_fraction),
+        stroke_filled=True,
+    )
+    return Image.frombytes("L", core.size, bytes(core)), offset
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """A rounded rectangle or an ellipse as Pillow draws it, in parts cheap to fill.
+
+    Pillow sets each pixel of a shape to its fill or its outline, never a blend: filling
+    the same pixels gives the same picture. The rows its sides run straight through are
+    alike, so they are filled as rectangles; only the rows above and below (its rounded
+    ends) need a mask.
+
+    Attributes:
+        spot: the top left corner of the pixels it covers, in canvas pixels.
+        size: their width and height, in canvas pixels.
+        ends: per rounded end, its top left corner and the masks (mode ``1``) of its
+            fill's pixels and of its outline's (``None`` without an outline).
+        straight: the straight part as rectangles (canvas pixels, right and bottom
+            excluded), each with whether it is outline (else fill).
+    """
+
+    spot: tuple[int, int]
+    size: tuple[int, int]
+    ends: tuple[tuple[tuple[int, int], Image.Image, Image.Image | None], ...]
+    straight: tuple[tuple[CanvasBox, bool], ...]
+
+
+@lru_cache(maxsize=256)
+def _shape(kind: str, box: Box, radius: float, outlined: bool, width: int) -> _Shape:
+    """A rounded rectangle (``kind`` ``"box"``) or an ellipse as Pillow draws it at ``box``
+    (canvas pixels), with an outline ``width`` wide if ``outlined``.
+
+    Drawn where it lies (Pillow rounds the corners' coordinates), on a sheet as big as the
+    canvas's part above and left of it; plates, pills and bubbles come back to the same
+    places (100 tables of every seat count drew under 200). The masks of a shape's
+    rounded ends take 30 KB, 53 KB at most: 14 MB at most for the 256 kept.
+    """
+    sheet = Image.new("L", (max(1, math.ceil(box[2]) + 2), max(1, math.ceil(box[3]) + 2)))
+    pen = ImageDraw.Draw(sheet)
+    edge = _EDGE_MARK if outlined else None
+    if kind == "box":
+        pen.rounded_rectangle(box, radius=radius, fill=_FILL_MARK, outline=edge, width=width)
+    else:
+        pen.ellipse(box, fill=_FILL_MARK, outline=edge, width=width)
+    left, top, right, bottom = sheet.getbbox() or (0, 0, 1, 1)
+    marks = sheet.crop((left, top, right, bottom))
+    w, h = marks.size
+    data = marks.tobytes()
+    rows = [data[y * w : (y + 1) * w] for y in range(h)]
+    # The longest run of alike rows: the straight part.
+    start, length, y = 0, 0, 0
+    while y < h:
+        end = y
+        while end < h and rows[end] == rows[y]:
+            end += 1
+        if end - y > length:
+            start, length = y, end - y
+        y = end
+    straight = []
+    x, row = 0, rows[start]
+    while x < w:
+        end = x
+        while end < w and row[end] == row[x]:
+            end += 1
+        if row[x]:
+            part = (left + x, top + start, left + end, top + start + length)
+            straight.append((part, row[x] == _EDGE_MARK))
+        x = end
+    ends = []
+    for first, last in ((0, start), (start + length, h)):
+        if first < last:
+            part = marks.crop((0, first, w, last))
+            # Masks of mode "1": Pillow fills through them without blending, eight
+            # times faster than through a mask of mode "L".
+            inside = part.point([255 if v == _FILL_MARK else 0 for v in range(256)], "1")
+            outline = part.point([255 if v == _EDGE_MARK else 0 for v in range(256)], "1")
+            ends.append(((left, top + first), inside, outline if outlined else None))
+    return _Shape((left, top), (w, h), tuple(ends), tuple(straight))
+
+
+_FILL_MARK, _EDGE_MARK = 1, 2
+"""What :func:`_shape` draws a shape's fill and its outline with, to tell them apart."""
+
+
+@lru_cache(maxsize=4096)
 def _width(text: str, size: int) -> float:
     """``text``'s width in picture pixels, at ``size``."""
     return _font(size).getlength(text) / _K + 1
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _drawable(char: str) -> bool:
     """Whether the built-in font has a glyph for ``char`` (else it draws a box)."""
     font = _font(_TEXT)
@@ -404,6 +626,7 @@ def _plain(name: str) -> str:
     return " ".join(kept.split())
 
 
+@lru_cache(maxsize=2048)
 def _cut(text: str, size: int, room: float) -> str:
     """``text`` cut to fit ``room`` pixels at ``size``, ending with an ellipsis if cut."""
     if _width(text, size) <= room:
@@ -421,13 +644,21 @@ def _short_names(names: Sequence[str]) -> tuple[str, ...]:
 # --- cards ---------------------------------------------------------------------------------
 
 
-@cache
-def _face(card: Card, side: int) -> Image.Image:
-    """``card``'s face, ``side`` picture pixels square (the bot's emoji face, bot.faces).
+def _face(card: Card, side: int, dim: bool = False) -> Image.Image:
+    """``card``'s face, ``side`` picture pixels square (the bot's emoji face, bot.faces),
+    darker if ``dim`` (a trick already won, an up-card turned down).
 
     Every face-up card of the picture is drawn by this one function.
     """
-    return _decoded(face_png(card), side)
+    return _face_image(face_card(card), side, dim)
+
+
+@cache
+def _face_image(card: Card, side: int, dim: bool) -> Image.Image:
+    """:func:`_face`, decoded and resized once: 39 faces at the module's four sides, dimmed
+    at a trick card's two (at most 234, 113 KB each at the largest side: 26 MB at most)."""
+    image = _decoded(face_png(card), side)
+    return _dimmed(image) if dim else image
 
 
 @cache
@@ -657,7 +888,7 @@ class _Table:
         self._middle()
         for seat in range(view.players):
             self._plate(seat)
-        if self.canvas.image.height > HEIGHT * _K:
+        if self.canvas.height > HEIGHT:
             self._panel(caption)
 
     # -- the band --
@@ -856,9 +1087,7 @@ class _Table:
         c, half = self.canvas, self.card / 2
         for seat, card in trick.plays:
             x, y = self.spots[seat].trick
-            image = _face(card, self.card)
-            if dim and seat != trick.winner:
-                image = _dimmed(image)
+            image = _face(card, self.card, dim and seat != trick.winner)
             if dim and seat == trick.winner:
                 c.box((x - half - 6, y - half - 6, x + half + 6, y + half + 6), _WON, 18)
             c.paste(image, (x - half, y - half))
@@ -874,9 +1103,7 @@ class _Table:
         view = self.view
         cx, cy = _CENTRE
         if view.up_card is not None and view.trump is None:
-            image = _face(view.up_card, _CARD)
-            if view.up_card_turned_down:
-                image = _dimmed(image)
+            image = _face(view.up_card, _CARD, view.up_card_turned_down)
             self.canvas.paste(image, (cx - _CARD / 2, cy - _CARD / 2))
             label = "turned down" if view.up_card_turned_down else "up-card"
             self._pill((cx, cy + _CARD / 2 + 22), label)

@@ -121,9 +121,9 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[Card]:
     cards: list[Card] = []
     face = drawing._face
 
-    def spy(card: Card, side: int) -> Image.Image:
+    def spy(card: Card, side: int, dim: bool = False) -> Image.Image:
         cards.append(card)
-        return face(card, side)
+        return face(card, side, dim)
 
     monkeypatch.setattr(drawing, "_face", spy)
     return cards
