@@ -118,8 +118,8 @@ class Picture:
     """A drawn table.
 
     Attributes:
-        jpeg: the JPEG file (RGB, ``width`` × ``height``, quality 92, no chroma
-            subsampling, so red and black text keep sharp edges).
+        jpeg: the JPEG file (RGB, ``width`` × ``height``, quality 92, chroma at half
+            the resolution, 4:2:0).
         description: the picture in words, for screen readers: at most
             :data:`DESCRIPTION_LIMIT` characters, public information only.
         width: the picture's width in pixels.
@@ -427,7 +427,10 @@ class _Canvas:
         out = io.BytesIO()
         # The table is redrawn at every edit, so its CPU is what costs: JPEG encodes in
         # 1.5 ms where PNG took 9 (level 1) to 14 (level 6), at about the same size.
-        small.save(out, format="JPEG", quality=92, subsampling=0)
+        # Chroma at half the resolution (4:2:0) encodes in two thirds of the time of
+        # full (4:4:4), in 22% fewer bytes, and looks the same, on a phone too: the edges
+        # of red text move by 1 to 2 levels of 255 on average (issue 41).
+        small.save(out, format="JPEG", quality=92, subsampling=2)
         return out.getvalue()
 
 
