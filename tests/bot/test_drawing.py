@@ -14,6 +14,8 @@ import io
 import itertools
 import os
 import random
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -689,3 +691,92 @@ def test_the_descriptions_counts_read_like_the_score() -> None:
     won, held = view.tricks_won, view.hand_sizes
     assert f"Tricks won: Ann: {won[0]} · CPU 2: {won[1]} · Bob: {won[2]} · CPU 4: {won[3]}" in text
     assert f"Cards in hand: Ann: {held[0]} · CPU 2: {held[1]} · Bob: {held[2]}" in text
+
+
+_CASE = '''
+import hashlib, random
+from bot.drawing import draw_table, reveal
+from engine.game import Game
+
+
+def picture(variant, seed, actions, names, revealed):
+    """The SHA-256 of the picture of a seeded game after ``actions`` seeded random
+    actions (deals included), a replay's if ``revealed``."""
+    rng = random.Random(seed)
+    game = Game(variant, seed=seed)
+    for _ in range(actions):
+        if game.turn is None:
+            game.deal()
+        else:
+            game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+    more = {"revealed": reveal(game), "caption": "Hand 1"} if revealed else {}
+    return hashlib.sha256(draw_table(game.view(None), names, **more).jpeg).hexdigest()
+'''
+"""Draws one table of a seeded game, here and in a fresh interpreter alike."""
+_CASES = {
+    "tuque": ("tuque", 7, 20, ("Ann", "Bob"), False),
+    "tuque renamed": ("tuque", 7, 20, ("Zed", "Computer 2"), False),
+    "tuque replay": ("tuque", 7, 20, ("Ann", "Bob"), True),
+    "tuque later": ("tuque", 7, 23, ("Ann", "Bob"), False),
+    "six": ("six_hand", 13, 40, NAMES, False),
+    "euchre bidding": ("euchre", 4, 3, NAMES[:4], False),
+}
+"""Tables as :data:`_CASE` draws them (variant, seed, actions, names, replay), by name."""
+
+
+def _fresh(case: str) -> subprocess.Popen[str]:
+    """A fresh interpreter drawing only ``case``: nothing cached but what that picture drew."""
+    code = f"{_CASE}\nprint(picture(*{_CASES[case]!r}))"
+    return subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).parents[2],
+    )
+
+
+def test_a_picture_is_the_same_whatever_was_drawn_before() -> None:
+    """Issue 41: the caches and the reused canvas never carry one table into another.
+    Tables drawn one after another here (the same table with other names, its replay
+    with every hidden card face up, other seat counts, then the first again) are each
+    the same file as a fresh interpreter draws of that table alone."""
+    runs = {case: _fresh(case) for case in _CASES}
+    fresh = {case: run.communicate(timeout=120)[0].strip() for case, run in runs.items()}
+    assert all(run.returncode == 0 for run in runs.values())
+    space: dict[str, Callable[..., str]] = {}
+    exec(_CASE, space)
+    order = ["tuque", "six", "tuque replay", "tuque", "euchre bidding", "tuque renamed"]
+    order += ["tuque later", "tuque replay", "six", "tuque", "euchre bidding"]
+    drawn = [space["picture"](*_CASES[case]) for case in order]
+    assert drawn == [fresh[case] for case in order]
+    assert len(set(fresh.values())) == len(_CASES)
+
+
+def test_after_a_replay_the_live_table_shows_no_hidden_card_nor_other_names(
+    drawn: list[Card],
+) -> None:
+    """A replay turns every hidden card face up and names its seats: the live table drawn
+    next, with other names, draws only public cards face up and its own names (every
+    text drawn is recorded by a spy on the one method that draws text)."""
+    said: list[str] = []
+    text = drawing._Canvas.text
+
+    def spoken(
+        canvas: drawing._Canvas, at: drawing.Point, words: str, *args: object, **kw: object
+    ) -> None:
+        said.append(words)
+        text(canvas, at, words, *args, **kw)  # type: ignore[arg-type]
+
+    game = _tuque_mid_play()
+    view = game.view(None)
+    draw_table(view, ("Xavier", "Yolanda"), revealed=reveal(game), caption="Hand 1")
+    assert _hidden(game) & set(drawn)
+    drawn.clear()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(drawing._Canvas, "text", spoken)
+        live = draw_table(view, ("Ann", "Bob"))
+    assert set(drawn) <= _public(view)
+    assert not set(drawn) & _hidden(game)
+    assert not [words for words in said if "Xavier" in words or "Yolanda" in words]
+    assert {"Ann", "Bob"} <= set(said)
+    assert live == draw_table(view, ("Ann", "Bob"))
