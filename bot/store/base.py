@@ -418,6 +418,7 @@ class StoreBase:
     async def _commit_queued(self) -> None:
         """Run the queued writes, a batch a trip, until none is left; answer each."""
         assert isinstance(self._database, SQLiteConnection) and self._lock is not None
+        batch: list[tuple[Callable[[Connection], Awaitable[Any]], asyncio.Future[Any]]] = []
         try:
             while self._queued:
                 # A caller that gave up before its batch began leaves its write unmade.
@@ -440,8 +441,9 @@ class StoreBase:
                         future.set_result(outcome.value)
         finally:
             # Cancelled (the loop is ending): no caller may wait for ever.
-            for _, future in self._queued:
-                future.cancel()
+            for _, future in [*batch, *self._queued]:
+                if not future.done():
+                    future.cancel()
             self._queued.clear()
             self._committer = None
 

@@ -256,3 +256,25 @@ async def test_a_crowd_is_cut_into_batches_of_batch_writes(
     )
     assert outcomes == [1] * len(games)
     assert batches == [BATCH_WRITES, 3]
+
+
+async def test_a_cancelled_committer_leaves_no_caller_waiting(store: Store) -> None:
+    """When the task that runs the batches is cancelled (the event loop ending), the
+    callers of its batch and of the queue are cancelled too, not left waiting; the next
+    write starts another, and commits."""
+    game = await new_game(store, 100)
+    async with store._read():
+        writes = [asyncio.create_task(store.append_actions(game, 0, [action])) for action in "ab"]
+        while len(store._queued) < len(writes):
+            await asyncio.sleep(0)
+        while store._queued:
+            await asyncio.sleep(0)  # the batch is taken: it waits for the read to end
+        writes.append(asyncio.create_task(store.append_actions(game, 0, ["c"])))
+        while not store._queued:
+            await asyncio.sleep(0)
+        assert store._committer is not None
+        store._committer.cancel()
+        outcomes = await asyncio.gather(*writes, return_exceptions=True)
+    assert all(isinstance(o, asyncio.CancelledError) for o in outcomes)
+    assert await store.append_actions(game, 0, ["d"]) == 1
+    assert (await store.load_game(game)).actions == ("d",)
