@@ -19,7 +19,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Executable
+from sqlalchemy import Select, UpdateBase
 from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.engine import processors
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -45,7 +45,7 @@ class Prepared:
     its first use on SQLite otherwise.
     """
 
-    def __init__(self, statement: Executable) -> None:
+    def __init__(self, statement: Select[Any] | UpdateBase) -> None:
         self.statement = statement
 
     async def rows(

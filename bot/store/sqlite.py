@@ -120,7 +120,7 @@ class SQLiteConnection:
         inspection, as ``AsyncConnection.run_sync``)."""
         return await self._run(function, self._sync)
 
-    async def stream(self, statement: Executable, batch: int) -> Iterator[list[RowMapping]]:
+    async def stream(self, statement: Executable, batch: int) -> Iterator[Sequence[RowMapping]]:
         """``statement``'s rows as mappings, ``batch`` at a time, fetched as they are
         consumed (copying a whole table)."""
         result = await self.execute(statement)
