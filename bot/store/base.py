@@ -3,14 +3,14 @@
 One ``Store`` holds one database, through SQLAlchemy, of two kinds:
 
 - **SQLite** (a file path), the embedded default: one connection in WAL mode with
-  foreign keys on, in a thread of the store's own (``bot.store.sqlite``: a write
-  transaction is one trip to that thread), one transaction at a time under an asyncio
-  lock. Writes use ``BEGIN IMMEDIATE``, so a second process on the same file waits (up
-  to ``BUSY_TIMEOUT_MS``) instead of failing half-way. The writes that arrive while
-  one trip is under way (up to ``BATCH_WRITES``) make the next one together: one
-  transaction, each write in a savepoint of its own, and one COMMIT, after which each
-  caller is answered (group commit: the trip and the COMMIT were most of a click's
-  write).
+  foreign keys on, in a thread of the store's own (``bot.store.sqlite``: a batch of
+  write transactions is one trip to that thread), one transaction at a time under an
+  asyncio lock. Writes use ``BEGIN IMMEDIATE``, so a second process on the same file
+  waits (up to ``BUSY_TIMEOUT_MS``) instead of failing half-way. The writes that arrive
+  while a trip is under way (up to ``BATCH_WRITES``) make the next one together: one
+  transaction, each write in a savepoint of its own, in the order they came, and one
+  COMMIT, after which each caller is answered (group commit: the trip and the COMMIT
+  are paid once a batch, and writes under load no longer queue a trip each).
 - **PostgreSQL** (a ``postgresql://`` URL; asyncpg), shared by the shard processes: a
   pool of connections, in READ COMMITTED. Every rule the store checks before it writes
   ("a click applied once", "start only when all accepted", "one rematch", "one game per
