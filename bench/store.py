@@ -17,12 +17,13 @@ against that commit's code: ``cd <checkout> && PYTHONPATH=. <venv>/bin/python
 
     .venv/bin/python -m bench.store --games 100 --appends 20
 
-Figures (issue 41: group commit and statements built once; 100 games × 20 appends, two
-sittings of the code before and after taking turns, 2 shared cores at load average
-2.9–4.3): on SQLite a write alone 1.30–1.73 → 0.32–0.43 ms of CPU (4.0×), and at once
-1.44–1.80 → 0.10 ms of CPU a write (15–18×), 1.9–3.4 → 0.10–0.16 ms of wall time, p99
-334–440 → 14–31 ms; a pair 3.5–4.2 → 2.2–3.0 ms of CPU (the reload is the rest).
-PostgreSQL's writes were one statement already: unchanged (0.73–0.91 ms of CPU alone).
+Figures (issue 41: group commit and statements built once; 100 games × 20 appends, the
+code before and after taking turns twice in one sitting, 2 shared cores at load average
+1.2–2.8): on SQLite a write alone 1.38–1.49 → 0.32–0.33 ms of CPU (4.4×), 1.42–1.63 →
+0.36–0.38 ms of wall time; at once 1.43–1.51 → 0.09–0.10 ms of CPU a write (16×), the
+same in wall time, p99 216–276 → 12–17 ms; a pair 3.7–3.8 → 2.2–2.3 ms of CPU (the
+reload is the rest). Two busier sittings (load 2.9–4.3) gave the same ratios.
+PostgreSQL's click was one statement already: unchanged (0.82–0.87 ms of CPU alone).
 """
 
 from __future__ import annotations
