@@ -7,8 +7,8 @@ Three runs on each database, in the same sitting, each on its own new two-member
 - ``at once``: ``--games`` games each append ``--appends`` actions one at a time, all
   games at once in one event loop: the wall and CPU milliseconds a write costs, and its
   p50/p99 latency (the queue under load).
-- ``pairs``: the same, each append followed by a reload of the game, as the bot did for
-  a click before its tables kept their games.
+- ``pairs``: the same, each append followed by a reload of the game (``load_game``):
+  this benchmark's figure before issue 41.
 
 PostgreSQL is the tests' own server (tests/postgres.py), on this machine; its CPU is not
 this process's. To compare with an older commit in the same sitting, run this file
@@ -22,7 +22,7 @@ code before and after taking turns twice in one sitting, 2 shared cores at load 
 1.2–2.8): on SQLite a write alone 1.38–1.49 → 0.32–0.33 ms of CPU (4.4×), 1.42–1.63 →
 0.36–0.38 ms of wall time; at once 1.43–1.51 → 0.09–0.10 ms of CPU a write (16×), the
 same in wall time, p99 216–276 → 12–17 ms; a pair 3.7–3.8 → 2.2–2.3 ms of CPU (the
-reload is the rest). Two busier sittings (load 2.9–4.3) gave the same ratios.
+reload is the rest). Two busier sittings (load 2.9–4.3) gave about the same ratios (4×, 15–18×).
 PostgreSQL's click was one statement already: unchanged (0.82–0.87 ms of CPU alone).
 """
 
