@@ -11,8 +11,9 @@ Every request the bot's HTTP session makes passes :class:`RequestBudget`'s gate 
 aiohttp trace, so discord.py's own retries pass it too). A request that counts against
 the global limit waits for its turn there: turns are handed out evenly, one every
 ``1 / pace`` seconds (``pace``: the budget less ``HEADROOM``), and the next turn goes to
-the most urgent request waiting (:class:`Priority`, then the oldest); and whatever the
-turns, no ``WIRE_WINDOW`` (1.064 s) sees more requests than the budget leave the bot.
+the most urgent request waiting (:class:`Priority`), unless a less urgent one has waited
+longer than its priority allows (:data:`ALLOWANCE`: no table starves); and whatever the
+turns, no ``WIRE_WINDOW`` (1.11 s) sees more requests than the budget leave the bot.
 A member's own hand (interaction responses and their webhooks) never waits.
 
 A table edit takes its turn *before* its picture is drawn (:meth:`RequestBudget.turn`,
@@ -44,6 +45,7 @@ import aiohttp
 from discord.http import Route
 
 __all__ = [
+    "ALLOWANCE",
     "DISCORD_GLOBAL_LIMIT",
     "HEADROOM",
     "INVALID_LIMIT",
@@ -62,12 +64,12 @@ log = logging.getLogger(__name__)
 DISCORD_GLOBAL_LIMIT = 50
 """Requests a second Discord allows a bot token over every route but the interaction
 ones, unless it granted the bot more."""
-HEADROOM = 0.06
-"""The share of the budget left unused: turns are spaced for 94% of it, so that a
-request that reaches Discord a little late or early (the network's delay varies) still
-falls in a second that holds no more than the budget."""
+HEADROOM = 0.1
+"""The share of the budget left unused: turns are spaced for 90% of it, so that requests
+that reach Discord bunched (the network's delay varies; a busy event loop sends what
+waited at once) still fall in seconds that hold no more than the budget."""
 WIRE_WINDOW = 1 / (1 - HEADROOM)
-"""Seconds (1.064) in which no more requests than the budget leave the bot: a table
+"""Seconds (1.11) in which no more requests than the budget leave the bot: a table
 edit's request leaves a little after its turn (its picture is drawn in between), and
 this keeps those late ones from crowding the turns after them."""
 
@@ -83,9 +85,9 @@ _EXEMPT = ("/interactions/", "/webhooks/")
 
 
 class Priority(enum.IntEnum):
-    """Which waiting request the budget's next turn goes to: the lowest value first, the
-    oldest of those first (issue 41: a result, then a turn passed to a member, then the
-    rest)."""
+    """How urgent a request is (issue 41: a result, then a turn passed to a member, then
+    the rest): the budget's next turn goes to the request whose wait is longest past its
+    priority's :data:`ALLOWANCE`."""
 
     RESULT = 0
     """A post that carries a result (a hand's or the game's end, a notice), a table
@@ -96,6 +98,16 @@ class Priority(enum.IntEnum):
     ROUTINE = 2
     """Any other table edit (a computer's card, a trick gathered mid-hand)."""
 
+
+ALLOWANCE: dict[Priority, float] = {
+    Priority.RESULT: 0.0,
+    Priority.TURN: 0.25,
+    Priority.ROUTINE: 1.0,
+}
+"""Seconds a request of each priority lets the more urgent ones that came after it go
+first. A fresh result goes before a table that waited less than a second for a
+computer's card, but no table waits behind results for ever: with more tables than
+the budget's turns, each is still edited about every (tables ÷ pace) seconds."""
 
 PRIORITY: ContextVar[Priority] = ContextVar("tuque_priority", default=Priority.RESULT)
 """The priority of the requests this task makes (set with :meth:`RequestBudget.priority`)."""
@@ -114,8 +126,13 @@ _PREPAID: ContextVar[_Ticket | None] = ContextVar("tuque_prepaid", default=None)
 @dataclass(slots=True, eq=False)
 class _Waiter:
     priority: Callable[[], Priority]
+    since: float  # loop time it began to wait
     order: int
     future: asyncio.Future[None] = field(repr=False)
+
+    def due(self) -> tuple[float, int]:
+        """When its wait is up (its start, plus its priority's allowance), then its order."""
+        return self.since + ALLOWANCE[self.priority()], self.order
 
 
 def counts_globally(url: str) -> bool:
@@ -209,9 +226,10 @@ class RequestBudget:
 
     async def turn(self, priority: Priority | Callable[[], Priority]) -> None:
         """Wait for this process's next free turn: at once if no request waits and the
-        last turn is ``1 / pace`` ago, else when the turns before it have gone to more
-        urgent or older requests. ``priority`` may be a function, asked at each turn
-        (a table's urgency rises while it waits). A cancelled wait gives up its place."""
+        last turn is ``1 / pace`` ago, else when the turns before it have gone to the
+        requests due before it (``ALLOWANCE``). ``priority`` may be a function, asked at
+        each turn (a table's urgency rises while it waits). A cancelled wait gives up
+        its place."""
         if self.pace is None:
             return
         loop = asyncio.get_running_loop()
@@ -221,7 +239,7 @@ class RequestBudget:
             return
         rank = priority if callable(priority) else _constant(priority)
         self._order += 1
-        waiter = _Waiter(rank, self._order, loop.create_future())
+        waiter = _Waiter(rank, now, self._order, loop.create_future())
         self._waiters.append(waiter)
         self._arm(loop)
         try:
@@ -241,7 +259,7 @@ class RequestBudget:
         self._waiters = live
         if not live:
             return
-        chosen = min(live, key=lambda w: (w.priority(), w.order))
+        chosen = min(live, key=_Waiter.due)
         live.remove(chosen)
         chosen.future.set_result(None)
         # No catching up after a late turn (a busy loop): a burst of turns would reach

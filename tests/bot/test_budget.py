@@ -19,7 +19,7 @@ from aiohttp import web
 from discord.http import Route
 
 from bot import budget as budget_module
-from bot.budget import Priority, RequestBudget, counts_globally
+from bot.budget import ALLOWANCE, Priority, RequestBudget, counts_globally
 
 
 async def _turns(budget: RequestBudget, names: list[tuple[str, Priority]]) -> list[str]:
@@ -93,6 +93,23 @@ async def test_a_table_whose_urgency_rises_while_it_waits_goes_sooner() -> None:
     urgency["table"] = Priority.RESULT  # its hand ended meanwhile
     await asyncio.gather(*waits)
     assert order == ["table", "other table"]
+
+
+async def test_a_table_waiting_past_its_allowance_goes_before_a_fresh_result() -> None:
+    """No table starves behind results: one that waited longer than a computer's card
+    may (``ALLOWANCE``) goes before a result that came later."""
+    budget = RequestBudget(0.8)  # a turn every 1.4 s
+    await budget.turn(Priority.RESULT)
+    order: list[str] = []
+
+    async def wait(name: str, priority: Priority) -> None:
+        await budget.turn(priority)
+        order.append(name)
+
+    table = asyncio.create_task(wait("table", Priority.ROUTINE))
+    await asyncio.sleep(ALLOWANCE[Priority.ROUTINE] + 0.05)
+    await asyncio.gather(table, wait("result", Priority.RESULT))
+    assert order == ["table", "result"]
 
 
 async def test_a_cancelled_wait_gives_its_place_up() -> None:
