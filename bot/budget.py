@@ -13,7 +13,8 @@ the global limit waits for its turn there: turns are handed out evenly, one ever
 ``1 / pace`` seconds (``pace``: the budget less ``HEADROOM``), and the next turn goes to
 the most urgent request waiting (:class:`Priority`), unless a less urgent one has waited
 longer than its priority allows (:data:`ALLOWANCE`: no table starves); and whatever the
-turns, no ``WIRE_WINDOW`` (1.11 s) sees more requests than the budget leave the bot.
+turns, two requests leave the bot ``1 / pace`` apart at least, so that turns taken
+before a table's drawing cannot bunch when their pictures are ready at once.
 A member's own hand (interaction responses and their webhooks) never waits.
 
 A table edit takes its turn *before* its picture is drawn (:meth:`RequestBudget.turn`,
@@ -52,7 +53,6 @@ __all__ = [
     "INVALID_WARN_AT",
     "INVALID_WINDOW",
     "PRIORITY",
-    "WIRE_WINDOW",
     "InvalidRequests",
     "Priority",
     "RequestBudget",
@@ -68,10 +68,7 @@ HEADROOM = 0.1
 """The share of the budget left unused: turns are spaced for 90% of it, so that requests
 that reach Discord bunched (the network's delay varies; a busy event loop sends what
 waited at once) still fall in seconds that hold no more than the budget."""
-WIRE_WINDOW = 1 / (1 - HEADROOM)
-"""Seconds (1.11) in which no more requests than the budget leave the bot: a table
-edit's request leaves a little after its turn (its picture is drawn in between), and
-this keeps those late ones from crowding the turns after them."""
+
 
 INVALID_WINDOW = 600.0
 """Seconds over which Discord counts a bot's invalid requests (401, 403, 429)."""
@@ -210,8 +207,7 @@ class RequestBudget:
         self._waiters: list[_Waiter] = []
         self._order = 0
         self._timer: asyncio.TimerHandle | None = None
-        self._wire: deque[float] = deque()  # loop times the latest requests left
-        self._wire_limit = 0 if per_second is None else max(1, int(per_second))
+        self._left = -float("inf")  # loop time the last request left (or will)
         self.invalid = InvalidRequests()
         self.sent = 0
         self.merged = 0
@@ -305,21 +301,17 @@ class RequestBudget:
         self.sent += 1
 
     async def _leave(self) -> None:
-        """Wait, if need be, until fewer than the budget's requests left in the last
-        ``WIRE_WINDOW`` seconds (only a request that left late after its turn makes
-        one wait), and note this one's leaving."""
+        """Wait, if need be, until ``1 / pace`` after the last request left: a table edit
+        leaves a little after its turn (its picture is drawn in between), and a drawing
+        held up (a busy worker, a collection) would otherwise send a second's worth of
+        edits at once, which Discord counts in one second."""
         if self.pace is None:
             return
-        loop = asyncio.get_running_loop()
-        wire = self._wire
-        while True:
-            now = loop.time()
-            while wire and wire[0] <= now - WIRE_WINDOW:
-                wire.popleft()
-            if len(wire) < self._wire_limit:
-                break
-            await asyncio.sleep(wire[0] + WIRE_WINDOW - now)
-        wire.append(now)
+        now = asyncio.get_running_loop().time()
+        # The slot is taken before the wait: requests leaving together keep their order.
+        self._left = slot = max(now, self._left + self._interval)
+        if slot > now:
+            await asyncio.sleep(slot - now)
 
     async def _request_end(
         self,

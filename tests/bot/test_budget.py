@@ -237,6 +237,29 @@ async def test_a_turn_taken_before_drawing_covers_the_edit(
     assert budget.sent == 1
 
 
+async def test_edits_whose_pictures_are_ready_at_once_still_leave_paced(
+    discord_api: _Discord,
+) -> None:
+    """Three tables took their turns one after another, then their pictures came from a
+    held-up drawer together: their requests leave a turn apart, not in one burst that
+    Discord would count in one second."""
+    budget = RequestBudget(5)  # a turn every 0.22 s
+    assert budget.pace is not None
+    loop = asyncio.get_running_loop()
+    async with aiohttp.ClientSession(trace_configs=[budget.trace]) as session:
+        for _ in range(3):
+            await budget.turn(Priority.ROUTINE)
+
+        async def edit(i: int) -> None:
+            with budget.prepaid():
+                await _get(session, f"/channels/1/messages/{i}")
+
+        began = loop.time()
+        await asyncio.gather(*(edit(i) for i in range(3)))
+        assert loop.time() - began >= 2 / budget.pace - 0.01
+    assert budget.sent == 3
+
+
 async def test_invalid_answers_are_counted_as_discord_counts_them(
     discord_api: _Discord, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
