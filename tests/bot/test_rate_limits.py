@@ -64,22 +64,29 @@ async def _play_to_the_end(t: Table, member: User, session: Session, seed: int) 
         await (await t.double.click(member, message, rng.choice(buttons))).response(10)
 
 
+async def _three_games(t: Table, bot: TuqueBot, target: int) -> list[Session]:
+    """Ann, Bob and Eve each play a game of Euchre to ``target`` against the computers,
+    all three at once in the table's channel, to their ends."""
+    members = (t.ann, t.bob, t.eve)
+    sessions = [
+        await _bot_game(t, bot, member, variant="euchre", target=target) for member in members
+    ]
+    await asyncio.wait_for(
+        asyncio.gather(
+            *(
+                _play_to_the_end(t, member, session, seed)
+                for seed, (member, session) in enumerate(zip(members, sessions, strict=True))
+            )
+        ),
+        timeout=300,
+    )
+    return sessions
+
+
 async def test_three_games_in_one_channel_never_meet_a_429(table: Table) -> None:
     t = table
-    members = (t.ann, t.bob, t.eve)
     async with running_bot(t) as bot:
-        sessions = [
-            await _bot_game(t, bot, member, variant="euchre", target=5) for member in members
-        ]
-        await asyncio.wait_for(
-            asyncio.gather(
-                *(
-                    _play_to_the_end(t, member, session, seed)
-                    for seed, (member, session) in enumerate(zip(members, sessions, strict=True))
-                )
-            ),
-            timeout=300,
-        )
+        sessions = await _three_games(t, bot, target=5)
         await t.double.idle(timeout=30)
     assert t.double.rate_limited == []
     assert not [r for r in t.double.requests if r.status == 429]
@@ -116,20 +123,8 @@ async def test_tables_asking_past_the_global_limit_are_paced_not_refused(table: 
     )
     for name in EMOJI_NAMES:  # uploaded before: the start-up is not forty uploads long
         t.double.add_application_emoji(name, face_png(CARDS[0]))
-    members = (t.ann, t.bob, t.eve)
     async with running_bot(t, discord_requests_per_second=16) as bot:
-        sessions = [
-            await _bot_game(t, bot, member, variant="euchre", target=3) for member in members
-        ]
-        await asyncio.wait_for(
-            asyncio.gather(
-                *(
-                    _play_to_the_end(t, member, session, seed)
-                    for seed, (member, session) in enumerate(zip(members, sessions, strict=True))
-                )
-            ),
-            timeout=300,
-        )
+        sessions = await _three_games(t, bot, target=3)
         await t.double.idle(timeout=60)
     assert [r for r in t.double.requests if r.status == 429] == []
     assert bot.budget.merged > 0  # the tables asked for more edits than were made
