@@ -134,6 +134,22 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[Card]:
 @pytest.mark.parametrize(
     ("variant", "options"), TABLES, ids=[f"{v}-{'-'.join(map(str, o.values()))}" for v, o in TABLES]
 )
+def _texts_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """From now on, every text the picture draws (a spy on ``_Canvas.text``, the one
+    method that draws text), in order."""
+    said: list[str] = []
+    text = drawing._Canvas.text
+
+    def spy(
+        canvas: drawing._Canvas, at: drawing.Point, words: str, *args: object, **kw: object
+    ) -> None:
+        said.append(words)
+        text(canvas, at, words, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(drawing._Canvas, "text", spy)
+    return said
+
+
 def test_every_table_draws_at_every_moment(
     variant: str, options: dict[str, object], drawn: list[Card]
 ) -> None:
@@ -480,16 +496,7 @@ def test_a_resigned_game_shows_nobody_to_act_and_names_the_winner(
     game = _tuque_mid_play()
     view = game.view(None)
     assert view.turn is not None
-    said: list[str] = []
-    text = drawing._Canvas.text
-
-    def spy(
-        canvas: drawing._Canvas, at: drawing.Point, words: str, *args: object, **kw: object
-    ) -> None:
-        said.append(words)
-        text(canvas, at, words, *args, **kw)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(drawing._Canvas, "text", spy)
+    said = _texts_drawn(monkeypatch)
     picture = draw_table(view, ("Ann", "Bob"), result=_resigned_result(1, 0))
     image = _decoded(picture).convert("RGB")
     gold = sum(1 for pixel in image.get_flattened_data() if _near(pixel, drawing._ACTIVE))
@@ -542,16 +549,7 @@ def test_a_maker_who_does_not_go_alone_is_not_shown_passing(
     else:
         pytest.skip("no seeded game declined to go alone before a discard")
     maker = view.bids[-1][0]
-    said: list[str] = []
-    text = drawing._Canvas.text
-
-    def spy(
-        canvas: drawing._Canvas, at: drawing.Point, words: str, *args: object, **kw: object
-    ) -> None:
-        said.append(words)
-        text(canvas, at, words, *args, **kw)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(drawing._Canvas, "text", spy)
+    said = _texts_drawn(monkeypatch)
     names = ("Ann", "Bob", "Cleo", "Dev")
     picture = draw_table(view, names)
     assert "Not alone" in said and "Pass" not in said[-3:]
@@ -647,16 +645,7 @@ def test_a_replay_shows_each_hand_whole_and_its_caption_uncut(
         paste(canvas, image, at)
 
     monkeypatch.setattr(drawing._Canvas, "paste", spy)
-    said: list[str] = []
-    text = drawing._Canvas.text
-
-    def spoken(
-        canvas: drawing._Canvas, at: drawing.Point, words: str, *args: object, **kw: object
-    ) -> None:
-        said.append(words)
-        text(canvas, at, words, *args, **kw)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(drawing._Canvas, "text", spoken)
+    said = _texts_drawn(monkeypatch)
     game = drawing._advanced("tuque", 7, lambda v: v.phase is Phase.PLAY and not v.tricks)
     caption = "Hand 1 · trick 6 of 17 · Computer 2 wins it"
     draw_table(game.view(None), ("Ann", "Computer 2"), revealed=reveal(game), caption=caption)
@@ -758,22 +747,13 @@ def test_after_a_replay_the_live_table_shows_no_hidden_card_nor_other_names(
     """A replay turns every hidden card face up and names its seats: the live table drawn
     next, with other names, draws only public cards face up and its own names (every
     text drawn is recorded by a spy on the one method that draws text)."""
-    said: list[str] = []
-    text = drawing._Canvas.text
-
-    def spoken(
-        canvas: drawing._Canvas, at: drawing.Point, words: str, *args: object, **kw: object
-    ) -> None:
-        said.append(words)
-        text(canvas, at, words, *args, **kw)  # type: ignore[arg-type]
-
     game = _tuque_mid_play()
     view = game.view(None)
     draw_table(view, ("Xavier", "Yolanda"), revealed=reveal(game), caption="Hand 1")
     assert _hidden(game) & set(drawn)
     drawn.clear()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(drawing._Canvas, "text", spoken)
+        said = _texts_drawn(patch)
         live = draw_table(view, ("Ann", "Bob"))
     assert set(drawn) <= _public(view)
     assert not set(drawn) & _hidden(game)
