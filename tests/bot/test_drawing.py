@@ -131,9 +131,6 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[Card]:
     return cards
 
 
-@pytest.mark.parametrize(
-    ("variant", "options"), TABLES, ids=[f"{v}-{'-'.join(map(str, o.values()))}" for v, o in TABLES]
-)
 def _texts_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """From now on, every text the picture draws (a spy on ``_Canvas.text``, the one
     method that draws text), in order."""
@@ -150,6 +147,9 @@ def _texts_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return said
 
 
+@pytest.mark.parametrize(
+    ("variant", "options"), TABLES, ids=[f"{v}-{'-'.join(map(str, o.values()))}" for v, o in TABLES]
+)
 def test_every_table_draws_at_every_moment(
     variant: str, options: dict[str, object], drawn: list[Card]
 ) -> None:
