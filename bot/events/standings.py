@@ -103,7 +103,7 @@ def standings(
     for entry in entries:
         t = tally[entry.number]
         tiebreaks: tuple[Fraction, ...] = ()
-        line_score = score[entry.number]
+        line_score = score.get(entry.number, Fraction(0))
         if config.format.pairs or config.format is Format.SWISS:
             if config.format is Format.DUPLICATE:
                 mp, top = line_score, _tops(rounds, entry.number)
