@@ -10,7 +10,9 @@ Discord counts them, with a warning before its limit.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 
 import aiohttp
@@ -284,3 +286,33 @@ async def test_invalid_answers_are_counted_as_discord_counts_them(
     (warning,) = caplog.records
     assert "3 invalid requests" in warning.getMessage()
     assert "10000" in warning.getMessage()
+
+
+async def test_requests_held_up_by_a_stalled_loop_still_leave_a_turn_apart(
+    discord_api: _Discord,
+) -> None:
+    """Two edits were due to leave while the event loop was stalled (a long drawing in
+    a thread, a collection): they leave a turn apart once it runs again, not together."""
+    budget = RequestBudget(5)  # a turn every 0.22 s
+    assert budget.pace is not None
+    loop = asyncio.get_running_loop()
+    left: list[float] = []
+
+    async def leaving(*_: object) -> None:
+        left.append(loop.time())
+
+    budget.trace.on_request_start.append(leaving)  # after the gate's own callback
+    async with aiohttp.ClientSession(trace_configs=[budget.trace]) as session:
+        for _ in range(3):  # three tables' turns, taken before their pictures
+            await budget.turn(Priority.ROUTINE)
+
+        async def edit(i: int) -> None:
+            with budget.prepaid():
+                await _get(session, f"/channels/1/messages/{i}")
+
+        edits = [asyncio.create_task(edit(i)) for i in range(3)]
+        await _until(lambda: len(left) == 1)  # the first left; two wait to leave
+        time.sleep(1.0)  # the stall: both fall due meanwhile
+        await asyncio.gather(*edits)
+    gaps = [b - a for a, b in itertools.pairwise(left)]
+    assert len(gaps) == 2 and min(gaps) >= 1 / budget.pace - 0.005
