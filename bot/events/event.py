@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from typing import Any
 
 from bot.events.model import (
     COMPUTERS,
@@ -36,6 +37,7 @@ from bot.events.model import (
     Member,
     Round,
     Seating,
+    SitOut,
     TableResult,
 )
 from bot.events.movement import (
@@ -50,6 +52,8 @@ from bot.events.movement import (
 from bot.events.standings import Standing, standings
 
 __all__ = [
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
     "AlreadyIn",
     "AlreadyStarted",
     "Event",
@@ -61,6 +65,11 @@ __all__ = [
     "Status",
     "TooFew",
 ]
+
+
+RECORD_FORMAT = "tuque-event"
+RECORD_VERSION = 1
+"""An event's record (:meth:`Event.to_record`): its format's name and version."""
 
 
 class Status(StrEnum):
@@ -177,6 +186,51 @@ class Event:
         """The standings so far (:func:`bot.events.standings.standings`)."""
         return standings(self.config, self.entries, self.members, self.rounds)
 
+    # --- the store's record ------------------------------------------------------------
+
+    def to_record(self) -> dict[str, Any]:
+        """The event as a JSON-ready record (``format`` ``tuque-event``, version 1): its
+        config, status, members, entries and rounds with their results. It holds no
+        card: every deal is rebuilt from the seatings' seeds."""
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "id": self.id,
+            "config": dataclasses.asdict(self.config),
+            "status": self.status.value,
+            "members": [[m.id, m.joined, m.left] for m in self.members],
+            "entries": [[e.number, list(e.members), e.first] for e in self.entries],
+            "rounds": [_round_record(r) for r in self.rounds],
+        }
+
+    @classmethod
+    def from_record(cls, record: Any) -> Event:
+        """The event :meth:`to_record` gave (``record`` as ``json.loads`` reads it).
+
+        Raises:
+            EventError: not such a record, another version, or a field missing or of the
+                wrong shape.
+        """
+        if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+            raise EventError(f"not a {RECORD_FORMAT} record")
+        if record.get("version") != RECORD_VERSION:
+            raise EventError(f"unsupported {RECORD_FORMAT} version")
+        try:
+            config = dict(record["config"])
+            config["format"] = Format(config["format"])
+            config["fill"] = Fill(config["fill"])
+            config["sit_out"] = SitOut(config["sit_out"])
+            return cls(
+                id=record["id"],
+                config=Config(**config),
+                status=Status(record["status"]),
+                members=tuple(Member(m, j, left) for m, j, left in record["members"]),
+                entries=tuple(Entry(n, tuple(ms), f) for n, ms, f in record["entries"]),
+                rounds=tuple(_round_from(r) for r in record["rounds"]),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise EventError(f"a malformed {RECORD_FORMAT} record: {error}") from None
+
     # --- sign-up ---------------------------------------------------------------------
 
     def _check_open(self) -> None:
@@ -258,7 +312,7 @@ class Event:
             raise AlreadyStarted(f"{self.config.name} has started already.")
         if len(self.members) < self.config.format.minimum:
             raise TooFew(
-                f"{self.config.format.title} needs {self.config.format.minimum} members "
+                f"{self.config.format.label} needs {self.config.format.minimum} members "
                 f"or more; {len(self.members)} signed up."
             )
         return self._seat(1)
@@ -463,3 +517,44 @@ class Event:
 def _groups(scores: Iterable[Fraction]) -> dict[Fraction, int]:
     """Each distinct score's group, 0 the highest (the Swiss score groups)."""
     return {s: n for n, s in enumerate(sorted(set(scores), reverse=True))}
+
+
+def _round_record(rnd: Round) -> dict[str, Any]:
+    return {
+        "number": rnd.number,
+        "seatings": [[s.table, list(s.seats), list(s.entries), s.seed] for s in rnd.seatings],
+        "sitting_out": list(rnd.sitting_out),
+        "results": [
+            None
+            if r is None
+            else {
+                "points": list(r.points),
+                "loners": list(r.loners),
+                "boards": [list(b) for b in r.boards],
+                "conceded": r.conceded,
+            }
+            for r in rnd.results
+        ],
+        "away": sorted(rnd.away),
+    }
+
+
+def _round_from(record: dict[str, Any]) -> Round:
+    results = tuple(
+        None
+        if r is None
+        else TableResult(
+            (r["points"][0], r["points"][1]),
+            tuple(r["loners"]),
+            tuple((b[0], b[1]) for b in r["boards"]),
+            r["conceded"],
+        )
+        for r in record["results"]
+    )
+    seatings = tuple(
+        Seating(table, tuple(seats), tuple(entries), seed)
+        for table, seats, entries, seed in record["seatings"]
+    )
+    return Round(
+        record["number"], seatings, tuple(record["sitting_out"]), results, frozenset(record["away"])
+    )

@@ -66,9 +66,9 @@ class Format(StrEnum):
     """One-on-one matches of a two-player game, paired on the standings."""
 
     @property
-    def title(self) -> str:
+    def label(self) -> str:
         """The format's name for members."""
-        return _TITLES[self]
+        return _LABELS[self]
 
     @property
     def seats(self) -> int:
@@ -88,7 +88,7 @@ class Format(StrEnum):
         return _MINIMUM[self]
 
 
-_TITLES = {
+_LABELS = {
     Format.PROGRESSIVE: "Progressive",
     Format.PAIRS: "Pairs",
     Format.DUPLICATE: "Duplicate",
@@ -174,7 +174,7 @@ class Config:
         except ValueError as error:
             raise EventError(str(error)) from None
         if self.format not in formats_for(variant):
-            fits = ", ".join(f.title for f in formats_for(variant)) or "no event format"
+            fits = ", ".join(f.label for f in formats_for(variant)) or "no event format"
             raise EventError(f"{variant.title} is played in: {fits}.")
         _check_range("rounds", self.rounds, 1, MAX_ROUNDS)
         _check_range("seed", self.seed, 0, SEED_LIMIT - 1)

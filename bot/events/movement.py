@@ -112,8 +112,10 @@ class Meetings:
                     for a, b in ((seats[0], seats[2]), (seats[1], seats[3])):
                         if a is not None and b is not None:
                             partners[frozenset((a, b))] += 1
-                        elif a is not None or b is not None:
-                            computer_partners[a if b is None else b] += 1
+                        elif a is not None:
+                            computer_partners[a] += 1
+                        elif b is not None:
+                            computer_partners[b] += 1
                 for a, b in _opposed(seats):
                     opponents[frozenset((a, b))] += 1
                 sides = set(s.entries[0::2]), set(s.entries[1::2])

@@ -153,9 +153,8 @@ def _progressive(
         if sat_out is None:
             continue
         for number in rnd.sitting_out:
-            entry = next(e for e in entries if e.number == number)
-            member = entry.members[0]
-            if member is not None and member_of[member].plays(rnd.number):
+            sitter = next(e for e in entries if e.number == number).members[0]
+            if sitter is not None and member_of[sitter].plays(rnd.number):
                 tally[number].rounds[rnd.number] = Fraction(sat_out)
                 tally[number].points += sat_out
 

@@ -5,6 +5,7 @@ event unchanged."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 from collections import Counter
 from fractions import Fraction
@@ -280,3 +281,20 @@ def test_formats_fit_the_variants() -> None:
         Config("x", "euchre", Format.DUPLICATE, rounds=3, seed=1, minutes=20)
     with pytest.raises(EventError, match="rounds"):
         Config("x", "euchre", Format.PAIRS, rounds=0, seed=1, hands=4)
+
+
+def test_an_event_record_rebuilds_it_through_json() -> None:
+    """Results, boards, a bye, a member away and one who left all come back as they were;
+    anything else is refused."""
+    event = new_event(Format.DUPLICATE, members=9, rounds=2, hands=2, fill=Fill.SIT_OUT)
+    event = event.start()
+    rnd = event.current
+    assert rnd is not None and rnd.sitting_out
+    event = event.record(1, 1, TableResult.of_boards((1, 0), (0, 4), loners=(1,)))
+    away = rnd.seatings[1].seats[0]
+    assert away is not None
+    event = event.away(away).leave(rnd.seatings[1].seats[1])  # type: ignore[arg-type]
+    assert Event.from_record(json.loads(json.dumps(event.to_record()))) == event
+    for bad in (None, {"format": "tuque-game"}, {**event.to_record(), "members": [[1]]}):
+        with pytest.raises(EventError):
+            Event.from_record(bad)
