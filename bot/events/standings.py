@@ -47,7 +47,8 @@ class Standing:
         rounds: what it scored each round, by round (progressive points, match points,
             or matchpoints); None for a round it was not in, or not yet scored.
         left: every member of it left the event.
-        away: a computer plays for one of its members in the round in play (R9).
+        away: a computer plays for one of its members in the round in play (R9): a
+            round whose tables are all in is over, and nobody is away any more.
     """
 
     entry: int
@@ -70,7 +71,10 @@ class Standing:
 def ranks(keys: Sequence[tuple[Fraction, ...]]) -> tuple[int, ...]:
     """Each key's place, the highest first, equal keys sharing the place and the next
     ones skipped (standard competition ranking: 1, 2, 2, 4)."""
-    return tuple(1 + sum(other > key for other in keys) for key in keys)
+    first: dict[tuple[Fraction, ...], int] = {}
+    for place, key in enumerate(sorted(keys, reverse=True), 1):
+        first.setdefault(key, place)
+    return tuple(first[key] for key in keys)
 
 
 @dataclass
@@ -78,6 +82,7 @@ class _Tally:
     rounds: dict[int, Fraction]
     points: int = 0
     played: int = 0
+    top: int = 0  # duplicate: the matchpoints it could have had
 
 
 def standings(
@@ -98,7 +103,7 @@ def standings(
         _swiss(rounds, tally)
     score = {e: sum(t.rounds.values(), Fraction(0)) for e, t in tally.items()}
     gone = {m.id for m in members if m.left is not None}
-    away = rounds[-1].away if rounds else frozenset()
+    away = rounds[-1].away if rounds and not rounds[-1].over else frozenset()
     lines = []
     for entry in entries:
         t = tally[entry.number]
@@ -106,8 +111,8 @@ def standings(
         line_score = score.get(entry.number, Fraction(0))
         if config.format.pairs or config.format is Format.SWISS:
             if config.format is Format.DUPLICATE:
-                mp, top = line_score, _tops(rounds, entry.number)
-                line_score = mp / top if top else Fraction(0)
+                mp = line_score
+                line_score = mp / t.top if t.top else Fraction(0)
                 tiebreaks = (mp,)
             else:
                 tiebreaks = (_buchholz(entry.number, rounds, score), Fraction(t.points))
@@ -195,6 +200,7 @@ def _duplicate(rounds: Sequence[Round], tally: defaultdict[int, _Tally]) -> None
         for board in board_scores(rnd):
             t = tally[board.entry]
             t.rounds[rnd.number] = t.rounds.get(rnd.number, Fraction(0)) + board.matchpoints
+            t.top += board.top
         for seating, result in zip(rnd.seatings, rnd.results, strict=True):
             if result is None:
                 continue
@@ -202,8 +208,3 @@ def _duplicate(rounds: Sequence[Round], tally: defaultdict[int, _Tally]) -> None
                 t = tally[seating.entries[side]]
                 t.points += result.points[side]
                 t.played += 1
-
-
-def _tops(rounds: Sequence[Round], entry: int) -> int:
-    """The matchpoints ``entry`` could have had on the boards it played."""
-    return sum(b.top for rnd in rounds for b in board_scores(rnd) if b.entry == entry)
