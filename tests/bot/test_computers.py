@@ -5,9 +5,10 @@ result) for everyone to read."""
 from __future__ import annotations
 
 import dataclasses
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
 
-from bot.sessions.computers import HAND_END_PAUSE, Computers
+from bot.sessions.computers import HAND_END_PAUSE, QUICK_LEVELS, Computers
 from engine.game import Game
 from tests.bot.test_table import computer, last_card, member, moved_on, table_of
 
@@ -34,3 +35,32 @@ def test_a_computer_pauses_longer_before_a_hands_first_move() -> None:
         after: Game = over.game.copy()
         after.apply(turn, after.legal_actions(turn)[0])
         assert computers.delay(dataclasses.replace(over, game=after), 1) == 1.0
+
+
+class _Counting(ThreadPoolExecutor):
+    """A pool that counts what is sent to it."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.sent = 0
+
+    def submit(self, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.sent += 1
+        return super().submit(*args, **kwargs)
+
+
+async def test_a_rule_playing_computer_decides_at_once_and_a_search_in_the_worker() -> None:
+    """The quick levels cost less to decide than to send to a worker: only the search goes
+    there; both choose among the seat's legal moves."""
+    with _Counting() as pool:
+        computers = Computers(pool, move_delay=0.0)
+        for level in sorted(QUICK_LEVELS):
+            table = table_of("euchre", computer(0, level), member(1, 1), member(2, 2), member(3, 3))
+            table = moved_on(table, lambda game: game.turn == 0)
+            action = await computers.decide(table)
+            assert action in table.game.legal_actions(0)
+        assert pool.sent == 0
+        table = table_of("tuque", computer(0, "hard"), member(1, 1))
+        table = moved_on(table, lambda game: game.turn == 0)
+        assert await computers.decide(table) in table.game.legal_actions(0)
+        assert pool.sent == 1
