@@ -25,9 +25,30 @@ Typical test (fixtures `double` and `log_guard` come from tests/conftest.py)::
             await (await double.click(bob, invite, invite.buttons[0].custom_id)).settled()
             assert "accepted" in double.latest_ephemeral(bob).text
 
+Guild scheduled events: the routes list, create, get, modify and delete an event and page
+through its users (``/guilds/{guild_id}/scheduled-events[/{id}[/users]]``), under
+Discord's rules in `scheduled_events` (status changes, each entity type's fields,
+permissions, 100 uncompleted events a guild); GUILD_SCHEDULED_EVENT_CREATE, _UPDATE,
+_DELETE, _USER_ADD and _USER_REMOVE go to sessions that identified with the
+GUILD_SCHEDULED_EVENTS intent (1 << 16), and GUILD_CREATE carries the guild's events.
+What members do in Discord's own UI is scripted::
+
+    event = double.add_scheduled_event(guild, host, "Euchre night", start=t, end=t2,
+                                       location="#euchre")     # or channel=<voice channel>
+    await double.mark_interested(alice, event)                 # USER_ADD
+    await double.mark_not_interested(alice, event)             # USER_REMOVE
+    await double.edit_scheduled_event(event, host, name="...") # UPDATE; by=None: Discord
+    await double.cancel_scheduled_event(event, host)           # UPDATE, status CANCELED
+    await double.delete_scheduled_event(event, host)           # DELETE
+    double.scheduled_event(event_id)                           # the event, as stored
+
+Voice and stage channels come from ``add_channel(guild, name, kind=models.GUILD_VOICE)``
+(or ``GUILD_STAGE_VOICE``).
+
 Pieces: `server.DiscordDouble` (the server and the scripting API), `models` (users, guilds,
-channels, application emojis, `StoredMessage`, `InteractionRecord`), `spec` (every request
-against `discord-api-spec/openapi.json`, with jsonschema), `validation` (Discord's documented
+channels, scheduled events, application emojis, `StoredMessage`, `InteractionRecord`),
+`scheduled_events` (Discord's rules for events), `spec` (every request against
+`discord-api-spec/openapi.json`, with jsonschema), `validation` (Discord's documented
 payload limits), `gateway` (one websocket session) and `logguard.LogGuard`; the fixtures live
 in tests/conftest.py.
 Import it as `tests.discord_double` (from the repository root: `tests` is a package).
@@ -44,6 +65,7 @@ from .models import (
     MessageVersion,
     RequestRecord,
     Role,
+    ScheduledEvent,
     SelectInfo,
     StoredMessage,
     User,
@@ -62,6 +84,7 @@ __all__ = [
     "MessageVersion",
     "RequestRecord",
     "Role",
+    "ScheduledEvent",
     "ScriptError",
     "SelectInfo",
     "StoredMessage",

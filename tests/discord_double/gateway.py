@@ -33,6 +33,7 @@ GUILD_MEMBERS = 1 << 1
 GUILD_PRESENCES = 1 << 8
 GUILD_MESSAGES = 1 << 9
 MESSAGE_CONTENT = 1 << 15
+GUILD_SCHEDULED_EVENTS = 1 << 16
 PRIVILEGED_INTENTS = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
 
 # discord.py's own keep-alive thread does the beating; Discord's usual interval keeps

@@ -32,6 +32,9 @@ CHAT_INPUT_COMMAND_MESSAGE = 20
 
 # Channel types.
 GUILD_TEXT = 0
+GUILD_VOICE = 2
+GUILD_STAGE_VOICE = 13
+VOICE_TYPES = frozenset({GUILD_VOICE, GUILD_STAGE_VOICE})
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
 THREAD_TYPES = frozenset({10, PUBLIC_THREAD, PRIVATE_THREAD})
@@ -64,7 +67,14 @@ _PERMISSION_BITS = {
 }
 EVERYONE_PERMISSIONS = sum(1 << bit for bit in _PERMISSION_BITS.values())
 CREATE_PUBLIC_THREADS = 1 << _PERMISSION_BITS["create_public_threads"]
+VIEW_CHANNEL = 1 << _PERMISSION_BITS["view_channel"]
 ADMINISTRATOR = 1 << 3
+MANAGE_CHANNELS = 1 << 4
+CONNECT = 1 << 20
+MUTE_MEMBERS = 1 << 22
+MOVE_MEMBERS = 1 << 24
+MANAGE_EVENTS = 1 << 33
+CREATE_EVENTS = 1 << 44
 # What `Permissions.all()` reports for a 2.7-era client: every bit Discord defines today.
 ALL_PERMISSIONS = (1 << 51) - 1
 
@@ -126,6 +136,7 @@ class User:
             "banner": None,
             "accent_color": None,
             "avatar_decoration_data": None,
+            "primary_guild": None,
         }
 
 
@@ -261,7 +272,7 @@ class Channel:
                     "create_timestamp": self.created_at,
                 },
             }
-        return {
+        data: dict[str, Any] = {
             "id": str(self.id),
             "type": self.type,
             "guild_id": str(self.guild.id),
@@ -275,6 +286,9 @@ class Channel:
             "rate_limit_per_user": 0,
             "flags": 0,
         }
+        if self.type in VOICE_TYPES:
+            data.update({"bitrate": 64000, "user_limit": 0, "rtc_region": None})
+        return data
 
 
 @dataclass(eq=False)
@@ -288,6 +302,7 @@ class Guild:
     channels: dict[int, Channel] = field(default_factory=dict)
     threads: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
+    scheduled_events: dict[int, ScheduledEvent] = field(default_factory=dict)
     joined_at: str = field(default_factory=iso_now)
 
     @property
@@ -348,9 +363,93 @@ class Guild:
             "presences": [],
             "voice_states": [],
             "stage_instances": [],
-            "guild_scheduled_events": [],
+            "guild_scheduled_events": [event.payload() for event in self.scheduled_events.values()],
             "soundboard_sounds": [],
         }
+
+
+# Guild scheduled events (Discord's "Guild Scheduled Event" resource).
+STAGE_INSTANCE = 1
+VOICE = 2
+EXTERNAL = 3
+SCHEDULED = 1
+ACTIVE = 2
+COMPLETED = 3
+CANCELED = 4
+GUILD_ONLY = 2
+"""The one privacy level Discord offers."""
+
+
+@dataclass(eq=False)
+class ScheduledEvent:
+    """A guild scheduled event, with the members Interested in it.
+
+    Times are aware UTC datetimes; ``channel_id`` is the voice or stage channel of a
+    ``VOICE`` or ``STAGE_INSTANCE`` event (None for ``EXTERNAL``), ``location`` the
+    place of an ``EXTERNAL`` one (its ``entity_metadata``); ``image`` a cover image's
+    hash. ``interested`` holds user ids in the order they marked themselves."""
+
+    id: int
+    guild: Guild
+    creator: User
+    name: str
+    entity_type: int
+    scheduled_start_time: datetime.datetime
+    scheduled_end_time: datetime.datetime | None = None
+    description: str | None = None
+    channel_id: int | None = None
+    location: str | None = None
+    status: int = SCHEDULED
+    privacy_level: int = GUILD_ONLY
+    image: str | None = None
+    interested: list[int] = field(default_factory=list)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the event is COMPLETED or CANCELED (Discord changes it no more)."""
+        return self.status in (COMPLETED, CANCELED)
+
+    def payload(self, *, with_user_count: bool = False) -> dict[str, Any]:
+        """Return the event as Discord serialises it (``user_count`` only when asked, as
+        the REST routes' ``with_user_count``; the gateway never sends it)."""
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "guild_id": str(self.guild.id),
+            "channel_id": None if self.channel_id is None else str(self.channel_id),
+            "creator_id": str(self.creator.id),
+            "creator": self.creator.payload(),
+            "name": self.name,
+            "description": self.description,
+            "image": self.image,
+            "scheduled_start_time": self.scheduled_start_time.isoformat(),
+            "scheduled_end_time": (
+                None if self.scheduled_end_time is None else self.scheduled_end_time.isoformat()
+            ),
+            "status": self.status,
+            "entity_type": self.entity_type,
+            "entity_id": None,
+            "entity_metadata": (
+                {"location": self.location} if self.entity_type == EXTERNAL else None
+            ),
+            "recurrence_rule": None,
+            "privacy_level": self.privacy_level,
+            "guild_scheduled_event_exceptions": [],
+        }
+        if with_user_count:
+            data["user_count"] = len(self.interested)
+        return data
+
+    def user_payload(self, user: User, member: Member | None) -> dict[str, Any]:
+        """One entry of the event's users list (``member`` with ``with_member``)."""
+        data: dict[str, Any] = {
+            "guild_scheduled_event_id": str(self.id),
+            "user_id": str(user.id),
+            "user": user.payload(),
+            "response": 1,  # INTERESTED
+        }
+        if member is not None:
+            data["member"] = member.payload()
+        return data
 
 
 @dataclass(eq=False)

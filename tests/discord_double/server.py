@@ -13,6 +13,7 @@ import asyncio
 import collections
 import contextlib
 import dataclasses
+import datetime
 import hashlib
 import io
 import json
@@ -35,6 +36,7 @@ from discord.http import Route
 from .gateway import (
     GUILD_MEMBERS,
     GUILD_MESSAGES,
+    GUILD_SCHEDULED_EVENTS,
     GUILDS,
     HEARTBEAT,
     HEARTBEAT_ACK,
@@ -51,8 +53,10 @@ from .gateway import (
 )
 from .models import (
     ADMINISTRATOR,
+    ALL_PERMISSIONS,
     APPLICATION_COMMAND,
     APPLICATION_COMMAND_AUTOCOMPLETE,
+    CANCELED,
     CHAT_INPUT_COMMAND_MESSAGE,
     COMPONENTS_V2,
     CREATE_PUBLIC_THREADS,
@@ -60,15 +64,20 @@ from .models import (
     DM,
     EPHEMERAL,
     EVERYONE_PERMISSIONS,
+    EXTERNAL,
     GROUP_DM,
+    GUILD_ONLY,
     GUILD_TEXT,
+    GUILD_VOICE,
     LOADING,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
+    STAGE_INSTANCE,
     TOKEN_LIFETIME,
     USER_INSTALL_FOLLOWUPS,
+    VOICE,
     ActivityInstance,
     ApplicationEmoji,
     Channel,
@@ -77,6 +86,7 @@ from .models import (
     Member,
     RequestRecord,
     Role,
+    ScheduledEvent,
     SnowflakeFactory,
     StoredMessage,
     User,
@@ -85,6 +95,21 @@ from .models import (
     walk_components,
 )
 from .ratelimits import Limiter, RateLimits, Refusal, Verdict
+from .scheduled_events import (
+    MISSING_PERMISSIONS,
+    TOO_MANY,
+    UNCOMPLETED_LIMIT,
+    Rejection,
+    apply_edit,
+    create_rejection,
+    edit_rejection,
+    may_change,
+    may_create,
+    may_view,
+    new_event,
+    uncompleted,
+    users_page,
+)
 from .spec import spec as discord_spec
 from .validation import (
     FieldError,
@@ -138,6 +163,8 @@ FILES = web.RequestKey("files", list)
 ARRIVED = web.RequestKey("arrived", float)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+_EVENT = "/guilds/{guild_id}/scheduled-events/{guild_scheduled_event_id}"
 
 _active: DiscordDouble | None = None
 
@@ -522,10 +549,18 @@ class DiscordDouble:
                 self._spawn(self._send(session, "GUILD_CREATE", self._guild_create(guild, session)))
         return guild
 
-    def add_channel(self, guild: Guild, name: str, *, topic: str | None = None) -> Channel:
-        """Create a text channel in `guild`."""
+    def add_channel(
+        self, guild: Guild, name: str, *, topic: str | None = None, kind: int = GUILD_TEXT
+    ) -> Channel:
+        """Create a channel in `guild`: a text channel, or of another `kind` (Discord's
+        channel type: ``models.GUILD_VOICE``, ``models.GUILD_STAGE_VOICE``)."""
         channel = Channel(
-            id=self._snowflake(), guild=guild, name=name, topic=topic, position=len(guild.channels)
+            id=self._snowflake(),
+            guild=guild,
+            name=name,
+            topic=topic,
+            type=kind,
+            position=len(guild.channels),
         )
         guild.channels[channel.id] = channel
         self.channels[channel.id] = channel
@@ -590,6 +625,160 @@ class DiscordDouble:
             GUILD_MEMBERS,
         )
         return member
+
+    # ------------------------------------------------------------------ scheduled events
+
+    def scheduled_event(self, event_id: int) -> ScheduledEvent:
+        """The scheduled event with this id, in whichever guild (ScriptError if none)."""
+        for guild in self.guilds.values():
+            event = guild.scheduled_events.get(event_id)
+            if event is not None:
+                return event
+        raise ScriptError(f"no scheduled event {event_id}")
+
+    @staticmethod
+    def _guild_permissions(guild: Guild, user: User) -> int:
+        """A member's guild-level permissions; the guild's owner has every one."""
+        if user.id == guild.owner_id:
+            return ALL_PERMISSIONS
+        member = guild.members.get(user.id)
+        if member is None:
+            raise ScriptError(f"{user.name} is no member of {guild.name}")
+        return member.permissions
+
+    def add_scheduled_event(
+        self,
+        guild: Guild,
+        creator: User,
+        name: str,
+        *,
+        start: datetime.datetime,
+        end: datetime.datetime | None = None,
+        location: str | None = None,
+        channel: Channel | None = None,
+        description: str | None = None,
+    ) -> ScheduledEvent:
+        """`creator` creates an event in Discord's UI: an external one at `location`
+        (which needs `end`), or one in the voice or stage `channel`. Discord's rules and
+        the creator's permissions apply as to the bot's requests (ScriptError where
+        Discord would refuse); a connected bot gets GUILD_SCHEDULED_EVENT_CREATE."""
+        if channel is None:
+            entity_type, channel_id = EXTERNAL, None
+        else:
+            entity_type = VOICE if channel.type == GUILD_VOICE else STAGE_INSTANCE
+            channel_id = str(channel.id)
+        body: dict[str, Any] = {
+            "name": name,
+            "description": description,
+            "privacy_level": GUILD_ONLY,
+            "entity_type": entity_type,
+            "channel_id": channel_id,
+            "scheduled_start_time": start.isoformat(),
+            "scheduled_end_time": None if end is None else end.isoformat(),
+            "entity_metadata": None if location is None else {"location": location},
+        }
+        if not may_create(self._guild_permissions(guild, creator), entity_type):
+            raise ScriptError(f"{creator.name} may not create events of type {entity_type}")
+        rejection = create_rejection(body, guild, datetime.datetime.now(datetime.UTC))
+        if rejection is not None:
+            raise ScriptError(f"Discord refuses the event: {rejection}")
+        event = new_event(self._snowflake(), guild, creator, body)
+        guild.scheduled_events[event.id] = event
+        self._broadcast_later(
+            guild.id, "GUILD_SCHEDULED_EVENT_CREATE", event.payload(), GUILD_SCHEDULED_EVENTS
+        )
+        return event
+
+    async def mark_interested(self, user: User, event: ScheduledEvent) -> None:
+        """`user` marks themselves Interested in `event` (its users list gains them, and
+        the bot gets GUILD_SCHEDULED_EVENT_USER_ADD); returns once that is sent."""
+        if user.id not in event.guild.members:
+            raise ScriptError(f"{user.name} is no member of {event.guild.name}")
+        if event.finished or event.id not in event.guild.scheduled_events:
+            raise ScriptError(f"event {event.name!r} is over: no one can mark interest")
+        if user.id in event.interested:
+            raise ScriptError(f"{user.name} is already interested in {event.name!r}")
+        event.interested.append(user.id)
+        await self._event_user(event, user, "GUILD_SCHEDULED_EVENT_USER_ADD")
+
+    async def mark_not_interested(self, user: User, event: ScheduledEvent) -> None:
+        """`user` takes back their interest in `event` (GUILD_SCHEDULED_EVENT_USER_REMOVE
+        to the bot); returns once that is sent."""
+        if user.id not in event.interested:
+            raise ScriptError(f"{user.name} is not interested in {event.name!r}")
+        event.interested.remove(user.id)
+        await self._event_user(event, user, "GUILD_SCHEDULED_EVENT_USER_REMOVE")
+
+    async def _event_user(self, event: ScheduledEvent, user: User, kind: str) -> None:
+        payload = {
+            "guild_scheduled_event_id": str(event.id),
+            "user_id": str(user.id),
+            "guild_id": str(event.guild.id),
+        }
+        await self._broadcast(event.guild.id, kind, payload, GUILD_SCHEDULED_EVENTS)
+
+    async def edit_scheduled_event(
+        self,
+        event: ScheduledEvent,
+        by: User | None,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        start: datetime.datetime | None = None,
+        end: datetime.datetime | None = None,
+        location: str | None = None,
+        status: int | None = None,
+    ) -> None:
+        """`by` edits `event` in Discord's UI (or, with `by` None, Discord itself does, as
+        when it starts an external event at its start time): the fields given change,
+        under Discord's rules and `by`'s permissions (ScriptError where Discord would
+        refuse); the bot gets GUILD_SCHEDULED_EVENT_UPDATE once it is sent."""
+        body: dict[str, Any] = {}
+        if name is not None:
+            body["name"] = name
+        if description is not None:
+            body["description"] = description
+        if start is not None:
+            body["scheduled_start_time"] = start.isoformat()
+        if end is not None:
+            body["scheduled_end_time"] = end.isoformat()
+        if location is not None:
+            body["entity_metadata"] = {"location": location}
+        if status is not None:
+            body["status"] = status
+        await self._script_edit(event, by, body)
+
+    async def cancel_scheduled_event(self, event: ScheduledEvent, by: User | None) -> None:
+        """`by` cancels `event` in Discord's UI (see `edit_scheduled_event`)."""
+        await self._script_edit(event, by, {"status": CANCELED})
+
+    async def _script_edit(
+        self, event: ScheduledEvent, by: User | None, body: dict[str, Any]
+    ) -> None:
+        if by is not None and not may_change(
+            self._guild_permissions(event.guild, by), event, by.id, event.entity_type
+        ):
+            raise ScriptError(f"{by.name} may not change event {event.name!r}")
+        rejection = edit_rejection(event, body, datetime.datetime.now(datetime.UTC))
+        if rejection is not None:
+            raise ScriptError(f"Discord refuses the change: {rejection}")
+        apply_edit(event, body)
+        await self._broadcast(
+            event.guild.id, "GUILD_SCHEDULED_EVENT_UPDATE", event.payload(), GUILD_SCHEDULED_EVENTS
+        )
+
+    async def delete_scheduled_event(self, event: ScheduledEvent, by: User) -> None:
+        """`by` deletes `event` in Discord's UI (GUILD_SCHEDULED_EVENT_DELETE to the
+        bot); the bot's later requests about it meet 10070 Unknown Guild Scheduled
+        Event."""
+        if not may_change(
+            self._guild_permissions(event.guild, by), event, by.id, event.entity_type
+        ):
+            raise ScriptError(f"{by.name} may not delete event {event.name!r}")
+        del event.guild.scheduled_events[event.id]
+        await self._broadcast(
+            event.guild.id, "GUILD_SCHEDULED_EVENT_DELETE", event.payload(), GUILD_SCHEDULED_EVENTS
+        )
 
     # ------------------------------------------------------------------ message store
 
@@ -1569,6 +1758,12 @@ class DiscordDouble:
             ("POST", "/channels/{channel_id}/threads", self._thread_without_message),
             ("PUT", "/channels/{channel_id}/thread-members/{user_id}", self._thread_member),
             ("DELETE", "/channels/{channel_id}/thread-members/{user_id}", self._thread_member),
+            ("GET", "/guilds/{guild_id}/scheduled-events", self._list_events),
+            ("POST", "/guilds/{guild_id}/scheduled-events", self._create_event),
+            ("GET", _EVENT, self._get_event),
+            ("PATCH", _EVENT, self._edit_event),
+            ("DELETE", _EVENT, self._delete_event),
+            ("GET", _EVENT + "/users", self._event_users),
             ("POST", "/interactions/{interaction_id}/{token}/callback", self._interaction_callback),
             ("POST", "/webhooks/{application_id}/{token}", self._create_followup),
             (
@@ -2386,6 +2581,160 @@ class DiscordDouble:
         else:
             thread.thread_member_ids.discard(user_id)
         return web.Response(status=204)
+
+    # ------------------------------------------------------------------ REST: scheduled events
+
+    def _refuse(self, request: web.Request, rejection: Rejection) -> web.Response:
+        """Answer a refused scheduled-event request as Discord does. Field errors and
+        missing permissions are the bot's mistakes (test failures); a finished event, a
+        status moved on or the guild's limit are the world's state, which a member's
+        change in Discord's UI can bring about under the bot's feet: only answered."""
+        if rejection.status == 403 or any(
+            error.code != "GUILD_SCHEDULED_EVENT_INVALID_STATUS_TRANSITION"
+            for error in rejection.errors
+        ):
+            return self._fail(
+                request,
+                rejection.status,
+                rejection.code,
+                rejection.message,
+                errors=rejection.errors or None,
+            )
+        body = form_error_body(rejection.errors) if rejection.errors else None
+        return _error(rejection.status, rejection.code, rejection.message, body)
+
+    def _event_guild(self, request: web.Request) -> tuple[Guild | None, web.Response | None]:
+        guild = self.guilds.get(_snowflake_param(request, "guild_id") or 0)
+        if guild is None:
+            return None, self._fail(request, 404, 10004, "Unknown Guild")
+        return guild, None
+
+    def _event_of(
+        self, request: web.Request
+    ) -> tuple[ScheduledEvent | None, int, web.Response | None]:
+        """The event the path names, the bot's guild permissions, or the answer."""
+        guild, error = self._event_guild(request)
+        if guild is None:
+            return None, 0, error
+        permissions = guild.members[self.bot_user.id].permissions
+        event = guild.scheduled_events.get(
+            _snowflake_param(request, "guild_scheduled_event_id") or 0
+        )
+        if event is None:
+            # Deleted from Discord's UI, for one: the bot is expected to cope.
+            return None, permissions, _error(404, 10070, "Unknown Guild Scheduled Event")
+        if not may_view(permissions, event.entity_type):
+            return None, permissions, self._refuse(request, MISSING_PERMISSIONS)
+        return event, permissions, None
+
+    @staticmethod
+    def _with_user_count(request: web.Request) -> bool:
+        return request.query.get("with_user_count", "false").lower() in ("true", "1")
+
+    async def _list_events(self, request: web.Request) -> web.Response:
+        guild, error = self._event_guild(request)
+        if guild is None:
+            assert error is not None
+            return error
+        permissions = guild.members[self.bot_user.id].permissions
+        counts = self._with_user_count(request)
+        return _json(
+            [
+                event.payload(with_user_count=counts)
+                for event in guild.scheduled_events.values()
+                if may_view(permissions, event.entity_type)
+            ]
+        )
+
+    async def _create_event(self, request: web.Request) -> web.Response:
+        guild, error = self._event_guild(request)
+        if guild is None:
+            assert error is not None
+            return error
+        body = request[BODY]
+        if body.get("recurrence_rule") is not None:
+            self.unexpected.append(
+                f"{request.method} {request.path}: the double does not model recurring events"
+            )
+            return _error(400, 0, "recurrence_rule is not modelled by the double")
+        if not may_create(guild.members[self.bot_user.id].permissions, body["entity_type"]):
+            return self._refuse(request, MISSING_PERMISSIONS)
+        rejection = create_rejection(body, guild, datetime.datetime.now(datetime.UTC))
+        if rejection is not None:
+            return self._refuse(request, rejection)
+        if uncompleted(guild) >= UNCOMPLETED_LIMIT:
+            return self._refuse(request, TOO_MANY)
+        event = new_event(self._snowflake(), guild, self.bot_user, body)
+        guild.scheduled_events[event.id] = event
+        await self._broadcast(
+            guild.id, "GUILD_SCHEDULED_EVENT_CREATE", event.payload(), GUILD_SCHEDULED_EVENTS
+        )
+        return _json(event.payload())
+
+    async def _get_event(self, request: web.Request) -> web.Response:
+        event, _, error = self._event_of(request)
+        if event is None:
+            assert error is not None
+            return error
+        return _json(event.payload(with_user_count=self._with_user_count(request)))
+
+    async def _edit_event(self, request: web.Request) -> web.Response:
+        event, permissions, error = self._event_of(request)
+        if event is None:
+            assert error is not None
+            return error
+        body = request[BODY]
+        if body.get("recurrence_rule") is not None:
+            self.unexpected.append(
+                f"{request.method} {request.path}: the double does not model recurring events"
+            )
+            return _error(400, 0, "recurrence_rule is not modelled by the double")
+        entity_type = int(body.get("entity_type") or event.entity_type)
+        if not may_change(permissions, event, self.bot_user.id, entity_type):
+            return self._refuse(request, MISSING_PERMISSIONS)
+        rejection = edit_rejection(event, body, datetime.datetime.now(datetime.UTC))
+        if rejection is not None:
+            return self._refuse(request, rejection)
+        apply_edit(event, body)
+        await self._broadcast(
+            event.guild.id, "GUILD_SCHEDULED_EVENT_UPDATE", event.payload(), GUILD_SCHEDULED_EVENTS
+        )
+        return _json(event.payload())
+
+    async def _delete_event(self, request: web.Request) -> web.Response:
+        event, permissions, error = self._event_of(request)
+        if event is None:
+            assert error is not None
+            return error
+        if not may_change(permissions, event, self.bot_user.id, event.entity_type):
+            return self._refuse(request, MISSING_PERMISSIONS)
+        del event.guild.scheduled_events[event.id]
+        await self._broadcast(
+            event.guild.id, "GUILD_SCHEDULED_EVENT_DELETE", event.payload(), GUILD_SCHEDULED_EVENTS
+        )
+        return web.Response(status=204)
+
+    async def _event_users(self, request: web.Request) -> web.Response:
+        event, _, error = self._event_of(request)
+        if event is None:
+            assert error is not None
+            return error
+        query = request.query
+        before = int(query["before"]) if "before" in query else None
+        after = int(query["after"]) if "after" in query else None
+        with_member = query.get("with_member", "false").lower() in ("true", "1")
+        page = users_page(
+            event.interested, limit=int(query.get("limit", 100)), before=before, after=after
+        )
+        return _json(
+            [
+                event.user_payload(
+                    self.users[user_id],
+                    event.guild.members.get(user_id) if with_member else None,
+                )
+                for user_id in page
+            ]
+        )
 
     # ------------------------------------------------------------------ REST: interactions
 

@@ -93,6 +93,15 @@ DISCORD_PY_FIELDS: dict[tuple[str, ...], Callable[[dict[str, Any]], None]] = {
     ("MessageAttachmentRequest", "id"): lambda properties: _allow_integer_snowflake(
         properties, "id"
     ),
+    # Guild.create_scheduled_event and ScheduledEvent.edit send a voice or stage event's
+    # channel_id as the channel's id, a number.
+    **{
+        (f"{kind}ScheduledEvent{request}", "channel_id"): (
+            lambda properties: _allow_integer_snowflake(properties, "channel_id")
+        )
+        for kind in ("Stage", "Voice")
+        for request in ("CreateRequest", "PatchRequestPartial")
+    },
 }
 """Harmless differences between discord.py 2.7's requests and the schemas: (schema name,
 field) -> the change to that schema's `properties` that allows it."""

@@ -449,23 +449,27 @@ def emoji_errors(body: Any, taken: Collection[str]) -> tuple[list[FieldError], b
                 "name", "APPLICATION_EMOJI_NAME_ALREADY_TAKEN", "Emoji name is already taken."
             )
         )
-    image = b""
-    uri = body.get("image")
+    image = image_data(body.get("image"))
+    if image is None:
+        errors.append(FieldError("image", "IMAGE_INVALID", "Invalid image data"))
+    elif len(image) > EMOJI_IMAGE_LIMIT:
+        errors.append(
+            FieldError("image", "BINARY_TYPE_MAX_SIZE", "File cannot be larger than 256.0 kb.")
+        )
+    return errors, image or b""
+
+
+def image_data(uri: Any) -> bytes | None:
+    """The image an image data URI (Discord's "Image Data": ``data:image/png;base64,...``,
+    PNG, JPEG, GIF or WebP) carries, or None if it is not one."""
     match = _DATA_URI.match(uri) if isinstance(uri, str) else None
     if match is None:
-        errors.append(FieldError("image", "IMAGE_INVALID", "Invalid image data"))
-    else:
-        try:
-            image = base64.b64decode(match[2], validate=True)
-        except binascii.Error:
-            image = b""
-        if not image.startswith(_IMAGE_MAGIC[match[1]]):
-            errors.append(FieldError("image", "IMAGE_INVALID", "Invalid image data"))
-        elif len(image) > EMOJI_IMAGE_LIMIT:
-            errors.append(
-                FieldError("image", "BINARY_TYPE_MAX_SIZE", "File cannot be larger than 256.0 kb.")
-            )
-    return errors, image
+        return None
+    try:
+        image = base64.b64decode(match[2], validate=True)
+    except binascii.Error:
+        return None
+    return image if image.startswith(_IMAGE_MAGIC[match[1]]) else None
 
 
 def component_emoji_errors(
