@@ -13,6 +13,8 @@ written by aggregate, each module with its rows, enums, errors and design notes:
 - ``bot.store.challenges``: challenges and their answers.
 - ``bot.store.lobbies``: lobbies (tables members join, challenges of several
   members) and their seats until the game starts.
+- ``bot.store.events``: events ("euchre nights"): their records, Discord messages
+  and the games of their tables.
 - ``bot.store.records``: players' names, ratings, the leaderboard and statistics.
 - ``bot.store.members``: members' own choices (auto-play of forced moves).
 - ``bot.store.settings``: each server's settings (``/tuque settings``) over the bot's
@@ -45,6 +47,7 @@ from bot.store.challenges import (
     ChallengeRow,
     ChallengeStatus,
 )
+from bot.store.events import EventNotFound, EventQueries, EventRow, TableOpened
 from bot.store.games import (
     AlreadyHere,
     AlreadyPlaying,
@@ -91,6 +94,8 @@ __all__ = [
     "ChallengeRow",
     "ChallengeStatus",
     "DatabaseUnusable",
+    "EventNotFound",
+    "EventRow",
     "GameNotActive",
     "GameNotFound",
     "GameRow",
@@ -115,6 +120,7 @@ __all__ = [
     "Store",
     "StoreClosed",
     "StoreError",
+    "TableOpened",
     "TimerDue",
     "TurnTimer",
     "lobby_seating",
@@ -129,6 +135,7 @@ class Store(
     MemberQueries,
     SettingsQueries,
     AskQueries,
+    EventQueries,
 ):
     """Async access to the bot's database. Create with ``await Store.open(path_or_url)``.
 

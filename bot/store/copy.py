@@ -39,10 +39,12 @@ TABLES: Sequence[Table] = (
     schema.lobby_seats,
     schema.guild_settings,
     schema.member_prefs,
+    schema.events,
+    schema.event_tables,
 )
 
 #: Tables whose ``id`` comes from an identity sequence on PostgreSQL.
-_IDENTITIES = (schema.games, schema.challenges, schema.lobbies)
+_IDENTITIES = (schema.games, schema.challenges, schema.lobbies, schema.events)
 
 #: Rows sent to PostgreSQL per statement.
 BATCH = 1_000

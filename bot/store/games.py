@@ -104,6 +104,7 @@ from bot.store.base import (
 )
 from bot.store.challenges import ChallengeClosed, ChallengeStatus, _resolve
 from bot.store.changes import announce, announcement
+from bot.store.events import _claim_table, _link_table
 from bot.store.lobbies import _ready_lobby, _start_lobby
 from bot.store.prepared import Prepared
 from bot.store.records import RatingChange, _rate, _upsert_player
@@ -783,6 +784,7 @@ class GameQueries(StoreBase):
         accepting: int | None = None,
         lobby: int | None = None,
         once_here: bool = False,
+        event_table: tuple[int, int, int] | None = None,
         now: float | None = None,
     ) -> int:
         """Create an active game and return its id (never reused).
@@ -808,7 +810,11 @@ class GameQueries(StoreBase):
         ``LobbyChanged`` (read the lobby again and rebuild the seats); with
         ``once_here``, ``AlreadyHere`` if one of the members already plays an active game
         in the channel (``channel_id`` its channel or its thread), checked as
-        ``AlreadyPlaying`` is, so of two such creations at once one makes a game. Nothing
+        ``AlreadyPlaying`` is, so of two such creations at once one makes a game. With
+        ``event_table`` ``(event id, round, table)`` the game is that event table's,
+        linked in the same transaction after the event's row is locked: of two openings
+        of a table one creates its game, the other raises ``TableOpened``; a round no
+        longer in play raises ``StaleRound``, an event over ``EventClosed``. Nothing
         is written on error.
         """
         ordered = sorted(seats, key=lambda s: s.seat)
@@ -843,6 +849,8 @@ class GameQueries(StoreBase):
             if lobby is not None:
                 seating = {s.seat: (s.kind, s.user_id, s.level) for s in ordered}
                 await _ready_lobby(db, lobby, seating, now)
+            if event_table is not None:
+                await _claim_table(db, *event_table)
             # After the accept, so a closed challenge says so; a refusal rolls it back.
             # The members are locked first: of two creations racing for them, the second
             # waits, then finds the first's game.
@@ -897,6 +905,8 @@ class GameQueries(StoreBase):
                 )
             if lobby is not None:
                 await _start_lobby(db, lobby, game_id, now)
+            if event_table is not None:
+                await _link_table(db, *event_table, game_id)
             return game_id
 
         return await self._write(work)

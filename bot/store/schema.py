@@ -209,3 +209,30 @@ web_asks = Table(
     Column("answer", Text),
     Column("asked_at", Double, nullable=False),
 )
+
+events = Table(
+    "events",
+    metadata,
+    Column("id", BigInteger, primary_key=True, autoincrement=True),
+    Column("guild_id", BigInteger, nullable=False),
+    Column("channel_id", BigInteger, nullable=False),
+    Column("host_id", BigInteger, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("record", Text, nullable=False),
+    Column("starts_at", Double, nullable=False),
+    Column("round_started_at", Double),
+    Column("scheduled_event_id", BigInteger),
+    Column("signup_message_id", BigInteger),
+    Column("standings_message_id", BigInteger),
+    Column("created_at", Double, nullable=False),
+    Column("updated_at", Double, nullable=False),
+)
+
+event_tables = Table(
+    "event_tables",
+    metadata,
+    Column("event_id", BigInteger, primary_key=True),
+    Column("round_no", Integer, primary_key=True),
+    Column("table_no", Integer, primary_key=True),
+    Column("game_id", BigInteger, nullable=False),
+)
