@@ -294,6 +294,9 @@ class Table:
         result: the game's end, once it ended with a result.
         stopped: the game ended without a result (abandoned), or with one (``result``).
         ranked: whether a game of members only is rated (False outside a server).
+        last_hand: an event's round (docs/events.md): the game ends when this hand is
+            over, its scores deciding, with no next deal (the round's hands, or the
+            hand in play when the round's clock ran out). None: to the target.
     """
 
     id: int
@@ -304,6 +307,7 @@ class Table:
     result: Result | None = None
     stopped: bool = False
     ranked: bool = True
+    last_hand: int | None = None
 
     def __post_init__(self) -> None:
         if not self.autoplay:
@@ -495,7 +499,9 @@ class Table:
         next deal after a finished hand, and the end of the game when it is over or an
         away member's side forfeits at a hand's end (R9)."""
         before = self.game
-        if game.phase in (Phase.DEAL, Phase.HAND_OVER):
+        between = game.phase in (Phase.DEAL, Phase.HAND_OVER)
+        last = between and self.last_hand is not None and game.hand_no >= self.last_hand
+        if between and not last:
             game.deal()
         hands = game.hand_results[len(before.hand_results) :]
         moved = dataclasses.replace(self, game=game)
@@ -504,6 +510,9 @@ class Table:
             winner = moved.winner()
             assert winner is not None
             result = moved.standings(Ending.FINISHED, winner)
+        elif last:
+            # The round is over: the best score wins (an event scores the points).
+            result = moved.standings(Ending.FINISHED, moved.best_side(moved.sides_out()))
         elif hands:
             for seat in sorted(self.away):
                 if not moved.goes_on_without(seat):
@@ -593,6 +602,11 @@ class Table:
         after = dataclasses.replace(self, result=result)
         members = {s.number for s in after.seats if not after.is_computer(s.number)}
         return Change(before=self, after=after, result=result, views=frozenset(members))
+
+    def ending_after(self, hand_no: int) -> Table:
+        """The table whose game ends when hand ``hand_no`` is over (``last_hand``): an
+        event round's length, or its clock run out (the hand in play is finished)."""
+        return dataclasses.replace(self, last_hand=hand_no)
 
     def stop(self) -> Table:
         """The table of a game ended without a result (abandoned)."""

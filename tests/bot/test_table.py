@@ -425,3 +425,21 @@ def test_the_table_imports_no_discord_asyncio_or_sql() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_an_event_rounds_game_ends_with_its_last_hand_on_the_scores() -> None:
+    """A table ending after hand 2 (an event's round): the move that ends hand 2 ends
+    the game, the best score winning, and deals no hand 3."""
+    table = table_of("euchre", *(member(n, n + 1) for n in range(4)), target=100)
+    table = table.ending_after(2)
+    rng = random.Random(3)
+    change = None
+    while change is None or change.result is None:
+        seat = table.game.turn
+        assert seat is not None and table.game.hand_no <= 2
+        change = table.apply(seat, rng.choice(table.game.legal_actions(seat)))
+        table = change.after
+    scores = table.game.scores
+    assert table.finished and table.game.hand_no == 2 and len(change.hands) == 1
+    assert change.result.winner == (0 if scores[0] >= scores[1] else 1)
+    assert not any(e.startswith("deal") for e in change.entries)
