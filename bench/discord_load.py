@@ -60,7 +60,6 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import Executor, Future
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar
@@ -73,12 +72,14 @@ from sqlalchemy.pool import ConnectionPoolEntry, Pool
 
 from bot import workers
 from bot.client import TuqueBot, tune_gc
+from bot.sessions.computers import Computers
 from bot.sessions.delivery import Delivery
 from bot.sessions.state import Session
 from bot.settings import Settings
 from bot.store.base import StoreBase
 from bot.store.games import GameQueries
-from engine.actions import ACTIONS, Play
+from bot.table import Table
+from engine.actions import ACTIONS, Action, Play
 from tests.discord_double import DiscordDouble, InteractionRecord, StoredMessage
 from tests.discord_double.models import Channel, Guild, User
 from tests.discord_double.server import DISCORD_LIMITS
@@ -233,20 +234,22 @@ def _table_lags(stored: list[list[float]], shown: list[list[float]]) -> tuple[li
     return sorted(lags), never
 
 
-class _CountingExecutor(Executor):
-    """The computers' pool, noting when each decision was made."""
+def _record_decisions() -> list[float]:
+    """When each computer decision was made (a member's forced move aside), whether it
+    was thought out in a worker or at once (``Computers.decide``)."""
+    decided: list[float] = []
+    decide = Computers.decide
 
-    def __init__(self, inner: Executor) -> None:
-        self.inner = inner
-        self.decided: list[float] = []
+    async def recorded(self: Computers, table: Table) -> Action:
+        seat = table.game.turn
+        thought = seat is not None and table.forced(seat) is None
+        action = await decide(self, table)
+        if thought:
+            decided.append(time.time())
+        return action
 
-    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
-        future = self.inner.submit(fn, *args, **kwargs)
-        future.add_done_callback(lambda _: self.decided.append(time.time()))
-        return future
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self.inner.shutdown(wait, cancel_futures=cancel_futures)
+    Computers.decide = recorded  # type: ignore[method-assign]
+    return decided
 
 
 def _newest_buttons(double: DiscordDouble, user: User) -> tuple[StoredMessage, list[str], int]:
@@ -413,7 +416,8 @@ def serve(config: dict[str, Any]) -> None:
     )
     writes, changes = _record_store_writes()
     stored, shown, merged = _record_table_shows()
-    executor = _CountingExecutor(workers.computer_pool(settings.computer_processes))
+    decided = _record_decisions()
+    executor = workers.computer_pool(settings.computer_processes)
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt  # bot.run closes the bot cleanly on it
@@ -430,7 +434,7 @@ def serve(config: dict[str, Any]) -> None:
                 {
                     "writes": writes,
                     "changes": changes,
-                    "decided": executor.decided,
+                    "decided": decided,
                     "stored": stored,
                     "shown": shown,
                     "merged": merged,

@@ -47,7 +47,7 @@ from PIL import Image, ImageDraw, ImageEnhance, ImageFont
 
 from bot.faces import back_png, face_card, face_png
 from bot.table import Ending, Result
-from engine.actions import Action, GoAlone, NameTrump, OrderUp, Pass, TakeUp, TurnDown
+from engine.actions import Action
 from engine.cards import Card, Suit, is_trump
 from engine.game import Deal, Game
 from engine.variants import VARIANTS, Variant
@@ -62,7 +62,6 @@ from engine.wording import (
     count,
     deals_left,
     doing,
-    points_text,
     score_goal,
     score_text,
     side_name,
@@ -789,32 +788,6 @@ _BIDDING = frozenset(
 )
 
 
-_MAKES = (OrderUp, TakeUp, NameTrump, TurnDown)
-"""The bids that make trump: a pass by the same seat right after one declines to go alone."""
-
-
-def _bid_phases(bids: Sequence[tuple[int, Action]]) -> tuple[Phase | None, ...]:
-    """The phase each of ``bids`` was made in, where it changes a pass's meaning: a
-    seat's pass right after its own making of trump declines to go alone, right after
-    its going alone declines to ask for a card (a seat bids twice in a row only then);
-    ``None`` for the others (bidding)."""
-    phases: list[Phase | None] = []
-    for i, (seat, action) in enumerate(bids):
-        phase = None
-        if i and isinstance(action, Pass) and bids[i - 1][0] == seat:
-            before = bids[i - 1][1]
-            if isinstance(before, _MAKES):
-                phase = Phase.GOING_ALONE
-            elif isinstance(before, GoAlone):
-                phase = Phase.CARD_REQUEST
-        phases.append(phase)
-    return tuple(phases)
-
-
-_DECLINED = {Phase.GOING_ALONE: "Not alone", Phase.CARD_REQUEST: "No card"}
-"""A bubble's words for a pass that declines to go alone or to ask for a card."""
-
-
 def _distinct_cuts(names: Sequence[str], rooms: Sequence[float], size: int) -> tuple[str, ...]:
     """Each name cut to fit its room at ``size``, still told apart from the others: a
     name cut where it still reads as another keeps the letter where they part
@@ -948,11 +921,7 @@ class _Table:
             return f"{head}:", rest
         said = verdict(result, self.variant, short=True)
         head = f"{capital(said)}!" if said else f"Hand {result.hand_no}:"
-        sides = [self._side_names(side) for side in range(len(result.points))]
-        words = [points_text(result.points, sides)]
-        if result.maker is not None:
-            words.insert(0, Wording(self.variant, self.names).took(result))
-        return head, " · ".join(words)
+        return head, Wording(self.variant, self.names).outcome(result)
 
     def _score(self) -> float:
         """The sides' scores (teams: a colour each, as their plates), the target or pool,
@@ -1119,19 +1088,15 @@ class _Table:
 
     def _bids(self) -> None:
         """Each seat's last bid this hand, in a bubble in front of it."""
-        last: dict[int, tuple[Action, Phase | None]] = {}
-        for (seat, action), phase in zip(self.view.bids, _bid_phases(self.view.bids), strict=True):
+        last: dict[int, tuple[Action, Phase]] = {}
+        for (seat, action), phase in zip(self.view.bids, self.view.bid_phases, strict=True):
             last[seat] = (action, phase)
         for seat, (action, phase) in last.items():
             self._bubble(seat, action, phase)
 
-    def _bubble(self, seat: int, action: Action, phase: Phase | None) -> None:
+    def _bubble(self, seat: int, action: Action, phase: Phase) -> None:
         # The bid's short words (engine.wording), an asked seat's long name cut to fit.
-        words: tuple[str | Suit, ...]
-        if isinstance(action, Pass) and phase in _DECLINED:
-            words = (_DECLINED[phase],)
-        else:
-            words = Wording(self.variant, self.names).short(action)
+        words = Wording(self.variant, self.names).short(action, phase)
         parts = [p if isinstance(p, Suit) else _cut(p, _TEXT, 170) for p in words]
         chip = 30
         width = sum(chip if isinstance(p, Suit) else _width(p, _TEXT) for p in parts)
@@ -1315,12 +1280,12 @@ def _sentences(
     if view.phase in _BIDDING and view.bids:
         bids = (
             words.narrate(s, a, phase, past=True, hidden=True)
-            for (s, a), phase in zip(view.bids, _bid_phases(view.bids), strict=True)
+            for (s, a), phase in zip(view.bids, view.bid_phases, strict=True)
         )
         say(2, "Bidding: " + "; ".join(bids))
     previous = view.hand_just_over
     if previous is not None:
-        say(0, _result_sentence(previous, variant, view, who))
+        say(0, _result_sentence(previous, variant, who))
         last_trick = previous.last_trick
         if last_trick is not None and last_trick.winner is not None:
             won = f"won by {who[last_trick.winner]}"
@@ -1360,20 +1325,17 @@ def _plays(trick: Trick, who: Sequence[str]) -> str:
     )
 
 
-def _result_sentence(
-    result: HandResult, variant: Variant, view: PlayerView, who: Sequence[str]
-) -> str:
+def _result_sentence(result: HandResult, variant: Variant, who: Sequence[str]) -> str:
     """The hand just over: ``Hand 3 over. A march: Ann made ♥ hearts; Ann & Cleo took 5
-    of 5 tricks; Ann & Cleo +2``."""
+    of 5 tricks · Ann & Cleo +2``."""
     head = f"Hand {result.hand_no} over"
     if result.thrown_in:
         return f"{head}: {THROWN_IN}"
     said = verdict(result, variant)
     words = Wording(variant, who)
-    sides = [_side(view, side, who) for side in range(len(result.points))]
-    parts = [points_text(result.points, sides)]
+    parts = [words.outcome(result)]
     if result.maker is not None:
-        parts[:0] = [words.made(result, loner=False), words.took(result)]
+        parts.insert(0, words.made(result, loner=False))
     return f"{head}{'. ' + capital(said) if said else ''}: {'; '.join(parts)}"
 
 

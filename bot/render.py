@@ -85,6 +85,7 @@ __all__ = [
     "replay_label",
     "replay_story",
     "rules_embed",
+    "score_line",
     "seating_of",
     "settings_embed",
     "start_text",
@@ -181,9 +182,12 @@ def _status(view: PlayerView, seating: Seating, ended: str | None = None) -> str
     return f"**{seating.who(view.turn)}** {doing(view, _variant(view))}."
 
 
-def _describe_bid(seat: int, action: Action, view: PlayerView, seating: Seating) -> str:
-    """One bid of the hand so far, in the past: ``Ann ordered it up``."""
-    return Wording(_variant(view), seating.names).narrate(seat, action, None, past=True)
+def _describe_bid(
+    seat: int, action: Action, phase: Phase, view: PlayerView, seating: Seating
+) -> str:
+    """One bid of the hand so far, made in ``phase``, in the past: ``Ann ordered it up``,
+    ``Ann didn't go alone``."""
+    return Wording(_variant(view), seating.names).narrate(seat, action, phase, past=True)
 
 
 def _trump_line(view: PlayerView, seating: Seating) -> str:
@@ -198,8 +202,9 @@ def _trump_line(view: PlayerView, seating: Seating) -> str:
     return line
 
 
-def _score_line(view: PlayerView, seating: Seating) -> str:
-    """The score with what it is played to (:func:`engine.wording.score_text`)."""
+def score_line(view: PlayerView, seating: Seating) -> str:
+    """The score with what it is played to (:func:`engine.wording.score_text`), as every
+    screen writes it: ``Ann & Cleo: 3 · Bob & Dev: 2 (to 10)``."""
     names = [seating.side_names(side, view.sides) for side in range(len(view.scores))]
     return score_text(view.scores, names, score_goal(view, _variant(view)))
 
@@ -253,24 +258,23 @@ def table_status(view: PlayerView, seating: Seating, ended: str | None = None) -
     trump = _short_trump(view, seating) if view.phase is not Phase.GAME_OVER else None
     if trump is not None and ended is None:
         parts.append(trump)
-    parts.append(_score_line(view, seating))
+    parts.append(score_line(view, seating))
     return " · ".join(parts)
 
 
 def _hand_end(result: HandResult, view: PlayerView, seating: Seating) -> str:
     """The hand just over, as the table shows it until the next hand's first action:
-    ``hand 3 euchred: Bob took 7 of 17 tricks, Ann +2; Bob won the last trick``."""
+    ``hand 3 euchred: Bob took 7 of 17 tricks · Ann +2; Bob won the last trick``
+    (:meth:`engine.wording.Wording.outcome`, as the picture's band says it)."""
     variant = _variant(view)
     head = f"hand {result.hand_no}"
     if result.thrown_in:
         return f"{head}: {THROWN_IN}"
     said = verdict(result, variant)
-    sides = [seating.side_names(side, variant.sides) for side in range(len(result.points))]
-    words = [Wording(variant, seating.names).took(result)] if result.maker is not None else []
-    words.append(points_text(result.points, sides))
+    words = Wording(variant, seating.names).outcome(result)
     trick = result.last_trick
     last = f"; {seating.who(trick.winner)} won the last trick" if trick is not None else ""
-    return f"{head}{' ' + said if said else ''}: {', '.join(words)}{last}"
+    return f"{head}{' ' + said if said else ''}: {words}{last}"
 
 
 def page_words(view: PlayerView, seating: Seating, ended: str | None = None) -> dict[str, Any]:
@@ -285,8 +289,9 @@ def page_words(view: PlayerView, seating: Seating, ended: str | None = None) -> 
         maker, or None before it is made), ``call`` (a Call-Ace or Auction call, or
         None), ``tricks`` (tricks taken this hand and what the makers need, during the
         play, else None), ``score`` (the score and what it is played to), ``hand_end``
-        (the hand just over, while the table shows it, else None) and ``bids`` (each
-        bid of this hand in the past, in order: ``Ann ordered it up``).
+        (the hand just over, while the table shows it, else None), ``bids`` (each
+        bid of this hand in the past, in order: ``Ann ordered it up``) and ``sides``
+        (each side's name, in side order: ``Ann & Cleo``, ``Ann, Cleo and Eve``).
     """
     previous = view.hand_just_over
     return {
@@ -299,9 +304,13 @@ def page_words(view: PlayerView, seating: Seating, ended: str | None = None) -> 
         "tricks": _tricks_line(view, seating).replace("\n", " · ")
         if view.phase is Phase.PLAY
         else None,
-        "score": _score_line(view, seating),
+        "score": score_line(view, seating),
         "hand_end": None if previous is None else _hand_end(previous, view, seating),
-        "bids": [_describe_bid(seat, action, view, seating) for seat, action in view.bids],
+        "bids": [
+            _describe_bid(seat, action, phase, view, seating)
+            for (seat, action), phase in zip(view.bids, view.bid_phases, strict=True)
+        ],
+        "sides": [seating.side_names(side, view.sides) for side in range(len(view.scores))],
     }
 
 
@@ -475,7 +484,7 @@ def hand_text(
         table.append(f"**Trick** {plays or '—'}")
     if view.phase is Phase.PLAY:  # before the play, everyone's 0 says nothing
         table.append("**Tricks** " + _tricks_line(view, seating).replace("\n", " · "))
-    table.append(f"**Score** {_score_line(view, seating)}")
+    table.append(f"**Score** {score_line(view, seating)}")
     footer = f"-# Game #{game_id} · hand {view.hand_no} · /tuque rules {view.variant}"
     return HandText("\n".join(status), cards, "\n".join(table), footer)
 
@@ -602,7 +611,7 @@ def game_over_embed(view: PlayerView, seating: Seating, reason: str | None = Non
     else:
         assert view.winner is not None
         embed.description = f"🏆 {won_game(seating.side_names(view.winner, view.sides))}!"
-    embed.add_field(name="Final score", value=_score_line(view, seating))
+    embed.add_field(name="Final score", value=score_line(view, seating))
     return embed
 
 
@@ -650,7 +659,7 @@ def replay_story(record: Mapping[str, Any], seating: Seating) -> str:
         elif isinstance(action, Discard):
             lines.append(f"  {seating.who(actor)} discarded {action.card.pretty()}")
         else:
-            bids.append(_describe_bid(actor, action, before.view(actor), seating))
+            bids.append(_describe_bid(actor, action, before.phase, before.view(actor), seating))
             if game.phase not in _BIDDING:
                 lines.append(f"  Bidding: {'; '.join(bids)}")
                 bids = []

@@ -210,6 +210,7 @@ class Game:
     """
 
     __slots__ = (
+        "_bid_phases",
         "_bids",
         "_code",
         "_dealer",
@@ -289,6 +290,7 @@ class Game:
         self._legal: tuple[Action, ...] = ()
         self._turned_down = False
         self._bids: list[tuple[int, Action]] = []
+        self._bid_phases: list[Phase] = []
         self._leads: list[int] = []  # the seat that led each trick of this hand so far
 
     # --- public state ---------------------------------------------------------------
@@ -522,6 +524,7 @@ class Game:
             self._discards.append((seat, action.card.index))
         elif type(action) is not Give:  # a gift is seen by the giver and the loner only
             self._bids.append((seat, action))
+            self._bid_phases.append(self._phase)
         hand.apply(action.id)
         # Trump is made once, except in an Auction, where each higher bid names it anew.
         if hand.trump >= 0 and self._code is not hand.code_of[hand.trump]:
@@ -939,6 +942,7 @@ class Game:
             options=self.options,
             discards=tuple(CARDS[c] for c in own),
             tie_break=self._deciding,
+            bid_phases=tuple(self._bid_phases),
         )
 
     def zones(self) -> dict[str, int]:
@@ -994,6 +998,7 @@ class Game:
         other.seed = self.seed
         other.variant = self.variant
         other._bids = self._bids[:]
+        other._bid_phases = self._bid_phases[:]
         other._discards = self._discards[:]
         other._leads = self._leads[:]
         other._log = self._log[:]

@@ -128,6 +128,9 @@ class PlayerView:
         maker: the seat that made trump (in an Auction, once the bidding closes).
         alone: the maker (or maker's partner) going alone, if any.
         bids: each bidding action of this hand in order, as ``(seat, action)``.
+        bid_phases: the phase each of ``bids`` was made in, in the same order: a pass
+            while going alone declines to go alone, one in the card request declines to
+            ask (:func:`engine.wording.verb`).
         trick: the trick in progress.
         tricks: the completed tricks of this hand.
         tricks_won: tricks won by each seat this hand.
@@ -195,6 +198,7 @@ class PlayerView:
     options: Options | None = None
     discards: tuple[Card, ...] = ()
     tie_break: bool = False
+    bid_phases: tuple[Phase, ...] = ()
 
     @property
     def players(self) -> int:

@@ -279,11 +279,11 @@ class Verb:
 
     Attributes:
         you: the second person, ``order it up``; capitalised, a button's or a menu
-            entry's label (``Order it up``).
+            entry's label (``Order it up``), but a pass's.
         they: the third person, ``orders it up``.
         past: ``ordered it up``.
         short: the few words a bid's bubble on the table's picture has room for,
-            ``Order up``.
+            ``Order up``; a pass's button says them too (``Not alone``).
     """
 
     you: str
@@ -294,13 +294,15 @@ class Verb:
 
 _PASSES: dict[Phase | None, Verb] = {
     None: Verb("pass", "passes", "passed", "Pass"),
-    Phase.GOING_ALONE: Verb("don't go alone", "doesn't go alone", "didn't go alone", "Pass"),
+    Phase.GOING_ALONE: Verb("don't go alone", "doesn't go alone", "didn't go alone", "Not alone"),
     Phase.CARD_REQUEST: Verb(
-        "don't ask for a card", "doesn't ask for a card", "didn't ask for a card", "Pass"
+        "don't ask for a card", "doesn't ask for a card", "didn't ask for a card", "Don't ask"
     ),
 }
-"""A pass, by the phase that gives it its meaning (``None``: bidding, or unknown). The
-picture's bubbles show a seat's last bid without its phase: each is ``Pass``."""
+"""A pass, by the phase that gives it its meaning (``None``: bidding, or unknown). Its
+button and the picture's bubble say the same short words, ``Not alone`` (the answer to
+"go alone, or not"), and what was done is told in full, ``Ann didn't go alone``: never
+``pass``, which would read as a pass of the bidding."""
 
 _VERBS: dict[type[Action], Verb] = {
     OrderUp: Verb("order it up", "orders it up", "ordered it up", "Order up"),
@@ -377,14 +379,16 @@ class Wording:
         """The label of one of ``view``'s legal actions, on a button or a menu.
 
         E.g. ``Pass``, ``Order it up``, ``Order it up, ♥ hearts trump``, ``Name ♥ hearts``,
-        ``Don't go alone``, ``Play 10♥``, ``Ask North for a card``, ``Bid 8 in ♣ clubs,
+        ``Not alone``, ``Play 10♥``, ``Ask North for a card``, ``Bid 8 in ♣ clubs,
         alone after the widow``. Where a card comes from (hand or tableau) is the
         renderer's to mark.
 
         Raises:
             ValueError: ``action`` is not an action.
         """
-        label = capital(verb(action, view.phase).you)
+        said = verb(action, view.phase)
+        # A pass's button says what its bubble will: "Go alone" / "Not alone".
+        label = said.short if isinstance(action, Pass) else capital(said.you)
         match action:
             case OrderUp(suit=suit) | TakeUp(suit=suit) if suit is not None:
                 return f"{label}, {self.suit(suit)} trump"
@@ -534,18 +538,39 @@ class Wording:
         of = f"{made} of {count(v.tricks, 'trick')}"
         if result.alone is not None:  # the loner's partners sat out: the loner took them all
             return f"{self.names[result.alone]} went alone and took {of}"
-        return f"{' & '.join(self.names[s] for s in seats)} took {of}"
+        return f"{side_name([self.names[s] for s in seats])} took {of}"
 
-    def short(self, action: Action) -> tuple[str | Suit, ...]:
-        """``action`` in the few words of a bid's bubble on the table's picture, each
-        suit left for the picture to draw as its shape: ``("Order up",)``,
-        ``("Name", Suit.HEARTS)``, ``("Bid 8", Suit.CLUBS)``, ``("Call 10", Suit.SPADES)``,
-        ``("Ask Bob",)``. The same verbs as :meth:`action_label`'s, shorter.
+    def side(self, side: int) -> str:
+        """Scoring side ``side`` by its players' names (:func:`side_name`): ``Ann & Cleo``."""
+        sides = self.variant.sides
+        return side_name([name for name, s in zip(self.names, sides, strict=True) if s == side])
+
+    def outcome(self, result: HandResult) -> str:
+        """What a finished hand came to, as every screen says it after its heading: what
+        the makers took, then the points: ``Ann, Cleo and Eve took 3 of 5 tricks · Ann,
+        Cleo and Eve +1``; Jackpot's points alone (nobody makes trump, RULES.md §7). The
+        ``·`` keeps a side named as a list apart from the next.
+
+        Raises:
+            ValueError: the hand was thrown in: nothing was played.
+        """
+        if result.thrown_in:
+            raise ValueError(f"hand {result.hand_no} was thrown in: nothing was played")
+        points = points_text(result.points, [self.side(s) for s in range(len(result.points))])
+        return points if result.maker is None else f"{self.took(result)} · {points}"
+
+    def short(self, action: Action, phase: Phase | None = None) -> tuple[str | Suit, ...]:
+        """``action``, done in ``phase`` (:attr:`PlayerView.bid_phases`), in the few words
+        of a bid's bubble on the table's picture, each suit left for the picture to draw
+        as its shape: ``("Order up",)``, ``("Name", Suit.HEARTS)``, ``("Bid 8",
+        Suit.CLUBS)``, ``("Call 10", Suit.SPADES)``, ``("Ask Bob",)``, ``("Not
+        alone",)``. The same verbs as :meth:`action_label`'s, shorter (a pass's are its
+        button's words).
 
         Raises:
             ValueError: ``action`` is not an action.
         """
-        word = verb(action).short
+        word = verb(action, phase).short
         match action:
             case OrderUp(suit=suit) | TakeUp(suit=suit) if suit is not None:
                 return word, suit
@@ -579,11 +604,12 @@ def stand_in_name(member: str) -> str:
 
 
 def side_name(names: Sequence[str]) -> str:
-    """A side named by its players, as every text names a side: ``Ann``, ``Ann & Cleo``,
-    ``Ann, Cleo & Eve`` (six-hand's three partners)."""
+    """A side named by its players, as every text names a side: ``Ann``, ``Ann & Cleo``
+    (a pair, as a team is named), ``Ann, Cleo and Eve`` (six-hand's three partners, a
+    list as one is written)."""
     if len(names) <= 2:
         return " & ".join(names)
-    return ", ".join(names[:-1]) + " & " + names[-1]
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def score_text(
@@ -738,17 +764,20 @@ def won_game(names: str, *, short: bool = False) -> str:
 
 
 def deals_left(view: PlayerView, *, short: bool = False) -> str:
-    """Jackpot's progress, which ends on deals rather than points (RULES.md §7 ruling):
-    ``deal 3 of 12``; ``deal 13, to break a tie for the most chips`` once a deal that
-    should have ended the game left a tie; between that deal and the next, ``a tie for
-    the most chips: one more deal``. ``short``, for the table picture's band: ``deal
-    3/12``, ``tie-break``."""
+    """Jackpot's progress, which ends on deals rather than points (RULES.md §7 ruling,
+    docs/rulings.md R22): ``deal 3 of 12``; ``deal 13, to break a tie for the most
+    chips`` once a deal that should have ended the game left a tie, and after the game
+    that deal ended (never ``deal 13 of 12``); between that deal and the next, ``a tie
+    for the most chips: one more deal``. ``short``, for the table picture's band:
+    ``deal 3/12``, ``tie-break``."""
     hands = view.options.hands if view.options is not None else 0
+    # A deal past the last is one a tie called for: the tie is over once the game is.
+    tie_break = view.tie_break or 0 < hands < view.hand_no
     if short:
-        return "tie-break" if view.tie_break else f"deal {view.hand_no}/{hands}"
-    if not view.tie_break:
+        return "tie-break" if tie_break else f"deal {view.hand_no}/{hands}"
+    if not tie_break:
         return f"deal {view.hand_no} of {hands}"
-    if view.phase is Phase.HAND_OVER:
+    if view.tie_break and view.phase is Phase.HAND_OVER:
         return "a tie for the most chips: one more deal"
     return f"deal {view.hand_no}, to break a tie for the most chips"
 

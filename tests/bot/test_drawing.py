@@ -529,8 +529,9 @@ def _bids_until(variant: str, seed: int, until: Callable[[PlayerView], bool]) ->
 def test_a_maker_who_does_not_go_alone_is_not_shown_passing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A Euchre maker who declines to go alone: the bubble says ``Not alone``, never
-    ``Pass``, and the description says they did not go alone."""
+    """A Euchre maker who declines to go alone: the bubble says ``Not alone``, as the
+    button did (issue 43), never ``Pass``, and the description says they did not go
+    alone."""
     for seed in range(40):
         game = Game("euchre", seed=seed)
         game.deal()

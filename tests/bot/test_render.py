@@ -13,7 +13,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot import render
+from bot import drawing, render
 from bot.drawing import DESCRIPTION_LIMIT, describe, draw_table
 from bot.emojis import TEXT_FACES, CardFaces
 from bot.faces import EMOJI_NAMES
@@ -740,9 +740,30 @@ def test_the_score_is_written_one_way_on_every_screen() -> None:
 
 
 def test_a_side_of_three_reads_as_a_list() -> None:
-    """Issue 33: six-hand's sides read ``Ann, Cleo & Eve``, not ``Ann & Cleo & Eve``."""
+    """Issues 33, 43: six-hand's sides read ``Ann, Cleo and Eve``, never ``Ann & Cleo &
+    Eve``: in the web table's words (each side's name, the hand's end) too."""
     seating = render.Seating(("Ann", "Bob", "Cleo", "Dev", "Eve", "Fay"), (None,) * 6)
-    assert seating.side_names(0, VARIANTS["six_hand"].sides) == "Ann, Cleo & Eve"
+    assert seating.side_names(0, VARIANTS["six_hand"].sides) == "Ann, Cleo and Eve"
+    game = drawing._advanced(
+        "six_hand", 1, lambda v: v.hand_just_over is not None and v.hand_just_over.points[0] > 0
+    )
+    words = render.page_words(game.view(0), seating)
+    assert words["sides"] == ["Ann, Cleo and Eve", "Bob, Dev and Fay"]
+    assert "Ann, Cleo and Eve +" in words["hand_end"] and " & " not in words["hand_end"]
+
+
+def test_declining_to_go_alone_is_told_so_on_the_web() -> None:
+    """Issue 43: a maker's pass in the going-alone round is ``Not alone`` on its button,
+    as on its bubble on the picture (``tests/bot/test_drawing.py``), and ``Ann didn't go
+    alone`` in the web table's bids, never ``Ann passed``."""
+    game = drawing._advanced("euchre", 2, lambda v: v.phase is Phase.GOING_ALONE)
+    seat = game.turn
+    assert seat is not None and game.phase is Phase.GOING_ALONE
+    seating = render.Seating(("Ann", "Bob", "Cleo", "Dev"), (101, None, None, None))
+    assert render.button_label(Pass(), game.view(seat), seating) == "Not alone"
+    game.apply(seat, Pass())
+    name = seating.names[seat]
+    assert render.page_words(game.view(0), seating)["bids"][-1] == f"{name} didn't go alone"
 
 
 def test_wins_and_losses_and_ratings_read_alike() -> None:

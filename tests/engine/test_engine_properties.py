@@ -245,6 +245,7 @@ VIEW_FIELDS = {
     "options",
     "discards",
     "tie_break",
+    "bid_phases",
 }
 
 

@@ -49,6 +49,7 @@ from engine.wording import (
     prompt,
     score_text,
     scores,
+    side_name,
     signed,
     sort_cards,
     suit_groups,
@@ -274,12 +275,49 @@ def test_a_label_a_narration_and_a_bubble_share_one_verb(variant: str, options: 
         words = Wording(game.variant, names)
         for action in view.legal_actions:
             forms = verb(action, view.phase)
-            assert words.action_label(view, action).lower().startswith(forms.you)
+            # A pass's button says its bubble's words ("Not alone").
+            label = forms.short.lower() if isinstance(action, Pass) else forms.you
+            assert words.action_label(view, action).lower().startswith(label)
             assert words.narrate(seat, action, view.phase).startswith(f"P{seat} {forms.they}")
             said = words.narrate(seat, action, view.phase, past=True)
             assert said.startswith(f"P{seat} {forms.past}")
-            bubble = words.short(action)
-            assert isinstance(bubble[0], str) and bubble[0].startswith(verb(action).short)
+            bubble = words.short(action, view.phase)
+            assert isinstance(bubble[0], str)
+            assert bubble[0].startswith(verb(action, view.phase).short)
+
+
+def test_declining_to_go_alone_reads_so_on_its_button_its_bubble_and_after() -> None:
+    """Issue 43: a pass in the going-alone round, the maker's or (six-hand, RULES.md §4)
+    a defender's, is ``Not alone`` on its button and on the picture's bubble alike, and
+    ``Bob didn't go alone`` in the bids told afterwards, never ``passed``: the view keeps
+    the phase each bid was made in."""
+    names = tuple(f"P{s}" for s in range(6))
+    for seed in range(50):
+        game = Game("six_hand", seed=seed)
+        game.deal()
+        rng = random.Random(seed)
+        while game.turn is not None and game.phase in (Phase.BIDDING_1, Phase.BIDDING_2):
+            legal = game.legal_actions(game.turn)
+            game.apply(game.turn, rng.choice([a for a in legal if a != Pass()] or legal))
+        if game.phase is Phase.GOING_ALONE and game.turn == game.view(None).maker:
+            game.apply(game.turn, Pass())  # the maker is asked first, and declines
+        if game.phase is Phase.GOING_ALONE:
+            break
+    else:
+        pytest.fail("no seeded six-hand deal asked a defender to go alone")
+    seat = game.turn
+    words = Wording(game.variant, names)
+    assert words.action_label(game.view(seat), Pass()) == "Not alone"
+    game.apply(seat, Pass())
+    view = game.view(None)
+    assert len(view.bid_phases) == len(view.bids)
+    assert view.bids[-1] == (seat, Pass()) and view.bid_phases[-1] is Phase.GOING_ALONE
+    assert words.narrate(seat, Pass(), view.bid_phases[-1], past=True) == (
+        f"P{seat} didn't go alone"
+    )
+    assert words.short(Pass(), view.bid_phases[-1]) == ("Not alone",)
+    assert view.bid_phases[-2] is Phase.GOING_ALONE and view.bids[-2][0] == view.maker
+    assert {*view.bid_phases[:-2]} <= {Phase.BIDDING_1, Phase.BIDDING_2}
 
 
 @pytest.mark.parametrize(
@@ -459,6 +497,19 @@ def test_what_the_makers_took() -> None:
     )
 
 
+def test_a_side_of_three_is_one_list_wherever_it_is_named() -> None:
+    """Issue 43: six-hand's three partners are written as a list is, ``Ann, CPU 3 and
+    CPU 5``, alike in what they took and in their points, never ``Ann & CPU 3 & CPU 5``."""
+    names = ("Ann", "CPU 2", "CPU 3", "CPU 4", "CPU 5", "CPU 6")
+    six = Wording(VARIANTS["six_hand"], names)
+    result = _result(maker=0, tricks=(1, 1, 1, 0, 1, 1), points=(1, 0))
+    side = side_name(names[0::2])
+    assert side == "Ann, CPU 3 and CPU 5"
+    assert six.side(0) == side and six.side(1) == "CPU 2, CPU 4 and CPU 6"
+    assert six.outcome(result) == f"{side} took 3 of 5 tricks · {side} +1"
+    assert side_name(("Ann", "Cleo")) == "Ann & Cleo"
+
+
 def test_a_march_a_euchre_and_jackpots_sweep() -> None:
     """The verdict follows the engine's flags; Jackpot's march sweeps the pool (§7)."""
     euchre = VARIANTS["euchre"]
@@ -502,6 +553,11 @@ def test_jackpots_deals_in_words_and_in_the_pictures_short_form() -> None:
     tied = replace(view, hand_no=13, tie_break=True)
     assert deals_left(tied) == "deal 13, to break a tie for the most chips"
     assert deals_left(tied, short=True) == "tie-break"
+    # Issue 43, docs/rulings.md R22: the game that deal ended is over, and no longer
+    # tied, but its deal is still no "deal 13 of 12".
+    over = replace(view, hand_no=13, phase=Phase.GAME_OVER)
+    assert deals_left(over) == "deal 13, to break a tie for the most chips"
+    assert deals_left(over, short=True) == "tie-break"
 
 
 def test_the_games_end_and_a_hand_thrown_in() -> None:
