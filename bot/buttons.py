@@ -8,7 +8,8 @@ An action id names a card only on the ephemeral message of the player who may
 play it, so a custom_id never shows anyone a card hidden from them. The kinds
 are registered in ``setup_hook`` (``DYNAMIC_ITEMS``), so buttons keep working
 after a restart or after their view timed out. A click goes at once to the cog
-that owns the feature (``GameControls``, ``LobbyControls``, ``RecordControls``),
+that owns the feature (``GameControls``, ``LobbyControls``, ``RecordControls``,
+``EventControls``),
 found by name on the client, so this module imports no cog and no cog module
 imports another. How a component looks is the business of ``bot.layout`` and of
 the cogs' own views: here a kind only wraps the button or select it is given.
@@ -46,6 +47,8 @@ __all__ = [
     "ActionSelect",
     "ChallengeButton",
     "Control",
+    "EventButton",
+    "EventControls",
     "GameControls",
     "HintButton",
     "LaunchButton",
@@ -116,6 +119,14 @@ class RecordControls(Protocol):
     ) -> None: ...
 
 
+class EventControls(Protocol):
+    """What the events cog (``"Events"``) does with an event's sign-up buttons."""
+
+    async def on_event(
+        self, interaction: discord.Interaction, event_id: int, what: str
+    ) -> None: ...
+
+
 class ShardedClient(Protocol):
     """The client as components see it: which guilds its process serves (``TuqueBot``)."""
 
@@ -146,6 +157,10 @@ def _lobbies(interaction: discord.Interaction) -> LobbyControls:
 
 def _records(interaction: discord.Interaction) -> RecordControls:
     return cast(RecordControls, _cog(interaction, "Records"))
+
+
+def _events(interaction: discord.Interaction) -> EventControls:
+    return cast(EventControls, _cog(interaction, "Events"))
 
 
 def _picked(interaction: discord.Interaction) -> str | None:
@@ -375,6 +390,16 @@ class ReplayButton(
         await _records(interaction).show_replay(interaction, game, step)
 
 
+class EventButton(
+    Control[discord.ui.Button[Any]], ids="tuque:event:{event:id}:{what:join|leave|start|cancel}"
+):
+    """An event's Join and Leave (anyone), Start and Cancel (its host, or a member who
+    may manage events)."""
+
+    async def route(self, interaction: discord.Interaction, *, event: int, what: str) -> None:
+        await _events(interaction).on_event(interaction, event, what)
+
+
 KINDS: tuple[type[Control[Any]], ...] = (
     ActionButton,
     ActionSelect,
@@ -389,6 +414,7 @@ KINDS: tuple[type[Control[Any]], ...] = (
     LobbySelect,
     LeaderboardButton,
     ReplayButton,
+    EventButton,
 )
 """Every kind of component with a custom_id format."""
 

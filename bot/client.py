@@ -283,9 +283,10 @@ class TuqueBot(commands.AutoShardedBot):
     ) -> None:
         # Slash commands and components need no privileged intents, and no message content.
         # Of the gateway's events the bot needs only its servers and their channels
-        # (INTERACTION_CREATE comes whatever the intents): the messages' events, which
-        # Discord would send back for every post and edit the bot makes, cost the event
-        # loop a parse each and tell it nothing it uses.
+        # (INTERACTION_CREATE comes whatever the intents), and their scheduled events (an
+        # event's Discord event: members marking Interested sign up; not privileged):
+        # the messages' events, which Discord would send back for every post and edit
+        # the bot makes, cost the event loop a parse each and tell it nothing it uses.
         # No message cache: the bot edits its messages by id and never reads the cache,
         # and a thousand cached messages would only lengthen every garbage collection.
         options.setdefault("max_messages", None)
@@ -297,7 +298,7 @@ class TuqueBot(commands.AutoShardedBot):
         metrics = Metrics(budget) if settings.metrics_port is not None else None
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents(guilds=True),
+            intents=discord.Intents(guilds=True, guild_scheduled_events=True),
             tree_cls=TuqueTree,
             **options,
         )

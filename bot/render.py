@@ -11,15 +11,25 @@ followed by their text (``<:tq_10h:…> 10♥``), which screen readers read; wit
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import discord
 
 from bot.emojis import TEXT_FACES, CardFaces
+from bot.events.event import Event
+from bot.events.event import Status as EventStatus
+from bot.events.model import Config as EventConfig
+from bot.events.model import Fill as EventFill
+from bot.events.model import Format as EventFormat
+from bot.events.model import SitOut
 from bot.store import (
+    EventRow,
     GameRow,
     GameStatus,
     GuildSettings,
@@ -1030,3 +1040,165 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
     if stats.hints:
         embed.add_field(name="Hints taken", value=str(stats.hints))
     return embed
+
+
+# --- events (issue 42; docs/events.md) -------------------------------------------------
+
+EVENT_COLOUR = discord.Colour.purple()
+
+_EVENT_STATUS = {
+    EventStatus.SIGN_UP: "Sign-up is open",
+    EventStatus.RUNNING: "Under way",
+    EventStatus.BETWEEN: "Between rounds",
+    EventStatus.FINISHED: "Finished",
+    EventStatus.CANCELLED: "Cancelled",
+}
+
+
+def round_length(config: EventConfig) -> str:
+    """A round's length in words: ``8 hands``, ``30 minutes``, or both."""
+    parts = []
+    if config.hands is not None:
+        parts.append(f"{config.hands} hand{'s' if config.hands != 1 else ''}")
+    if config.minutes is not None:
+        parts.append(f"{config.minutes} minute{'s' if config.minutes != 1 else ''}")
+    return " or ".join(parts)
+
+
+def event_score(score: Fraction, config: EventConfig) -> str:
+    """A standings score as members read it: points (progressive), match points with
+    halves (``2½``), or a duplicate percentage."""
+    if config.format is EventFormat.DUPLICATE:
+        return f"{float(score) * 100:.1f}%"
+    whole, half = divmod(score, 1)
+    return f"{int(whole)}{'½' if half else ''}" if score >= 0 else str(score)
+
+
+def _entry_name(members: Sequence[int | None]) -> str:
+    return " & ".join("a computer" if m is None else f"<@{m}>" for m in members)
+
+
+def event_embed(row: EventRow) -> discord.Embed:
+    """An event's sign-up message: what it is, when it starts, and who is in. Ids and
+    options only: an event holds nothing hidden."""
+    event, config = row.event, row.event.config
+    title = VARIANTS[config.variant].title
+    embed = discord.Embed(
+        title=f"{config.name}", description=f"{title} · {config.format.label}", colour=EVENT_COLOUR
+    )
+    rules = [f"{config.rounds} round{'s' if config.rounds != 1 else ''} of {round_length(config)}"]
+    if config.loner_bonus:
+        rules.append(f"a loner that marches scores {config.loner_bonus} more")
+    if config.format is EventFormat.PROGRESSIVE and config.fill is EventFill.SIT_OUT:
+        sit = "the round's average" if config.sit_out is SitOut.AVERAGE else config.sit_out_points
+        rules.append(f"a member who sits out scores {sit}")
+    elif config.fill is EventFill.COMPUTERS:
+        rules.append("computers fill the empty seats")
+    embed.add_field(name="Rules", value="; ".join(rules) + ".", inline=False)
+    when = f"<t:{int(row.starts_at)}:F> (<t:{int(row.starts_at)}:R>)"
+    embed.add_field(name="Starts", value=when, inline=False)
+    members = event.signed_up
+    listed = " ".join(f"<@{m}>" for m in members[:80]) or "*nobody yet*"
+    if len(members) > 80:
+        listed += f" and {len(members) - 80} more"
+    embed.add_field(name=f"In ({len(members)})", value=listed, inline=False)
+    embed.set_footer(
+        text=f"{_EVENT_STATUS[event.status]} · hosted by a member · needs "
+        f"{config.format.minimum} or more"
+    )
+    return embed
+
+
+def seating_text(event: Event) -> str:
+    """The seating of the round in play: each table's sides (partners with ``&``), and
+    who sits out."""
+    rnd = event.rounds[-1]
+    lines = [f"**{event.config.name}: round {rnd.number} of {event.config.rounds}**"]
+    for seating in rnd.seatings:
+        sides = " vs ".join(_entry_name(seating.side(side)) for side in (0, 1))
+        lines.append(f"Table {seating.table}: {sides}")
+    out = [m for e in event.entries if e.number in rnd.sitting_out for m in e.members]
+    if out:
+        lines.append(f"Sitting out: {_entry_name(out)}")
+    return "\n".join(lines)
+
+
+def standings_embed(event: Event) -> discord.Embed:
+    """The standings so far: place, entry, score, rounds played, and the round in play's
+    progress (tables finished); a member a computer plays for now is marked away."""
+    config = event.config
+    embed = discord.Embed(title=f"{config.name}: standings", colour=EVENT_COLOUR)
+    lines = []
+    for line in event.standings()[:40]:
+        place = "–" if line.place is None else f"{line.place}."
+        notes = " · *away*" if line.away else (" · *left*" if line.left else "")
+        lines.append(
+            f"{place} {_entry_name(line.members)}: **{event_score(line.score, config)}** "
+            f"({line.played} played){notes}"
+        )
+    embed.description = "\n".join(lines) or "*nobody yet*"
+    if event.rounds:
+        rnd = event.rounds[-1]
+        done = sum(r is not None for r in rnd.results)
+        embed.set_footer(
+            text=f"Round {rnd.number} of {config.rounds}: {done} of {len(rnd.seatings)} "
+            f"tables finished · {_EVENT_STATUS[event.status]}"
+        )
+    return embed
+
+
+_PODIUM = ("🥇", "🥈", "🥉")
+
+
+def results_embed(event: Event) -> discord.Embed:
+    """The event's results: the podium, then each entry's night (its score each round)."""
+    config = event.config
+    lines = event.standings()
+    podium = [
+        f"{_PODIUM[line.place - 1]} {_entry_name(line.members)}: "
+        f"**{event_score(line.score, config)}**"
+        for line in lines
+        if line.place is not None and line.place <= 3
+    ]
+    embed = discord.Embed(
+        title=f"{config.name}: results",
+        description="\n".join(podium) or "*nobody placed*",
+        colour=RESULT_COLOUR,
+    )
+    nights = []
+    for line in lines[:40]:
+        rounds = " · ".join("–" if r is None else event_score(r, config) for r in line.rounds)
+        place = "–" if line.place is None else f"{line.place}."
+        nights.append(f"{place} {_entry_name(line.members)}: {rounds}")
+    embed.add_field(name="Each night, round by round", value="\n".join(nights) or "–", inline=False)
+    embed.set_footer(text=f"{VARIANTS[config.variant].title} · {config.format.label}")
+    return embed
+
+
+def results_csv(event: Event, names: Mapping[int, str]) -> str:
+    """The event's results as CSV: place, entry, members (``names`` by user id, else the
+    id), score, tie-breaks, points, rounds played, then each round's score."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    config = event.config
+    rounds = [f"round {n}" for n in range(1, event.round_no + 1)]
+    writer.writerow(
+        ["place", "entry", "members", "score", "tiebreaks", "points", "played", *rounds]
+    )
+    for line in event.standings():
+        members = " & ".join(
+            "computer" if m is None else names.get(m, str(m)) for m in line.members
+        )
+        writer.writerow(
+            [
+                "" if line.place is None else line.place,
+                line.entry,
+                members,
+                event_score(line.score, config),
+                " ".join(str(float(t)) for t in line.tiebreaks),
+                line.points,
+                line.played,
+                *("" if r is None else event_score(r, config) for r in line.rounds),
+            ]
+        )
+    return out.getvalue()

@@ -1,9 +1,11 @@
-"""The bot's features, one cog each: games, lobbies and challenges, records, settings.
+"""The bot's features, one cog each: games, lobbies and challenges, records, settings,
+events.
 
 Every slash command is a subcommand of ``/tuque``. discord.py binds an
 ``app_commands.Group`` to one cog, and ``/tuque`` spans them all, so each cog declares
-its commands as top-level ones and moves them into the bot's ``/tuque`` group when
-it loads (``TuqueCog``); the commands keep their binding to the cog that owns them.
+its commands as top-level ones (or a group of them: ``/tuque event new``) and moves
+them into the bot's ``/tuque`` group when it loads (``TuqueCog``); the commands keep
+their binding to the cog that owns them.
 """
 
 from __future__ import annotations
@@ -29,7 +31,13 @@ log = logging.getLogger(__name__)
 SWEEP_SECONDS = 30.0
 """Seconds between two runs of a cog's ``sweep`` (turn timers, expiry)."""
 
-EXTENSIONS = ("bot.cogs.games", "bot.cogs.lobbies", "bot.cogs.records", "bot.cogs.settings")
+EXTENSIONS = (
+    "bot.cogs.games",
+    "bot.cogs.lobbies",
+    "bot.cogs.records",
+    "bot.cogs.settings",
+    "bot.cogs.events",
+)
 """The cogs' modules, loaded in this order by ``TuqueBot.setup_hook``."""
 
 
@@ -49,7 +57,7 @@ class TuqueCog(commands.Cog):
 
     def __init__(self, bot: TuqueBot) -> None:
         self.bot = bot
-        self._subcommands: list[app_commands.Command[Any, ..., Any]] = []
+        self._subcommands: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = []
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The server's settings (``/tuque settings``): its own, the bot's defaults for
@@ -92,7 +100,7 @@ class TuqueCog(commands.Cog):
         # Emptied here so that Cog._inject does not add them to the tree at top level.
         moved, self.__cog_app_commands__ = self.__cog_app_commands__, []
         for command in moved:
-            assert isinstance(command, app_commands.Command), "no nested groups under /tuque"
+            assert isinstance(command, app_commands.Command | app_commands.Group)
             self.bot.tuque.add_command(command)
             self._subcommands.append(command)
         if type(self).sweep is not TuqueCog.sweep:

@@ -175,6 +175,10 @@ class GameSessions:
         """The guilds that allow hints in rated games (``/tuque settings`` keeps it up to
         date); elsewhere only games with a computer offer them."""
         self._sessions: dict[int, Session] = {}
+        self.last_hands: dict[int, int] = {}
+        """The games that end with a given hand (an event's round, ``Table.last_hand``),
+        by game id: filled by the events cog before :meth:`restore`, kept by :meth:`start`
+        and :meth:`end_after`."""
         # Games that ended here whose last posts, hand views or table edit may still be
         # under way: ``showing`` looks at them too, until they are shown.
         self._ended: dict[int, Session] = {}
@@ -216,6 +220,8 @@ class GameSessions:
                 await self._abandon(row, error)
                 continue
             table = table_of(row.id, row.seats, game, row.guild_id)
+            if row.id in self.last_hands:
+                table = table.ending_after(self.last_hands[row.id])
             session = Session(
                 table,
                 row.guild_id,
@@ -354,6 +360,9 @@ class GameSessions:
         accepting: int | None = None,
         lobby: int | None = None,
         once_here: bool = False,
+        seed: int | None = None,
+        event_table: tuple[int, int, int] | None = None,
+        last_hand: int | None = None,
     ) -> Session:
         """Deal a new game, store it with its deal, and run it; show it with ``open``.
 
@@ -361,14 +370,19 @@ class GameSessions:
         ``Store.create_game`` takes them, their sides the variant's. With ``accepting``
         (a challenge id) or ``lobby`` (a lobby id) the challenge is accepted or the
         lobby started in the transaction that creates the game; with ``once_here``, no
-        member may already play a game in the channel.
+        member may already play a game in the channel. An event's table (``docs/events.md``)
+        gives its deals' ``seed`` (else a random one), ``event_table`` ``(event, round,
+        table)``, linked in the transaction that creates the game, and ``last_hand``,
+        the hand its game ends with (``Table.last_hand``).
 
         Raises:
             AlreadyPlaying: two of the members already share an active game here.
             AlreadyHere: with ``once_here``, a member plays a game in the channel.
             ChallengeClosed, LobbyClosed: the challenge or lobby is no longer open.
+            TableOpened, StaleRound, EventClosed: the event's table has its game, or
+                may no longer open.
         """
-        game = Game(variant, seed=secrets.randbits(62), **options)
+        game = Game(variant, seed=secrets.randbits(62) if seed is None else seed, **options)
         game.deal()
         game_id = await self.store.create_game(
             guild_id,
@@ -382,12 +396,16 @@ class GameSessions:
             accepting=accepting,
             lobby=lobby,
             once_here=once_here,
+            event_table=event_table,
         )
         if any(s.user_id is not None and not s.display_name for s in seats):
             # The names the store knows (a member's last seen display name).
             seats = (await self.store.load_game(game_id)).seats
         rows = tuple(sorted(seats, key=lambda s: s.seat))
         table = table_of(game_id, rows, game, guild_id)
+        if last_hand is not None:
+            self.last_hands[game_id] = last_hand
+            table = table.ending_after(last_hand)
         session = Session(table, guild_id, channel_id, rows, seating_of(rows, table))
         await self._load_aids(session)
         self._sessions[game_id] = session
@@ -423,6 +441,32 @@ class GameSessions:
             return
         self._run_bot(session)
 
+    async def end_after(self, game_id: int, hand_no: int | None = None) -> None:
+        """The running game ``game_id`` ends when hand ``hand_no`` is over (None: the
+        hand in play): an event round's clock ran out (``Table.last_hand``). Under the
+        game's lock, as every change of its table."""
+        session = self._sessions.get(game_id)
+        if session is None:
+            return
+        async with session.lock:
+            last = session.table.game.hand_no if hand_no is None else hand_no
+            if session.table.last_hand is None or last < session.table.last_hand:
+                self.last_hands[game_id] = last
+                session.table = session.table.ending_after(last)
+
+    async def resign_member(self, game_id: int, member: int) -> None:
+        """``member`` leaves the running game ``game_id`` without a click there (they
+        left its event, R34): as their resignation (R26), a computer plays their seat
+        to the end or their side loses now. Nothing if they play no seat of it."""
+        session = self._sessions.get(game_id)
+        if session is None:
+            return
+        async with session.lock:
+            seat = session.table.seat_of(member)
+            if seat is None or session.finished or not session.table.seats[seat].playing:
+                return
+            await self._take(session, session.table.resign(seat))
+
     # --- the one path of a change ------------------------------------------------------
 
     async def _take(
@@ -446,6 +490,7 @@ class GameSessions:
             session.seating = seating_of(session.rows, change.after)
         if change.after.finished:
             self._sessions.pop(session.id, None)
+            self.last_hands.pop(session.id, None)
             self._forget_shown()
             self._ended[session.id] = session
             log.info("game %d ended", session.id)

@@ -21,7 +21,7 @@ results. The rules of the event are :mod:`bot.events`'s; the store decides races
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +30,7 @@ from sqlalchemy import and_, insert, select, update
 from bot.events.event import AlreadyStarted, Event, EventClosed, StaleRound, Status
 from bot.events.model import Config
 from bot.store.base import Connection, StoreBase, StoreError, _now
-from bot.store.schema import event_tables, events
+from bot.store.schema import event_tables, events, players
 
 __all__ = ["EventNotFound", "EventQueries", "EventRow", "TableOpened"]
 
@@ -322,6 +322,16 @@ class EventQueries(StoreBase):
                 )
             ).first()
         return None if row is None else (row.event_id, row.round_no, row.table_no)
+
+    async def player_names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
+        """The last known display names of ``user_ids`` in the guild (those known)."""
+        async with self._read() as db:
+            rows = await db.execute(
+                select(players.c.user_id, players.c.display_name).where(
+                    players.c.guild_id == guild_id, players.c.user_id.in_(list(user_ids))
+                )
+            )
+            return {row.user_id: row.display_name for row in rows}
 
     async def finished_events(self, guild_id: int) -> list[Event]:
         """The guild's finished events, oldest first (places in ``/tuque stats``)."""

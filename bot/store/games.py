@@ -814,7 +814,8 @@ class GameQueries(StoreBase):
         ``event_table`` ``(event id, round, table)`` the game is that event table's,
         linked in the same transaction after the event's row is locked: of two openings
         of a table one creates its game, the other raises ``TableOpened``; a round no
-        longer in play raises ``StaleRound``, an event over ``EventClosed``. Nothing
+        longer in play raises ``StaleRound``, an event over ``EventClosed``; members who
+        share another game may meet at an event's table (no ``AlreadyPlaying``). Nothing
         is written on error.
         """
         ordered = sorted(seats, key=lambda s: s.seat)
@@ -855,7 +856,10 @@ class GameQueries(StoreBase):
             # The members are locked first: of two creations racing for them, the second
             # waits, then finds the first's game.
             await lock_members(db, humans)
-            await _require_no_shared_game(db, guild_id, humans)
+            if event_table is None:
+                # An event seats its members where its movement says (docs/events.md),
+                # whatever else they play together.
+                await _require_no_shared_game(db, guild_id, humans)
             if once_here:
                 await _require_none_here(db, guild_id, channel_id, humans)
             game_id: int = (

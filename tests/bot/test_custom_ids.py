@@ -19,6 +19,7 @@ from bot.buttons import (
     ActionSelect,
     ChallengeButton,
     Control,
+    EventButton,
     HintButton,
     LaunchButton,
     LeaderboardButton,
@@ -57,6 +58,10 @@ OLD_IDS: list[tuple[type[Control[Any]], dict[str, int | str], str]] = [
     *(
         (ReplayButton, {"game": 12, "step": 30, "way": way}, f"tuque:replay:12:30:{way}")
         for way in ("prevhand", "prev", "next", "nexthand")
+    ),
+    *(
+        (EventButton, {"event": 3, "what": what}, f"tuque:event:3:{what}")
+        for what in ("join", "leave", "start", "cancel")
     ),
     (
         ShowHandButton,
