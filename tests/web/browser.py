@@ -30,6 +30,10 @@ _ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--disable-dev-shm-usage",
+    # The Activity's test plays Discord's client at https://discord.com (routed, so
+    # "public") around the bot on 127.0.0.1, which Chromium's Local Network Access
+    # checks would block; in Discord both are public addresses.
+    "--disable-features=LocalNetworkAccessChecks",
 ]
 
 STEP = 20_000
@@ -71,18 +75,31 @@ async def open_page(
     return page
 
 
+_BLOCKED = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.tuqueBlocked(`${event.effectiveDirective} blocked ${event.blockedURI || "inline"}`
+    + ` (${event.sourceFile || document.URL}:${event.lineNumber})`);
+});
+"""
+"""Run in every frame of a watched page: tells the test what the server's
+Content-Security-Policy blocked there (docs/web.md, "Closed to other sites")."""
+
+
 async def watched(page: Page) -> Page:
-    """``page`` with the tests' timeout, keeping the uncaught errors it throws (every
-    one fails a test: a page that throws is broken for a person)."""
+    """``page`` with the tests' timeout, keeping the uncaught errors it throws and what
+    the Content-Security-Policy blocks in it or its frames (every one fails a test: a
+    page that throws, or whose script or style is blocked, is broken for a person)."""
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    await page.expose_binding("tuqueBlocked", lambda source, text: errors.append(text))
+    await page.add_init_script(_BLOCKED)
     page.set_default_timeout(STEP)
     page.errors = errors  # type: ignore[attr-defined]
     return page
 
 
 def page_errors(page: Page) -> list[str]:
-    """The uncaught errors the page threw so far."""
+    """The uncaught errors the page threw so far, and what the policy blocked."""
     return list(page.errors)  # type: ignore[attr-defined]
 
 

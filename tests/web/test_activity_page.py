@@ -95,12 +95,13 @@ async def open_in_discord(
     """The Activity as Discord opens it: in an iframe at the URL mapping's root with
     Discord's query, the real SDK in it talking to a page playing Discord's client
     (``discord_client.html``), which signs ``member`` in with a code the double issued.
-    The client's page is served at the Activity's origin: the SDK takes messages only
-    from origins it knows, its own page's among them. Returns the client's page (its
-    ``handshakes`` and ``commands`` to read), the Activity's frame, and the server's
-    answer to the frame's ``POST /api/activity/token``, once it came."""
+    The client's page is served at ``https://discord.com``, as Discord's web client is:
+    the SDK takes messages only from origins it knows, and the Activity's page lets
+    only Discord's frame it. Returns the client's page (its ``handshakes`` and
+    ``commands`` to read), the Activity's frame, and the server's answer to the frame's
+    ``POST /api/activity/token``, once it came."""
     assert bot.web is not None and bot.web.address is not None
-    activity = "/?" + urlencode(
+    activity = f"{bot.web.address}/?" + urlencode(
         {
             "frame_id": FRAME_ID,
             "instance_id": instance.instance_id,
@@ -109,7 +110,7 @@ async def open_in_discord(
             "channel_id": instance.channel.id,
         }
     )
-    address = f"{bot.web.address}/discord-client?" + urlencode(
+    address = "https://discord.com/discord-client?" + urlencode(
         {
             "activity": activity,
             "code": double.authorize(member),
