@@ -449,6 +449,7 @@ class TuqueBot(commands.AutoShardedBot):
             activity=activity,
             serves=self.serves_guild,
             remote=shared,
+            public_url=settings.web_url,
         )
         address = await self.web.start(settings.web_host, port)
         if not settings.web_url:

@@ -94,7 +94,9 @@ class Settings(BaseSettings):
     web_url: str | None = Field(default=None, pattern=r"^https?://[^\s/?#]+(/[^\s?#]*)?$")
     """Where members' browsers reach the web table, e.g. ``https://tuque.example.org``
     behind a reverse proxy; the links in messages start with it. Unset:
-    ``http://WEB_HOST:WEB_PORT``, which only works on the bot's own machine or network."""
+    ``http://WEB_HOST:WEB_PORT``, which only works on the bot's own machine or network.
+    The server answers its name (and ``localhost``, and addresses in digits) only, and
+    lets its origin's pages open sockets (docs/web.md, "Closed to other sites")."""
 
     web_secret: SecretStr | None = Field(default=None, min_length=16)
     """The key that signs the web links (HMAC-SHA256), at least 16 characters. Unset,

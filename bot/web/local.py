@@ -41,6 +41,7 @@ from bot.store import SeatRow, Store, StoreError
 from bot.web.home import FormRefused, NewGame, YourGame, page, parse_new
 from bot.web.links import Links
 from bot.web.server import BURST, RATE_PER_SECOND, WebServer, WebUnavailable
+from bot.web.sites import Sites
 from bot.workers import computer_pool
 from engine.variants import VARIANTS
 
@@ -117,15 +118,18 @@ class LocalTable:
         sessions: the running games (the web is their only screen).
         links: makes the person's seat links (relative: ``/table/<id>?t=<token>``).
         name: the person's name at the table.
+        sites: the server's names and origins (:attr:`WebServer.sites`): a form is
+            taken from the server's own pages only.
 
     Attributes:
         address: ``http://host:port`` once serving (set by :func:`running`).
     """
 
-    def __init__(self, sessions: GameSessions, links: Links, name: str) -> None:
+    def __init__(self, sessions: GameSessions, links: Links, name: str, sites: Sites) -> None:
         self.sessions = sessions
         self.links = links
         self.name = name
+        self.sites = sites
         self.address = ""
 
     def games(self) -> list[Session]:
@@ -158,8 +162,7 @@ class LocalTable:
     async def new(self, request: web.Request) -> web.Response:
         """``POST /new``: start the game the form asks for and send the browser to the
         person's seat (303); a form refused is a 400 page saying why, nothing started."""
-        origin = request.headers.get("Origin")
-        if origin is not None and origin != f"{request.scheme}://{request.host}":
+        if not self.sites.lets_in(request.headers.get("Origin"), request.headers.get("Host")):
             # A page of another site can post a form here from the person's browser.
             return _page_refused("That form came from another site: start games here.")
         try:
@@ -230,7 +233,7 @@ async def running(
             store, executor, links, None, move_delay=move_delay, home="/", rate=rate, burst=burst
         )
         sessions = server.sessions
-        local = LocalTable(sessions, links, name)
+        local = LocalTable(sessions, links, name, server.sites)
         server.app.router.add_get("/", local.home)
         server.app.router.add_post("/new", local.new)
         try:

@@ -8,7 +8,9 @@ from that viewer's ``PlayerView`` alone; the score pad's history of hands carrie
 card at all. Everything here is pure: no sockets, no asyncio.
 
 Frames are UTF-8 JSON bytes made by orjson (a tenth of the stdlib's ``json`` time on a
-view), sent as text frames: the same JSON as ``json.dumps`` would give, compact.
+view), sent as text frames: the same JSON as ``json.dumps`` would give, compact. What a
+page sends is read by :func:`read_json`, which refuses what orjson would let through
+unseen: a key given twice.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -42,6 +45,7 @@ __all__ = [
     "encode",
     "frame",
     "parse",
+    "read_json",
     "tag_of",
     "view_frame",
     "view_of",
@@ -60,6 +64,45 @@ Json = dict[str, Any]
 
 class Malformed(ValueError):
     """A page's message that is not a message of the protocol; the text says why."""
+
+
+class _KeyTwice(Exception):
+    """An object that gives a key twice (raised inside the JSON decoder)."""
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise _KeyTwice
+    return found
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is no JSON value")
+
+
+def read_json(text: str | bytes) -> Any:
+    """The JSON value a page sent: a socket message's, or an HTTP request body's (UTF-8).
+
+    Stricter than ``orjson.loads``, which keeps the last of a key given twice: here
+    ``{"action": 1, "action": 2}`` is refused, so that what the server decides is
+    what every reader of the message sees. Read by the stdlib's decoder, whose pairs
+    hook sees every key (a page's messages are a few dozen bytes).
+
+    Raises:
+        Malformed: not JSON (``NaN`` and ``Infinity`` included), nested past the
+            interpreter's recursion limit (about 1,000 levels), or an object that gives a
+            key twice.
+    """
+    try:
+        return json.loads(text, object_pairs_hook=_object, parse_constant=_no_constant)
+    except _KeyTwice:
+        raise Malformed("That message gives a key twice.") from None
+    except RecursionError:
+        raise Malformed("That message is nested too deep.") from None
+    except ValueError:
+        # JSONDecodeError, and bytes that are not UTF-8 (UnicodeDecodeError).
+        raise Malformed("That message is not JSON.") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,15 +131,12 @@ def parse(text: str | bytes) -> Act | Hint:
     a ``hint``.
 
     Raises:
-        Malformed: not JSON, not an object, another type, a key too many or missing
-            (a ``seat`` or ``game`` is never the page's to say: the link says them),
-            or ``seq`` (and an act's ``action``) not whole numbers from 0 (nor past 64
-            bits: orjson reads no bigger whole number, and no seq or id is one).
+        Malformed: not JSON (:func:`read_json`: a key given twice included), not an
+            object, another type, a key too many or missing (a ``seat`` or ``game`` is
+            never the page's to say: the link says them), or ``seq`` (and an act's
+            ``action``) not whole numbers from 0 (nor past 64 bits: no seq or id is one).
     """
-    try:
-        message = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        raise Malformed("That message is not JSON.") from None
+    message = read_json(text)
     kind = message.get("type") if isinstance(message, dict) else None
     if kind not in _SHAPES:
         raise Malformed('A page sends {"type": "act", ...} or {"type": "hint", ...} only.')
@@ -115,7 +155,7 @@ def parse(text: str | bytes) -> Act | Hint:
 
 def _whole(n: object) -> bool:
     # bool is an int in Python, and true is no seq.
-    return type(n) is int and n >= 0
+    return type(n) is int and 0 <= n < 2**64
 
 
 def action_kind(action: Action) -> str:

@@ -20,6 +20,10 @@ Routes:
 - ``POST /api/activity/start``: a signed-in member starts a game in the Activity's
   channel, against the computers or with the people in the Activity.
 
+Every route answers only the names the server is reached by, every socket opens only
+from the server's own pages (and the Activity's), and every answer carries the
+headers that close it to other sites (:mod:`bot.web.sites`).
+
 An ``act`` goes to :meth:`bot.sessions.GameSessions.act`, the path a Discord click
 takes; its outcome reaches every page through :class:`~bot.web.screen.WebScreen`. A
 ``hint`` goes to :meth:`~bot.sessions.GameSessions.web_hint`, the Hint button's search
@@ -61,10 +65,12 @@ from bot.web.protocol import (
     Malformed,
     frame,
     parse,
+    read_json,
 )
 from bot.web.relay import Unanswered
 from bot.web.remote import RemoteTables
 from bot.web.screen import Viewer, WebScreen
+from bot.web.sites import ACTIVITY_POLICY, Sites, activity_origin, secure
 from engine.variants import VARIANTS
 
 __all__ = [
@@ -168,10 +174,16 @@ class WebServer:
         remote: shows the games other processes run, as the store has them (shards
             in several processes on PostgreSQL: :mod:`bot.web.remote`); None where this
             process runs every game it shows (SQLite, ``tuque-web``).
+        public_url: where members' browsers reach the server (``WEB_URL``), if
+            elsewhere than where it listens: its name is answered and its origin let
+            in (:mod:`bot.web.sites`).
 
     Attributes:
         screen: the screen to add to ``sessions.screens``.
         address: ``http://host:port`` once started.
+        sites: the names answered and the origins let in: ``localhost`` and IP
+            literals, ``public_url``'s, the name listened on (:meth:`start`), and the
+            Activity's origin where Activities are on.
     """
 
     def __init__(
@@ -186,6 +198,7 @@ class WebServer:
         activity: ActivityAuth | None = None,
         serves: Callable[[int], bool] = lambda guild: True,
         remote: bool = False,
+        public_url: str | None = None,
     ) -> None:
         self.sessions = sessions
         self.activity = activity
@@ -199,7 +212,13 @@ class WebServer:
         self.remote = RemoteTables(sessions.store, sessions, self.screen) if remote else None
         self.address: str | None = None
         self._runner: web.AppRunner | None = None
-        self.app = web.Application()
+        self.sites = Sites()
+        if public_url is not None:
+            self.sites.add_origin(public_url)
+        if activity is not None:
+            self.sites.add_origin(activity_origin(activity.client_id))
+        self.app = web.Application(middlewares=[self.sites.middleware])
+        self.app.on_response_prepare.append(secure)
         self.app.router.add_get(r"/table/{game:\d+}", self._page)
         self.app.router.add_get(r"/ws/{game:\d+}", self._socket)
         self.app.router.add_static("/static/", STATIC)
@@ -239,11 +258,13 @@ class WebServer:
         return server
 
     async def start(self, host: str, port: int) -> str:
-        """Listen on ``host``:``port`` (0: any free port) and return the address.
+        """Listen on ``host``:``port`` (0: any free port) and return the address; a
+        ``host`` given by name is answered to (:attr:`sites`).
 
         Raises:
             WebUnavailable: nothing can listen there.
         """
+        self.sites.add_name(host)
         runner = web.AppRunner(
             self.app, access_log=None, handle_signals=False, shutdown_timeout=1.0
         )
@@ -296,6 +317,9 @@ class WebServer:
         return web.FileResponse(STATIC / "index.html", headers=_PRIVATE_HEADERS)
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
+        if not self.sites.lets_in(request.headers.get("Origin"), request.headers.get("Host")):
+            # Another site's page, in a player's browser: no socket, nothing read.
+            return web.Response(status=403, text="This table opens from its own pages only.")
         socket = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES, heartbeat=30.0)
         await socket.prepare(request)
         game_id = int(request.match_info["game"])
@@ -471,8 +495,12 @@ class WebServer:
 
     async def _activity_page(self, request: web.Request) -> web.StreamResponse:
         """The page in its Activity mode: it reads Discord's query itself (``frame_id``,
-        ``instance_id``) and signs in; nothing here depends on the query."""
-        return web.FileResponse(STATIC / "index.html", headers=_PRIVATE_HEADERS)
+        ``instance_id``) and signs in; nothing here depends on the query. Discord's
+        client frames it, and only Discord's (:data:`~bot.web.sites.ACTIVITY_POLICY`)."""
+        return web.FileResponse(
+            STATIC / "index.html",
+            headers={**_PRIVATE_HEADERS, "Content-Security-Policy": ACTIVITY_POLICY},
+        )
 
     async def _activity_config(self, request: web.Request) -> web.Response:
         """``{"client_id", "variants"}``: the application's id, which the SDK needs before
@@ -768,17 +796,19 @@ async def _known(cached: _T | None, fetch: Callable[[], Awaitable[_T]], where: s
 
 
 async def _json_object(request: web.Request, fields: str) -> dict[str, Any]:
-    """The request's JSON object.
+    """The request's JSON object, read as a page's messages are (:func:`read_json`).
 
     Raises:
-        ActivityRefused: the body is not a JSON object (400, naming its ``fields``).
+        ActivityRefused: the body is not a JSON object, is nested too deep, or gives a
+            key twice (400, naming its ``fields``).
     """
+    asked = f"Send a JSON object with {fields}."
     try:
-        body = await request.json()
-    except ValueError:
-        body = None
+        body = read_json(await request.read())
+    except Malformed as error:
+        raise ActivityRefused(400, "malformed", f"{error} {asked}") from None
     if not isinstance(body, dict):
-        raise ActivityRefused(400, "malformed", f"Send a JSON object with {fields}.")
+        raise ActivityRefused(400, "malformed", asked)
     return body
 
 

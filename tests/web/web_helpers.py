@@ -117,18 +117,19 @@ class Page:
 
 @asynccontextmanager
 async def running_web(
-    db: Path | str, *, remote: bool = False, **limits: float
+    db: Path | str, *, remote: bool = False, **options: Any
 ) -> AsyncIterator[Web]:
     """The manager on a database at ``db`` (a path, or a PostgreSQL URL) with the web
-    server on a free loopback port (``limits``: its ``rate`` and ``burst``); computers
-    think in a thread and move at once. ``remote``: as the bot on PostgreSQL, the store
-    announces each change and the server shows games other processes run."""
+    server on a free loopback port (``options``: the server's own, such as its ``rate``
+    and ``burst``, ``activity`` or ``public_url``); computers think in a thread and move
+    at once. ``remote``: as the bot on PostgreSQL, the store announces each change and
+    the server shows games other processes run."""
     store = await Store.open(db)
     store.announces = remote
     pool = ThreadPoolExecutor(max_workers=1)
     links = Links(SECRET, "", 600)
     defaults = GuildSettings.defaults(Settings(discord_token=None))
-    server = WebServer.without_discord(store, pool, links, defaults, remote=remote, **limits)
+    server = WebServer.without_discord(store, pool, links, defaults, remote=remote, **options)
     sessions = server.sessions
     links.base_url = await server.start("127.0.0.1", 0)
     try:
