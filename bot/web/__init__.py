@@ -5,6 +5,8 @@
 - :mod:`bot.web.protocol`: the versioned JSON frames (``docs/web.md``);
 - :mod:`bot.web.screen`: the screen that pushes each stored change to every open page;
 - :mod:`bot.web.server`: the aiohttp server in the bot's process (``WEB_PORT``);
+- :mod:`bot.web.sites`: the names it answers, the origins it lets in and the headers
+  that close it to other sites;
 - :mod:`bot.web.local`: ``tuque-web``, the same server without Discord, to play against
   computers in a browser, with its home page (:mod:`bot.web.home`).
 """
