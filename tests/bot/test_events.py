@@ -64,9 +64,10 @@ def _scheduled(bot: TuqueBot, event_id: int) -> bool:
 
 
 async def play_turn(t: Table, bot: TuqueBot, games: Sequence[int], rng: random.Random) -> bool:
-    """At the first of ``games`` waiting on a member, that member clicks one of the
-    buttons they see (their hand brought by the table's "Show my hand" if they have none
-    for this turn yet). False if no game waits on a member."""
+    """At the first of ``games`` waiting on a member, that member plays: their first
+    move at a table by a click on their hand (brought by the table's "Show my hand"),
+    the others on the web table (``GameSessions.act``, the path a page's move takes),
+    which costs no interaction's round trip. False if no game waits on a member."""
     for game_id in games:
         session = bot.sessions.session(game_id)
         if session is None or session.finished:
@@ -75,23 +76,24 @@ async def play_turn(t: Table, bot: TuqueBot, games: Sequence[int], rng: random.R
         if seat is None or session.table.moves_itself(seat):
             continue
         member = session.table.seats[seat].member
-        user = t.double.users[member]  # type: ignore[index]
+        assert member is not None
         seq = len(session.game.log)
-        prefix = f"tuque:act:{game_id}:{seq}:"
-        hand = _hand(t, user, prefix)
-        if hand is None:
-            thread = t.guild.threads[session.discord.thread_id]  # type: ignore[index]
-            table = next(
-                m
-                for m in t.double.channel_messages(thread)
-                if any(b.custom_id == f"tuque:hand:{game_id}" for b in m.buttons)
-            )
-            await (await t.double.click(user, table, f"tuque:hand:{game_id}")).settled()
-            hand = _hand(t, user, prefix)
-            if hand is None:
-                return True  # the turn moved on meanwhile
-        ids = [b.custom_id for b in hand.buttons if b.custom_id and b.custom_id.startswith(prefix)]
-        await (await t.double.click(user, hand, rng.choice(ids))).settled()
+        user = t.double.users[member]
+        if any(f"tuque:act:{game_id}:" in str(m.components) for m in t.double.ephemerals_for(user)):
+            action = rng.choice(session.game.legal_actions(seat))
+            await bot.sessions.act(game_id, member, seq, action.id)
+            return True
+        thread = t.guild.threads.get(session.discord.thread_id or 0)
+        posts = t.double.channel_messages(thread) if thread is not None else []
+        show = f"tuque:hand:{game_id}"
+        table = next((m for m in posts if any(b.custom_id == show for b in m.buttons)), None)
+        if table is None:
+            continue  # the table is still being opened
+        await (await t.double.click(user, table, show)).settled()
+        hand = _hand(t, user, f"tuque:act:{game_id}:{seq}:")
+        if hand is not None:
+            ids = [b.custom_id for b in hand.buttons if b.custom_id and ":act:" in b.custom_id]
+            await (await t.double.click(user, hand, rng.choice(ids))).settled()
         return True
     return False
 
