@@ -346,27 +346,34 @@ class EventsCog(TuqueCog, name="Events"):
             return None
 
     async def _set_discord_status(self, row: EventRow, status: discord.EventStatus) -> None:
-        """Move the Discord event to ``status`` (active, completed, cancelled) if it is
-        not there or past it already (Discord refuses a change to a finished event)."""
+        """Move the Discord event to ``status`` (active, completed, cancelled), unless it
+        is there or over already (Discord refuses any change to a finished event). Discord
+        completes only an active event and cancels only one not started: an event that
+        ends before its Discord event started starts it first, and a cancelled event
+        whose Discord event is active completes it."""
         scheduled = await self._discord_event(row)
-        if scheduled is None or scheduled.status in (
-            status,
-            discord.EventStatus.completed,
-            discord.EventStatus.cancelled,
-        ):
+        over = (status, discord.EventStatus.completed, discord.EventStatus.cancelled)
+        if scheduled is None or scheduled.status in over:
             return
         if (
-            status is discord.EventStatus.completed
-            and scheduled.status is discord.EventStatus.scheduled
+            status is discord.EventStatus.cancelled
+            and scheduled.status is discord.EventStatus.active
         ):
-            # Discord completes only an active event.
-            await replies.deliver(f"event {row.id}: Discord event", scheduled.start)
-        call = {
-            discord.EventStatus.active: scheduled.start,
-            discord.EventStatus.completed: scheduled.end,
-            discord.EventStatus.cancelled: scheduled.cancel,
-        }[status]
-        await replies.deliver(f"event {row.id}: Discord event {status.name}", call)
+            status = discord.EventStatus.completed
+
+        async def move() -> None:
+            event = scheduled
+            if (
+                status is not discord.EventStatus.cancelled
+                and event.status is discord.EventStatus.scheduled
+            ):
+                event = await event.start()
+            if status is discord.EventStatus.completed:
+                await event.end()
+            elif status is discord.EventStatus.cancelled:
+                await event.cancel()
+
+        await replies.deliver(f"event {row.id}: Discord event {status.name}", move)
 
     # --- the sign-up message's buttons -------------------------------------------------
 

@@ -11,7 +11,7 @@ import csv
 import io
 import random
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from fractions import Fraction
 from typing import cast
 
@@ -22,7 +22,12 @@ from bot.cogs.events import EventsCog
 from bot.events.event import Status
 from bot.events.scoring import match_points
 from tests.discord_double import StoredMessage
-from tests.discord_double.models import COMPLETED, MANAGE_EVENTS, User
+from tests.discord_double.models import (
+    COMPLETED,
+    MANAGE_EVENTS,
+    InteractionRecord,
+    User,
+)
 
 
 def events_cog(bot: TuqueBot) -> EventsCog:
@@ -178,3 +183,74 @@ async def test_a_swiss_night_of_seven_with_a_bye(table: Table) -> None:
     scores = [sum(Fraction(r.replace("½", ".5") or 0) for r in line[-3:]) for line in lines[1:]]
     assert scores == sorted(scores, reverse=True) and sum(scores) == 9 + 3
     assert "🥇" in str(results.embeds)
+
+
+def event_rows(t: Table) -> tuple[object, ...]:
+    """Every stored event, its tables and games: what a bad click could change."""
+    with sqlite3.connect(t.db) as db:
+        return tuple(
+            tuple(db.execute(f"SELECT * FROM {name}").fetchall())
+            for name in ("events", "event_tables", "games")
+        )
+
+
+async def refused(t: Table, click: Awaitable[InteractionRecord]) -> str:
+    """A bad click: answered ephemerally, and nothing stored changes."""
+    before = event_rows(t)
+    rec = await (await click).settled()
+    assert rec.original is not None and rec.original.ephemeral
+    assert event_rows(t) == before
+    return rec.original.text
+
+
+async def test_forged_stale_and_racing_clicks_change_nothing(table: Table) -> None:
+    """A stranger's Start or Cancel, a second Join, a Leave of a member not in, a click
+    on an event that is not there and one on an event cancelled are each refused with a
+    sentence and change nothing; two hosts pressing Start at once start it once."""
+    t = table
+    host_may_manage_events(t)
+    cat = t.double.add_user("cat", guild=t.guild)
+    t.guild.members[cat.id].role_ids.extend(t.guild.members[t.ann.id].role_ids)
+    async with running_bot(t) as bot:
+        event_id, sign_up = await new_event(
+            t, bot, name="Quick night", game="tuque", format="swiss", rounds=1, hands=1
+        )
+        join, start = button(sign_up, "Join"), button(sign_up, "Start")
+        for member in (t.ann, t.bob, cat):
+            await (await t.double.click(member, sign_up, join)).settled()
+        assert "already" in await refused(t, t.double.click(t.bob, sign_up, join))
+        assert "not in" in await refused(
+            t, t.double.click(t.eve, sign_up, button(sign_up, "Leave"))
+        )
+        assert "host" in await refused(t, t.double.click(t.bob, sign_up, start))
+        assert "host" in await refused(t, t.double.click(t.eve, sign_up, button(sign_up, "Cancel")))
+        forged = f"tuque:event:{event_id + 1}:join"
+        assert "no longer exists" in await refused(t, t.double.forge_click(t.bob, sign_up, forged))
+
+        # Ann and Cat (both may manage events) press Start at once: one start.
+        clicks = await asyncio.gather(
+            t.double.click(t.ann, sign_up, start), t.double.click(cat, sign_up, start)
+        )
+        answers = [(await c.settled()).original for c in clicks]
+        texts = [a.text if a is not None else "" for a in answers]
+        assert sum("started already" in text for text in texts) == 1, texts
+        await t.double.wait_until(lambda: len(event_tables(t)) == 2, 10)
+        row = await bot.store.load_event(event_id)
+        assert row.event.round_no == 1 and len(row.event.rounds[0].seatings) == 2
+        assert sorted(g for (g,) in event_tables(t)) == sorted(row.round_games(1).values())
+
+        # A stale Start on the message as it was, then the host cancels (the Discord
+        # event, active, can only end); then a Join.
+        assert "started already" in await refused(t, t.double.forge_click(t.ann, sign_up, start))
+        cancel = f"tuque:event:{event_id}:cancel"
+        await (await t.double.forge_click(t.ann, sign_up, cancel)).settled()
+        assert (await bot.store.load_event(event_id)).event.status is Status.CANCELLED
+        assert "cancelled" in await refused(t, t.double.forge_click(t.eve, sign_up, join))
+        assert row.scheduled_event_id is not None
+        scheduled = t.double.scheduled_event(row.scheduled_event_id)
+        await t.double.wait_until(lambda: scheduled.status == COMPLETED, 5)
+
+
+def event_tables(t: Table) -> list[tuple[int]]:
+    with sqlite3.connect(t.db) as db:
+        return db.execute("SELECT game_id FROM event_tables").fetchall()
