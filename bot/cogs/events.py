@@ -89,7 +89,7 @@ def event_view(event: Event) -> discord.ui.View | None:
     sign-up), Leave and Cancel while it runs; none once it is over."""
     if event.closed:
         return None
-    kinds = ("join", "leave", "start", "cancel")
+    kinds: tuple[str, ...] = ("join", "leave", "start", "cancel")
     if event.status is not Status.SIGN_UP:
         kinds = ("join", "leave", "cancel")
     ui = discord.ui.View(timeout=None)
