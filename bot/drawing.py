@@ -13,7 +13,11 @@ plate (the only gold on the table); a face-up tableau card that is trump has a c
 frame with trump's suit pinned on it (a shape, not a colour alone, tells it); a won
 trick's winning card has a white ring, the others dimmed. A band at the top holds
 trump, its maker, a call and the score; at a hand's end, until the next hand's first
-action, the hand's result instead, with its last trick in the middle.
+action, the hand's result instead (its points kept whole where what the makers took
+does not fit), with its last trick in the middle and who won it; once the next hand is
+dealt, its up-card (widow, trump) too, the last trick then smaller beside or under it.
+Words on the felt (who won a trick, the up-card's label) go where no plate covers them,
+on two lines where the plates close in.
 
 It is sized for Discord, which shows an image about 550 px wide on a desktop and about
 255 px wide on a 360 px phone: big cards (the bot's own faces, :mod:`bot.faces`) and few
@@ -40,8 +44,9 @@ import sys
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageEnhance, ImageFont
 
@@ -62,6 +67,7 @@ from engine.wording import (
     count,
     deals_left,
     doing,
+    points_text,
     score_goal,
     score_text,
     side_name,
@@ -184,6 +190,12 @@ _NAME = 30
 """Font size of names."""
 _TEXT = SMALLEST_TEXT
 """Font size of the other words."""
+_CHIP = 56
+"""Side of the trump chip on the felt (while the band shows a hand's end)."""
+_PILL_H = 36
+"""Height of a pill of words (a label on the felt) of one line."""
+_LINE = 32
+"""How much each further line of words makes a pill taller."""
 _HAND_ROW = 64
 """Height of one seat's row in a replay's panel of hands."""
 _HAND_CARD = 56
@@ -824,6 +836,16 @@ def _shared(a: str, b: str) -> int:
     )
 
 
+class _Part(NamedTuple):
+    """A thing to place in the middle: centred across ``x``, ``width`` wide, from
+    ``top`` to ``to`` below the top it is placed from."""
+
+    x: float
+    width: float
+    top: float
+    to: float
+
+
 class _Table:
     """One drawing of ``view`` onto ``canvas``; ``ended``: the result of a game that
     ended early (a resignation, a forfeit)."""
@@ -877,10 +899,13 @@ class _Table:
         x = 12.0
         right = self._score()
         if self.previous is not None:
-            head, words = self._result_words(self.previous)
+            head, choices = self._result_words(self.previous)
             c.text((x, y), head, _TEXT, _GOLD_TEXT, "lm")
             x += _width(head, _TEXT) + 10
-            text = _cut(words, _TEXT, right - x - 12)
+            room = right - x - 12
+            # The longest words that fit whole: the points before what the makers took.
+            words = next((w for w in choices if _width(w, _TEXT) <= room), choices[-1])
+            text = _cut(words, _TEXT, room)
             if text != "…":
                 c.text((x, y), text, _TEXT, _WHITE, "lm")
             return
@@ -913,15 +938,19 @@ class _Table:
             x += _width("Call", _TEXT) + 6
             c.paste(_face(view.called_card, _SMALL), (x, y - _SMALL / 2))
 
-    def _result_words(self, result: HandResult) -> tuple[str, str]:
+    def _result_words(self, result: HandResult) -> tuple[str, tuple[str, ...]]:
         """A finished hand in the band: a heading (``Euchred!``, ``Hand 3:``) and the
-        rest (``Bob took 7 of 17 tricks · Ann +2``)."""
+        rest, longest first: the outcome (``Bob took 7 of 17 tricks · Ann +2``), then its
+        points alone (``Ann +2``), which the band keeps when the whole is too wide (the
+        description says the whole)."""
         if result.thrown_in:
             head, rest = THROWN_IN_SHORT
-            return f"{head}:", rest
+            return f"{head}:", (rest,)
         said = verdict(result, self.variant, short=True)
         head = f"{capital(said)}!" if said else f"Hand {result.hand_no}:"
-        return head, Wording(self.variant, self.names).outcome(result)
+        words = Wording(self.variant, self.names)
+        sides = [words.side(side) for side in range(len(result.points))]
+        return head, (words.outcome(result), points_text(result.points, sides))
 
     def _score(self) -> float:
         """The sides' scores (teams: a colour each, as their plates), the target or pool,
@@ -1037,9 +1066,12 @@ class _Table:
         if view.phase is Phase.GAME_OVER:
             self._banner(self._winner_words())
             return
-        if self.previous is not None:
+        if self.previous is not None and view.phase is Phase.HAND_OVER:
             if self.previous.last_trick is not None:
                 self._trick(self.previous.last_trick, dim=True, last=True)
+            return
+        if self.previous is not None and self.previous.last_trick is not None:
+            self._next_hand(self.previous.last_trick)
             return
         if view.phase is Phase.DEAL:
             self._banner(["New game"])
@@ -1057,34 +1089,223 @@ class _Table:
         trick already won, its winner's card ringed in white, the rest dimmed; ``last``:
         the hand's last."""
         c, half = self.canvas, self.card / 2
+        cards = []
         for seat, card in trick.plays:
             x, y = self.spots[seat].trick
             image = _face(card, self.card, dim and seat != trick.winner)
             if dim and seat == trick.winner:
                 c.box((x - half - 6, y - half - 6, x + half + 6, y + half + 6), _WON, 18)
             c.paste(image, (x - half, y - half))
+            ring = 6 if dim and seat == trick.winner else 0
+            cards.append((x - half - ring, y - half - ring, x + half + ring, y + half + ring))
         if dim and trick.winner is not None:
-            low = max(self.spots[seat].trick[1] for seat, _ in trick.plays) + half + 26
             what = "the last trick" if last else "the trick"
-            label = _cut(f"{self.names[trick.winner]} won {what}", _TEXT, 420)
-            self._pill((_CENTRE[0], low), label)
+            # Under the trick, or as near as a plate leaves room: on one line, else two.
+            low = max(box[3] for box in cards) + 2
+            for lines in (1, 2):
+                tall = _PILL_H + (lines - 1) * _LINE
+                pill = _Part(_CENTRE[0], self._won_width(trick.winner, what, lines), 0, tall)
+                top = self._nearest(low, [pill], cards)
+                if top is not None:
+                    self._won(top, trick.winner, what, lines)
+                    return
+            self._won(low, trick.winner, what, 1)  # nowhere clear: under the trick
 
-    def _stock(self) -> None:
-        """Until trump is made, the up-card (dimmed once turned down); the widow's backs
-        while it lies on the table, its count above them."""
-        view = self.view
+    def _won(self, top: float, winner: int, what: str, lines: int) -> None:
+        """``Ann won the last trick`` in a pill whose top is at ``top``, on ``lines``
+        lines (:meth:`_won_lines`)."""
+        said = self._won_lines(winner, what, lines)
+        half = max(_width(line, _TEXT) for line in said) / 2 + 10
+        bottom = top + _PILL_H + (len(said) - 1) * _LINE
+        self.canvas.box((_CENTRE[0] - half, top, _CENTRE[0] + half, bottom), _PLATE, 18)
+        for i, line in enumerate(said):
+            at = (_CENTRE[0], top + _PILL_H / 2 + i * _LINE)
+            self.canvas.text(at, line, _TEXT, _WHITE, bold=False)
+
+    def _won_lines(self, winner: int, what: str, lines: int) -> list[str]:
+        """``Ann won the last trick`` on one line, or on two (``Ann won`` / ``the last
+        trick``), a long name cut to what the middle between two side plates leaves."""
+        if lines == 1:
+            return [_cut(f"{self.names[winner]} won {what}", _TEXT, 420)]
+        return [_cut(f"{self.names[winner]} won", _TEXT, 180), what]
+
+    def _won_width(self, winner: int, what: str, lines: int) -> float:
+        """The width of :meth:`_won`'s pill on ``lines`` lines."""
+        return max(_width(line, _TEXT) for line in self._won_lines(winner, what, lines)) + 20
+
+    @cached_property
+    def _obstacles(self) -> tuple[Box, ...]:
+        """What the middle's pills and cards must leave clear: the plates, the dealer's
+        chip on its plate and the tableaus."""
+        boxes = []
+        for seat, spot in enumerate(self.spots):
+            px, py = spot.plate
+            box = (
+                px - _PLATE_W / 2,
+                py - self.plate_h / 2,
+                px + _PLATE_W / 2,
+                py + self.plate_h / 2,
+            )
+            boxes.append(box)
+            if seat == self.view.dealer:
+                boxes.append((box[2] - 41, box[1] - 20, box[2] - 7, box[1]))
+            piles = len(self.view.tableaus[seat])
+            if spot.tableau is not None and piles:
+                tx, ty = spot.tableau
+                half_w = (piles * _CARD + (piles - 1) * _PILE_GAP) / 2
+                half_h = (_CARD + self.step) / 2
+                boxes.append((tx - half_w, ty - half_h, tx + half_w, ty + half_h))
+        return tuple(boxes)
+
+    def _nearest(
+        self, top: float, parts: Sequence[_Part], avoid: Sequence[Box] = ()
+    ) -> float | None:
+        """The top nearest ``top`` (below it first) from which ``parts`` all lie clear of
+        every plate (its dealer chip too), tableau and box of ``avoid``, between the band
+        and the picture's foot; None if there is none."""
+        low, high = _BAND + 4.0, HEIGHT - 4.0 - max(part.to for part in parts)
+        # Each thing in a part's way rules out the tops between the two that touch it.
+        barred = [
+            (y0 - part.to, y1 - part.top)
+            for part in parts
+            for x0, y0, x1, y1 in (*self._obstacles, *avoid)
+            if x0 < part.x + part.width / 2 + 4 and part.x - part.width / 2 - 4 < x1
+        ]
+        tops = sorted(
+            {top, *(edge for span in barred for edge in span)},
+            key=lambda at: (abs(at - top), at < top),
+        )
+        return next(
+            (at for at in tops if low <= at <= high and not any(a < at < b for a, b in barred)),
+            None,
+        )
+
+    def _next_hand(self, last: Trick) -> None:
+        """The next hand dealt while the hand before's end still shows (until the next
+        hand's first action): its up-card, widow or trump whole, where its bidding needs
+        it, and the hand before's ``last`` trick with who won it, each clear of the
+        plates. Two seats have room for them side by side, the trick as it lay; a ring
+        of seats has them one above the other or side by side, the trick's cards smaller
+        in front of their players, and who won it under them."""
         cx, cy = _CENTRE
+        winner = last.winner if last.winner is not None else last.plays[0][0]
+        stock = self._stock_rows()
+        if self.view.players == 2:
+            self._trick(last, dim=True, last=True)
+            if stock:
+                width = max(w for w, _, _ in stock)
+                left = min(self.spots[seat].trick[0] for seat, _ in last.plays) - self.card / 2
+                self._stock_at(left - 24 - width / 2, cy - max(to for _, _, to in stock) / 2)
+            return
+        # The smaller trick keeps the table's shape: each card towards its player, as
+        # close as the cards allow without touching.
+        spots = [self.spots[seat].trick for seat, _ in last.plays]
+        apart = min(
+            max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+            for i, a in enumerate(spots)
+            for b in spots[i + 1 :]
+        )
+        scale = (_SMALL + 4) / apart
+        shifts = [((x - cx) * scale, (y - cy) * scale) for x, y in spots]
+        half = _SMALL / 2 + 4
+        rise = -min(dy for _, dy in shifts) + half
+        trick_h = rise + max(dy for _, dy in shifts) + half
+        trick_w = 2 * (max(abs(dx) for dx, _ in shifts) + half)
+        stock_w = max((w for w, _, _ in stock), default=0.0)
+        stock_h = max((to for _, _, to in stock), default=0.0)
+
+        def layout(side: bool, lines: int) -> tuple[list[_Part], Point, Point, float]:
+            """The parts (relative to a top), where the stock's and the trick's tops go,
+            and the pill's top: one above the other, or side by side."""
+            if side:
+                span = stock_w + 20 + trick_w
+                tall = max(stock_h, trick_h)
+                at = (cx - span / 2 + stock_w / 2, (tall - stock_h) / 2)
+                trick = (cx + span / 2 - trick_w / 2, (tall - trick_h) / 2)
+            else:
+                tall = stock_h + 10 + trick_h if stock else trick_h
+                at, trick = (cx, 0.0), (cx, tall - trick_h)
+            pill = tall + 6
+            parts = [_Part(at[0], w, at[1] + a, at[1] + b) for w, a, b in stock]
+            parts.append(_Part(trick[0], trick_w, trick[1], trick[1] + trick_h))
+            low = pill + _PILL_H + (lines - 1) * _LINE
+            parts.append(_Part(cx, self._won_width(winner, "the last trick", lines), pill, low))
+            return parts, at, trick, pill
+
+        # As near the middle as it fits; nowhere clear (no table draws that), in the
+        # middle all the same.
+        found = None
+        for side, lines in ((False, 1), (False, 2), (True, 1), (True, 2)):
+            parts, at, trick, pill = layout(side, lines)
+            top = self._nearest(cy - max(part.to for part in parts) / 2, parts)
+            if top is not None:
+                found = top, at, trick, pill, lines
+                break
+        if found is None:
+            parts, at, trick, pill = layout(False, 2)
+            found = cy - max(part.to for part in parts) / 2, at, trick, pill, 2
+        top, at, trick, pill, lines = found
+        if stock:
+            self._stock_at(at[0], top + at[1])
+        x0, y0 = trick[0], top + trick[1] + rise
+        for (seat, card), (dx, dy) in zip(last.plays, shifts, strict=True):
+            x, y = x0 + dx, y0 + dy
+            if seat == last.winner:
+                self.canvas.box((x - half, y - half, x + half, y + half), _WON, 10)
+            image = _face(card, _SMALL, seat != last.winner)
+            self.canvas.paste(image, (x - _SMALL / 2, y - _SMALL / 2))
+        self._won(top + pill, winner, "the last trick", lines)
+
+    def _stock_rows(self) -> list[tuple[float, float, float]]:
+        """What :meth:`_stock` draws, as rows from its top: ``(width, from, to)``; none
+        when it draws nothing."""
+        view = self.view
+        if view.up_card is not None and view.trump is None:
+            label = "turned down" if view.up_card_turned_down else "up-card"
+            pill = _width(label, _TEXT) + 20
+            return [(_CARD, 0, _CARD), (pill, _CARD + 4, _CARD + 4 + _PILL_H)]
+        if view.widow and view.phase in _BIDDING:
+            pill = _width(f"widow {view.widow}", _TEXT) + 20
+            backs = _CARD + 14 * (view.widow - 1)
+            return [(pill, 0, _PILL_H), (backs, _PILL_H + 6, _PILL_H + 6 + _CARD)]
+        if view.trump is not None and self.previous is not None:
+            pill = _width("trump", _TEXT) + 20
+            return [(_CHIP, 0, _CHIP), (pill, _CHIP + 4, _CHIP + 4 + _PILL_H)]
+        return []
+
+    def _stock_at(self, x: float, top: float) -> None:
+        """:meth:`_stock` centred across ``x``, its top row's top at ``top``."""
+        view = self.view
+        if view.up_card is not None and view.trump is None:
+            self._stock((x, top + _CARD / 2))
+        elif view.widow and view.phase in _BIDDING:
+            self._stock((x, top + _PILL_H + 6 + _CARD / 2 - 10))
+        else:
+            self._stock((x, top + _CHIP / 2))
+
+    def _stock(self, at: Point = _CENTRE) -> None:
+        """Until trump is made, the up-card (dimmed once turned down); the widow's backs
+        while it lies on the table in the bidding, its count above them (a lone bid of
+        15 leaves it there through the play, under the tricks: the description says
+        it); a trump the deal made
+        (Jackpot's turned suit) while the band still shows the hand before's end;
+        ``at``: their centre."""
+        view = self.view
+        cx, cy = at
         if view.up_card is not None and view.trump is None:
             image = _face(view.up_card, _CARD, view.up_card_turned_down)
             self.canvas.paste(image, (cx - _CARD / 2, cy - _CARD / 2))
             label = "turned down" if view.up_card_turned_down else "up-card"
             self._pill((cx, cy + _CARD / 2 + 22), label)
-        elif view.widow:
+        elif view.widow and view.phase in _BIDDING:
             step = 14
             x = cx - (_CARD + step * (view.widow - 1)) / 2
             for i in range(view.widow):
                 self.canvas.paste(_back(_CARD), (x + i * step, cy - _CARD / 2 + 10))
             self._pill((cx, cy - _CARD / 2 - 14), f"widow {view.widow}")
+        elif view.trump is not None and self.previous is not None:
+            self.canvas.paste(_suit_chip(view.trump, _CHIP), (cx - _CHIP / 2, cy - _CHIP / 2))
+            self._pill((cx, cy + _CHIP / 2 + 4 + _PILL_H / 2), "trump")
 
     def _bids(self) -> None:
         """Each seat's last bid this hand, in a bubble in front of it."""

@@ -32,6 +32,7 @@ from engine.game import Game
 from engine.players import make_player
 from engine.variants import VARIANTS
 from engine.view import Phase, PlayerView
+from engine.wording import Wording, points_text
 
 FIXTURES = Path(__file__).parent / "fixtures" / "drawing"
 REDRAW = os.environ.get("TUQUE_REDRAW") == "1"
@@ -423,18 +424,19 @@ def test_every_text_reads_on_a_phone(variant: str, players: int) -> None:
     assert smallest >= 10, f"{variant} at {players} seats: {smallest:.1f} px"
 
 
-def _next_deal(variant: str, seed: int) -> Game:
+def _next_deal(variant: str, seed: int, **options: object) -> Game:
     """A game just dealt its second hand, nobody having acted in it yet."""
     return drawing._advanced(
-        variant, seed, lambda v: v.hand_no == 2 and v.turn is not None and not v.bids
+        variant, seed, lambda v: v.hand_no == 2 and v.turn is not None and not v.bids, **options
     )
 
 
 def test_a_hands_end_stays_until_the_next_hands_first_action(drawn: list[Card]) -> None:
     """After the next deal, until its first bid, the picture draws the hand before's
-    last trick and its result (the description says them), and no other card face up
-    (the new deal's cards are the same pack's: only the public trick is drawn); after
-    the first bid, they are gone."""
+    last trick and its result (the description says them) beside the new up-card that
+    the first bid is made on (issue 43), and no other card face up (the new deal's cards
+    are the same pack's: only public ones are drawn); after the first bid, the hand
+    before's are gone."""
     game = _next_deal("euchre", 3)
     view = game.view(None)
     result = view.last_hand
@@ -442,7 +444,7 @@ def test_a_hands_end_stays_until_the_next_hands_first_action(drawn: list[Card]) 
     names = ("Ann", "Bob", "Cleo", "Dev")
     picture = draw_table(view, names)
     last = {card for _, card in result.last_trick.plays}
-    assert set(drawn) == last
+    assert view.up_card is not None and set(drawn) == last | {view.up_card}
     winner = names[result.last_trick.winner or 0]
     assert "Hand 1 over. Euchred: " in picture.description
     assert f", won by {winner}." in picture.description
@@ -450,6 +452,74 @@ def test_a_hands_end_stays_until_the_next_hands_first_action(drawn: list[Card]) 
     drawn.clear()
     picture = draw_table(game.view(None), names)
     assert not last & set(drawn) and "Hand 1 over" not in picture.description
+
+
+def _drawn_boxes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, drawing.Box, object]]:
+    """From now on, every box and picture the canvas draws: ``("box", box, fill)`` and
+    ``("paste", box, None)``, in picture pixels."""
+    drawn: list[tuple[str, drawing.Box, object]] = []
+    box, paste = drawing._Canvas.box, drawing._Canvas.paste
+
+    def box_spy(canvas: drawing._Canvas, shape: drawing.Box, fill: object, *a: object) -> None:
+        drawn.append(("box", shape, fill))
+        box(canvas, shape, fill, *a)  # type: ignore[arg-type]
+
+    def paste_spy(canvas: drawing._Canvas, image: Image.Image, at: drawing.Point) -> None:
+        w, h = image.width / drawing._K, image.height / drawing._K
+        drawn.append(("paste", (at[0], at[1], at[0] + w, at[1] + h), None))
+        paste(canvas, image, at)
+
+    monkeypatch.setattr(drawing._Canvas, "box", box_spy)
+    monkeypatch.setattr(drawing._Canvas, "paste", paste_spy)
+    return drawn
+
+
+def test_a_hands_end_shows_whole_beside_the_next_deal_at_every_seat_count(
+    monkeypatch: pytest.MonkeyPatch, drawn: list[Card]
+) -> None:
+    """Issue 43: once the next hand is dealt while the hand before's end still shows,
+    every table draws the new up-card it is bid on, the band keeps the hand's points
+    whole, and the last trick with who won it lies clear of every plate; so does who
+    won a trick in play. No words or card lie under a plate or over each other."""
+    boxes = _drawn_boxes(monkeypatch)
+    said = _texts_drawn(monkeypatch)
+    for variant, players in SEAT_COUNTS:
+        counts = VARIANTS[variant].choices.get("players", ())
+        options: dict[str, object] = {"players": players} if len(counts) > 1 else {}
+        dealt = _next_deal(variant, 3, **options)
+        won = drawing._advanced(
+            variant,
+            3,
+            lambda v: v.phase is Phase.PLAY and bool(v.tricks) and not v.trick.plays,
+            **options,
+        )
+        for game in (dealt, won):
+            view = game.view(None)
+            names = NAMES[: view.players]
+            boxes.clear()
+            said.clear()
+            drawn.clear()
+            table = drawing._Table(view, names, None, drawing._Canvas())
+            table.draw(None)
+            where = f"{variant} at {players}, {view.phase.value}"
+            plates = [b for kind, b, _ in boxes if (b[2] - b[0], b[3] - b[1]) == (200, 92)]
+            pills = [b for kind, b, fill in boxes if fill == drawing._PLATE and b not in plates]
+            cards = [b for kind, b, _ in boxes if kind == "paste" and b[3] - b[1] >= 40]
+            assert not [(p, q) for p in pills + cards for q in plates if _overlap(p, q)], where
+            assert not [(p, c) for p in pills for c in cards if _overlap(p, c)], where
+            assert not [(p, q) for p in pills for q in pills if p != q and _overlap(p, q)]
+            assert any(" won" in text for text in said), where
+            previous = view.hand_just_over
+            # Jackpot's chips change hands at every seat: at five or six, more than a
+            # band holds (the description has them all).
+            chips = table.variant.chips and players > 4
+            if game is dealt and previous is not None and not previous.thrown_in and not chips:
+                words = Wording(table.variant, table.names)
+                points = [words.side(side) for side in range(len(previous.points))]
+                whole = {words.outcome(previous), points_text(previous.points, points)}
+                assert whole & set(said), (where, said)
+                if view.up_card is not None and view.trump is None:
+                    assert view.up_card in drawn, where
 
 
 def test_the_last_trick_of_a_hand_is_public_in_every_variant() -> None:
