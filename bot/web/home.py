@@ -70,7 +70,7 @@ class YourGame:
     Attributes:
         link: the person's seat's link (``/table/<id>?t=<token>``).
         title: e.g. ``Game #3: Tuque``.
-        state: where it stands, e.g. ``Score 4–7, your turn``.
+        state: where it stands, e.g. ``You: 4 · CPU 2: 7 (to 10); your turn``.
     """
 
     link: str

@@ -34,12 +34,13 @@ from pathlib import Path
 
 from aiohttp import web
 
+from bot import render
 from bot.client import tune_gc
 from bot.migrations import MigrationError
 from bot.sessions import GameSessions, Session
-from bot.store import SeatRow, Store, StoreError
-from bot.web.home import FormRefused, NewGame, YourGame, page, parse_new
-from bot.web.links import Links
+from bot.store import GameNotFound, GameStatus, SeatRow, Store, StoreError
+from bot.web.home import DEFAULT_LEVEL, FormRefused, NewGame, YourGame, page, parse_new
+from bot.web.links import LinkRefused, Links
 from bot.web.server import BURST, RATE_PER_SECOND, WebServer, WebUnavailable
 from bot.web.sites import Sites
 from bot.workers import computer_pool
@@ -131,6 +132,9 @@ class LocalTable:
         self.name = name
         self.sites = sites
         self.address = ""
+        self._rematches: dict[int, int] = {}
+        """Each game played again, and the game that plays it again (this run's)."""
+        self._rematching = asyncio.Lock()
 
     def games(self) -> list[Session]:
         """The person's unfinished games, newest first."""
@@ -152,9 +156,10 @@ class LocalTable:
         listed = []
         for session in self.games():
             game = session.game
-            state = "Score " + "–".join(map(str, game.scores))
+            # The score as the table writes it: by side name, never "0–0–0–0–0".
+            state = render.score_line(game.view(None), session.seating)
             if game.turn == session.table.seat_of(LOCAL_MEMBER):
-                state += ", your turn"
+                state += "; your turn"
             title = f"Game #{session.id}: {game.variant.title}"
             listed.append(YourGame(self.seat_link(session), title, state))
         return web.Response(text=page(listed), content_type="text/html", headers=_PRIVATE_HEADERS)
@@ -171,6 +176,36 @@ class LocalTable:
             return _page_refused(str(refused))
         session = await self.start(new)
         raise web.HTTPSeeOther(self.seat_link(session), headers=_PRIVATE_HEADERS)
+
+    async def rematch(self, request: web.Request) -> web.Response:
+        """``POST /table/<id>/rematch``, the table's Play again once the game is over:
+        the same game, options and computers' level again, as Discord's Rematch of a
+        member alone with computers; the browser is sent to the person's new seat (303).
+        The form carries the seat's link token (``t``), which is the gate, as for the
+        table itself: another site cannot know it. Asked twice (a double click, a second
+        tab), it sends to the rematch already started while it runs. A refused link, or
+        a game not over, is a 400 page saying why, nothing started."""
+        game_id = int(request.match_info["game"])
+        token = (await request.post()).get("t")
+        try:
+            grant = self.links.check(token if isinstance(token, str) else "", game_id)
+        except LinkRefused as refused:
+            return _page_refused(str(refused))
+        if grant.member != LOCAL_MEMBER:
+            return _page_refused("Only the player of this game can play it again.")
+        async with self._rematching:
+            started = self.sessions.session(self._rematches.get(game_id, -1))
+            if started is None:
+                try:
+                    row = await self.sessions.store.load_game(game_id)
+                except GameNotFound:
+                    return _page_refused("This game no longer exists.")
+                if row.status is GameStatus.ACTIVE:
+                    return _page_refused("This game isn't over yet.")
+                level = next((s.level for s in row.seats if s.level is not None), DEFAULT_LEVEL)
+                started = await self.start(NewGame(row.variant, level, row.options))
+                self._rematches[game_id] = started.id
+        raise web.HTTPSeeOther(self.seat_link(started), headers=_PRIVATE_HEADERS)
 
     async def start(self, new: NewGame) -> Session:
         """Deal and store the game ``new`` asks for, the person at seat 0, and set its
@@ -230,12 +265,21 @@ async def running(
         links = Links(secrets.token_bytes(32), "", LINK_LIFETIME)
         # No turn timer: nobody else waits for the person, and no sweep runs here.
         server = WebServer.without_discord(
-            store, executor, links, None, move_delay=move_delay, home="/", rate=rate, burst=burst
+            store,
+            executor,
+            links,
+            None,
+            move_delay=move_delay,
+            home="/",
+            rematch=lambda session: f"/table/{session.id}/rematch",
+            rate=rate,
+            burst=burst,
         )
         sessions = server.sessions
         local = LocalTable(sessions, links, name, server.sites)
         server.app.router.add_get("/", local.home)
         server.app.router.add_post("/new", local.new)
+        server.app.router.add_post(r"/table/{game:\d+}/rematch", local.rematch)
         try:
             # Listen first: a port in use stops the start before any game moves.
             local.address = await server.start(host, port)

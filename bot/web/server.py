@@ -167,6 +167,10 @@ class WebServer:
         home: where a page starts another game (``hello``'s ``home``, and a link on the
             refused page): ``tuque-web``'s home page (``/``); None from the bot, whose
             games start on Discord.
+        rematch: a game's Play again address, for ``hello``'s ``rematch`` (the page
+            posts its link's token there once the game is over): ``tuque-web``'s
+            ``/table/<id>/rematch``, or None for a game that has none; None from the
+            bot, whose rematches are Discord's Rematch button.
         activity: signs members in to the table inside Discord; None where Activities
             are off (``POST /api/activity/token`` then says so with a 503).
         serves: whether a guild's games run in this process (the bot's
@@ -195,6 +199,7 @@ class WebServer:
         rate: float = RATE_PER_SECOND,
         burst: int = BURST,
         home: str | None = None,
+        rematch: Callable[[Session], str | None] | None = None,
         activity: ActivityAuth | None = None,
         serves: Callable[[int], bool] = lambda guild: True,
         remote: bool = False,
@@ -204,6 +209,7 @@ class WebServer:
         self.activity = activity
         self.serves = serves
         self.home = home
+        self.rematch = rematch
         self.rate = rate
         self.burst = burst
         self.links = links
@@ -375,6 +381,7 @@ class WebServer:
                     "burst": self.burst,
                 },
                 home=self.home,
+                rematch=None if self.rematch is None else self.rematch(session),
             )
         )
         seq = session.table.seq

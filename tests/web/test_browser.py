@@ -295,7 +295,8 @@ async def test_a_newcomer_starts_a_game_from_the_home_page_and_plays_it_to_the_e
     tmp_path: Path, browser: Browser
 ) -> None:
     """README's first command: ``tuque-web``'s home page starts a four-hand Euchre game
-    against computers; the table plays to its end by clicking; "New game" goes home."""
+    against computers; the table plays to its end by clicking; "Play again" starts the
+    same game, options and level; the home page offers those choices first next time."""
     pool = ThreadPoolExecutor(max_workers=1)
     try:
         async with running(
@@ -318,6 +319,7 @@ async def test_a_newcomer_starts_a_game_from_the_home_page_and_plays_it_to_the_e
             await euchre.locator('select[name="target"]').select_option(
                 await target.get_attribute("value")
             )
+            await euchre.locator('input[name="stick_the_dealer"]').check()
             await euchre.locator('button[type="submit"], input[type="submit"]').click()
             await page.wait_for_selector("body[data-state='live']")
             assert "/table/" in page.url
@@ -326,9 +328,21 @@ async def test_a_newcomer_starts_a_game_from_the_home_page_and_plays_it_to_the_e
             assert session is not None and len(session.table.seats) == 4
             assert await play_to_the_end(page, random.Random(6)) > 5
             await assert_the_end_shown(page, session)
-            await page.click("#home")
-            await page.wait_for_url(f"{local.address}/")
+            assert await page.get_attribute("#home", "href") == "/"
+            await page.click("#rematch button")
+            await page.wait_for_url(lambda url: f"/table/{game_id}?" not in url)
+            await page.wait_for_selector("body[data-state='live']")
+            again = local.sessions.session(int(page.url.split("/table/")[1].split("?")[0]))
+            assert again is not None and again.id != game_id
+            assert again.game.variant.name == "euchre"
+            assert again.game.options == session.game.options
+            assert [s.level for s in again.table.seats] == [None, "easy", "easy", "easy"]
+            await page.goto(local.address)
             assert await page.locator("details").count() == len(VARIANTS)
+            opened = page.locator("details[open]")
+            assert await opened.locator('input[name="variant"]').get_attribute("value") == "euchre"
+            assert await opened.locator('select[name="level"]').input_value() == "easy"
+            assert await opened.locator('input[name="stick_the_dealer"]').is_checked()
     finally:
         pool.shutdown(wait=True)
 

@@ -92,6 +92,7 @@ async def test_a_form_starts_the_game_at_the_persons_seat(tmp_path: Path) -> Non
     assert [(s.kind, s.level) for s in row.seats[1:]] == [(SeatKind.COMPUTER, "easy")] * 3
     hello, view = frames[0], frames[-1]
     assert hello["type"] == "hello" and hello["home"] == "/" and hello["timer"] is None
+    assert hello["rematch"] == f"/table/{game}/rematch"
     assert view["view"]["seat"] == 0 and len(view["view"]["hand"]) == 5
 
 
@@ -131,9 +132,25 @@ async def test_a_form_from_another_site_starts_nothing(tmp_path: Path) -> None:
         assert await table.sessions.store.active_games() == []
 
 
+async def test_play_again_needs_the_seats_token_and_the_games_end(tmp_path: Path) -> None:
+    """The table's Play again is refused with another game's token, with none, and
+    before the game is over: nothing is started (the browser test plays one)."""
+    async with local(tmp_path / "web.db") as (table, http):
+        game, token = seat_link(await new_game(http, table.address, variant="tuque"))
+        other, _ = seat_link(await new_game(http, table.address, variant="euchre"))
+        answers = []
+        for asked, form in ((other, {"t": token}), (game, {}), (game, {"t": token})):
+            async with http.post(f"/table/{asked}/rematch", data=form) as response:
+                answers.append((response.status, html.unescape(await response.text())))
+        assert len(table.games()) == 2
+    assert [status for status, _ in answers] == [400] * 3
+    assert "isn't over yet" in answers[-1][1]
+
+
 async def test_an_unfinished_game_goes_on_at_the_next_start(tmp_path: Path) -> None:
-    """A game left unfinished is listed under "Your games" at the next start, and its
-    link opens the person's seat where the game stood."""
+    """A game left unfinished is listed under "Your games" at the next start, with its
+    score as the table writes it, and its link opens the person's seat where the game
+    stood."""
     async with local(tmp_path / "web.db") as (table, http):
         game, _ = seat_link(await new_game(http, table.address, variant="tuque"))
     async with local(tmp_path / "web.db") as (table, http):
@@ -143,6 +160,7 @@ async def test_an_unfinished_game_goes_on_at_the_next_start(tmp_path: Path) -> N
         link = table.seat_link(session)
         frames = await first_view(http, game, parse_qs(urlsplit(link).query)["t"][0])
     assert session.id == game and "Your games" in text and f"Game #{game}: Tuque" in text
+    assert "Ann: 0 · CPU 2: 0 (to 10)" in html.unescape(text)
     assert link.replace("&", "&amp;") in text
     assert frames[-1]["seq"] == session.table.seq and len(frames[-1]["view"]["hand"]) > 0
 

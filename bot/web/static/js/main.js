@@ -6,6 +6,7 @@
 // only (renewed with every view, so a reload reconnects).
 
 import { cardName } from "./cards.js";
+import { offerRematch } from "./rematch.js";
 import { TableSocket, GAME_OVER, LINK_REFUSED, NO_GAME, GOING_AWAY } from "./socket.js";
 import { drawView } from "./table.js";
 import { TrickArea, launched } from "./trick.js";
@@ -93,6 +94,7 @@ function onFrame(message) {
       state.hello = message;
       body.dataset.seat = message.seat === null ? "" : String(message.seat);
       $("#hint").hidden = message.seat === null;
+      offerRematch(message.rematch);
       if (message.v !== 1) notice("This page is out of date: reload it.");
       break;
     case "view":

@@ -22,11 +22,9 @@ function el(tag, className, text) {
   return node;
 }
 
-/** Each side's name: its players' names joined ("Ann & Cleo"). */
+/** Each side's name, as every text names it ("Ann & Cleo", "Ann, Cleo and Eve"). */
 export function sideNames(view) {
-  const count = Math.max(...view.sides) + 1;
-  return Array.from({ length: count }, (_, side) =>
-    view.names.filter((_, seat) => view.sides[seat] === side).join(" & "));
+  return view.words.sides;
 }
 
 function plural(n, one, many) {
