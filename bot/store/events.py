@@ -311,6 +311,23 @@ class EventQueries(StoreBase):
             ).scalars()
             return [await _load(db, event_id) for event_id in list(ids)]
 
+    async def open_events_here(self, guild_id: int, channel_id: int) -> list[EventRow]:
+        """The events of a guild's channel in sign-up or running, oldest first: what the
+        Activity launched there offers (its standings, the member's table)."""
+        async with self._read() as db:
+            ids = (
+                await db.execute(
+                    select(events.c.id)
+                    .where(
+                        events.c.status.in_(_OPEN),
+                        events.c.guild_id == guild_id,
+                        events.c.channel_id == channel_id,
+                    )
+                    .order_by(events.c.id)
+                )
+            ).scalars()
+            return [await _load(db, event_id) for event_id in list(ids)]
+
     async def event_of_game(self, game_id: int) -> tuple[int, int, int] | None:
         """The event table game ``game_id`` plays, ``(event id, round, table)``, or None."""
         async with self._read() as db:

@@ -7,6 +7,10 @@ spectator's link; ``e`` in whole seconds since the epoch), the signature HMAC-SH
 of the payload's text with the bot's ``WEB_SECRET``. A token names no card, and only
 the member it was made for is given a seat's (in their ephemeral hand message): the
 table message, which anyone in the channel reads, carries only a spectator's.
+
+An event's standings page (issue 42) has links of its own, ``<base>/event/<event
+id>?t=<token>``, signed alike over ``{"v": 1, "ev": event, "e": expiry}``: a table's
+token opens no standings and a standings token no table (each names its own key).
 """
 
 from __future__ import annotations
@@ -109,6 +113,59 @@ class Links:
     def spectator_link(self, game: int) -> str:
         """The link that opens ``game``'s public view."""
         return self._link(game, self.token(game, None, None))
+
+    def event_token(self, event: int, now: float | None = None) -> str:
+        """A token for ``event``'s standings page, opening it for :attr:`lifetime`
+        seconds from ``now`` (default the clock)."""
+        now = time.time() if now is None else now
+        payload = {"v": TOKEN_VERSION, "ev": event, "e": int(now + self.lifetime)}
+        body = _b64(orjson.dumps(payload))
+        return f"{body}.{self._sign(body)}"
+
+    def event_link(self, event: int) -> str:
+        """The link that opens ``event``'s standings page."""
+        return f"{self.base_url}/event/{event}?t={quote(self.event_token(event), safe='')}"
+
+    def check_event(self, token: str, event: int, now: float | None = None) -> int:
+        """When ``token``, a link to ``event``'s standings, stops opening them (seconds
+        since the epoch).
+
+        Raises:
+            LinkRefused: as :meth:`check`: not ours or altered, another version,
+                another event (or a table's token), or expired.
+        """
+        payload = self._payload(token)
+        try:
+            grant = int(payload["ev"]), int(payload["e"])
+        except (KeyError, TypeError, ValueError):
+            raise LinkRefused("This link is not an event's standings.") from None
+        if grant[0] != event:
+            raise LinkRefused(f"This link is for event #{grant[0]}, not event #{event}.")
+        if grant[1] < (time.time() if now is None else now):
+            raise LinkRefused(
+                "This link has expired: open a fresh one from the event's standings message."
+            )
+        return grant[1]
+
+    def _payload(self, token: str) -> dict[str, object]:
+        """The signed payload of ``token``, of this format version.
+
+        Raises:
+            LinkRefused: not ours or altered, unreadable, or of another version.
+        """
+        body, dot, signature = token.partition(".")
+        if not dot or not hmac.compare_digest(self._sign(body), signature):
+            raise LinkRefused("This link is not valid: it was altered or cut short.")
+        try:
+            payload = orjson.loads(_unb64(body))
+        except (binascii.Error, ValueError):
+            payload = None
+        if not isinstance(payload, dict):
+            # Signed by us yet unreadable: only a change of format can do that.
+            raise LinkRefused("This link is not valid: it was altered or cut short.")
+        if payload.get("v") != TOKEN_VERSION:
+            raise LinkRefused("This link is from an older version of the bot: ask for a new one.")
+        return payload
 
     def _link(self, game: int, token: str) -> str:
         return f"{self.base_url}/table/{game}?t={quote(token, safe='')}"

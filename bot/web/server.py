@@ -19,6 +19,8 @@ Routes:
   Activity's channel again (the page's list, after a start refused for a game it lacks).
 - ``POST /api/activity/start``: a signed-in member starts a game in the Activity's
   channel, against the computers or with the people in the Activity.
+- ``GET /event/<event id>?t=<token>`` and ``GET /api/event/<event id>?t=<token>``: an
+  event's live standings page and the data it polls (:mod:`bot.web.standings`).
 
 Every route answers only the names the server is reached by, every socket opens only
 from the server's own pages (and the Activity's), and every answer carries the
@@ -71,6 +73,7 @@ from bot.web.relay import Unanswered
 from bot.web.remote import RemoteTables
 from bot.web.screen import Viewer, WebScreen
 from bot.web.sites import ACTIVITY_POLICY, Sites, activity_origin, secure
+from bot.web.standings import POLL_SECONDS, StandingsPages
 from engine.variants import VARIANTS
 
 __all__ = [
@@ -181,6 +184,8 @@ class WebServer:
         public_url: where members' browsers reach the server (``WEB_URL``), if
             elsewhere than where it listens: its name is answered and its origin let
             in (:mod:`bot.web.sites`).
+        event_poll: seconds between two polls of an event's standings page
+            (:mod:`bot.web.standings`).
 
     Attributes:
         screen: the screen to add to ``sessions.screens``.
@@ -204,6 +209,7 @@ class WebServer:
         serves: Callable[[int], bool] = lambda guild: True,
         remote: bool = False,
         public_url: str | None = None,
+        event_poll: float = POLL_SECONDS,
     ) -> None:
         self.sessions = sessions
         self.activity = activity
@@ -229,6 +235,10 @@ class WebServer:
         self.app.router.add_get(r"/ws/{game:\d+}", self._socket)
         self.app.router.add_static("/static/", STATIC)
         self.app.router.add_get("/activity", self._activity_page)
+        self.standings = StandingsPages(
+            sessions.store, links, STATIC, sessions.client, poll=event_poll
+        )
+        self.standings.install(self.app)
         if home is None:
             # Discord opens an Activity at its URL mapping's root; tuque-web's home page
             # is there instead (and it has no Activity).
@@ -354,6 +364,8 @@ class WebServer:
                 "reminder_seconds": settings.reminder_seconds,
                 "away_seconds": settings.away_seconds,
             }
+        # An event's table says the round and its clock (docs/events.md, "On the web").
+        event = await self.standings.for_table(game_id)
         if not self.screen.knows_turn(game_id):
             with contextlib.suppress(GameNotFound):
                 self.screen.turn_began(game_id, await self.sessions.store.turn_started(game_id))
@@ -382,6 +394,7 @@ class WebServer:
                 },
                 home=self.home,
                 rematch=None if self.rematch is None else self.rematch(session),
+                event=event,
             )
         )
         seq = session.table.seq
@@ -540,7 +553,7 @@ class WebServer:
         the member's access token and their channel's games out (docs/web.md, "Inside
         Discord: the Activity"); any refusal is ``{"error", "reason"}`` alone."""
         try:
-            seat, tables = await self._listed(request, "code")
+            seat, tables, events = await self._listed(request, "code")
         except ActivityRefused as refused:
             return _refusal(refused)
         answer = {
@@ -549,6 +562,7 @@ class WebServer:
             "guild": None if seat.guild is None else str(seat.guild),
             "channel": str(seat.channel),
             "tables": tables,
+            "events": events,
         }
         return web.json_response(answer, headers=_PRIVATE_HEADERS)
 
@@ -557,16 +571,18 @@ class WebServer:
         in, ``{"tables"}`` out (as the sign-in's), the member checked afresh as a start
         checks them; any refusal is ``{"error", "reason"}`` alone."""
         try:
-            _, tables = await self._listed(request, "access_token")
+            _, tables, events = await self._listed(request, "access_token")
         except ActivityRefused as refused:
             return _refusal(refused)
-        return web.json_response({"tables": tables}, headers=_PRIVATE_HEADERS)
+        answer = {"tables": tables, "events": events}
+        return web.json_response(answer, headers=_PRIVATE_HEADERS)
 
     async def _listed(
         self, request: web.Request, proof: str
-    ) -> tuple[Seat, list[dict[str, object]]]:
+    ) -> tuple[Seat, list[dict[str, object]], list[dict[str, Any]]]:
         """The member the request's ``proof`` signs in (a ``code``; or an ``access_token``,
-        checked afresh at Discord) to its ``instance_id``, and their channel's games.
+        checked afresh at Discord) to its ``instance_id``, their channel's games and its
+        events (:meth:`StandingsPages.here`: a DM has none).
 
         Raises:
             ActivityRefused: as :meth:`_activity_asked`, a sign-in refused, or the store
@@ -575,7 +591,17 @@ class WebServer:
         auth, body = await self._activity_asked(request, f"`{proof}` and `instance_id`")
         check = auth.sign_in if proof == "code" else auth.recheck
         seat = await check(body.get(proof), body.get("instance_id"))
-        return seat, await self._tables(seat)
+        tables = await self._tables(seat)
+        if seat.guild is None:
+            return seat, tables, []
+        try:
+            events = await self.standings.here(seat.guild, seat.channel, seat.member)
+        except (SQLAlchemyError, StoreClosed):
+            log.exception("the Activity's events could not be read")
+            raise ActivityRefused(
+                503, "error", "The events could not be read just now: try again."
+            ) from None
+        return seat, tables, events
 
     async def _tables(self, seat: Seat) -> list[dict[str, object]]:
         """The running games of the seat's channel (started there, or playing in a

@@ -84,7 +84,7 @@ async def test_a_participant_gets_their_seat_and_a_spectator_the_public_view(
             bot, {"code": t.double.authorize(t.ann), "instance_id": instance.instance_id}
         )
         assert status == 200, answer
-        assert set(answer) == {"access_token", "member", "guild", "channel", "tables"}
+        assert set(answer) == {"access_token", "member", "guild", "channel", "tables", "events"}
         assert answer["member"] == str(t.ann.id)
         assert answer["guild"] == str(t.guild.id)
         assert answer["channel"] == str(instance.channel.id)
@@ -468,7 +468,7 @@ async def test_open_the_table_in_a_group_dm_lists_that_dms_game_only(table: Tabl
             ]
         # The page's list again, with the sign-in's token: checked afresh at Discord.
         again = {"access_token": answer["access_token"], "instance_id": instance.instance_id}
-        assert await post(bot, "tables", again) == (200, {"tables": answer["tables"]})
+        assert await post(bot, "tables", again) == (200, {"tables": answer["tables"], "events": []})
         status, refused = await post(bot, "tables", {**again, "access_token": "made-up"})
         assert (status, refused["error"]) == (401, "token")
     t.double.check()
