@@ -15,3 +15,11 @@ const view = new StandingsView(document.querySelector("#standings"), {
   },
 });
 view.start();
+
+// The system's theme, followed while the member chose none (the table's own choice,
+// made on the web table, is kept in the same place: theme.js).
+matchMedia("(prefers-color-scheme: dark)").addEventListener("change", (change) => {
+  let chosen = null;
+  try { chosen = localStorage.getItem("tuque-theme"); } catch { /* storage off */ }
+  if (!chosen) document.documentElement.dataset.theme = change.matches ? "dark" : "light";
+});
