@@ -92,12 +92,14 @@ async def assert_the_end_shown(page: Page, session: Session) -> None:
 async def test_a_whole_tuque_game_played_by_clicking_against_the_computer(
     web: Web, browser: Browser
 ) -> None:
-    """(A whole four-hand Euchre game is README's first command, below.)"""
+    """The bot's table, whose rematch is Discord's, says where its Rematch button is.
+    (A whole four-hand Euchre game is README's first command, below.)"""
     # A short game: every hand's steps are the same at any target.
     session = await web.start("tuque", [ANN, None], target=5)
     page = await open_page(browser, seat_url(web, session.id, 0, ANN))
     assert await play_to_the_end(page, random.Random("tuque")) > 5
     await assert_the_end_shown(page, session)
+    assert await page.is_visible("#rematch-discord") and await page.is_hidden("#rematch")
 
 
 async def test_the_keyboard_alone_plays_a_hand(web: Web, browser: Browser) -> None:
@@ -329,6 +331,7 @@ async def test_a_newcomer_starts_a_game_from_the_home_page_and_plays_it_to_the_e
             assert await play_to_the_end(page, random.Random(6)) > 5
             await assert_the_end_shown(page, session)
             assert await page.get_attribute("#home", "href") == "/"
+            assert await page.is_hidden("#rematch-discord")
             await page.click("#rematch button")
             await page.wait_for_url(lambda url: f"/table/{game_id}?" not in url)
             await page.wait_for_selector("body[data-state='live']")

@@ -94,7 +94,8 @@ function onFrame(message) {
       state.hello = message;
       body.dataset.seat = message.seat === null ? "" : String(message.seat);
       $("#hint").hidden = message.seat === null;
-      offerRematch(message.rematch);
+      offerRematch(message.rematch, message.home);
+      showRoundLine(message.event ?? null, { inDiscord });
       if (message.v !== 1) notice("This page is out of date: reload it.");
       break;
     case "view":

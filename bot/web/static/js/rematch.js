@@ -9,10 +9,11 @@ form.addEventListener("submit", () => {
 });
 
 /**
- * Offer Play again in the result panel, posted to `address`; none where it is null
- * (the bot's tables: a rematch there is Discord's Rematch button).
+ * Offer Play again in the result panel, posted to `address`; where it is null and no
+ * `home` starts games either (the bot's tables), say where Discord's Rematch button is.
  */
-export function offerRematch(address) {
+export function offerRematch(address, home) {
   form.hidden = !address;
   if (address) form.action = address;
+  document.querySelector("#rematch-discord").hidden = Boolean(address || home);
 }
