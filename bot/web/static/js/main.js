@@ -95,7 +95,6 @@ function onFrame(message) {
       body.dataset.seat = message.seat === null ? "" : String(message.seat);
       $("#hint").hidden = message.seat === null;
       offerRematch(message.rematch, message.home);
-      showRoundLine(message.event ?? null, { inDiscord });
       if (message.v !== 1) notice("This page is out of date: reload it.");
       break;
     case "view":
