@@ -904,8 +904,8 @@ class _Table:
             x += _width(head, _TEXT) + 10
             room = right - x - 12
             # The longest words that fit whole: the points before what the makers took.
-            words = next((w for w in choices if _width(w, _TEXT) <= room), choices[-1])
-            text = _cut(words, _TEXT, room)
+            fitting = next((w for w in choices if _width(w, _TEXT) <= room), choices[-1])
+            text = _cut(fitting, _TEXT, room)
             if text != "…":
                 c.text((x, y), text, _TEXT, _WHITE, "lm")
             return
@@ -1553,7 +1553,7 @@ def _result_sentence(result: HandResult, variant: Variant, who: Sequence[str]) -
     if result.thrown_in:
         return f"{head}: {THROWN_IN}"
     said = verdict(result, variant)
-    words = Wording(variant, who)
+    words = Wording(variant, tuple(who))
     parts = [words.outcome(result)]
     if result.maker is not None:
         parts.insert(0, words.made(result, loner=False))
