@@ -15,7 +15,7 @@ import asyncio
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlencode, urlsplit
 
 import pytest
@@ -24,6 +24,8 @@ from playwright.async_api import Browser, FrameLocator, Page, Route
 from test_activity import start, start_body
 
 from bot.client import TuqueBot
+from bot.cogs.events import EventsCog
+from bot.events.model import Config, Format
 from engine.variants import VARIANTS
 from tests.bot.e2e import Table, challenge_and_accept, running_bot, table_message
 from tests.discord_double import DiscordDouble
@@ -379,3 +381,61 @@ async def test_a_page_opened_as_inside_discord_outside_it_says_so(
         assert kind == "no_discord" and "only inside Discord" in words
         assert not await page.is_visible("#activity-retry")
         assert page_errors(page) == []
+
+
+async def test_an_event_opens_on_the_members_table_or_its_standings(
+    table: Table, browser: Browser
+) -> None:
+    """With a Swiss night of Ann and Bob running in the channel (its table opened by the
+    runner), Ann's Activity opens her table, whose round line shows round 1 of 2 and
+    its clock and opens the standings over the table and back; Eve's, who is not
+    seated, opens on the event's live standings."""
+    t = table
+    t.double.enable_activities()
+    async with running_bot(t, **ACTIVITY) as bot:
+        config = Config("Tuesday night", "tuque", Format.SWISS, rounds=2, seed=7, minutes=30)
+        row = await bot.store.create_event(t.guild.id, t.channel.id, t.ann.id, config, starts_at=0)
+        for member in (t.ann, t.bob):
+            await bot.store.upsert_player(t.guild.id, member.id, member.name)
+            await bot.store.change_event(row.id, lambda e, m=member.id: e.join(m))
+        await bot.store.change_event(row.id, lambda e: e.start(), seated=True)
+        # The runner opens round 1's table (the extension's module is loaded anew by
+        # the bot: its class, not the one imported here).
+        events = bot.get_cog("Events")
+        assert events is not None
+        await cast(EventsCog, events).sweep()
+        instance = t.double.start_activity(t.channel, t.ann)
+        instance.users.append(t.eve.id)
+
+        ann = await open_page(
+            browser,
+            activity_url(bot, instance.instance_id, t.double.authorize(t.ann)),
+            width=360,
+            height=740,
+        )
+        line = ann.locator("#round-line")
+        assert (await line.locator("span").first.text_content()) == "Tuesday night · Round 1 of 2"
+        assert (await line.locator(".clock").text_content() or "").endswith(" left")
+        await line.get_by_role("button", name="Standings").click()
+        await ann.wait_for_selector("#standings[data-state='live']")
+        names = await ann.locator("#standings tbody .name").all_text_contents()
+        assert sorted(names) == ["ann", "bob"]
+        await ann.get_by_role("button", name="Back to the table").click()
+        await ann.wait_for_selector("#standings", state="hidden")
+        assert await ann.get_attribute("body", "data-activity") == "table"
+
+        eve = await open_page(
+            browser,
+            activity_url(bot, instance.instance_id, t.double.authorize(t.eve)),
+            ready="#standings[data-state='live']",
+        )
+        assert await eve.get_attribute("body", "data-activity") == "standings"
+        assert await eve.locator("#standings h2").text_content() == "Tuesday night"
+        assert await eve.locator("#standings .headline").text_content() == "Round 1 of 2"
+        assert await eve.get_by_role("button", name="Play your table").is_hidden()
+        await eve.get_by_role("button", name="This channel's games").click()
+        await eve.wait_for_selector("body[data-activity='choosing']")
+        listed = await eve.locator("#activity-tables button").all_inner_texts()
+        assert "Standings" in listed[0] and "Watch" in listed[1]
+        for page in (ann, eve):
+            assert page_errors(page) == []

@@ -2,7 +2,9 @@
 // Embedded App SDK asks the member for a sign-in code, the bot's server exchanges it
 // (the client secret never reaches this page) and answers with the games of the
 // Activity's channel; the member picks one, or starts one against the computers or with
-// the people in the Activity, and the table opens in this document.
+// the people in the Activity, and the table opens in this document. An event running in
+// the channel (docs/events.md, "On the web") opens on the member's table of its round,
+// else on its live standings, shown in this document too (standings.js).
 //
 // Discord opens the Activity with `frame_id` and `instance_id` in the address. Without
 // a `frame_id` (a plain browser: the convention of Discord's SDK playground) the SDK's
@@ -12,6 +14,7 @@
 // nothing a member could not open from inside Discord.
 
 import { DiscordSDK, DiscordSDKMock } from "../vendor/discord-embedded-app-sdk-2.5.0.js";
+import { StandingsView } from "./standings.js";
 
 const $ = (selector) => document.querySelector(selector);
 const body = document.body;
@@ -114,7 +117,7 @@ async function signIn(sdk, panel) {
       throw new Refused("authenticate", "Discord did not accept the sign-in: try again.");
     }
     panel.signedIn = { access_token: answer.access_token, instance_id: sdk.instanceId };
-    panel.choose(answer.tables);
+    panel.choose(answer.tables, answer.events ?? []);
   } catch (error) {
     panel.failed(error, true);
   }
@@ -160,9 +163,17 @@ class Picker {
     $("#activity-retry").addEventListener("click", () => this.signIn?.());
     $("#activity-refresh").addEventListener("click", () => this.signIn?.());
     $("#activity-tables").addEventListener("click", (event) => {
+      const standings = event.target.closest("button[data-standings]");
+      if (standings) this.standings(JSON.parse(standings.dataset.standings));
       const button = event.target.closest("button[data-link]");
       if (button) this.open(button.dataset.link);
     });
+    // The round's line on an event's table asks for its standings (roundline.js).
+    document.addEventListener("tuque:standings", (event) => {
+      const { event: id, name, standings } = event.detail;
+      this.standings({ event: id, name, link: standings, table: null }, true);
+    });
+    this.view = null;
     $("#activity-start").addEventListener("click", (event) => {
       const button = event.target.closest("button[data-start]");
       if (button) this.start(button.dataset.start);
@@ -236,14 +247,98 @@ class Picker {
     $("#activity-retry").hidden = !canRetry || kind === "off" || kind === "outside";
   }
 
-  /** Open the member's own game at once if there is exactly one; else list them all. */
-  choose(tables) {
+  /** Open the member's table of an event's round in play, else the event's standings;
+   *  else the member's own game at once if there is exactly one; else list them all. */
+  choose(tables, events = []) {
+    const seated = events.find((event) => event.table);
+    if (seated) {
+      this.open(seated.table);
+      return;
+    }
     const mine = tables.filter((table) => table.seat !== null);
-    if (mine.length === 1) {
+    if (!events.length && mine.length === 1) {
       this.open(mine[0].link);
       return;
     }
-    this.list(tables);
+    this.list(tables, events);
+    if (events.length) this.standings(events[0]);
+  }
+
+  /** Show an event's live standings over the page (`overTable`: over a table playing
+   *  on beneath), with the member's table of the round once they have one, and a way
+   *  back. */
+  standings(event, overTable = false) {
+    this.view?.stop();
+    const box = document.querySelector("#standings") ?? document.createElement("section");
+    box.id = "standings";
+    box.className = "over";
+    document.body.append(box);
+    const token = new URL(event.link, location.href).searchParams.get("t") ?? "";
+    let round = null;
+    const play = document.createElement("button");
+    play.type = "button";
+    play.className = "primary";
+    play.hidden = true;
+    const back = document.createElement("button");
+    back.type = "button";
+    back.textContent = overTable ? "Back to the table" : "This channel's games";
+    this.view = new StandingsView(box, {
+      event: event.event,
+      token,
+      heading: 2,
+      onDraw: (data) => {
+        if (data.round === round) return;
+        round = data.round;
+        // A new round may seat the member: ask for the channel's events again.
+        if (!overTable) this.seatIn(event.event, play);
+      },
+    });
+    play.addEventListener("click", () => {
+      this.closeStandings();
+      this.open(play.dataset.link);
+    });
+    back.addEventListener("click", () => {
+      this.closeStandings();
+      if (!overTable) {
+        this.box.hidden = false;
+        body.dataset.activity = "choosing";
+      }
+    });
+    const ends = document.createElement("p");
+    ends.className = "ends";
+    ends.append(play, back);
+    box.append(ends);
+    box.hidden = false;
+    if (!overTable) {
+      this.box.hidden = true;
+      body.dataset.activity = "standings";
+    }
+    this.view.start();
+    back.focus();
+  }
+
+  /** Offer the member's table of event `id`'s round in play, if they have one now. */
+  async seatIn(id, play) {
+    if (!this.signedIn) return;
+    try {
+      const answer = await askServer("/api/activity/tables", this.signedIn);
+      this.list(answer.tables, answer.events ?? [], false);
+      const event = (answer.events ?? []).find((e) => e.event === id);
+      play.hidden = !event?.table;
+      if (event?.table) {
+        play.dataset.link = event.table;
+        play.textContent = "Play your table";
+      }
+    } catch {
+      // The button stays as it was; the channel's list offers the table too.
+    }
+  }
+
+  closeStandings() {
+    this.view?.stop();
+    this.view = null;
+    const box = document.querySelector("#standings");
+    if (box) box.hidden = true;
   }
 
   /** Ask the server for the channel's games again and list them; if it fails the
@@ -251,17 +346,33 @@ class Picker {
   async relist() {
     try {
       const answer = await askServer("/api/activity/tables", this.signedIn);
-      this.list(answer.tables);
+      this.list(answer.tables, answer.events ?? []);
     } catch {
       // The list stays; the refusal shown names the game to open.
     }
   }
 
-  /** List the channel's games, each to open, above the start buttons. */
-  list(tables) {
-    body.dataset.activity = "choosing";
+  /** List the channel's events (their standings) and games, each to open, above the
+   *  start buttons (`shown`: and show the list). */
+  list(tables, events = [], shown = true) {
+    if (shown) body.dataset.activity = "choosing";
     const list = $("#activity-tables");
     list.replaceChildren();
+    for (const event of events) {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.standings = JSON.stringify(event);
+      const what = document.createElement("span");
+      what.className = "what";
+      what.textContent = event.name;
+      const how = document.createElement("span");
+      how.className = "how";
+      how.textContent = "Standings";
+      button.append(what, how);
+      item.append(button);
+      list.append(item);
+    }
     for (const table of tables) {
       const item = document.createElement("li");
       const button = document.createElement("button");
@@ -278,7 +389,8 @@ class Picker {
       item.append(button);
       list.append(item);
     }
-    this.say(tables.length
+    if (!shown) return;
+    this.say(tables.length || events.length
       ? "Choose a game of this channel, or start one."
       : "No game is running in this channel yet: start one.");
     $("#activity-games").hidden = false;

@@ -7,6 +7,7 @@
 
 import { cardName } from "./cards.js";
 import { offerRematch } from "./rematch.js";
+import { showRoundLine } from "./roundline.js";
 import { TableSocket, GAME_OVER, LINK_REFUSED, NO_GAME, GOING_AWAY } from "./socket.js";
 import { drawView } from "./table.js";
 import { TrickArea, launched } from "./trick.js";
@@ -95,6 +96,7 @@ function onFrame(message) {
       body.dataset.seat = message.seat === null ? "" : String(message.seat);
       $("#hint").hidden = message.seat === null;
       offerRematch(message.rematch, message.home);
+      showRoundLine(message.event ?? null, { inDiscord });
       if (message.v !== 1) notice("This page is out of date: reload it.");
       break;
     case "view":

@@ -36,11 +36,13 @@ export class StandingsView {
    * @param event the event's id; `token` its standings token (renewed by each answer).
    * @param heading the title's level: 1 on its own page, 2 inside the Activity.
    * @param onToken called with each fresh token (the page keeps it in its address).
+   * @param onDraw called with each new standings' data, once drawn.
    */
-  constructor(root, { event, token, heading = 1, onToken = () => {} }) {
+  constructor(root, { event, token, heading = 1, onToken = () => {}, onDraw = () => {} }) {
     this.event = event;
     this.token = token;
     this.onToken = onToken;
+    this.onDraw = onDraw;
     this.etag = null;
     this.data = null;
     this.offset = 0;
@@ -180,6 +182,7 @@ export class StandingsView {
     this.scoreName.textContent = data.score_name;
     this.body.replaceChildren(...data.lines.map((line) => this.line(line)));
     this.tick();
+    this.onDraw(data);
   }
 
   line(line) {
