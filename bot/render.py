@@ -1109,6 +1109,15 @@ def event_embed(row: EventRow) -> discord.Embed:
     return embed
 
 
+def round_line(event: Event, ends_at: float | None) -> str:
+    """An event table's line under its table message's status: the event, the round,
+    and when the round's clock runs out as a Discord timestamp, which each member's
+    client counts down (``Friday night · round 2 of 4 · ends in 12 minutes``)."""
+    name = discord.utils.escape_markdown(event.config.name)
+    line = f"{name} · round {event.round_no} of {event.config.rounds}"
+    return line if ends_at is None else f"{line} · ends <t:{int(ends_at)}:R>"
+
+
 def seating_text(event: Event) -> str:
     """The seating of the round in play: each table's sides (partners with ``&``), and
     who sits out."""

@@ -199,8 +199,15 @@ class EventsCog(TuqueCog, name="Events"):
         event = row.event
         for table, game_id in row.round_games(event.round_no).items():
             self._games[game_id] = (row.id, event.round_no, table)
+            self._show_round(row, game_id)
             if event.config.hands is not None:
                 self.sessions.last_hands.setdefault(game_id, event.config.hands)
+
+    def _show_round(self, row: EventRow, game_id: int) -> None:
+        """Have the table message of ``game_id`` show the round and its clock."""
+        self.sessions.delivery.round_lines[game_id] = render.round_line(
+            row.event, row.round_ends_at
+        )
 
     def _lock(self, event_id: int) -> asyncio.Lock:
         return self._locks.setdefault(event_id, asyncio.Lock())
@@ -513,6 +520,7 @@ class EventsCog(TuqueCog, name="Events"):
             except (StaleRound, EventClosed):
                 return
             self._games[session.id] = (row.id, rnd.number, seating.table)
+            self._show_round(row, session.id)
             pinged = [n for n, m in enumerate(seating.seats) if m is not None]
             await self.sessions.open(session, [], pinged)
 
@@ -525,6 +533,7 @@ class EventsCog(TuqueCog, name="Events"):
         background = self.sessions.background
         if change.result is not None:
             self._games.pop(session.id, None)
+            self.sessions.delivery.round_lines.pop(session.id, None)
             made = partial(table_result, change.after)
             background.spawn(self._table_over(where, made), f"event-{where[0]}-result")
         for note in change.notes:

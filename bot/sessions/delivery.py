@@ -187,6 +187,10 @@ class Delivery:
         self.activity = False
         """Whether the table also runs inside Discord (an Activity): the table message
         then offers "Open the table"."""
+        self.round_lines: dict[int, str] = {}
+        """An event's tables' games, each with the line its table message shows under
+        its status (``render.round_line``: the round and its clock), set by the events
+        cog."""
         self.token_lifetime = TOKEN_LIFETIME
         """Seconds an interaction's token is trusted to reach a game's messages outside
         a server (Discord allows 15 minutes)."""
@@ -516,7 +520,10 @@ class Delivery:
         layout = table_layout(
             session.id,
             render.table_title(public, session.id),
-            render.table_status(public, session.seating, ended(session)),
+            _with_round(
+                render.table_status(public, session.seating, ended(session)),
+                self.round_lines.get(session.id),
+            ),
             picture.description,
             finished=session.finished,
             watch_link=None if self.links is None else self.links.spectator_link(session.id),
@@ -920,3 +927,8 @@ class Delivery:
 async def _courier(outbox: Outbox) -> None:
     while outbox.calls:
         await outbox.calls.popleft()()
+
+
+def _with_round(status: str, round_line: str | None) -> str:
+    """The table message's status, with an event table's round line under it."""
+    return status if round_line is None else f"{status}\n{round_line}"

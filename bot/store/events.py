@@ -87,6 +87,16 @@ class EventRow:
         """The event's id."""
         return self.event.id
 
+    @property
+    def round_ends_at(self) -> float | None:
+        """When the round in play's clock runs out (seconds since the epoch): its seating
+        time plus the event's minutes; None for rounds by hands only, or no round in
+        play."""
+        minutes = self.event.config.minutes
+        if self.event.status is not Status.RUNNING or minutes is None:
+            return None
+        return None if self.round_started_at is None else self.round_started_at + minutes * 60
+
     def round_games(self, round_no: int) -> dict[int, int]:
         """The games of round ``round_no``'s opened tables, ``table -> game id``."""
         return {t: g for (r, t), g in self.tables.items() if r == round_no}

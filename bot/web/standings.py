@@ -40,7 +40,7 @@ from bot.store import EventNotFound, EventRow, Store, StoreClosed
 from bot.web.links import LinkRefused, Links
 from engine.variants import VARIANTS
 
-__all__ = ["POLL_SECONDS", "StandingsPages", "round_ends_at", "standings_data", "table_event"]
+__all__ = ["POLL_SECONDS", "StandingsPages", "standings_data", "table_event"]
 
 log = logging.getLogger(__name__)
 
@@ -67,15 +67,6 @@ _HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
-
-
-def round_ends_at(row: EventRow) -> float | None:
-    """When the round in play's clock runs out (seconds since the epoch): its seating
-    time plus the event's minutes; None for rounds by hands only, or no round in play."""
-    minutes = row.event.config.minutes
-    if row.event.status is not Status.RUNNING or minutes is None or row.round_started_at is None:
-        return None
-    return row.round_started_at + minutes * 60
 
 
 def _name(member: int | None, names: Mapping[int, str]) -> str:
@@ -133,7 +124,7 @@ def standings_data(row: EventRow, names: Mapping[int, str]) -> dict[str, Any]:
         "round": event.round_no,
         "rounds": config.rounds,
         "starts_at": row.starts_at,
-        "ends_at": round_ends_at(row),
+        "ends_at": row.round_ends_at,
         "tables": {
             "finished": 0 if rnd is None else sum(r is not None for r in rnd.results),
             "of": 0 if rnd is None else len(rnd.seatings),
@@ -152,7 +143,7 @@ def table_event(row: EventRow, links: Links, now: float) -> dict[str, Any]:
         "name": row.event.config.name,
         "round": row.event.round_no,
         "rounds": row.event.config.rounds,
-        "ends_at": round_ends_at(row),
+        "ends_at": row.round_ends_at,
         "now": now,
         "standings": links.event_link(row.id),
     }

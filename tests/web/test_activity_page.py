@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, cast
@@ -388,7 +389,8 @@ async def test_an_event_opens_on_the_members_table_or_its_standings(
 ) -> None:
     """With a Swiss night of Ann and Bob running in the channel (its table opened by the
     runner), Ann's Activity opens her table, whose round line shows round 1 of 2 and
-    its clock and opens the standings over the table and back; Eve's, who is not
+    its clock (as its table message does) and opens the standings over the table and
+    back; Eve's, who is not
     seated, opens on the event's live standings."""
     t = table
     t.double.enable_activities()
@@ -404,6 +406,12 @@ async def test_an_event_opens_on_the_members_table_or_its_standings(
         events = bot.get_cog("Events")
         assert events is not None
         await cast(EventsCog, events).sweep()
+        # The table message says the round and when its clock runs out (a timestamp
+        # each member's Discord counts down).
+        await t.double.wait_until(
+            lambda: "Tuesday night · round 1 of 2" in table_message(t).text, 10
+        )
+        assert re.search(r"round 1 of 2 · ends <t:\d+:R>", table_message(t).text)
         instance = t.double.start_activity(t.channel, t.ann)
         instance.users.append(t.eve.id)
 
