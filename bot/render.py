@@ -1132,11 +1132,12 @@ def seating_text(event: Event) -> str:
     return "\n".join(lines)
 
 
-def standings_embed(event: Event) -> discord.Embed:
+def standings_embed(event: Event, link: str | None = None) -> discord.Embed:
     """The standings so far: place, entry, score, rounds played, and the round in play's
-    progress (tables finished); a member a computer plays for now is marked away."""
+    progress (tables finished); a member a computer plays for now is marked away.
+    ``link``: the live standings page on the web (its title opens it), where it is on."""
     config = event.config
-    embed = discord.Embed(title=f"{config.name}: standings", colour=EVENT_COLOUR)
+    embed = discord.Embed(title=f"{config.name}: standings", colour=EVENT_COLOUR, url=link)
     lines = []
     for line in event.standings()[:40]:
         place = "–" if line.place is None else f"{line.place}."

@@ -632,10 +632,17 @@ class EventsCog(TuqueCog, name="Events"):
         nonce = replies.nonce("event-standings", row.id, row.event.config.seed)
 
         async def post() -> None:
-            message = await channel.send(embed=render.standings_embed(row.event), nonce=nonce)
+            embed = render.standings_embed(row.event, self._standings_link(row))
+            message = await channel.send(embed=embed, nonce=nonce)
             await self.bot.store.set_event_messages(row.id, standings_message_id=message.id)
 
         await replies.deliver(f"event {row.id}: standings post", post)
+
+    def _standings_link(self, row: EventRow) -> str | None:
+        """The live standings page's link (``docs/events.md``, "On the web"), fresh at
+        each edit, where the web table is on."""
+        links = self.sessions.delivery.links
+        return None if links is None else links.event_link(row.id)
 
     def _refresh_standings(self, row: EventRow) -> None:
         """Ask for an edit of the standings message; edits asked meanwhile merge."""
@@ -663,7 +670,10 @@ class EventsCog(TuqueCog, name="Events"):
                 with self.bot.budget.prepaid():
                     await replies.deliver(
                         f"event {event_id}: standings",
-                        partial(message.edit, embed=render.standings_embed(row.event)),
+                        partial(
+                            message.edit,
+                            embed=render.standings_embed(row.event, self._standings_link(row)),
+                        ),
                     )
             if row.event.closed:
                 return
