@@ -21,6 +21,7 @@ import hashlib
 import hmac
 import time
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import quote
 
 import orjson
@@ -147,7 +148,7 @@ class Links:
             )
         return grant[1]
 
-    def _payload(self, token: str) -> dict[str, object]:
+    def _payload(self, token: str) -> dict[str, Any]:
         """The signed payload of ``token``, of this format version.
 
         Raises:
