@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import pytest
+from axe_playwright_python.base import AXE_SCRIPT
 from playwright.async_api import Browser, Page, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
@@ -130,3 +131,45 @@ async def play_one(page: Page, rng: random.Random) -> bool:
         arg=seq,
     )
     return True
+
+
+LOOKS = (("360 px", 360, 740), ("desktop", 1280, 800))
+"""The widths the accessibility check looks at: a phone's portrait and a desktop."""
+
+
+async def serious_violations(page: Page) -> list[str]:
+    """axe-core's serious and critical violations on ``page`` as it is now, one line
+    each: the rule, its impact and the elements' selectors. axe-core is the one
+    axe-playwright-python ships (the test extra pins it), put in the page once."""
+    if not await page.evaluate("typeof axe !== 'undefined'"):
+        await page.evaluate(AXE_SCRIPT)
+    found = await page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['id']} ({v['impact']}): {[node['target'] for node in v['nodes']]}"
+        for v in found["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+async def violations_in_every_look(page: Page) -> list[str]:
+    """``serious_violations`` at 360 px and desktop width, light and dark, each line
+    prefixed with its look; the page is resized and its system theme emulated in turn
+    (the same page: no new game), then put back as it was."""
+    size = page.viewport_size
+    found: list[str] = []
+    for look, width, height in LOOKS:
+        await page.set_viewport_size({"width": width, "height": height})
+        for theme in ("light", "dark"):
+            await page.emulate_media(color_scheme=theme)
+            # The table's page follows the system's theme unless told (html[data-theme]).
+            await page.wait_for_function(
+                "t => [undefined, t].includes(document.documentElement.dataset.theme)", arg=theme
+            )
+            # The felt's size follows the window a frame later (main.js's ResizeObserver).
+            await page.evaluate(
+                "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+            )
+            found += [f"{look}, {theme}: {line}" for line in await serious_violations(page)]
+    if size is not None:
+        await page.set_viewport_size(size)
+    return found

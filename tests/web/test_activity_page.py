@@ -20,7 +20,14 @@ from typing import Any, cast
 from urllib.parse import urlencode, urlsplit
 
 import pytest
-from browser import chromium, open_page, page_errors, play_one, watched
+from browser import (
+    chromium,
+    open_page,
+    page_errors,
+    play_one,
+    violations_in_every_look,
+    watched,
+)
 from playwright.async_api import Browser, FrameLocator, Page, Route
 from test_activity import start, start_body
 
@@ -221,6 +228,8 @@ async def test_a_member_starts_a_game_against_the_computers_and_plays(
         assert session.channel_id == t.channel.id
         assert session.table.game.variant.name == "tuque"
         assert [seat.member for seat in session.table.seats] == [t.ann.id, None]
+        # The table inside the Activity, for everyone (tests/web/test_accessibility.py).
+        assert await violations_in_every_look(page) == []
         assert await play_one(page, random.Random(35))
         assert page_errors(page) == []
 
@@ -260,6 +269,8 @@ async def test_a_start_for_a_game_already_here_shows_why_and_lists_it(
         assert listed == [str(game)]
         assert set(await page.eval_on_selector_all("#activity-start button", disabled)) == {False}
         assert [s.id for s in bot.sessions.running()] == [game]
+        # The channel's games with a refusal shown, for everyone.
+        assert await violations_in_every_look(page) == []
         assert page_errors(page) == []
 
 

@@ -1,5 +1,5 @@
 """The web table in a real browser (Debian's Chromium through Playwright): whole games
-played by clicking and by keyboard, two members each seeing only their own hand, both
+played by clicking (by keyboard: test_accessibility.py), two members each seeing only their own hand, both
 screens at once with Discord, a reconnect mid-trick, and forged or malformed socket
 messages sent from the page, each refused with nothing changed."""
 
@@ -100,25 +100,6 @@ async def test_a_whole_tuque_game_played_by_clicking_against_the_computer(
     assert await play_to_the_end(page, random.Random("tuque")) > 5
     await assert_the_end_shown(page, session)
     assert await page.is_visible("#rematch-discord") and await page.is_hidden("#rematch")
-
-
-async def test_the_keyboard_alone_plays_a_hand(web: Web, browser: Browser) -> None:
-    """Tab to a legal action and press Enter, with no pointer at all."""
-    session = await web.start("euchre", [ANN, None, None, None])
-    page = await open_page(browser, seat_url(web, session.id, 0, ANN))
-    for _ in range(8):
-        await page.wait_for_selector("[data-action]:not([disabled])")
-        seq = await seq_of(page)
-        for _ in range(80):
-            await page.keyboard.press("Tab")
-            if await page.evaluate("document.activeElement?.hasAttribute('data-action')"):
-                break
-        else:
-            raise AssertionError("no legal action takes the keyboard's focus")
-        await page.keyboard.press("Enter")
-        await page.wait_for_function("seq => Number(document.body.dataset.seq) > seq", arg=seq)
-    assert session.table.seq > 8
-    assert page_errors(page) == []
 
 
 async def test_two_members_in_two_pages_each_see_only_their_own_hand(

@@ -51,7 +51,10 @@ function completedTrick(view, before) {
   return null;
 }
 
-/** Lines saying what changed from `before` to `view`: bids, cards played, tricks won. */
+/**
+ * Lines saying what changed from `before` to `view`: bids, each card played and who
+ * played it, tricks won (every trick completed in between, with its last card).
+ */
 function happenings(view, before, done) {
   const lines = [];
   const names = view.names;
@@ -62,11 +65,19 @@ function happenings(view, before, done) {
   if (sameHand) {
     for (const [seat, code] of before.trick.plays) seen.add(`${seat}:${code}`);
   }
-  const plays = done ? [...done.plays, ...view.trick.plays] : view.trick.plays;
-  for (const [seat, code] of plays) {
-    if (!seen.has(`${seat}:${code}`)) lines.push(`${names[seat]} played ${cardName(code)}`);
+  const played = (plays) => {
+    for (const [seat, code] of plays) {
+      if (!seen.has(`${seat}:${code}`)) lines.push(`${names[seat]} played ${cardName(code)}`);
+    }
+  };
+  // Views the page was never sent (a newer one replaced them) may hide a whole trick: the
+  // view's own completed tricks say it; a new hand's view keeps only the last one's.
+  const tricks = sameHand ? view.tricks.slice(before.tricks.length) : done ? [done] : [];
+  for (const t of tricks) {
+    played(t.plays);
+    lines.push(`${names[t.winner]} won the trick`);
   }
-  if (done) lines.push(`${names[done.winner]} won the trick`);
+  played(view.trick.plays);
   if (view.hand_just_over && !(before && before.hand_just_over) && view.words.hand_end) {
     lines.push(view.words.hand_end);
   }
@@ -82,9 +93,19 @@ function say(view, lines) {
   }
   const log = $("#log");
   while (log.children.length > 40) log.firstChild.remove();
+  // The live region says every line; the eye reads the newest and the status (the
+  // rest is in "What happened"), so the line above the table keeps its height.
+  const status = $("#status");
   const latest = lines.at(-1);
   const now = view.words.status;
-  $("#status").textContent = latest ? `${latest}. ${now}` : now;
+  status.replaceChildren();
+  if (lines.length > 1) {
+    const earlier = document.createElement("span");
+    earlier.className = "sr-only";
+    earlier.textContent = `${lines.slice(0, -1).join(". ")}. `;
+    status.append(earlier);
+  }
+  status.append(latest ? `${latest}. ${now}` : now);
 }
 
 // --- frames -------------------------------------------------------------------------------
@@ -129,6 +150,7 @@ function showView(frame) {
   if (state.hintAsked !== null && state.hintAsked !== frame.seq) state.hintAsked = null;
   body.dataset.state = "live";
   body.dataset.seq = String(frame.seq);
+  body.dataset.phase = view.phase;
   socket.hold(frame.seq, frame.tag, frame.token);
   keepToken(frame.token);
   const done = completedTrick(view, before);
@@ -138,6 +160,7 @@ function showView(frame) {
   drawTools(view);
   say(view, happenings(view, before, done));
   markHint();
+  keepPlace();
 }
 
 /** Put the newest token in the address (never a card): a reload opens the same seat. */
@@ -152,6 +175,7 @@ function onRefused(message) {
   if (message.seq !== undefined && message.seq === state.pending) {
     state.pending = null;
     setActing(false);
+    keepPlace();
   }
   if (message.seq !== undefined && message.seq === state.hintAsked) {
     state.hintAsked = null;
@@ -251,6 +275,43 @@ document.addEventListener("keydown", (event) => {
   all[next].focus();
   event.preventDefault();
 });
+
+// --- keeping the keyboard's place -----------------------------------------------------------
+// Each view is drawn whole: the card or button that had the focus is gone after every
+// move, and the focus would fall to the page, losing a keyboard or screen-reader
+// player's place. While the focus is in the viewer's own part of the table (hand,
+// tableau, choices), each draw puts it back there: on the same card if it is still to be
+// played, else on the first choice of the same row, else of any row, else on the hand's
+// section while others play. Elsewhere (the tools, the pad) it is left alone.
+
+const OWN = "#mine, #tableaus";
+const ROWS = "#hand, #tableaus, #actions";
+let place = null; // {card, row} of the focus in the viewer's own part, or null
+
+document.addEventListener("focusin", (event) => {
+  const target = event.target;
+  const own = target instanceof Element && target.closest(OWN);
+  place = own ? { card: target.dataset.card ?? null, row: target.closest(ROWS)?.id ?? null } : null;
+});
+
+function keepPlace() {
+  const result = $("#result");
+  const active = document.activeElement;
+  if (!place) return;
+  if (!result.hidden) {
+    // The game's end shows over the table: the focus goes to it.
+    result.focus();
+    return;
+  }
+  const lost = !active || active === body || !active.isConnected;
+  if (!lost && active !== $("#mine")) return;
+  const choices = [...document.querySelectorAll(`:is(${ROWS}) [data-action]:not([disabled])`)];
+  const next = choices.find((c) => place.card && c.dataset.card === place.card)
+    ?? choices.find((c) => c.closest(ROWS)?.id === place.row)
+    ?? choices[0];
+  if (next) next.focus();
+  else if (lost) $("#mine").focus();
+}
 
 // --- tools: hint, last trick, pad, theme ------------------------------------------------------
 
@@ -352,7 +413,10 @@ $("#pad-toggle").addEventListener("click", () => {
   $("#pad-toggle").setAttribute("aria-expanded", String(open));
 });
 
-$("#result-close").addEventListener("click", () => { $("#result").hidden = true; });
+$("#result-close").addEventListener("click", () => {
+  $("#result").hidden = true;
+  $("#mine").focus(); // back to the table, not to the page's top
+});
 
 function applyTheme(theme) {
   document.documentElement.dataset.theme = theme;

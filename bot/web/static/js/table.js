@@ -51,10 +51,12 @@ function plate(view, seat) {
   const who = el("span", "name", name);
   if (seat === view.seat) who.append(el("span", "sr-only", ", you"));
   const marks = el("span", "marks");
+  // A mark's short text is for the eye; a screen reader reads its words (an aria-label
+  // on a span is no name: ARIA forbids it on an element without a role).
   const mark = (cls, text, words) => {
     const m = el("span", `mark ${cls}`, text);
-    if (words) m.setAttribute("aria-label", words);
-    marks.append(m);
+    m.setAttribute("aria-hidden", "true");
+    marks.append(m, el("span", "sr-only", `, ${words}`));
   };
   if (view.dealer === seat && view.phase !== "game over") mark("dealer", "D", "dealer");
   if (view.maker === seat && view.trump) {
@@ -72,9 +74,11 @@ function plate(view, seat) {
   const held = view.hand_sizes[seat] ?? 0;
   if (seat !== view.seat && held) {
     const cards = el("span", "held");
-    cards.setAttribute("aria-label", plural(held, "card", "cards") + " in hand");
-    for (let i = 0; i < Math.min(held, 8); i++) cards.append(el("i", "mini"));
-    if (held > 8) cards.append(el("b", "", `${held}`));
+    const backs = el("span", "backs");
+    backs.setAttribute("aria-hidden", "true");
+    for (let i = 0; i < Math.min(held, 8); i++) backs.append(el("i", "mini"));
+    if (held > 8) backs.append(el("b", "", `${held}`));
+    cards.append(backs, el("span", "sr-only", `, ${plural(held, "card", "cards")} in hand`));
     facts.append(cards);
   }
   li.append(avatar, who, marks, facts);
@@ -161,11 +165,14 @@ function drawCentre(view) {
   if (showUp) {
     const card = cardElement(view.up_card);
     delete card.dataset.card; // the up-card is no trick card and no action
-    if (view.up_card_turned_down) {
-      card.classList.add("turned-down");
-      card.setAttribute("aria-label", `${cardName(view.up_card)}, turned down`);
-    }
-    up.append(card, el("span", "caption", view.up_card_turned_down ? "turned down" : "up-card"));
+    const caption = view.up_card_turned_down ? "turned down" : "up-card";
+    if (view.up_card_turned_down) card.classList.add("turned-down");
+    // The card's name says what its caption shows, which a screen reader skips.
+    const state = view.up_card_turned_down ? ", turned down" : "";
+    card.setAttribute("aria-label", `Up-card${state}: ${cardName(view.up_card)}`);
+    const words = el("span", "caption", caption);
+    words.setAttribute("aria-hidden", "true");
+    up.append(card, words);
   }
   const log = $("#bidlog");
   const bids = view.words.bids.slice(-4);
@@ -372,7 +379,8 @@ function drawResult(view, home) {
 /** Draw `view` (the trick aside); `home` is the hello frame's New game address, if any. */
 export function drawView(view, home) {
   $("#title").textContent = `${view.words.title} · hand ${view.hand_no}`;
-  $("#score").replaceChildren(suitedText(view.words.score));
+  // "Score" said, not shown (an aria-label on a paragraph names nothing).
+  $("#score").replaceChildren(el("span", "sr-only", "Score: "), suitedText(view.words.score));
   drawSeats(view);
   const byCard = cardActions(view);
   const used = new Set();
