@@ -1,7 +1,7 @@
 """The web table in a real browser (Debian's Chromium through Playwright): whole games
-played by clicking (by keyboard: test_accessibility.py), two members each seeing only their own hand, both
-screens at once with Discord, a reconnect mid-trick, and forged or malformed socket
-messages sent from the page, each refused with nothing changed."""
+played by clicking (by keyboard: test_accessibility.py), two members each seeing only
+their own hand, both screens at once with Discord, a reconnect mid-trick, and forged or
+malformed socket messages sent from the page, each refused with nothing changed."""
 
 from __future__ import annotations
 
