@@ -252,13 +252,15 @@ def _record_decisions() -> list[float]:
     return decided
 
 
-def _newest_buttons(double: DiscordDouble, user: User) -> tuple[StoredMessage, list[str], int]:
-    """The user's newest hand message with action buttons, the buttons and their seq."""
+def _newest_buttons(
+    double: DiscordDouble, user: User, game: int | None = None
+) -> tuple[StoredMessage, list[str], int]:
+    """The user's newest hand message with action buttons (of ``game``'s hands only, if
+    given), the buttons and their seq."""
+    prefix = "tuque:act:" if game is None else f"tuque:act:{game}:"
     for message in reversed(double.ephemerals_for(user)):
         buttons = [
-            b.custom_id
-            for b in message.buttons
-            if b.custom_id and b.custom_id.startswith("tuque:act:")
+            b.custom_id for b in message.buttons if b.custom_id and b.custom_id.startswith(prefix)
         ]
         if buttons:
             return message, buttons, int(buttons[0].split(":")[3])
@@ -341,33 +343,37 @@ async def _play(
     cards: int,
     think: float,
     rng: random.Random,
+    *,
+    game: int | None = None,
+    over: Callable[[], bool] = lambda: False,
 ) -> tuple[int, list[float]]:
-    """Play ``cards`` cards of one game, a member thinking ``think`` seconds on average
-    (exponentially distributed) before each click; return cards played and click latencies
-    in seconds, ``math.inf`` for a click the bot did not answer within Discord's 3 s."""
+    """Play ``cards`` cards of one game (``game``'s hands only, if given), or until
+    ``over()``, a member thinking ``think`` seconds on average (exponentially
+    distributed) before each click; return cards played and click latencies in seconds,
+    ``math.inf`` for a click the bot did not answer within Discord's 3 s."""
     played = 0
     done_seq = -1
     latencies: list[float] = []
     deadline = time.monotonic() + 120 + 3 * cards * think
-    while played < cards and time.monotonic() < deadline:
+    while played < cards and time.monotonic() < deadline and not over():
         # The member to act is the one whose newest hand shows buttons for a new seq.
         ready = []
         for user in players:
             try:
-                message, buttons, seq = _newest_buttons(double, user)
+                message, buttons, seq = _newest_buttons(double, user, game)
             except LookupError:
                 continue
             if seq > done_seq:
                 ready.append((seq, user, message, buttons))
         if not ready:
-            await asyncio.sleep(0.002)
+            await _next_change(double)
             continue
         seq, user, message, buttons = max(ready, key=lambda r: r[0])
         if think:
             await asyncio.sleep(rng.expovariate(1 / think))
             # Computers move while a member thinks: their buttons may be gone by now.
             try:
-                message, buttons, now_seq = _newest_buttons(double, user)
+                message, buttons, now_seq = _newest_buttons(double, user, game)
             except LookupError:
                 continue
             if now_seq != seq:
@@ -387,6 +393,14 @@ async def _play(
         if isinstance(ACTIONS[int(choice.rsplit(":", 1)[1])], Play):
             played += 1
     return played, latencies
+
+
+async def _next_change(double: DiscordDouble) -> None:
+    """Wait for the double's next request or gateway frame (at most 10 ms, as its
+    ``wait_until`` does: the bot's own state may change after its last frame): a member
+    waiting for their turn looks again then, not on a clock of its own."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(double._changed.wait(), 0.01)
 
 
 async def _threads_off(double: DiscordDouble, guild: Guild, channel: Channel) -> None:

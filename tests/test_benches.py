@@ -84,3 +84,21 @@ def test_the_web_bench_measures_every_figure_in_a_quick_run() -> None:
     # ... refused, no view, bot CPU, CPU/click ("2.500 ms"), generator CPU, open.
     clicks, no_view = int(row.split()[2]), int(row.split()[-6])
     assert clicks > 0 and no_view == 0, row
+
+
+def test_the_events_bench_plays_a_night_at_its_smallest() -> None:
+    """``bench.events_load`` at its smallest (one event of four members, one round of one
+    hand, members clicking at once) finishes its night and prints every figure, with no
+    click missed and no 429."""
+    run = _run(
+        "-m", "bench.events_load", "--events", "1", "--members", "4", "--rounds", "1",
+        "--hands", "1", "--think", "0", "--deadline", "60",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = {k: v.split() for k, _, v in (x.partition(":") for x in run.stdout.splitlines())}
+    assert lines["finished"][:3] == ["1", "of", "1"], run.stdout
+    assert lines["429 answers"][0] == "0", run.stdout
+    assert "0 missed" in " ".join(lines["card and bid clicks"]), run.stdout
+    for figure in ("standings edits per event", "round 1 start", "table lag p50 / p95 / p99"):
+        assert figure in lines and "none" not in lines[figure], run.stdout
+    assert "bot CPU per card" in lines, run.stdout
