@@ -12,7 +12,7 @@ import discord
 import pytest
 
 from tests.discord_double import DiscordDouble
-from tests.discord_double.ratelimits import Limit, RateLimits
+from tests.discord_double.ratelimits import Limit, Limiter, RateLimits, Refusal
 
 POST = "POST /channels/{channel_id}/messages"
 PATCH = "PATCH /channels/{channel_id}/messages/{message_id}"
@@ -141,3 +141,22 @@ async def test_the_limits_can_be_turned_off() -> None:
     finally:
         await double.close()
     assert double.rate_limited == []
+
+
+def test_the_global_limit_counts_a_request_when_it_arrived() -> None:
+    """Discord counts a request in the second it arrives: fifty requests that arrived
+    over a second but were counted together (the double's loop busy reading bodies) do
+    not refuse one that arrives a tenth of a second later, and fifty that arrived within
+    a second do."""
+    clock = [1.5]
+    limiter = Limiter(RateLimits(global_per_second=50), lambda: clock[0])
+    edit = ("PATCH", "/channels/{channel_id}/messages/{message_id}")
+    for i in range(50):
+        params = {"channel_id": str(i), "message_id": "1"}
+        assert not isinstance(limiter.take(*edit, params, 0.5 + 0.02 * i), Refusal)
+    clock[0] = 1.6
+    later = limiter.take(*edit, {"channel_id": "50", "message_id": "1"}, 1.6)
+    assert not isinstance(later, Refusal)
+    clock[0] = 1.61
+    refused = limiter.take(*edit, {"channel_id": "51", "message_id": "1"}, 1.49)
+    assert isinstance(refused, Refusal) and refused.scope == "global"

@@ -16,6 +16,7 @@ guess on the strict side.
 
 from __future__ import annotations
 
+import bisect
 import collections
 import hashlib
 import re
@@ -125,23 +126,38 @@ class Limiter:
         self.limits = limits
         self._clock = clock
         self._windows: dict[tuple[str, tuple[str, ...]], _Window] = {}
-        self._global: collections.deque[float] = collections.deque()
+        self._global: list[float] = []  # arrival times of the requests counted, in order
         self._old_edits: dict[int, _Window] = {}
         self._refused_until = 0.0
 
-    def take(self, method: str, template: str, params: Mapping[str, str]) -> Verdict | Refusal:
-        """Count a request to ``template`` (with its ``params``) against its limits."""
+    def take(
+        self,
+        method: str,
+        template: str,
+        params: Mapping[str, str],
+        arrived: float | None = None,
+    ) -> Verdict | Refusal:
+        """Count a request to ``template`` (with its ``params``) against its limits.
+
+        ``arrived``: when the request reached the double (this limiter's clock; default
+        now). Discord counts a request against the global limit in the second it
+        arrives; the double gets to count it only once its body is read and checked
+        against the specification, later by however busy its event loop is, so
+        requests that arrived apart would otherwise be counted together."""
         now = self._clock()
+        at = now if arrived is None else min(arrived, now)
         route = f"{method} {template}"
         limit = self.limits.routes.get(route, self.limits.default)
         bucket = hashlib.blake2s(route.encode(), digest_size=8).hexdigest()
         if self.limits.global_per_second is not None and not template.startswith(
             _INTERACTION_ROUTES
         ):
-            while self._global and self._global[0] <= now - 1.0:
-                self._global.popleft()
-            if len(self._global) >= self.limits.global_per_second:
-                retry = self._global[0] + 1.0 - now
+            # Kept a while past a second: a request still being read may have arrived
+            # before those counted last.
+            del self._global[: bisect.bisect_right(self._global, now - 10.0)]
+            first = bisect.bisect_right(self._global, at - 1.0)
+            if bisect.bisect_right(self._global, at) - first >= self.limits.global_per_second:
+                retry = self._global[first] + 1.0 - at
                 self._refused_until = max(self._refused_until, now + retry)
                 return Refusal(route, "global", retry, {"X-RateLimit-Global": "true"})
         major = tuple(params.get(name, "") for name in _MAJOR.findall(template))
@@ -163,7 +179,7 @@ class Limiter:
         if self.limits.global_per_second is not None and not template.startswith(
             _INTERACTION_ROUTES
         ):
-            self._global.append(now)
+            bisect.insort(self._global, at)
         headers["X-RateLimit-Remaining"] = str(window.remaining)
         return Verdict(headers)
 

@@ -1787,7 +1787,7 @@ class DiscordDouble:
         """The request counted against Discord's rate limits (None: the limits are off)."""
         if self.limiter is None:
             return None
-        verdict = self.limiter.take(request.method, route, request.match_info)
+        verdict = self.limiter.take(request.method, route, request.match_info, request[ARRIVED])
         if isinstance(verdict, Refusal):
             self.rate_limited.append(verdict)
         return verdict
