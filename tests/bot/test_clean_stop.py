@@ -91,7 +91,7 @@ async def test_a_stop_mid_play_logs_no_error(
         assert anns.computer is not None and not anns.computer.done()
 
         cogs = [c for c in bot.cogs.values() if isinstance(c, TuqueCog) and c.sweeper.is_running()]
-        assert sorted(c.qualified_name for c in cogs) == ["Games", "Lobbies"]
+        assert sorted(c.qualified_name for c in cogs) == ["Events", "Games", "Lobbies"]
         sweepers = [c.sweeper for c in cogs]
         for sweeper in sweepers:
             sweeper.change_interval(seconds=0)

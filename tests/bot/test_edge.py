@@ -29,6 +29,7 @@ from e2e import (
 )
 
 from bot import replies
+from bot.sessions import computers as computers_module
 from tests.discord_double import InteractionRecord
 
 ERROR_REPLY = re.compile(r"Something went wrong; the game is safe\. \(Error id `([0-9a-f]{8})`\.\)")
@@ -177,10 +178,14 @@ class FlakyExecutor(ThreadPoolExecutor):
         return super().submit(fn, *args, **kwargs)
 
 
-async def test_the_timer_loop_rescues_a_stopped_computer(table: Table) -> None:
+async def test_the_timer_loop_rescues_a_stopped_computer(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A computer whose move failed is on turn with no move under way; the timer sweep
     starts it again and the game goes on."""
     t = table
+    # Every level thinks in the pool here, so that the pool's failure reaches this one.
+    monkeypatch.setattr(computers_module, "QUICK_LEVELS", frozenset())
     executor = FlakyExecutor(fail_at=3)
     rng = random.Random(3)
     async with running_bot(t, executor) as bot:
