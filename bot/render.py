@@ -383,6 +383,16 @@ def played_for_text(note: Note, before: Game, after: Game, seating: Seating) -> 
     return f"Played for you, your only choice: {label}."
 
 
+def playing_for_text(action: Action, view: PlayerView, seating: Seating) -> str:
+    """The line a member reads while their forced move (``action``, their only legal
+    one, which their auto-play choice covers) waits to be played for them: ``Your last
+    card is played for you.`` in a hand's last trick, else ``Played for you, your only
+    choice: Pass.``"""
+    if view.phase is Phase.PLAY and len(view.tricks) == _variant(view).tricks - 1:
+        return "Your last card is played for you."
+    return f"Played for you, your only choice: {action_label(action, view, seating)}."
+
+
 def table_note_text(note: Note, seating: Seating, user_id: int | None) -> str:
     """The post that tells the table of ``note`` (away, back, resigned; R9, R26);
     ``user_id``: the member of the note's seat, mentioned when they are away."""
@@ -976,6 +986,15 @@ def settings_embed(
             if current.threads
             else "off: everything goes in the channel",
             "threads",
+        ),
+        inline=False,
+    )
+    role = current.event_host_role_id
+    embed.add_field(
+        name="Event hosts",
+        value=shown(
+            "members with Manage Events" + ("" if role is None else f", or the <@&{role}> role"),
+            "event_host_role_id",
         ),
         inline=False,
     )

@@ -127,6 +127,11 @@ def table_result(table: Table, config: Config) -> TableResult:
     return TableResult((game.scores[0], game.scores[1]), loners, conceded=conceded)
 
 
+def _host_words(role: int | None) -> str:
+    """Who may host events, in a refusal: ``members with Manage Events`` (or the role)."""
+    return "members with Manage Events" + ("" if role is None else f" or the <@&{role}> role")
+
+
 class _Standings:
     """One event's standings message: edits asked for merge until the next may go."""
 
@@ -163,6 +168,11 @@ class EventsCog(TuqueCog, name="Events"):
         # its round's last hand from its first move after a restart.
         for row in await self.bot.store.open_events():
             if row.event.status is Status.RUNNING:
+                if row.event.rounds[-1].away:
+                    # Being away lasts for a process's run (R9): the restored tables
+                    # have nobody away, so a member who comes is never "back" to them.
+                    row = await self.bot.store.change_event(row.id, _nobody_away)
+                    self._refresh_standings(row)
                 self._track(row)
 
     async def cog_unload(self) -> None:
@@ -250,11 +260,12 @@ class EventsCog(TuqueCog, name="Events"):
         sit_out_points: app_commands.Range[int, 0, 100] = 0,
         location: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
-        """Create the event: its Discord Scheduled Event and its sign-up message. Members
-        with Manage Events only; every refusal is ephemeral and creates nothing."""
+        """Create the event: its Discord Scheduled Event and its sign-up message. Event
+        hosts only (:meth:`_hosts`); every refusal is ephemeral and creates nothing."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        if not interaction.permissions.manage_events:
-            await replies.deny(interaction, "Only members who may manage events can create one.")
+        hosts, role = await self._hosts(interaction)
+        if not hosts:
+            await replies.deny(interaction, f"Only {_host_words(role)} can create an event.")
             return
         try:
             config = Config(
@@ -384,10 +395,18 @@ class EventsCog(TuqueCog, name="Events"):
 
     # --- the sign-up message's buttons -------------------------------------------------
 
-    def _may_run(self, interaction: discord.Interaction, row: EventRow) -> bool:
-        """Whether the clicker may start or cancel: the host, or a member who may manage
-        events."""
-        return interaction.user.id == row.host_id or interaction.permissions.manage_events
+    async def _hosts(self, interaction: discord.Interaction) -> tuple[bool, int | None]:
+        """Whether the member may host events: Discord's Manage Events permission, or the
+        server's event-host role (``/tuque settings``); and that role's id (None: none)."""
+        assert interaction.guild_id is not None  # TuqueTree.interaction_check
+        role = (await self.guild_settings(interaction.guild_id)).event_host_role_id
+        member = interaction.user
+        has_role = role is not None and isinstance(member, discord.Member) and member.get_role(role)
+        return bool(interaction.permissions.manage_events or has_role), role
+
+    async def _may_run(self, interaction: discord.Interaction, row: EventRow) -> bool:
+        """Whether the clicker may start or cancel: the host, or an event host."""
+        return interaction.user.id == row.host_id or (await self._hosts(interaction))[0]
 
     async def on_event(self, interaction: discord.Interaction, event_id: int, what: str) -> None:
         """A click on an event's Join, Leave, Start or Cancel (``buttons.EventButton``).
@@ -400,7 +419,7 @@ class EventsCog(TuqueCog, name="Events"):
                 row = await store.load_event(event_id)
                 if row.guild_id != interaction.guild_id:
                     raise EventError("This event is another server's.")
-                if what in ("start", "cancel") and not self._may_run(interaction, row):
+                if what in ("start", "cancel") and not await self._may_run(interaction, row):
                     raise EventError(f"Only the host, <@{row.host_id}>, can do that.")
                 match what:
                     case "join":
@@ -762,9 +781,11 @@ class EventsCog(TuqueCog, name="Events"):
                     await replies.deliver(f"event {row.id}: too few", partial(channel.send, text))
                     await self._show_sign_up(await self.bot.store.load_event(row.id))
             return
-        if event.status is Status.BETWEEN:
+        if event.status is Status.BETWEEN or event.rounds[-1].over:
+            # Between rounds, or every result in but the round not ended: stopped
+            # between the round's last result and the next seating.
             async with self._lock(row.id):
-                await self._advance(row)
+                await self._advance(await self.bot.store.load_event(row.id))
             return
         self._track(row)
         games = row.round_games(event.round_no)
@@ -800,6 +821,13 @@ class EventsCog(TuqueCog, name="Events"):
             ending, by = Ending.RESIGNED, next(s.number for s in stored.seats if s.side != winner)
         ended = dataclasses.replace(stored, result=stored.standings(ending, winner, by))
         await self._table_over((row.id, row.event.round_no, table), partial(table_result, ended))
+
+
+def _nobody_away(event: Event) -> Event:
+    """``event`` with every member of the round in play back at their seat."""
+    for member in event.rounds[-1].away:
+        event = event.back(member)
+    return event
 
 
 async def setup(bot: TuqueBot) -> None:

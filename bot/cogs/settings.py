@@ -40,6 +40,7 @@ DelaySeconds = app_commands.Transform[
 HintsFlag = app_commands.Transform[bool, YesNo("hints_in_rated")]
 ThreadsFlag = app_commands.Transform[bool, YesNo("threads")]
 ResetFlag = app_commands.Transform[bool, YesNo("reset")]
+ClearHostRoleFlag = app_commands.Transform[bool, YesNo("no_event_host_role")]
 
 
 class GuildSettingsCog(TuqueCog, name="Settings"):
@@ -79,6 +80,8 @@ class GuildSettingsCog(TuqueCog, name="Settings"):
         hints_in_rated="Whether members may ask for hints in rated games",
         default_variant="The game /tuque bot, table and challenge start when none is named",
         threads="Whether each game gets its own thread for pings and hand results",
+        event_host_role="A role whose members may create, start and cancel events",
+        no_event_host_role="No event-host role: only Manage Events creates events",
         reset="Put every setting back to the bot's defaults",
     )
     async def settings_command(
@@ -90,6 +93,8 @@ class GuildSettingsCog(TuqueCog, name="Settings"):
         hints_in_rated: HintsFlag | None = None,
         default_variant: Variant | None = None,
         threads: ThreadsFlag | None = None,
+        event_host_role: discord.Role | None = None,
+        no_event_host_role: ClearHostRoleFlag | None = None,
         reset: ResetFlag | None = None,
     ) -> None:
         """No option: the server's settings, to the member alone. Options (Manage Server):
@@ -103,7 +108,13 @@ class GuildSettingsCog(TuqueCog, name="Settings"):
             "default_variant": default_variant,
             "threads": threads,
         }
-        changes: dict[str, float | bool | str] = {k: v for k, v in given.items() if v is not None}
+        changes: dict[str, float | bool | str | None] = {
+            k: v for k, v in given.items() if v is not None
+        }
+        if event_host_role is not None:
+            changes["event_host_role_id"] = event_host_role.id
+        if no_event_host_role:
+            changes["event_host_role_id"] = None
         timer = reminder_minutes is not None or away_minutes is not None
         if not changes and not timer and not reset:
             settings = await self.guild_settings(guild_id)
@@ -120,6 +131,11 @@ class GuildSettingsCog(TuqueCog, name="Settings"):
         if reset and (changes or timer):
             await replies.deny(
                 interaction, "`reset` puts every setting back to the bot's defaults: use it alone."
+            )
+            return
+        if event_host_role is not None and no_event_host_role:
+            await replies.deny(
+                interaction, "Choose an `event_host_role` or `no_event_host_role`, not both."
             )
             return
         async with replies.deadline(interaction):

@@ -188,6 +188,7 @@ guild_settings = Table(
     Column("updated_at", Double, nullable=False),
     Column("updated_by", BigInteger),
     Column("threads", Integer),
+    Column("event_host_role_id", BigInteger),
 )
 
 member_prefs = Table(

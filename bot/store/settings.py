@@ -36,7 +36,9 @@ class GuildSettings:
     rated game (every seat a member). ``default_variant``: a key of
     ``engine.variants.VARIANTS``. ``threads``: whether each game gets a thread started
     from its table message, where its pings and hand results go (without the thread
-    permissions a game stays in the channel).
+    permissions a game stays in the channel). ``event_host_role_id``: the role whose
+    members may create, start and cancel events as members with Manage Events may
+    (``bot.cogs.events``); None: Manage Events alone.
     """
 
     reminder_minutes: float
@@ -45,6 +47,7 @@ class GuildSettings:
     hints_in_rated: bool = False
     default_variant: str = DEFAULT_VARIANT
     threads: bool = True
+    event_host_role_id: int | None = None
 
     @classmethod
     def defaults(cls, settings: Settings) -> GuildSettings:

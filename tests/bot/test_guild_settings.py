@@ -46,6 +46,7 @@ async def server_settings(bot: TuqueBot, t: Table) -> GuildSettings:
 async def test_a_manager_changes_the_settings_and_everyone_sees_them(table: Table) -> None:
     t = table
     make_manager(t, t.ann)
+    hosts = t.double.add_role(t.guild, "Hosts")
     async with running_bot(t) as bot:
         before = await settings(t, t.bob)
         assert "after 5 min" in before and "after 15 min" in before
@@ -60,20 +61,29 @@ async def test_a_manager_changes_the_settings_and_everyone_sees_them(table: Tabl
             hints_in_rated=True,
             default_variant="euchre",
             threads=False,
+            event_host_role=hosts,
         )
         assert "Saved" in answer
         shown_now = ("after 3 min", "after 9 min", "2.5 s", "allowed", "Euchre", "in the channel")
+        shown_now += (f"<@&{hosts.id}> role",)
         for shown in shown_now:
             assert shown in answer, shown
         assert "(bot default)" not in answer
 
         assert await server_settings(bot, t) == GuildSettings(
-            3, 9, 2.5, hints_in_rated=True, default_variant="euchre", threads=False
+            3,
+            9,
+            2.5,
+            hints_in_rated=True,
+            default_variant="euchre",
+            threads=False,
+            event_host_role_id=hosts.id,
         )
         assert "Euchre" in await settings(t, t.bob), "any member sees them"
 
-        answer = await settings(t, t.ann, reminder_minutes=4)
+        answer = await settings(t, t.ann, reminder_minutes=4, no_event_host_role=True)
         assert "after 4 min" in answer and "after 9 min" in answer
+        assert "<@&" not in answer and (await server_settings(bot, t)).event_host_role_id is None
 
         answer = await settings(t, t.ann, reset=True)
         assert "back to the bot's default" in answer

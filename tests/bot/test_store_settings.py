@@ -69,7 +69,7 @@ async def test_later_changes_keep_the_earlier_ones(store: Store) -> None:
     await store.update_guild_settings(HERE, by=BOB, computer_delay_seconds=0, now=T0 + 1)
     mine = await store.guild_settings(HERE, DEFAULTS)
     assert (mine.reminder_minutes, mine.away_minutes, mine.computer_delay_seconds) == (2, 6, 0)
-    assert await rows(store) == [(HERE, 2.0, 6.0, 0.0, None, None, T0 + 1, BOB, None)]
+    assert await rows(store) == [(HERE, 2.0, 6.0, 0.0, None, None, T0 + 1, BOB, None, None)]
 
 
 async def test_none_puts_a_setting_back_to_the_default(store: Store) -> None:
