@@ -28,6 +28,7 @@ from bot.events.model import Config as EventConfig
 from bot.events.model import Fill as EventFill
 from bot.events.model import Format as EventFormat
 from bot.events.model import SitOut
+from bot.events.places import EventPlaces
 from bot.store import (
     EventRow,
     GameRow,
@@ -1003,9 +1004,15 @@ def settings_embed(
 
 
 def leaderboard_embed(
-    rows: Sequence[LeaderboardRow], variant: str | None, page: int, pages: int
+    rows: Sequence[LeaderboardRow],
+    variant: str | None,
+    page: int,
+    pages: int,
+    events_won: Mapping[int, int] | None = None,
 ) -> discord.Embed:
-    """One page of the server's leaderboard: rank, name, wins, losses, win %, games, rating."""
+    """One page of the server's leaderboard: rank, name, wins, losses, win %, games, rating,
+    and the events each has won (``events_won``, by user id) when any."""
+    won = events_won or {}
     title = "Leaderboard" + (f": {VARIANTS[variant].title}" if variant else "")
     embed = discord.Embed(title=title, colour=RESULT_COLOUR)
     if not rows:
@@ -1014,11 +1021,16 @@ def leaderboard_embed(
     lines = [
         f"**{r.rank}.** {r.display_name or f'<@{r.user_id}>'} — {won_lost(r.wins, r.losses)} "
         f"({r.win_rate:.0%} of {r.games}) · rating {rating_text(r.rating)}"
+        + (f" · {_events_won(won[r.user_id])}" if won.get(r.user_id) else "")
         for r in rows
     ]
     embed.description = "\n".join(lines)
     embed.set_footer(text=f"Page {page + 1} of {pages} · rated games between people only")
     return embed
+
+
+def _events_won(count: int) -> str:
+    return f"🏆 {count} event{'s' if count != 1 else ''} won"
 
 
 def won_lost(wins: int, losses: int) -> str:
@@ -1033,8 +1045,9 @@ def rating_text(rating: float) -> str:
     return str(1000 + round(rating * 10))
 
 
-def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
-    """A player's record: games, wins, hands made and euchred, marches, average tricks."""
+def stats_embed(stats: PlayerStats, name: str, events: EventPlaces | None = None) -> discord.Embed:
+    """A player's record: games, wins, hands made and euchred, marches, average tricks,
+    and their finished events (played, won, podiums) when they played any."""
     title = f"{name}'s record" + (f": {VARIANTS[stats.variant].title}" if stats.variant else "")
     embed = discord.Embed(title=title, colour=HAND_COLOUR)
     rating = rating_text(stats.rating) if stats.rating is not None else "unrated"
@@ -1056,6 +1069,13 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
         f"{avg} tricks a hand",
         inline=False,
     )
+    if events is not None and events.played:
+        embed.add_field(
+            name="Events",
+            value=f"{events.played} played · {events.won} won · "
+            f"{events.podiums} on the podium (1st to 3rd)",
+            inline=False,
+        )
     if stats.hints:
         embed.add_field(name="Hints taken", value=str(stats.hints))
     return embed

@@ -18,6 +18,7 @@ from bot import render, replies
 from bot.buttons import LeaderboardButton
 from bot.cogs import TuqueCog
 from bot.drawing import Revealed, draw_table
+from bot.events.places import event_places
 from bot.layout import replay_row
 from bot.options import GameNumber, Variant
 from bot.sessions import record_of
@@ -59,15 +60,18 @@ def leaderboard_view(variant: str, page: int, pages: int) -> discord.ui.View | N
 async def leaderboard_message(
     store: Store, guild_id: int, variant: str | None, page: int
 ) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The embed and paging buttons of leaderboard page ``page`` (0-based, clamped)."""
+    """The embed and paging buttons of leaderboard page ``page`` (0-based, clamped), each
+    player's event wins beside their record."""
     total = await store.leaderboard_count(guild_id, variant)
     pages = max(1, math.ceil(total / LEADERBOARD_PAGE))
     page = min(max(page, 0), pages - 1)
     rows = await store.leaderboard(
         guild_id, variant, limit=LEADERBOARD_PAGE, offset=page * LEADERBOARD_PAGE
     )
+    places = event_places(await store.finished_events(guild_id), variant)
+    won = {user: p.won for user, p in places.items()}
     return (
-        render.leaderboard_embed(rows, variant, page, pages),
+        render.leaderboard_embed(rows, variant, page, pages, won),
         leaderboard_view(variant or "all", page, pages),
     )
 
@@ -171,7 +175,9 @@ class RecordsCog(TuqueCog, name="Records"):
         else:
             await interaction.response.send_message(embed=embed, view=view)
 
-    @app_commands.command(description="A player's record: games, wins, hands made and euchred.")
+    @app_commands.command(
+        description="A player's record: games, wins, hands made and euchred, events."
+    )
     @app_commands.describe(member="Whose record (default: yours)", variant="Only this variant")
     async def stats(
         self,
@@ -182,7 +188,9 @@ class RecordsCog(TuqueCog, name="Records"):
         assert interaction.guild_id is not None  # TuqueTree.interaction_check
         who = member or interaction.user
         stats = await self.bot.store.player_stats(interaction.guild_id, who.id, variant)
-        await interaction.response.send_message(embed=render.stats_embed(stats, who.display_name))
+        places = event_places(await self.bot.store.finished_events(interaction.guild_id), variant)
+        embed = render.stats_embed(stats, who.display_name, places.get(who.id))
+        await interaction.response.send_message(embed=embed)
 
     async def _ended_game(self, interaction: discord.Interaction, game: int) -> GameRow | None:
         """Game ``game`` of this server if it has ended (its cards may be shown); else
