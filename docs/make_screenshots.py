@@ -5,11 +5,14 @@ a Tuque game (a member against a computer) and a six-hand game (a member and fiv
 computers) from fixed seeds, plays the member's cards through the page in Debian's
 Chromium until the middle of a hand with a card in the trick, and photographs that
 moment at 360 × 740 and 1280 × 800, light and dark:
-``web-{tuque,six}-{360,desktop}-{light,dark}.png``.
+``web-{tuque,six}-{360,desktop}-{light,dark}.png``. Then an event's live standings page
+(issue 42, docs/events.md "On the web"): a progressive euchre night of eight, two
+rounds played and a table of the third finished, at desktop width (README's
+``event-standings.png``) and 360 px (``event-standings-360.png``).
 
-Run from the repository: ``.venv/bin/python docs/make_screenshots.py`` (Playwright
-from the test extras, ``/usr/bin/chromium``). A script, not a test: it looks, it checks
-nothing.
+Run from the repository: ``.venv/bin/python docs/make_screenshots.py [tuque] [six]
+[event]`` (every picture when none is named; Playwright from the test extras,
+``/usr/bin/chromium``). A script, not a test: it looks, it checks nothing.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import asyncio
 import io
 import sys
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from unittest import mock
@@ -25,6 +29,7 @@ from unittest import mock
 from PIL import Image
 from playwright.async_api import Browser, Page, async_playwright
 
+from bot.events.model import Config, Format, TableResult
 from bot.sessions import GameSessions
 from bot.settings import Settings
 from bot.store import SeatKind, SeatRow, Store
@@ -50,6 +55,15 @@ MAX_BYTES = 250_000
 GAMES = {"tuque": ("tuque", 2, 2024), "six": ("six_hand", 6, 7)}
 """Each screenshot's game: the variant, its seats and the seed it is dealt from."""
 MEMBER = 101
+NIGHT = {201: "Ann", 202: "Bob", 203: "Chloé", 204: "Dev", 205: "Émile", 206: "Fern"}
+NIGHT |= {207: "Gus", 208: "Hana"}
+"""The euchre night's members, by user id."""
+NIGHT_RESULTS = (
+    (TableResult((10, 7)), TableResult((6, 10), loners=(3,))),
+    (TableResult((10, 4)), TableResult((9, 10))),
+)
+"""Each table's result in the night's first two rounds: the sides' points, the seats
+whose going alone marched."""
 
 
 async def start_game(sessions: GameSessions, variant: str, players: int, seed: int) -> int:
@@ -89,6 +103,52 @@ async def play_to_mid_hand(page: Page) -> None:
     raise RuntimeError("no mid-hand moment in 200 moves")
 
 
+async def euchre_night(store: Store) -> int:
+    """A progressive euchre night of :data:`NIGHT` over four rounds of 20 minutes (a
+    point for a loner's march): rounds 1 and 2 played (:data:`NIGHT_RESULTS`), round 3
+    seated now with its first table finished. Returns the event's id."""
+    config = Config(
+        "Friday euchre night",
+        "euchre",
+        Format.PROGRESSIVE,
+        rounds=4,
+        seed=2026,
+        minutes=20,
+        loner_bonus=1,
+    )
+    row = await store.create_event(1, 2, 201, config, starts_at=time.time())
+    for member, name in NIGHT.items():
+        await store.upsert_player(1, member, name)
+        row = await store.change_event(row.id, lambda e, m=member: e.join(m))
+    row = await store.change_event(row.id, lambda e: e.start(), seated=True)
+    for results in NIGHT_RESULTS:
+        for table, result in enumerate(results, 1):
+            row = await store.change_event(
+                row.id, lambda e, t=table, r=result: e.record(e.round_no, t, r)
+            )
+        row = await store.change_event(row.id, lambda e: e.end_round())
+        row = await store.change_event(row.id, lambda e: e.next_round(), seated=True)
+    row = await store.change_event(row.id, lambda e: e.record(3, 1, TableResult((10, 8))))
+    return row.id
+
+
+async def photograph_standings(browser: Browser, url: str) -> None:
+    """The standings page at ``url`` at desktop width and 360 px, light, whole."""
+    for size, name in (("desktop", "event-standings"), ("360", "event-standings-360")):
+        width, height = SIZES[size]
+        context = await browser.new_context(
+            viewport={"width": width, "height": height}, color_scheme="light"
+        )
+        page = await context.new_page()
+        await page.goto(url)
+        await page.wait_for_selector("#standings[data-state='live']")
+        png = await page.screenshot(full_page=True)
+        await context.close()
+        path = OUT / f"{name}.png"
+        path.write_bytes(_small(png))
+        print(f"{path.relative_to(OUT.parent.parent)}: {path.stat().st_size // 1000} KB")
+
+
 async def photograph(browser: Browser, url: str, name: str) -> None:
     """The table at ``url`` in each size and theme, as ``name``-<size>-<theme>.png."""
     for size, (width, height) in SIZES.items():
@@ -117,7 +177,9 @@ def _small(png: bytes) -> bytes:
     return out.getvalue()
 
 
-async def main() -> int:
+async def main(names: list[str]) -> int:
+    """Make the pictures ``names`` names (``tuque``, ``six``, ``event``), or all."""
+    wanted = set(names or [*GAMES, "event"])
     OUT.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "tuque.db")
@@ -131,6 +193,8 @@ async def main() -> int:
             async with async_playwright() as playwright:
                 browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 for name, (variant, players, seed) in GAMES.items():
+                    if name not in wanted:
+                        continue
                     game_id = await start_game(sessions, variant, players, seed)
                     url = links.seat_link(game_id, 0, MEMBER)
                     player = await browser.new_page(viewport={"width": 1280, "height": 800})
@@ -138,6 +202,12 @@ async def main() -> int:
                     await play_to_mid_hand(player)
                     await player.close()
                     await photograph(browser, url, name)
+                if "event" in wanted:
+                    event_id = await euchre_night(store)
+                    token = links.event_token(event_id)
+                    await photograph_standings(
+                        browser, f"{links.base_url}/event/{event_id}?t={token}"
+                    )
                 await browser.close()
         finally:
             await server.close()
@@ -148,4 +218,4 @@ async def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    sys.exit(asyncio.run(main(sys.argv[1:])))
