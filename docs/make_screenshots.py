@@ -23,12 +23,14 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from unittest import mock
 
 from PIL import Image
 from playwright.async_api import Browser, Page, async_playwright
 
+from bot.events.event import Event
 from bot.events.model import Config, Format, TableResult
 from bot.sessions import GameSessions
 from bot.settings import Settings
@@ -119,17 +121,20 @@ async def euchre_night(store: Store) -> int:
     row = await store.create_event(1, 2, 201, config, starts_at=time.time())
     for member, name in NIGHT.items():
         await store.upsert_player(1, member, name)
-        row = await store.change_event(row.id, lambda e, m=member: e.join(m))
+        row = await store.change_event(row.id, partial(Event.join, member=member))
     row = await store.change_event(row.id, lambda e: e.start(), seated=True)
     for results in NIGHT_RESULTS:
         for table, result in enumerate(results, 1):
-            row = await store.change_event(
-                row.id, lambda e, t=table, r=result: e.record(e.round_no, t, r)
-            )
+            row = await store.change_event(row.id, partial(_record, table=table, result=result))
         row = await store.change_event(row.id, lambda e: e.end_round())
         row = await store.change_event(row.id, lambda e: e.next_round(), seated=True)
     row = await store.change_event(row.id, lambda e: e.record(3, 1, TableResult((10, 8))))
     return row.id
+
+
+def _record(event: Event, table: int, result: TableResult) -> Event:
+    """``event`` with ``table``'s ``result`` in the round in play."""
+    return event.record(event.round_no, table, result)
 
 
 async def photograph_standings(browser: Browser, url: str) -> None:
