@@ -263,7 +263,8 @@ class Event:
     def leave(self, member: int) -> Event:
         """``member`` leaves. Before the start, or before their first round, they are
         simply off the list. After, their line stays (unplaced, R35) and a computer
-        takes their seat: at their table for the rest of the round in play, then in
+        takes their seat: at their table for the rest of the round in play (which then
+        does not count for them; once their table's result is in, it does), then in
         their partnership or one-on-one entry to the end; a progressive member is no
         longer seated (R34).
 
@@ -278,7 +279,13 @@ class Event:
         if self.status is Status.SIGN_UP or known.joined > self.round_no:
             members = tuple(m for m in self.members if m.id != member)
             return dataclasses.replace(self, members=members)
-        left = self.round_no if self.status is Status.RUNNING else self.round_no + 1
+        # A round counts for whoever leaves once their table's result is in (R34).
+        left = self.round_no + 1
+        if self.status is Status.RUNNING:
+            rnd = self.rounds[-1]
+            seating = rnd.seating_of(member)
+            if seating is None or rnd.results[seating.table - 1] is None:
+                left = self.round_no
         members = tuple(
             dataclasses.replace(m, left=left) if m.id == member else m for m in self.members
         )

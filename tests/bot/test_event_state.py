@@ -129,6 +129,26 @@ def test_a_member_who_leaves_during_a_round_scores_nothing_for_it() -> None:
     assert 1 not in {m for s in event.next_round().rounds[-1].seatings for m in s.seats}
 
 
+def test_a_member_who_leaves_after_their_table_ends_keeps_the_round() -> None:
+    """Their table's result is in, another table plays on: the round counts for them,
+    and they are not seated in the next."""
+    event = new_event(members=8).start()
+    seating, _ = event.seat_of(1) or (None, 0)
+    assert seating is not None
+    event = event.record(1, seating.table, TableResult(points(1, seating.table)))
+    event = event.leave(1)
+    assert event.member(1) == dataclasses.replace(event.member(1), left=2)  # type: ignore[arg-type]
+    rnd = event.current
+    assert rnd is not None
+    for s in rnd.seatings:
+        if s.table != seating.table:
+            event = event.record(1, s.table, TableResult(points(1, s.table)))
+    event = event.end_round()
+    line = next(s for s in event.standings() if s.members == (1,))
+    assert line.left and line.place is None and line.rounds[0] is not None
+    assert 1 not in {m for s in event.next_round().rounds[-1].seatings for m in s.seats}
+
+
 def test_a_swiss_night_of_seven_with_byes_and_no_rematch() -> None:
     """Tuque, 7 members, 3 rounds: three tables and a bye a round, three different
     byes, no rematch, a bye scores a win; the lower user id wins each match here."""

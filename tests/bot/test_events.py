@@ -10,17 +10,27 @@ import asyncio
 import csv
 import io
 import random
+import secrets
 import sqlite3
-from collections.abc import Awaitable, Sequence
+import time
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from fractions import Fraction
+from functools import partial
 from typing import cast
 
+import pytest
 from e2e import Table, running_bot
 
 from bot.client import TuqueBot
 from bot.cogs.events import EventsCog
 from bot.events.event import Status
+from bot.events.model import Fill, Round
+from bot.events.movement import seat_progressive
 from bot.events.scoring import match_points
+from bot.events.standings import ranks
+from bot.sessions.state import record_of
+from bot.store import EventRow, GameRow, GameStatus
+from engine.game import Game
 from tests.discord_double import StoredMessage
 from tests.discord_double.models import (
     COMPLETED,
@@ -68,11 +78,18 @@ def _scheduled(bot: TuqueBot, event_id: int) -> bool:
     )
 
 
-async def play_turn(t: Table, bot: TuqueBot, games: Sequence[int], rng: random.Random) -> bool:
+async def play_turn(
+    t: Table,
+    bot: TuqueBot,
+    games: Sequence[int],
+    seed: int,
+    absent: Collection[int] = (),
+) -> bool:
     """At the first of ``games`` waiting on a member, that member plays: their first
     move at a table by a click on their hand (brought by the table's "Show my hand"),
     the others on the web table (``GameSessions.act``, the path a page's move takes),
-    which costs no interaction's round trip. False if no game waits on a member."""
+    which costs no interaction's round trip. The ``absent`` members do not play. False
+    if no game waits on a member who plays."""
     for game_id in games:
         session = bot.sessions.session(game_id)
         if session is None or session.finished:
@@ -82,10 +99,15 @@ async def play_turn(t: Table, bot: TuqueBot, games: Sequence[int], rng: random.R
             continue
         member = session.table.seats[seat].member
         assert member is not None
+        if member in absent:
+            continue
         seq = len(session.game.log)
+        # Each move's own draw: a game is played alike however its moves interleave
+        # with the other tables' (its computers draw from its seed).
+        moves = random.Random(f"{seed}:{game_id}:{seq}")
         user = t.double.users[member]
         if any(f"tuque:act:{game_id}:" in str(m.components) for m in t.double.ephemerals_for(user)):
-            action = rng.choice(session.game.legal_actions(seat))
+            action = moves.choice(session.game.legal_actions(seat))
             await bot.sessions.act(game_id, member, seq, action.id)
             return True
         thread = t.guild.threads.get(session.discord.thread_id or 0)
@@ -98,7 +120,7 @@ async def play_turn(t: Table, bot: TuqueBot, games: Sequence[int], rng: random.R
         hand = _hand(t, user, f"tuque:act:{game_id}:{seq}:")
         if hand is not None:
             ids = [b.custom_id for b in hand.buttons if b.custom_id and ":act:" in b.custom_id]
-            await (await t.double.click(user, hand, rng.choice(ids))).settled()
+            await (await t.double.click(user, hand, moves.choice(ids))).settled()
         return True
     return False
 
@@ -110,13 +132,13 @@ def _hand(t: Table, user: User, prefix: str) -> StoredMessage | None:
     return None
 
 
-async def play_out(t: Table, bot: TuqueBot, event_id: int, rng: random.Random) -> None:
+async def play_out(t: Table, bot: TuqueBot, event_id: int, seed: int) -> None:
     """Members play every table of every round until the event is over."""
     cog = events_cog(bot)
     for _ in range(2000):
         if (await bot.store.load_event(event_id)).event.closed:
             return
-        if not await play_turn(t, bot, sorted(cog._games), rng):
+        if not await play_turn(t, bot, sorted(cog._games), seed):
             await asyncio.sleep(0.02)
     raise AssertionError("the event did not end")
 
@@ -131,7 +153,7 @@ async def test_a_swiss_night_of_seven_with_a_bye(table: Table) -> None:
     host_may_manage_events(t)
     others = [t.double.add_user(name, guild=t.guild) for name in ("cat", "dan", "fay", "gus")]
     members = [t.ann, t.bob, t.eve, *others]
-    rng = random.Random(7)
+    seed = 7
     async with running_bot(t) as bot:
         cog = events_cog(bot)
         cog.standings_gap = 0.05
@@ -147,7 +169,7 @@ async def test_a_swiss_night_of_seven_with_a_bye(table: Table) -> None:
         await t.double.mark_interested(members[6], scheduled)
         await t.double.wait_until(lambda: "In (7)" in str(t.double.message(sign_up.id).embeds), 5)
         await (await t.double.click(t.ann, sign_up, button(sign_up, "Start"))).settled()
-        await play_out(t, bot, event_id, rng)
+        await play_out(t, bot, event_id, seed)
         await t.double.wait_until(lambda: scheduled.status == COMPLETED, 5)
         await t.double.wait_until(
             lambda: any(m.attachments for m in t.double.channel_messages(t.channel)), 5
@@ -254,3 +276,317 @@ async def test_forged_stale_and_racing_clicks_change_nothing(table: Table) -> No
 def event_tables(t: Table) -> list[tuple[int]]:
     with sqlite3.connect(t.db) as db:
         return db.execute("SELECT game_id FROM event_tables").fetchall()
+
+
+# --- a progressive night and a duplicate night --------------------------------------
+
+
+def live(bot: TuqueBot, game_id: int) -> bool:
+    """Whether ``game_id`` runs on this bot, not finished."""
+    session = bot.sessions.session(game_id)
+    return session is not None and not session.finished
+
+
+def waits_on(bot: TuqueBot, game_id: int, member: int) -> bool:
+    """Whether ``game_id`` waits for ``member`` to move (not a computer for them)."""
+    session = bot.sessions.session(game_id)
+    if session is None or session.finished or session.game.turn is None:
+        return False
+    seat = session.game.turn
+    return session.table.seats[seat].member == member and not session.table.moves_itself(seat)
+
+
+async def play_until(
+    t: Table,
+    bot: TuqueBot,
+    seed: int,
+    done: Callable[[], bool],
+    absent: Collection[int] = (),
+) -> None:
+    """Members (but the ``absent``) play the event's tables until ``done``."""
+    cog = events_cog(bot)
+    for _ in range(3000):
+        if done():
+            return
+        if not await play_turn(t, bot, sorted(cog._games), seed, absent):
+            await asyncio.sleep(0.02)
+    raise AssertionError("the tables did not get there")
+
+
+async def round_opened(bot: TuqueBot, event_id: int, round_no: int) -> dict[int, int]:
+    """Once round ``round_no`` is seated and each of its tables not finished runs here
+    (after a restart too): its games by table."""
+    for _ in range(1500):
+        row = await bot.store.load_event(event_id)
+        event = row.event
+        if event.round_no == round_no and event.status is Status.RUNNING:
+            games = row.round_games(round_no)
+            results = event.rounds[-1].results
+            if len(games) == len(results) and all(
+                live(bot, games[n]) for n, r in enumerate(results, 1) if r is None
+            ):
+                return games
+        await asyncio.sleep(0.02)
+    live_games = {g: live(bot, g) for g in games.values()} if event.round_no == round_no else {}
+    raise AssertionError(
+        f"round {round_no} was not opened: {event.status} round {event.round_no}, "
+        f"results {event.rounds[-1].results}, games {row.tables}, running {live_games}"
+    )
+
+
+def standings_line(t: Table, message_id: int, member: int) -> str:
+    """``member``'s line in the standings message as shown now."""
+    description = t.double.message(message_id).embeds[0]["description"]
+    return next(line for line in description.splitlines() if f"<@{member}>:" in line)
+
+
+EVENT_SEED = 2
+"""The progressive night's seed."""
+
+
+def replayed(row: GameRow) -> Game:
+    return Game.from_record(record_of(row))
+
+
+async def test_a_progressive_night_of_thirteen_with_a_no_show_a_leaver_and_a_late_sign_up(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Thirteen members, four rounds of one euchre hand, computers filling the seats, a
+    loner bonus of 1. Dan never shows in round 1: when the turn timer runs out (R9) a
+    computer plays his seat and the standings say he is away; Ned signs up during round
+    1 and plays from round 2; the bot restarts as round 1's last table ends; in round 2
+    a member whose table has finished leaves, Dan is away again, the bot restarts in
+    the middle of the round and Dan comes, which the standings show; the leaver is not
+    seated in rounds 3 and 4. Each round's tables are the movement's, nobody partners
+    anyone twice, and every line's score is its tables' points counted by hand from
+    the stored games (the away seat's for Dan, round 2 for the leaver, no round 1 for
+    Ned); the leaver has no place."""
+    t = table
+    host_may_manage_events(t)
+    names = ("cat", "dan", "fay", "gus", "hal", "ivy", "jon", "kim", "lea", "max")
+    members = [t.ann, t.bob, t.eve, *(t.double.add_user(n, guild=t.guild) for n in names)]
+    dan = members[4]
+    ned = t.double.add_user("ned", guild=t.guild)
+    seed = 13
+    # The event's seed (only the events cog draws with randbelow), so that the night is
+    # the same on every run: every deal, every seating, and in Dan's games a turn of his
+    # before anyone goes alone without him.
+    monkeypatch.setattr(secrets, "randbelow", lambda _: EVENT_SEED)
+    async with running_bot(t) as bot:
+        events_cog(bot).standings_gap = 0.05
+        event_id, sign_up = await new_event(
+            t, bot, name="Euchre night", game="euchre", format="progressive", rounds=4,
+            hands=1, fill="computers", loner_bonus=1, starts_in=60,
+        )  # fmt: skip
+        for member in members:
+            await (await t.double.click(member, sign_up, button(sign_up, "Join"))).settled()
+        await (await t.double.click(t.ann, sign_up, button(sign_up, "Start"))).settled()
+        games = await round_opened(bot, event_id, 1)
+        rec = await (await t.double.click(ned, sign_up, button(sign_up, "Join"))).settled()
+        assert any("next round" in m.text for m in rec.followups)
+        row = await bot.store.load_event(event_id)
+        assert row.standings_message_id is not None
+        standings = row.standings_message_id
+        seating = row.event.rounds[-1].seating_of(dan.id)
+        assert seating is not None
+        dans = games[seating.table]
+
+        # Dan does not come: the other tables finish, his waits on him until the
+        # turn timer runs out; then a computer plays his seat.
+        def only_dan_waits() -> bool:
+            others = [g for g in games.values() if g != dans]
+            return not any(live(bot, g) for g in others) and waits_on(bot, dans, dan.id)
+
+        await play_until(t, bot, seed, only_dan_waits, absent={dan.id})
+        await bot.sessions.tick(remind_after=60, forfeit_after=120, now=time.time() + 3600)
+        await t.double.wait_until(lambda: "*away*" in standings_line(t, standings, dan.id), 5)
+
+        # The bot stops between the round's last result and the next seating.
+        async def stopped(row: EventRow) -> None:
+            pass
+
+        events_cog(bot)._advance = stopped  # type: ignore[method-assign]
+        await play_until(
+            t, bot, seed, lambda: not any(map(partial(live, bot), games.values())), {dan.id}
+        )
+        for _ in range(500):
+            if (await bot.store.load_event(event_id)).event.rounds[-1].over:
+                break
+            await asyncio.sleep(0.02)
+
+    async with running_bot(t) as bot:
+        events_cog(bot).standings_gap = 0.05
+        games = await round_opened(bot, event_id, 2)
+        row = await bot.store.load_event(event_id)
+        assert row.event.rounds[0].over
+        rnd = row.event.rounds[-1]
+        seating = rnd.seating_of(dan.id)
+        assert seating is not None and rnd.seating_of(ned.id) is not None
+        dans = games[seating.table]
+        leaver = next(
+            t.double.users[m]
+            for s in rnd.seatings
+            if s.table != seating.table
+            for m in s.seats
+            if m is not None and m != ned.id
+        )
+        await play_until(t, bot, seed, only_dan_waits, absent={dan.id})
+        # The leaver's table is over; round 2 is not: it counts for them.
+        rec = await (await t.double.click(leaver, sign_up, button(sign_up, "Leave"))).settled()
+        assert any("You left" in m.text for m in rec.followups)
+        await bot.sessions.tick(remind_after=60, forfeit_after=120, now=time.time() + 3600)
+        await t.double.wait_until(lambda: "*away*" in standings_line(t, standings, dan.id), 5)
+
+    async with running_bot(t) as bot:
+        events_cog(bot).standings_gap = 0.05
+        games = await round_opened(bot, event_id, 2)
+        # Dan comes: his move (a click on his hand) shows him back in the standings.
+        await play_until(
+            t, bot, seed, lambda: waits_on(bot, dans, dan.id) or not live(bot, dans), {dan.id}
+        )
+        assert live(bot, dans)
+        assert await play_turn(t, bot, [dans], seed)
+        await t.double.wait_until(lambda: "*away*" not in standings_line(t, standings, dan.id), 5)
+        await play_out(t, bot, event_id, seed)
+        row = await bot.store.load_event(event_id)
+        assert row.scheduled_event_id is not None
+        scheduled = t.double.scheduled_event(row.scheduled_event_id)
+        await t.double.wait_until(lambda: scheduled.status == COMPLETED, 5)
+        await t.double.wait_until(
+            lambda: any(m.attachments for m in t.double.channel_messages(t.channel)), 5
+        )
+        await t.double.wait_until(lambda: "*left*" in standings_line(t, standings, leaver.id), 5)
+        stored = {game_id: await bot.store.load_game(game_id) for game_id in row.tables.values()}
+    event = row.event
+    assert event.status is Status.FINISHED and event.round_no == 4
+    config = event.config
+
+    # Who plays each round: Ned from round 2, the leaver in rounds 1 and 2 only.
+    everyone = {m.id for m in members}
+    plays = {1: everyone, 2: everyone | {ned.id}, 3: everyone - {leaver.id} | {ned.id}}
+    plays[4] = plays[3]
+    partnered: set[frozenset[int]] = set()
+    history: list[Round] = []
+    for rnd in event.rounds:
+        players = [m.id for m in event.members if m.plays(rnd.number)]
+        assert set(players) == plays[rnd.number]
+        tables, out = seat_progressive(
+            players, history, round_no=rnd.number, fill=Fill.COMPUTERS, seed=config.seed
+        )
+        assert tables == tuple(s.seats for s in rnd.seatings) and out == ()
+        seated = [m for s in rnd.seatings for m in s.seats if m is not None]
+        assert sorted(seated) == sorted(players)
+        # Computers at different tables, each partnering a member; no pair twice.
+        assert all(s.seats.count(None) <= 1 for s in rnd.seatings)
+        assert sum(s.seats.count(None) for s in rnd.seatings) == -len(players) % 4
+        for s in rnd.seatings:
+            for pair in (frozenset(s.seats[0::2]), frozenset(s.seats[1::2])):
+                if None not in pair:
+                    assert pair not in partnered
+                    partnered.add(pair)
+            # The game played is the seating's.
+            game = stored[row.tables[(rnd.number, s.table)]]
+            assert tuple(seat.user_id for seat in game.seats) == s.seats
+            assert game.seed == s.seed
+        history.append(rnd)
+
+    # Every score by hand: a member's round is their side's points at their table
+    # (Dan's away seat's too) and 1 for each of their loners that marched.
+    expected: dict[int, dict[int, int]] = {m: {} for m in everyone | {ned.id}}
+    for (round_no, _), game_id in row.tables.items():
+        game = replayed(stored[game_id])
+        assert game.hand_no == 1 and stored[game_id].status is GameStatus.FINISHED
+        marched = [h.alone for h in game.hand_results if h.alone is not None and h.march]
+        for seat in stored[game_id].seats:
+            if seat.user_id is not None:
+                side = seat.seat % 2
+                made = sum(h.points[side] for h in game.hand_results)
+                expected[seat.user_id][round_no] = made + marched.count(seat.seat)
+    lines = {line.members[0]: line for line in event.standings()}
+    assert set(lines) == set(expected)
+    for member, made in expected.items():
+        line = lines[member]
+        assert line.rounds == tuple(
+            Fraction(made[n]) if n in made else None for n in range(1, 5)
+        ), member
+        assert line.score == sum(made.values()) == line.points
+    assert set(expected[ned.id]) == {2, 3, 4} and set(expected[leaver.id]) == {1, 2}
+    assert lines[leaver.id].left and lines[leaver.id].place is None
+    placed = sorted((line for line in lines.values() if not line.left), key=lambda s: s.place or 0)
+    assert (
+        [s.place for s in placed]
+        == list(ranks([(s.score,) for s in placed]))
+        == sorted(s.place for s in placed)
+    )
+    results = next(m for m in t.double.channel_messages(t.channel) if m.attachments)
+    data = t.double.attachment_bytes(results.attachments[0]).decode()
+    assert len(list(csv.reader(io.StringIO(data)))) == 1 + 14
+    assert "🥇" in str(results.embeds)
+    t.double.check()
+
+
+def deals(game: Game) -> list[tuple[object, ...]]:
+    """Each hand's deal of a stored game as replayed: the dealer, every seat's cards
+    and the up-card."""
+    fresh = Game(game.variant, seed=game.seed, first_dealer=game.first_dealer)
+    dealt = []
+    for entry in game.log:
+        fresh.replay(str(entry))
+        if str(entry).startswith("deal"):
+            zones = fresh.zones()
+            hands = tuple(zones[f"hand:{s}"] for s in range(4))
+            dealt.append((fresh.dealer, hands, zones["up-card"]))
+    return dealt
+
+
+async def test_a_duplicate_night_of_three_tables_matchpointed_by_hand(table: Table) -> None:
+    """Twelve members, six fixed pairs, two rounds of two boards: every table of a
+    round is dealt the same boards (the stored games replayed), and each pair's
+    matchpoints and percentage are the test's own count from the boards' points."""
+    t = table
+    host_may_manage_events(t)
+    names = ("cat", "dan", "fay", "gus", "hal", "ivy", "jon", "kim", "lea")
+    members = [t.ann, t.bob, t.eve, *(t.double.add_user(n, guild=t.guild) for n in names)]
+    async with running_bot(t) as bot:
+        events_cog(bot).standings_gap = 0.05
+        event_id, sign_up = await new_event(
+            t, bot, name="Duplicate night", game="euchre", format="duplicate", rounds=2,
+            hands=2, starts_in=60,
+        )  # fmt: skip
+        for member in members:
+            await (await t.double.click(member, sign_up, button(sign_up, "Join"))).settled()
+        await (await t.double.click(t.ann, sign_up, button(sign_up, "Start"))).settled()
+        await play_out(t, bot, event_id, 21)
+        await t.double.wait_until(
+            lambda: any(m.attachments for m in t.double.channel_messages(t.channel)), 5
+        )
+        row = await bot.store.load_event(event_id)
+        stored = {g: replayed(await bot.store.load_game(g)) for g in row.tables.values()}
+    event = row.event
+    assert event.status is Status.FINISHED and len(event.entries) == 6
+    matchpoints: dict[int, Fraction] = {e.number: Fraction(0) for e in event.entries}
+    tops: dict[int, int] = {e.number: 0 for e in event.entries}
+    for rnd in event.rounds:
+        assert len(rnd.seatings) == 3
+        games = [stored[row.tables[(rnd.number, s.table)]] for s in rnd.seatings]
+        boards = [deals(g) for g in games]
+        assert len(boards[0]) == 2 and boards[1] == boards[0] == boards[2]
+        for board in range(2):
+            # North-South nets, then East-West: each compared with its direction's.
+            for side in (0, 1):
+                nets = [
+                    g.hand_results[board].points[side] - g.hand_results[board].points[1 - side]
+                    for g in games
+                ]
+                for s, net in zip(rnd.seatings, nets, strict=True):
+                    beaten = sum(net > o for o in nets) + Fraction(
+                        sum(net == o for o in nets) - 1, 2
+                    )
+                    matchpoints[s.entries[side]] += beaten
+                    tops[s.entries[side]] += 2
+    assert deals(stored[row.tables[(1, 1)]]) != deals(stored[row.tables[(2, 1)]])
+    for line in event.standings():
+        assert line.tiebreaks == (matchpoints[line.entry],)
+        assert line.score == matchpoints[line.entry] / tops[line.entry] and tops[line.entry] == 8
+    assert sum(matchpoints.values()) == 2 * 2 * 2 * 3  # each board: 3 a direction
+    t.double.check()
