@@ -7,6 +7,11 @@ URLs are pointed at the double (the double itself does the same in-process).
 With ``LAUNCH_READY_FILE`` set, a line is appended to that file each time the bot
 is ready (discord.py's ``on_ready``), so a test can wait for readiness itself
 instead of guessing how long it takes on a busy machine.
+
+The bot is built with a ``guild_ready_timeout`` of 0.05 s, as every in-process test
+builds its client (``tests/discord_double``): discord.py's default holds READY for 2 s
+after the last GUILD_CREATE, for Discord's guilds that come late, and the double sends
+them all at once.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import discord
 import yarl
@@ -28,7 +34,17 @@ async def _note_ready(bot: TuqueBot) -> None:
         ready.write(f"ready {os.getpid()}\n")
 
 
+_build = TuqueBot.__init__
+
+
+def _quick_ready(bot: TuqueBot, *args: Any, **options: Any) -> None:
+    """TuqueBot's constructor with a READY held 0.05 s after the last GUILD_CREATE."""
+    options.setdefault("guild_ready_timeout", 0.05)
+    _build(bot, *args, **options)
+
+
 if __name__ == "__main__":
+    TuqueBot.__init__ = _quick_ready  # type: ignore[method-assign]
     discord.http.Route.BASE = sys.argv[1]
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
     if "LAUNCH_READY_FILE" in os.environ:
