@@ -269,8 +269,11 @@ def view_of(session: Session, seat: int | None) -> Json:
     ``away`` (the away members' seats), ``hand_just_over`` (the hand whose end the
     table shows, or null), ``history`` (every finished hand's result without its
     cards, oldest first: the score pad), ``result`` (the game's end: ``ending``,
-    ``winner``, ``by``, ``scores`` and ``places`` per seat; null while it runs) and
-    ``ended`` (why it ended before its last hand, in words, or null).
+    ``winner``, ``by``, ``scores`` and ``places`` per seat; null while it runs),
+    ``ended`` (why it ended before its last hand, in words, or null) and
+    ``played_for_you`` (null, or, when the viewer's only legal move is about to be
+    played for them by their auto-play choice, the words saying so: the move stays in
+    ``legal``, but the page offers nothing to click).
     """
     return views_of(session, (seat,))[seat]
 
@@ -327,6 +330,9 @@ def views_of(session: Session, seats: Iterable[int | None]) -> dict[int | None, 
                 # Only equal values share their JSON: a seat's own cards never do.
                 same = value == getattr(first, name)
                 fields[name] = first_fields[name] if same else _plain(value)
+        # The viewer's only move, played for them after a pause (their auto-play
+        # choice): not theirs to click, so the page shows it as on its way.
+        forced = table.forced(seat) if seat is not None and seat == game.turn else None
         views[seat] = {
             "game": table.id,
             **fields,
@@ -349,6 +355,9 @@ def views_of(session: Session, seats: Iterable[int | None]) -> dict[int | None, 
             "history": history,
             "result": outcome,
             "ended": why,
+            "played_for_you": None
+            if forced is None
+            else render.playing_for_text(forced, view, session.seating),
         }
     return views
 

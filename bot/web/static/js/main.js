@@ -9,7 +9,7 @@ import { cardName } from "./cards.js";
 import { offerRematch } from "./rematch.js";
 import { showRoundLine } from "./roundline.js";
 import { TableSocket, GAME_OVER, LINK_REFUSED, NO_GAME, GOING_AWAY } from "./socket.js";
-import { drawView } from "./table.js";
+import { drawReview, drawView } from "./table.js";
 import { TrickArea, launched } from "./trick.js";
 import { TurnTimer } from "./timer.js";
 
@@ -141,11 +141,16 @@ function onFrame(message) {
   }
 }
 
-function showView(frame) {
+function showView(message) {
   const before = state.frame?.view ?? null;
-  const view = frame.view;
+  // A move played for the viewer (their auto-play choice) is theirs to watch, not to
+  // click: the page offers nothing while it is on its way.
+  const view = message.view.played_for_you ? { ...message.view, legal: [] } : message.view;
+  const frame = { ...message, view };
   state.frame = frame;
   state.pending = null;
+  // The view answers the act: its actions are drawn afresh, enabled.
+  body.classList.remove("acting");
   if (state.hinted && state.hinted.seq !== frame.seq) hideHint();
   if (state.hintAsked !== null && state.hintAsked !== frame.seq) state.hintAsked = null;
   body.dataset.state = "live";
@@ -369,32 +374,10 @@ function markHint() {
 function openReview() {
   const view = state.frame?.view;
   const t = view && lastTrick(view);
-  const box = $("#review");
   if (!t) return;
-  box.replaceChildren();
-  const head = document.createElement("h2");
-  head.textContent = `Last trick: ${view.names[t.winner]} won it`;
-  const list = document.createElement("ol");
-  for (const [seat, code] of t.plays) {
-    const li = document.createElement("li");
-    if (seat === t.winner) li.className = "winner";
-    const face = document.createElement("span");
-    face.className = "who";
-    face.textContent = view.names[seat];
-    li.append(face, document.createTextNode(" "), reviewCard(code));
-    list.append(li);
-  }
-  box.append(head, list);
-  box.hidden = false;
+  drawReview(view, t);
+  $("#review").hidden = false;
   $("#last-trick").setAttribute("aria-expanded", "true");
-}
-
-function reviewCard(code) {
-  // A copy of the face without data-card: the review is no trick on the table.
-  const holder = document.createElement("span");
-  holder.className = "mini-face";
-  holder.textContent = cardName(code);
-  return holder;
 }
 
 function closeReview() {
@@ -407,6 +390,12 @@ $("#last-trick").addEventListener("click", () => {
   else closeReview();
 });
 $("#review").addEventListener("click", closeReview);
+$("#summary-close").addEventListener("click", () => {
+  const box = $("#summary");
+  box.dataset.closed = String(state.frame?.view.hand_just_over?.hand_no ?? "");
+  box.hidden = true;
+  $("#mine").focus();
+});
 
 $("#pad-toggle").addEventListener("click", () => {
   const open = body.classList.toggle("pad-open");

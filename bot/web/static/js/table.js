@@ -267,7 +267,7 @@ function drawPrompt(view) {
     prompt.append(el("strong", "", "Your turn: "), suitedText(view.words.prompt));
     prompt.classList.add("yours");
   } else {
-    prompt.append(suitedText(view.words.status));
+    prompt.append(suitedText(view.played_for_you ?? view.words.status));
     prompt.classList.remove("yours");
   }
   const facts = [view.words.trump, view.words.call, view.words.tricks].filter(Boolean);
@@ -279,7 +279,9 @@ function drawPrompt(view) {
 function drawSummary(view) {
   const box = $("#summary");
   const result = view.hand_just_over;
-  box.hidden = !result || view.result !== null;
+  // Beside the felt, never on it: the next hand is dealt at once, and its up-card,
+  // plates and tableaus must show. Closed by its button until the next hand's end.
+  box.hidden = !result || view.result !== null || box.dataset.closed === String(result.hand_no);
   if (box.hidden) return;
   const sides = sideNames(view);
   $("#summary-title").textContent = `Hand ${result.hand_no}:`;
@@ -309,8 +311,29 @@ function drawSummary(view) {
       : result.tricks.map((n, seat) => `${view.names[seat]}: ${n}`);
     fact("Tricks", tricks.join(" · "));
   }
-  fact("Points", result.points.map((p, side) => `${sides[side]}: ${p > 0 ? "+" : ""}${p}`).join(" · "));
+  const points = (p) => `${p > 0 ? "+" : ""}${p}`;
+  fact("Points", result.points.map((p, side) => `${sides[side]}: ${points(p)}`).join(" · "));
+  // The points won, in the heading's line: all a phone shows of the summary.
+  const scored = result.points.flatMap((p, side) => (p ? [`${sides[side]} ${points(p)}`] : []));
+  $("#summary-points").textContent = `· ${scored.join(" · ") || "no points"}`;
   $("#summary-words").replaceChildren(suitedText(view.words.hand_end ?? ""));
+}
+
+/**
+ * The last trick `trick` ({plays, winner}) as cards, in the order played, each over
+ * its player's name, the winner's ringed: beside the felt, so that it hides nothing
+ * the viewer must follow.
+ */
+export function drawReview(view, trick) {
+  $("#review-title").textContent = `Last trick: ${view.names[trick.winner]} won it`;
+  const cards = trick.plays.map(([seat, code]) => {
+    const li = el("li", seat === trick.winner ? "winner" : "");
+    const card = cardElement(code);
+    delete card.dataset.card; // no trick on the table: a picture of one
+    li.append(card, el("span", "who", view.names[seat]));
+    return li;
+  });
+  $("#review-cards").replaceChildren(...cards);
 }
 
 function drawPad(view) {
@@ -320,6 +343,7 @@ function drawPad(view) {
   for (const name of sides) head.append(el("th", "side", name));
   for (const th of head.children) th.scope = "col";
   $("#pad thead").replaceChildren(head);
+  $("#pad").dataset.sides = String(sides.length); // four or more: a narrower pad
   const rows = view.history.map((r) => {
     const tr = el("tr");
     if (r.euchred) tr.classList.add("euchred");
@@ -378,7 +402,8 @@ function drawResult(view, home) {
 
 /** Draw `view` (the trick aside); `home` is the hello frame's New game address, if any. */
 export function drawView(view, home) {
-  $("#title").textContent = `${view.words.title} · hand ${view.hand_no}`;
+  // The hand's number never wraps apart: on a phone the game's name may take two lines.
+  $("#title").replaceChildren(view.words.title, " ", el("span", "hand-no", `· hand ${view.hand_no}`));
   // "Score" said, not shown (an aria-label on a paragraph names nothing).
   $("#score").replaceChildren(el("span", "sr-only", "Score: "), suitedText(view.words.score));
   drawSeats(view);

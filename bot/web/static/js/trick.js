@@ -12,7 +12,11 @@ const TRAVEL_MS = 320;
 const SWEEP_MS = 420;
 const HOLD_MS = 1100;
 
-/** The rectangle of each hand card the viewer clicked, by code: where its travel starts. */
+/**
+ * The rectangle of each card the viewer clicked, by code: where that card's travel
+ * starts when the viewer's own seat plays it (never another seat's card of the same
+ * name: a twin, or the same card in a later hand).
+ */
 export const launched = new Map();
 
 function centre(rect) {
@@ -44,13 +48,15 @@ export class TrickArea {
   constructor(root) {
     this.root = root;
     this.busy = false;
-    this.done = null; // a completed trick waiting to be shown and swept
+    // The completed tricks waiting to be shown and swept, oldest first: two can finish
+    // while one is held (a spectator's, or a seat sitting out), and each is shown.
+    this.done = [];
     this.current = null; // [view, names] to draw once nothing is held
     this.held = null; // {hand, release}: the hand of the trick held now, and its early end
   }
 
   show(view, completed, names) {
-    if (completed) this.done = { trick: completed, view };
+    if (completed) this.done.push({ trick: completed, view });
     this.current = { view, names };
     // A new hand dealt while the last one's trick is held: its cards are back in the
     // pack, some maybe in the viewer's new hand, so the held trick sweeps at once.
@@ -60,13 +66,17 @@ export class TrickArea {
 
   async run() {
     this.busy = true;
-    while (this.done) {
-      const { trick, view } = this.done;
-      this.done = null;
+    while (this.done.length) {
+      const { trick, view } = this.done.shift();
+      // A trick of a hand already over (a newer hand is dealt) is back in the pack, as
+      // a held one is: not shown. The hand's last trick comes with the new deal's view.
+      if (view.hand_no !== this.current.view.hand_no) continue;
       this.draw(trick.plays, view, this.current.names, trick.winner);
+      // Held shorter while others wait behind it, so the table never falls behind.
+      const hold = (reduced.matches ? HOLD_MS / 2 : HOLD_MS) / (this.done.length ? 3 : 1);
       await new Promise((release) => {
         this.held = { hand: view.hand_no, release };
-        setTimeout(release, reduced.matches ? HOLD_MS / 2 : HOLD_MS);
+        setTimeout(release, hold);
       });
       this.held = null;
       await this.sweep(trick.winner);
@@ -102,9 +112,9 @@ export class TrickArea {
       el.style.zIndex = String(order + 1);
       el.classList.toggle("winner", winner === seat);
       if (fresh) {
-        const from = launched.get(code) ?? plateOf(seat)?.getBoundingClientRect();
-        launched.delete(code);
-        travelFrom(el, from);
+        const mine = seat === view.seat && launched.get(code);
+        if (mine) launched.clear(); // one act at a time: older clicks are done with
+        travelFrom(el, mine || plateOf(seat)?.getBoundingClientRect());
       }
     });
     this.root.classList.toggle("complete", winner !== null && winner !== undefined);
