@@ -375,11 +375,16 @@ def assert_nothing_hidden_shown(
     game = Game(variant, seed=seed, first_dealer=first_dealer, **json.loads(options))
     kitty: dict[int, set[Card]] = {}
     discards: dict[tuple[int, int], set[Card]] = {}
+    dealt: dict[tuple[int, int], set[Card]] = {}
     for entry in actions:
         actor = game.turn
         game.replay(entry)
         if entry.startswith("deal "):
-            kitty[game.hand_no] = {c for c in CARDS if game.zones()["kitty"] >> c.index & 1}
+            zones = game.zones()
+            kitty[game.hand_no] = {c for c in CARDS if zones["kitty"] >> c.index & 1}
+            for seat in range(game.variant.players):
+                mask = zones[f"hand:{seat}"]
+                dealt[game.hand_no, seat] = {c for c in CARDS if mask >> c.index & 1}
         elif entry.startswith("call ") and len(entry.split()[1]) == 2:
             # RULES.md §7 Auction: the called card is named aloud; where it lies is not.
             kitty[game.hand_no].discard(Card.parse(entry.split()[1]))
@@ -400,12 +405,14 @@ def assert_nothing_hidden_shown(
 
     def hidden(hand_no: int, seat: int | None) -> set[Card]:
         """The kitty and every discard but the viewer's own, in that hand, less the
-        hand before's last trick (played face up)."""
+        hand before's last trick (played face up) and the viewer's own hand as dealt (a
+        Cornish loner may discard the very card the viewer gave, RULES.md §6)."""
         found = set(kitty.get(hand_no, ()))
         for other in range(game.variant.players):
             if other != seat:
                 found |= discards.get((hand_no, other), set())
-        return found - last_trick.get(hand_no - 1, set())
+        own = dealt.get((hand_no, seat), set()) if seat is not None else set()
+        return found - last_trick.get(hand_no - 1, set()) - own
 
     def hand_of(version: Any) -> int:
         footers = [e.get("footer", {}).get("text", "") for e in version.embeds]
@@ -443,4 +450,4 @@ def assert_nothing_hidden_shown(
                 secret = hidden(hand_of(version), seat)
                 shown = {c for c in secret if _shows(text, c)}
                 shown |= {f for f in faces_of(secret) if re.search(rf"\b{f}\b", text)}
-                assert not shown, f"{user.name} was shown {shown}"
+                assert not shown, f"{user.name} was shown {shown} (hand {hand_of(version)}): {text}"
