@@ -8,6 +8,7 @@ posted exactly once, the stored log replays, and no hidden card was shown.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import random
@@ -16,6 +17,8 @@ import sqlite3
 from types import SimpleNamespace
 from typing import Any
 
+import discord.http
+import discord.webhook.async_
 import pytest
 from e2e import (
     Table,
@@ -32,6 +35,7 @@ from bot.client import TuqueBot
 from bot.store import Autoplay
 from engine.game import Game
 from tests.discord_double import DiscordDouble, InteractionRecord
+from tests.discord_double.ratelimits import TEST_SPEED
 from tests.discord_double.server import Fault
 
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
@@ -105,6 +109,30 @@ def quick_tries_again(monkeypatch: pytest.MonkeyPatch) -> None:
     tested here is that calls are tried again and land once, not how long the bot waits
     (the double's rate limits run at a test speed too)."""
     monkeypatch.setattr(replies, "RETRY_DELAYS", tuple(d / 10 for d in replies.RETRY_DELAYS))
+
+
+@pytest.fixture(autouse=True)
+def discord_py_waits_at_test_speed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """discord.py's own fixed waits at the double's test speed: its 1 + 2 × tries
+    seconds before it sends a call again after a 5xx (bot REST and webhooks), and the 5 s
+    before a new IDENTIFY. A 429's ``retry_after`` is the double's, already scaled, and
+    is waited as given."""
+    real_sleep = asyncio.sleep
+
+    async def sleep(delay: float, result: Any = None) -> Any:
+        # Only discord.py's backoffs are whole seconds: the double's waits are fractions.
+        fixed = float(delay).is_integer() and delay >= 1
+        return await real_sleep(delay * TEST_SPEED if fixed else delay, result)
+
+    scaled = SimpleNamespace(**{**vars(asyncio), "sleep": sleep})
+    for module in (discord.http, discord.webhook.async_):
+        monkeypatch.setattr(module, "asyncio", scaled)
+
+    async def before_identify_hook(self: TuqueBot, shard_id: int | None, *, initial: bool) -> None:
+        if not initial:
+            await real_sleep(5.0 * TEST_SPEED)
+
+    monkeypatch.setattr(TuqueBot, "before_identify_hook", before_identify_hook)
 
 
 @pytest.fixture(autouse=True)
