@@ -3,9 +3,11 @@
 Starts the session manager and the web server on a free loopback port (no Discord), deals
 a Tuque game (a member against a computer) and a six-hand game (a member and five
 computers) from fixed seeds, plays the member's cards through the page in Debian's
-Chromium until the middle of a hand with a card in the trick, and photographs that
-moment at 360 × 740 and 1280 × 800, light and dark:
-``web-{tuque,six}-{360,desktop}-{light,dark}.png``. Then an event's live standings page
+Chromium, and photographs each moment of :data:`PHOTOGRAPHED` at 360 × 740 and
+1280 × 800, light and dark: the middle of a hand with a card in the trick
+(``web-{tuque,six}-{360,desktop}-{light,dark}.png``), and for Tuque a bidding moment
+(``web-tuque-bidding-…``) and a hand's end, its summary beside the next hand's bidding
+(``web-tuque-hand-end-…``). Then an event's live standings page
 (issue 42, docs/events.md "On the web"): a progressive euchre night of eight, two
 rounds played and a table of the third finished, at desktop width (README's
 ``event-standings.png``) and 360 px (``event-standings-360.png``).
@@ -81,28 +83,40 @@ async def start_game(sessions: GameSessions, variant: str, players: int, seed: i
     return session.id
 
 
-async def play_to_mid_hand(page: Page) -> None:
-    """Click the member's choices (a card first, else the first button) until their turn
-    comes with a card in the trick and a trick already won this hand."""
+MOMENTS = {
+    "bidding": """() => document.querySelector('#summary').hidden
+        && document.querySelectorAll('#actions [data-action]:not([disabled])').length > 0""",
+    "": """() => document.querySelectorAll('#trick .card').length > 0
+        && document.querySelectorAll('#hand .card[data-action]').length > 0
+        && [...document.querySelectorAll('.seat .tricks')]
+             .some((t) => !t.textContent.startsWith('0'))""",
+    "hand-end": """() => !document.querySelector('#summary').hidden
+        && document.querySelectorAll('#actions [data-action]:not([disabled])').length > 0""",
+}
+"""Each moment photographed, by its name in the file's (mid-hand has none), as a test
+in the page: the member's turn to bid on hand 1; her turn to follow with a card in the
+trick and a trick already won; her turn to bid on the next hand with the last hand's
+summary beside the table."""
+PHOTOGRAPHED = {"tuque": ("bidding", "", "hand-end"), "six": ("",)}
+"""The moments each game is photographed at, in the order play reaches them."""
+
+
+async def play_to(page: Page, moment: str) -> None:
+    """Click the member's choices (a card first, else the first button) until the page
+    shows ``moment`` (a key of :data:`MOMENTS`) on her turn."""
     await page.wait_for_selector('body[data-state="live"]')
-    for _ in range(200):
+    for _ in range(300):
         await page.wait_for_selector("[data-action]:not([disabled])", timeout=20_000)
         # Let a completed trick sweep away before looking at the table.
         await page.wait_for_timeout(1800)
-        ready = await page.evaluate(
-            """() => document.querySelectorAll('#trick .card').length > 0
-                && document.querySelectorAll('#hand .card[data-action]').length > 0
-                && [...document.querySelectorAll('.seat .tricks')]
-                     .some((t) => !t.textContent.startsWith('0'))"""
-        )
-        if ready:
+        if await page.evaluate(MOMENTS[moment]):
             return
         cards = await page.query_selector_all(
             "#hand [data-action]:not([disabled]), #tableaus [data-action]:not([disabled])"
         )
         buttons = await page.query_selector_all("#actions [data-action]:not([disabled])")
         await (cards or buttons)[0].click()
-    raise RuntimeError("no mid-hand moment in 200 moves")
+    raise RuntimeError(f"no {moment or 'mid-hand'} moment in 300 moves")
 
 
 async def euchre_night(store: Store) -> int:
@@ -155,7 +169,7 @@ async def photograph_standings(browser: Browser, url: str) -> None:
 
 
 async def photograph(browser: Browser, url: str, name: str) -> None:
-    """The table at ``url`` in each size and theme, as ``name``-<size>-<theme>.png."""
+    """The table at ``url`` in each size and theme, as web-``name``-<size>-<theme>.png."""
     for size, (width, height) in SIZES.items():
         for theme in ("light", "dark"):
             context = await browser.new_context(
@@ -204,9 +218,10 @@ async def main(names: list[str]) -> int:
                     url = links.seat_link(game_id, 0, MEMBER)
                     player = await browser.new_page(viewport={"width": 1280, "height": 800})
                     await player.goto(url)
-                    await play_to_mid_hand(player)
+                    for moment in PHOTOGRAPHED[name]:
+                        await play_to(player, moment)
+                        await photograph(browser, url, "-".join(filter(None, (name, moment))))
                     await player.close()
-                    await photograph(browser, url, name)
                 if "event" in wanted:
                     event_id = await euchre_night(store)
                     token = links.event_token(event_id)
