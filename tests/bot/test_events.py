@@ -24,7 +24,7 @@ from e2e import Table, running_bot
 from bot.client import TuqueBot
 from bot.cogs.events import EventsCog
 from bot.events.event import Status
-from bot.events.model import Fill, Round
+from bot.events.model import Fill, Round, TableResult
 from bot.events.movement import seat_progressive
 from bot.events.scoring import match_points
 from bot.events.standings import ranks
@@ -177,6 +177,8 @@ async def test_a_swiss_night_of_seven_with_a_bye(table: Table) -> None:
         event = (await bot.store.load_event(event_id)).event
         row = await bot.store.load_event(event_id)
     assert event.status is Status.FINISHED and event.round_no == 3
+    # The night's posts, edits and standings kept to Discord's limits: no 429.
+    assert t.double.rate_limited == []
     byes = [rnd.sitting_out for rnd in event.rounds]
     assert all(
         len(rnd.seatings) == 3 and len(b) == 1 for rnd, b in zip(event.rounds, byes, strict=True)
@@ -459,6 +461,8 @@ async def test_a_progressive_night_of_thirteen_with_a_no_show_a_leaver_and_a_lat
         stored = {game_id: await bot.store.load_game(game_id) for game_id in row.tables.values()}
     event = row.event
     assert event.status is Status.FINISHED and event.round_no == 4
+    # The night's posts, edits and standings kept to Discord's limits: no 429.
+    assert t.double.rate_limited == []
     config = event.config
 
     # Who plays each round: Ned from round 2, the leaver in rounds 1 and 2 only.
@@ -564,6 +568,8 @@ async def test_a_duplicate_night_of_three_tables_matchpointed_by_hand(table: Tab
         stored = {g: replayed(await bot.store.load_game(g)) for g in row.tables.values()}
     event = row.event
     assert event.status is Status.FINISHED and len(event.entries) == 6
+    # The night's posts, edits and standings kept to Discord's limits: no 429.
+    assert t.double.rate_limited == []
     matchpoints: dict[int, Fraction] = {e.number: Fraction(0) for e in event.entries}
     tops: dict[int, int] = {e.number: 0 for e in event.entries}
     for rnd in event.rounds:
@@ -590,3 +596,70 @@ async def test_a_duplicate_night_of_three_tables_matchpointed_by_hand(table: Tab
         assert line.score == matchpoints[line.entry] / tops[line.entry] and tops[line.entry] == 8
     assert sum(matchpoints.values()) == 2 * 2 * 2 * 3  # each board: 3 a direction
     t.double.check()
+
+
+async def test_a_pairs_night_of_seven_as_a_round_robin(table: Table) -> None:
+    """Seven members of euchre, pairs, three rounds of one hand, computers filling: three
+    partnerships and a member with a computer partner, drawn by lot at the start, meet
+    each other once (a round robin, four entries over three rounds); partners sit
+    opposite every round; each match's points are its stored game's, a win 1, a draw ½;
+    the results post carries the podium and the CSV."""
+    t = table
+    host_may_manage_events(t)
+    names = ("cat", "dan", "fay", "gus")
+    members = [t.ann, t.bob, t.eve, *(t.double.add_user(n, guild=t.guild) for n in names)]
+    async with running_bot(t) as bot:
+        events_cog(bot).standings_gap = 0.05
+        event_id, sign_up = await new_event(
+            t, bot, name="Pairs night", game="euchre", format="pairs", rounds=3, hands=1,
+            fill="computers", starts_in=60,
+        )  # fmt: skip
+        for member in members:
+            await (await t.double.click(member, sign_up, button(sign_up, "Join"))).settled()
+        await (await t.double.click(t.ann, sign_up, button(sign_up, "Start"))).settled()
+        await play_out(t, bot, event_id, 13)
+        await t.double.wait_until(
+            lambda: any(m.attachments for m in t.double.channel_messages(t.channel)), 5
+        )
+        row = await bot.store.load_event(event_id)
+        stored = {g: replayed(await bot.store.load_game(g)) for g in row.tables.values()}
+    event = row.event
+    assert event.status is Status.FINISHED and event.round_no == 3
+    # The night's posts, edits and standings kept to Discord's limits: no 429.
+    assert t.double.rate_limited == []
+    assert len(event.entries) == 4
+    assert sorted(m for e in event.entries for m in e.members if m is not None) == sorted(
+        m.id for m in members
+    )
+    assert sum(None in e.members for e in event.entries) == 1
+    partners = {e.number: e.members for e in event.entries}
+    won: dict[int, Fraction] = {e.number: Fraction(0) for e in event.entries}
+    met = []
+    for rnd in event.rounds:
+        assert len(rnd.seatings) == 2 and rnd.sitting_out == ()
+        for seating in rnd.seatings:
+            a, b = seating.entries[:2]
+            met.append(frozenset((a, b)))
+            # Partners opposite: seats 0 and 2 one entry, 1 and 3 the other.
+            assert seating.entries == (a, b, a, b)
+            assert (seating.seats[0], seating.seats[2]) == partners[a]
+            assert (seating.seats[1], seating.seats[3]) == partners[b]
+            game = stored[row.tables[(rnd.number, seating.table)]]
+            points = tuple(game.scores)
+            assert seating_result(rnd, seating.table).points == points
+            first, second = points
+            won[a] += 1 if first > second else Fraction(1, 2) if first == second else 0
+            won[b] += 1 if second > first else Fraction(1, 2) if first == second else 0
+    assert len(met) == len(set(met)) == 6  # every pair of entries met, once
+    assert {line.entry: line.score for line in event.standings()} == won
+    results = next(m for m in t.double.channel_messages(t.channel) if m.attachments)
+    data = t.double.attachment_bytes(results.attachments[0]).decode()
+    assert len(list(csv.reader(io.StringIO(data)))) == 1 + 4
+    assert "🥇" in str(results.embeds)
+    t.double.check()
+
+
+def seating_result(rnd: Round, table: int) -> TableResult:
+    result = next(r for s, r in zip(rnd.seatings, rnd.results, strict=True) if s.table == table)
+    assert result is not None
+    return result
