@@ -53,12 +53,16 @@ LONGEST_FIRST = (
     "test_faults.py",
     "test_browser.py",
     "test_lobbies.py",
+    "test_accessibility.py",
+    "test_benches.py",
+    "test_events.py",
+    "test_table_page.py",
 )
-"""The modules of the suite's longest tests (some 20–40 s each), which run first."""
+"""The modules of the suite's longest tests (some 10–40 s each), which run first."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The longest tests first: the two workers then end on short tests together, not
+    """The longest tests first: the workers then end on short tests together, not
     one of them on a 30 s test while the other has nothing left to take."""
     items.sort(key=lambda item: item.path.name not in LONGEST_FIRST)
 
