@@ -7,7 +7,6 @@ do not pay for importing discord.py.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -45,22 +44,27 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     return None if CHROMIUM else NO_CHROMIUM
 
 
-DURATIONS = Path(__file__).with_name("durations.json")
-"""Seconds each test of a second or more took in a run of the whole suite on two workers
-(2026-11-28), by node id: remade by hand when the suite changes much; a test not in it
-counts as short."""
+LONGEST_FIRST = (
+    "test_compiled.py",
+    "test_shard_processes.py",
+    "test_process.py",
+    "test_activity_page.py",
+    "test_process_latency.py",
+    "test_faults.py",
+    "test_browser.py",
+    "test_lobbies.py",
+    "test_accessibility.py",
+    "test_benches.py",
+    "test_events.py",
+    "test_table_page.py",
+)
+"""The modules of the suite's longest tests (some 10–40 s each), which run first."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The longest tests first (the longest-processing-time rule), dealt round the
-    workers: xdist's worksteal hands each worker a contiguous share of this order at the
-    start, so each share holds every n-th test, longest first. The workers then end on
-    short tests together, not one of them on a 40 s test while the others have nothing
-    left to take."""
-    seconds = json.loads(DURATIONS.read_text(encoding="utf-8"))
-    items.sort(key=lambda item: -seconds.get(item.nodeid, 0.0))
-    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-    items[:] = [item for share in range(workers) for item in items[share::workers]]
+    """The longest tests first: the workers then end on short tests together, not
+    one of them on a 30 s test while the other has nothing left to take."""
+    items.sort(key=lambda item: item.path.name not in LONGEST_FIRST)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
