@@ -529,6 +529,26 @@ async def test_a_progressive_night_of_thirteen_with_a_no_show_a_leaver_and_a_lat
     t.double.check()
 
 
+async def a_night(
+    t: Table, members: Sequence[User], seed: int, **options: object
+) -> tuple[EventRow, dict[int, Game]]:
+    """A euchre night of ``options`` that ``members`` join by the button and Ann starts,
+    played out to its results post: the stored event and each table's game, replayed."""
+    async with running_bot(t) as bot:
+        events_cog(bot).standings_gap = 0.05
+        event_id, sign_up = await new_event(t, bot, game="euchre", starts_in=60, **options)
+        for member in members:
+            await (await t.double.click(member, sign_up, button(sign_up, "Join"))).settled()
+        await (await t.double.click(t.ann, sign_up, button(sign_up, "Start"))).settled()
+        await play_out(t, bot, event_id, seed)
+        await t.double.wait_until(
+            lambda: any(m.attachments for m in t.double.channel_messages(t.channel)), 5
+        )
+        row = await bot.store.load_event(event_id)
+        stored = {g: replayed(await bot.store.load_game(g)) for g in row.tables.values()}
+    return row, stored
+
+
 def deals(game: Game) -> list[tuple[object, ...]]:
     """Each hand's deal of a stored game as replayed: the dealer, every seat's cards
     and the up-card."""
@@ -551,21 +571,9 @@ async def test_a_duplicate_night_of_three_tables_matchpointed_by_hand(table: Tab
     host_may_manage_events(t)
     names = ("cat", "dan", "fay", "gus", "hal", "ivy", "jon", "kim", "lea")
     members = [t.ann, t.bob, t.eve, *(t.double.add_user(n, guild=t.guild) for n in names)]
-    async with running_bot(t) as bot:
-        events_cog(bot).standings_gap = 0.05
-        event_id, sign_up = await new_event(
-            t, bot, name="Duplicate night", game="euchre", format="duplicate", rounds=2,
-            hands=2, starts_in=60,
-        )  # fmt: skip
-        for member in members:
-            await (await t.double.click(member, sign_up, button(sign_up, "Join"))).settled()
-        await (await t.double.click(t.ann, sign_up, button(sign_up, "Start"))).settled()
-        await play_out(t, bot, event_id, 21)
-        await t.double.wait_until(
-            lambda: any(m.attachments for m in t.double.channel_messages(t.channel)), 5
-        )
-        row = await bot.store.load_event(event_id)
-        stored = {g: replayed(await bot.store.load_game(g)) for g in row.tables.values()}
+    row, stored = await a_night(
+        t, members, 21, name="Duplicate night", format="duplicate", rounds=2, hands=2
+    )
     event = row.event
     assert event.status is Status.FINISHED and len(event.entries) == 6
     # The night's posts, edits and standings kept to Discord's limits: no 429.
@@ -608,21 +616,9 @@ async def test_a_pairs_night_of_seven_as_a_round_robin(table: Table) -> None:
     host_may_manage_events(t)
     names = ("cat", "dan", "fay", "gus")
     members = [t.ann, t.bob, t.eve, *(t.double.add_user(n, guild=t.guild) for n in names)]
-    async with running_bot(t) as bot:
-        events_cog(bot).standings_gap = 0.05
-        event_id, sign_up = await new_event(
-            t, bot, name="Pairs night", game="euchre", format="pairs", rounds=3, hands=1,
-            fill="computers", starts_in=60,
-        )  # fmt: skip
-        for member in members:
-            await (await t.double.click(member, sign_up, button(sign_up, "Join"))).settled()
-        await (await t.double.click(t.ann, sign_up, button(sign_up, "Start"))).settled()
-        await play_out(t, bot, event_id, 13)
-        await t.double.wait_until(
-            lambda: any(m.attachments for m in t.double.channel_messages(t.channel)), 5
-        )
-        row = await bot.store.load_event(event_id)
-        stored = {g: replayed(await bot.store.load_game(g)) for g in row.tables.values()}
+    row, stored = await a_night(
+        t, members, 13, name="Pairs night", format="pairs", rounds=3, hands=1, fill="computers"
+    )
     event = row.event
     assert event.status is Status.FINISHED and event.round_no == 3
     # The night's posts, edits and standings kept to Discord's limits: no 429.

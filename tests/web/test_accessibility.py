@@ -8,13 +8,11 @@ region says every card played, and who played it; and every target a finger need
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from browser import (
     LOOKS,
-    chromium,
     open_page,
     page_errors,
     play_one,
@@ -24,25 +22,12 @@ from browser import (
 from playwright.async_api import Browser, Page
 from test_browser import seat_url
 from test_local import local, new_game, seat_link
-from web_helpers import ANN, Web, running_web
+from web_helpers import ANN, Web
 
 from engine.actions import Play, parse_action
 from engine.cards import Card
 from engine.game import Game
 from tests.bot.e2e import dealt_from
-
-
-@pytest.fixture
-async def web(tmp_path: Path) -> AsyncIterator[Web]:
-    # The pages click the moment their turn shows (tests/web/test_browser.py does too).
-    async with running_web(tmp_path / "tuque.db", rate=1000, burst=1000) as started:
-        yield started
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with chromium() as started:
-        yield started
 
 
 async def moment(page: Page) -> str:

@@ -14,14 +14,11 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlencode, urlsplit
 
-import pytest
 from browser import (
-    chromium,
     open_page,
     page_errors,
     play_one,
@@ -51,12 +48,6 @@ DISCORD_CLIENT = (Path(__file__).parent / "discord_client.html").read_text()
 """A page playing Discord's client side of the SDK's RPC around the Activity's iframe."""
 FRAME_ID = "frame-1"
 """The ``frame_id`` Discord's client gives the Activity's iframe."""
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with chromium() as started:
-        yield started
 
 
 def activity_url(bot: TuqueBot, instance_id: str | None, *codes: str) -> str:

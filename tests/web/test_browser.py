@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from browser import STEP, chromium, open_page, page_errors, play_one, seq_of, watched
+from browser import STEP, open_page, page_errors, play_one, seq_of, watched
 from playwright.async_api import Browser, Page
 from test_socket import rows
 from web_helpers import ANN, BOB, Web, engine_cards, running_web
@@ -38,22 +38,8 @@ from tests.discord_double.models import walk_components
 
 
 @pytest.fixture
-async def web(tmp_path: Path) -> AsyncIterator[Web]:
-    # A test clicks the moment its turn shows, against computers that move at once:
-    # faster than the flood limit allows a person (the forged-message test keeps it).
-    async with running_web(tmp_path / "tuque.db", rate=1000, burst=1000) as started:
-        yield started
-
-
-@pytest.fixture
 async def limited_web(tmp_path: Path) -> AsyncIterator[Web]:
     async with running_web(tmp_path / "tuque.db") as started:
-        yield started
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with chromium() as started:
         yield started
 
 

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from browser import chromium, open_page, page_errors, violations_in_every_look
+from browser import open_page, page_errors, violations_in_every_look
 from playwright.async_api import Browser
 from test_standings import NAMES, running_event
 from web_helpers import Web, running_web
@@ -21,12 +21,6 @@ from bot.events.model import TableResult
 @pytest.fixture
 async def web(tmp_path: Path) -> AsyncIterator[Web]:
     async with running_web(tmp_path / "tuque.db", event_poll=0.2) as started:
-        yield started
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with chromium() as started:
         yield started
 
 

@@ -11,15 +11,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import STEP, chromium, open_page, page_errors, play_one
+from browser import STEP, open_page, page_errors, play_one
 from playwright.async_api import Browser, Page
 from test_browser import seat_url
-from web_helpers import ANN, Web, running_web
+from web_helpers import ANN, Web
 
 from bot.sessions import Session
 from bot.sessions.computers import Computers
@@ -30,19 +28,6 @@ from tests.bot.e2e import dealt_from
 PANELS = ((1024, 576), (1280, 720), (1920, 1080), (390, 800))
 """Discord's Activity panel: in the desktop client's window at each common screen size
 (16:9), and on a phone (portrait, the whole screen under Discord's bar)."""
-
-
-@pytest.fixture
-async def web(tmp_path: Path) -> AsyncIterator[Web]:
-    # The pages click the moment their turn shows (tests/web/test_browser.py does too).
-    async with running_web(tmp_path / "tuque.db", rate=1000, burst=1000) as started:
-        yield started
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with chromium() as started:
-        yield started
 
 
 # The boxes of what a player must follow on the felt and in their hand, by selector.
