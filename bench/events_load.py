@@ -373,6 +373,7 @@ async def main(
                 await asyncio.gather(
                     *(_announce(double, n, fmt, game, rounds, hands) for n in nights)
                 )
+                discord_load.steady_gc()  # the double's count of requests never pauses
                 watched = [psutil.Process(bot.pid)]
                 cpu_before = (_cpu_seconds(watched), time.process_time())
                 interactions_before = len(double.interactions)

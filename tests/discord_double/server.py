@@ -24,7 +24,7 @@ import socket
 import time
 import traceback
 import urllib.parse
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -376,6 +376,8 @@ class DiscordDouble:
         self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self._attachment_data: dict[str, bytes] = {}
         self._ephemerals: dict[int, list[StoredMessage]] = collections.defaultdict(list)
+        # user id -> the waits for its next ephemeral change (ephemeral_change)
+        self._ephemeral_waits: dict[int, list[asyncio.Event]] = collections.defaultdict(list)
         self._commands: dict[int | None, dict[tuple[int, str], dict[str, Any]]] = {}
         self._interactions_by_id: dict[int, InteractionRecord] = {}
         self._interactions_by_token: dict[str, InteractionRecord] = {}
@@ -933,6 +935,27 @@ class DiscordDouble:
         self._last_activity = asyncio.get_running_loop().time()
         self._changed.set()
         self._changed = asyncio.Event()
+
+    def _ephemeral_touch(self, message: StoredMessage) -> None:
+        if message.ephemeral_for is not None:
+            for changed in self._ephemeral_waits.pop(message.ephemeral_for.id, ()):
+                changed.set()
+
+    async def ephemeral_change(self, users: Iterable[User], timeout: float) -> None:
+        """Wait until an ephemeral message shown to one of `users` is posted, edited or
+        deleted, or `timeout` seconds have passed. Many scripted members waiting at once
+        each wake for their own messages only, not for every request the double serves."""
+        changed = asyncio.Event()
+        ids = [user.id for user in users]
+        for user_id in ids:
+            self._ephemeral_waits[user_id].append(changed)
+        try:
+            await asyncio.wait_for(changed.wait(), timeout)
+        except TimeoutError:
+            for user_id in ids:
+                waits = self._ephemeral_waits.get(user_id, [])
+                if changed in waits:
+                    waits.remove(changed)
 
     async def idle(self, quiet: float | None = None, timeout: float = 5.0) -> None:
         """Wait until no request is in flight, every fresh interaction is acknowledged and
@@ -2306,6 +2329,7 @@ class DiscordDouble:
         channel.message_ids.append(message.id)
         if ephemeral_for is not None:
             self._ephemerals[ephemeral_for.id].append(message)
+            self._ephemeral_touch(message)
         return message
 
     def _attachments(
@@ -2432,6 +2456,7 @@ class DiscordDouble:
         message.flags = flags
         message.attachments = attachments
         message.edited_timestamp = iso_now()
+        self._ephemeral_touch(message)
         return []
 
     async def _announce_edit(self, message: StoredMessage) -> None:
@@ -2492,6 +2517,7 @@ class DiscordDouble:
         if message is None:
             return _error(404, 10008, "Unknown Message")
         message.deleted = True
+        self._ephemeral_touch(message)
         await self._announce_delete(message)
         return web.Response(status=204)
 
@@ -3001,5 +3027,6 @@ class DiscordDouble:
         if message is None:
             return _error(404, 10008, "Unknown Message")
         message.deleted = True
+        self._ephemeral_touch(message)
         await self._announce_delete(message)
         return web.Response(status=204)
