@@ -9,20 +9,26 @@ the token share it (a process running ``k`` of ``n`` shards takes ``k/n`` of it)
 
 Every request the bot's HTTP session makes passes :class:`RequestBudget`'s gate (an
 aiohttp trace, so discord.py's own retries pass it too). A request that counts against
-the global limit waits for its turn there: turns are handed out evenly, one every
-``1 / pace`` seconds (``pace``: the budget less ``HEADROOM``), and the next turn goes to
-the most urgent request waiting (:class:`Priority`), unless a less urgent one has waited
-longer than its priority allows (:data:`ALLOWANCE`: no table starves); and whatever the
-turns, two requests leave the bot ``1 / pace`` apart at least, so that turns taken
-before a table's drawing cannot bunch when their pictures are ready at once.
-A member's own hand (interaction responses and their webhooks) never waits.
+the global limit first waits for its *turn*, then *leaves* (is sent):
 
-A table edit takes its turn *before* its picture is drawn (:meth:`RequestBudget.turn`,
-then :meth:`RequestBudget.prepaid` around the edit), so that what it shows is the game
-as it is when its turn comes: while a table waits, the changes made meanwhile merge into
-its one edit (``bot.sessions.delivery``). So when the bot asks for more than the budget,
-its tables are edited less often, each showing its newest state, in priority order, and
-no request meets a 429 of the bot's own making.
+- Requests leave so that no second holds more than ``pace`` of them (``pace``: the
+  budget less ``HEADROOM``), counted over the last second of actual departures, and at
+  least half a ``1 / pace`` apart: a loop that ran late sends what waited at up to
+  twice the pace, never more than the pace in any second, and so loses no turns to its
+  lateness.
+- A turn lets a request start towards leaving: a table edit takes its turn *before* its
+  picture is drawn (:meth:`RequestBudget.turn`, then :meth:`RequestBudget.prepaid`
+  around the edit). Turns run at most ``AHEAD`` seconds of the pace ahead of the
+  departures, so that a picture is drawn just before its request can leave, never to
+  wait seconds behind others while its game moves on. The next turn goes to the most
+  urgent request waiting (:class:`Priority`), unless a less urgent one has waited
+  longer than its priority allows (:data:`ALLOWANCE`: no table starves).
+
+While a table waits for its turn, the changes made meanwhile merge into its one edit
+(``bot.sessions.delivery``). So when the bot asks for more than the budget, its tables
+are edited less often, each showing its newest state, in priority order, and no request
+meets a 429 of the bot's own making. A member's own hand (interaction responses and
+their webhooks) never waits.
 
 The gate also counts what Discord counts against the bot: every 401, 403 and 429 in the
 last ten minutes (:class:`InvalidRequests`), with a warning in the log from a tenth of
@@ -46,12 +52,14 @@ import aiohttp
 from discord.http import Route
 
 __all__ = [
+    "AHEAD",
     "ALLOWANCE",
     "DISCORD_GLOBAL_LIMIT",
     "HEADROOM",
     "INVALID_LIMIT",
     "INVALID_WARN_AT",
     "INVALID_WINDOW",
+    "LEASE",
     "PRIORITY",
     "InvalidRequests",
     "Priority",
@@ -65,9 +73,15 @@ DISCORD_GLOBAL_LIMIT = 50
 """Requests a second Discord allows a bot token over every route but the interaction
 ones, unless it granted the bot more."""
 HEADROOM = 0.1
-"""The share of the budget left unused: turns are spaced for 90% of it, so that requests
-that reach Discord bunched (the network's delay varies; a busy event loop sends what
-waited at once) still fall in seconds that hold no more than the budget."""
+"""The share of the budget left unused: requests leave at 90% of it, so that requests
+that reach Discord bunched (the network's delay varies) still fall in seconds that hold
+no more than the budget."""
+AHEAD = 0.25
+"""Seconds of the pace by which turns may run ahead of departures: enough to draw the
+next tables while the last ones leave, too few for a picture to go stale waiting."""
+LEASE = 2.0
+"""Seconds after which a turn no request used (its edit failed before it was sent)
+stops holding a place ahead of the departures."""
 
 
 INVALID_WINDOW = 600.0
@@ -201,15 +215,20 @@ class RequestBudget:
             raise ValueError("a request budget is a positive number of requests a second")
         self.per_second = per_second
         self.pace = None if per_second is None else per_second * (1 - headroom)
-        """Turns a second (``per_second`` less the headroom); None: no pacing."""
-        self._interval = 0.0 if self.pace is None else 1 / self.pace
-        self._next = 0.0  # loop time of the next turn
+        """Requests a second that may leave (``per_second`` less the headroom); None: no
+        pacing."""
+        # In any second at most `_per_window` leave, at least `_gap` apart; turns run at
+        # most `_ahead` ahead of them.
+        self._per_window = 0 if self.pace is None else max(1, int(self.pace))
+        self._gap = 0.0 if self.pace is None else 0.5 / self.pace
+        self._ahead = 0 if self.pace is None else max(2, round(self.pace * AHEAD))
         self._waiters: list[_Waiter] = []
         self._order = 0
-        self._timer: asyncio.TimerHandle | None = None
-        self._left = -float("inf")  # loop time the last request left
+        self._granted: deque[float] = deque()  # loop times of turns not yet used
+        self._left: deque[float] = deque()  # loop times requests left, the last second's
         self._leaving: deque[asyncio.Future[None]] = deque()
-        self._release: asyncio.TimerHandle | None = None
+        self._timer: asyncio.TimerHandle | None = None  # the next departure's
+        self._expiry: asyncio.TimerHandle | None = None  # the oldest unused turn's lease
         self.invalid = InvalidRequests()
         self.sent = 0
         self.merged = 0
@@ -219,64 +238,87 @@ class RequestBudget:
 
     @property
     def waiting(self) -> int:
-        """Requests waiting for their turn now."""
-        return sum(not w.future.done() for w in self._waiters)
+        """Requests waiting now: for their turn, or to leave."""
+        turns = sum(not w.future.done() for w in self._waiters)
+        return turns + sum(not f.done() for f in self._leaving)
 
     async def turn(self, priority: Priority | Callable[[], Priority]) -> None:
-        """Wait for this process's next free turn: at once if no request waits and the
-        last turn is ``1 / pace`` ago, else when the turns before it have gone to the
-        requests due before it (``ALLOWANCE``). ``priority`` may be a function, asked at
-        each turn (a table's urgency rises while it waits). A cancelled wait gives up
-        its place."""
+        """Wait for this process's next turn: at once if no request waits and turns are
+        less than ``AHEAD`` seconds ahead of the departures, else when the turns before
+        it have gone to the requests due before it (``ALLOWANCE``). ``priority`` may be
+        a function, asked at each turn (a table's urgency rises while it waits). A
+        cancelled wait gives up its place."""
         if self.pace is None:
             return
         loop = asyncio.get_running_loop()
-        now = loop.time()
-        if not self._waiters and now >= self._next:
-            self._next = now + self._interval
+        if not self._waiters and self._room(loop):
+            self._grant(loop)
             return
         rank = priority if callable(priority) else _constant(priority)
         self._order += 1
-        waiter = _Waiter(rank, now, self._order, loop.create_future())
+        waiter = _Waiter(rank, loop.time(), self._order, loop.create_future())
         self._waiters.append(waiter)
-        self._arm(loop)
         try:
             await waiter.future
         except asyncio.CancelledError:
-            with contextlib.suppress(ValueError):
-                self._waiters.remove(waiter)
+            if waiter.future.cancelled():
+                with contextlib.suppress(ValueError):
+                    self._waiters.remove(waiter)
+            else:  # granted, then cancelled before it ran: the turn goes unused
+                self._used(loop)
             raise
 
-    def _arm(self, loop: asyncio.AbstractEventLoop) -> None:
-        if self._timer is None and self._waiters:
-            self._timer = loop.call_at(self._next, self._give_turn, loop)
+    def _room(self, loop: asyncio.AbstractEventLoop) -> bool:
+        """Whether another turn may be granted now (unused turns past ``LEASE`` lapse)."""
+        horizon = loop.time() - LEASE
+        while self._granted and self._granted[0] <= horizon:
+            self._granted.popleft()
+        return len(self._granted) < self._ahead
 
-    def _give_turn(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._timer = None
+    def _grant(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._granted.append(loop.time())
+        if self._expiry is None:
+            self._expiry = loop.call_at(self._granted[0] + LEASE, self._lapse, loop)
+
+    def _lapse(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The oldest unused turn's lease is over: its place goes to a waiting request."""
+        self._expiry = None
+        self._room(loop)  # drops the lapsed turns, waiters or none
+        self._give_turns(loop)
+        if self._granted and self._expiry is None:
+            self._expiry = loop.call_at(self._granted[0] + LEASE, self._lapse, loop)
+
+    def _used(self, loop: asyncio.AbstractEventLoop) -> None:
+        """A turn was used (its request left) or given up: its place is free."""
+        if self._granted:
+            self._granted.popleft()
+        self._give_turns(loop)
+
+    def _give_turns(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Grant turns while there is room, each to the request most due."""
         live = [w for w in self._waiters if not w.future.done()]
         self._waiters = live
-        if not live:
-            return
-        chosen = min(live, key=_Waiter.due)
-        live.remove(chosen)
-        chosen.future.set_result(None)
-        # Turns keep to their schedule when one comes late (a busy loop), or a loop
-        # late by a few milliseconds at each turn would give far fewer turns than the
-        # budget (67% of it at 300 games); but a long stall banks one turn at most,
-        # and requests leave a turn apart whatever the turns (:meth:`_leave`).
-        self._next = max(self._next + self._interval, loop.time() - self._interval)
-        self._arm(loop)
+        while live and self._room(loop):
+            chosen = min(live, key=_Waiter.due)
+            live.remove(chosen)
+            chosen.future.set_result(None)
+            self._grant(loop)
 
     @contextlib.contextmanager
     def prepaid(self) -> Iterator[None]:
         """The first request counted globally made inside (in this task, or in tasks it
-        starts) has had its turn already (:meth:`turn` before drawing a table); any more
-        wait for their own."""
-        token = _PREPAID.set(_Ticket())
+        starts) has had its turn already (:meth:`turn` just before, as a table takes
+        its turn before its picture is drawn); any more wait for their own. A turn no
+        request used inside (the edit failed before it was sent) frees its place."""
+        ticket = _Ticket()
+        token = _PREPAID.set(ticket)
         try:
             yield
         finally:
             _PREPAID.reset(token)
+            if not ticket.used and self.pace is not None:
+                ticket.used = True
+                self._used(asyncio.get_running_loop())
 
     @staticmethod
     @contextlib.contextmanager
@@ -301,26 +343,41 @@ class RequestBudget:
             ticket.used = True
         else:
             await self.turn(PRIORITY.get())
-        await self._leave()
+        loop = asyncio.get_running_loop()
+        try:
+            await self._leave(loop)
+        finally:
+            self._used(loop)
         self.sent += 1
 
-    async def _leave(self) -> None:
-        """Wait, if need be, until ``1 / pace`` after the last request left, in the order
-        they came: a table edit leaves a little after its turn (its picture is drawn in
-        between), and a drawing held up (a busy worker, a collection) would otherwise
-        send a second's worth of edits at once, which Discord counts in one second.
-        The gap is kept from when the last one actually left: requests that woke
-        together after a stall of the loop still leave a turn apart."""
+    def _departs(self, loop: asyncio.AbstractEventLoop) -> float:
+        """The loop time from which the next request may leave (in the past: at once):
+        ``_gap`` after the last one, and not while the last second already holds
+        ``_per_window``."""
+        horizon = loop.time() - 1.0
+        while self._left and self._left[0] <= horizon:
+            self._left.popleft()
+        if not self._left:
+            return -float("inf")
+        at = self._left[-1] + self._gap
+        if len(self._left) >= self._per_window:
+            at = max(at, self._left[-self._per_window] + 1.0)
+        return at
+
+    async def _leave(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Wait, if need be, until the request may leave, in the order they came. The
+        count is of actual departures: requests that woke together after a stall of
+        the loop (a drawing held up, a collection) still leave ``_gap`` apart, and
+        never more than the pace in a second, which Discord counts."""
         if self.pace is None:
             return
-        loop = asyncio.get_running_loop()
-        if not self._leaving and loop.time() >= self._left + self._interval:
-            self._left = loop.time()
+        if not self._leaving and self._departs(loop) <= loop.time():
+            self._left.append(loop.time())
             return
         future: asyncio.Future[None] = loop.create_future()
         self._leaving.append(future)
-        if self._release is None:
-            self._release = loop.call_at(self._left + self._interval, self._let_go, loop)
+        if self._timer is None:
+            self._timer = loop.call_at(max(self._departs(loop), loop.time()), self._let_go, loop)
         try:
             await future
         except asyncio.CancelledError:
@@ -329,16 +386,17 @@ class RequestBudget:
             raise
 
     def _let_go(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Let the first request waiting to leave go, and the next one a turn later."""
-        self._release = None
+        """Let the first request waiting to leave go, and time the next one's."""
+        self._timer = None
         while self._leaving and self._leaving[0].done():  # cancelled while it waited
             self._leaving.popleft()
         if not self._leaving:
             return
-        self._leaving.popleft().set_result(None)
-        self._left = loop.time()
+        if self._departs(loop) <= loop.time():
+            self._leaving.popleft().set_result(None)
+            self._left.append(loop.time())
         if self._leaving:
-            self._release = loop.call_at(self._left + self._interval, self._let_go, loop)
+            self._timer = loop.call_at(max(self._departs(loop), loop.time()), self._let_go, loop)
 
     async def _request_end(
         self,

@@ -372,7 +372,7 @@ class _Budget(Collector):
     ``tuque_discord_invalid_requests`` (the 401, 403 and 429 answers of the last ten
     minutes, which Discord blocks the bot's IP for past 10,000),
     ``tuque_discord_budget_requests_total`` (requests that counted against the global
-    limit), ``tuque_discord_budget_waiting`` (requests waiting for their turn) and
+    limit), ``tuque_discord_budget_waiting`` (requests waiting for their turn or to leave) and
     ``tuque_discord_table_edits_merged_total`` (table edits merged into one waiting)."""
 
     def __init__(self, budget: RequestBudget) -> None:
@@ -397,7 +397,7 @@ class _Budget(Collector):
         )
         yield GaugeMetricFamily(
             "tuque_discord_budget_waiting",
-            "Requests waiting for their turn in the request budget now.",
+            "Requests waiting for their turn, or to leave, in the request budget now.",
             value=budget.waiting,
         )
         yield CounterMetricFamily(

@@ -678,15 +678,14 @@ class EventsCog(TuqueCog, name="Events"):
         while standings.wanted.is_set():
             standings.wanted.clear()
             await self.bot.budget.turn(Priority.ROUTINE)
-            try:
-                row = await self.bot.store.load_event(event_id)
-            except StoreClosed:
-                return
-            if row.standings_message_id is not None:
-                message = self.bot.get_partial_messageable(row.channel_id).get_partial_message(
-                    row.standings_message_id
-                )
-                with self.bot.budget.prepaid():
+            with self.bot.budget.prepaid():  # a turn left unused frees its place
+                try:
+                    row = await self.bot.store.load_event(event_id)
+                except StoreClosed:
+                    return
+                if row.standings_message_id is not None:
+                    channel = self.bot.get_partial_messageable(row.channel_id)
+                    message = channel.get_partial_message(row.standings_message_id)
                     await replies.deliver(
                         f"event {event_id}: standings",
                         partial(

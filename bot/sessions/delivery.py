@@ -465,17 +465,22 @@ class Delivery:
         while state.table_stale:
             channel_id = state.thread_id or session.channel_id
             await self._slot(channel_id, "edit", loop.time() + self.table_delay)
-            if not session.private:  # outside a server the table is a webhook's
-                # Drawn only once its turn comes: it shows every change made meanwhile.
-                await self.budget.turn(lambda: state.table_priority)
+            if session.private:  # outside a server the table is a webhook's: no turn
+                state.table_stale = False
+                state.table_priority = Priority.ROUTINE
+                await self.update_table(session)
+                continue
+            # Drawn only once its turn comes: it shows every change made meanwhile.
+            await self.budget.turn(lambda: state.table_priority)
+            with self.budget.prepaid():
                 # A turn that came late (the budget was short) moves the channel's next
                 # edit after this one.
                 later = loop.time() + self.table_gap
                 self._next[channel_id, "edit"] = max(self._next[channel_id, "edit"], later)
-            priority, state.table_priority = state.table_priority, Priority.ROUTINE
-            state.table_stale = False
-            with self.budget.prepaid(), self.budget.priority(priority):
-                await self.update_table(session)
+                priority, state.table_priority = state.table_priority, Priority.ROUTINE
+                state.table_stale = False
+                with self.budget.priority(priority):
+                    await self.update_table(session)
 
     @staticmethod
     def urgency(session: Session, change: Change) -> Priority:

@@ -1,8 +1,10 @@
 """The request budget (bot/budget.py): Discord's global limit paced before it is met.
 
-Turns are handed out no faster than the budget in any second, the most urgent request
-first and the oldest of those first; a table's urgency may rise while it waits; a
-cancelled wait gives its place up; a turn taken before drawing covers the edit's
+No second holds more departures than the pace, and none leave closer than half a turn,
+whatever the loop's stalls; a loop that ran late catches up within that; turns run at
+most ``AHEAD`` of the departures, the most urgent request first and the oldest of those
+first; a table's urgency may rise while it waits; a cancelled wait gives its place up,
+and so does a turn no request used; a turn taken before drawing covers the edit's
 request; interaction routes never wait; 401, 403 and 429 answers are counted as
 Discord counts them, with a warning before its limit.
 """
@@ -14,6 +16,7 @@ import itertools
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
+from typing import cast
 
 import aiohttp
 import pytest
@@ -21,37 +24,122 @@ from aiohttp import web
 from discord.http import Route
 
 from bot import budget as budget_module
-from bot.budget import ALLOWANCE, Priority, RequestBudget, counts_globally
+from bot.budget import AHEAD, ALLOWANCE, Priority, RequestBudget, counts_globally
+
+
+async def _full(budget: RequestBudget) -> None:
+    """Take every turn the budget may have ahead of its departures, none of them used:
+    the next turn waits until one is used or given up."""
+    for _ in range(budget._ahead):
+        await budget.turn(Priority.RESULT)
+    assert not budget._room(asyncio.get_running_loop())
+
+
+def _free_one(budget: RequestBudget) -> None:
+    """A turn taken for an edit that failed before its request: its place is free."""
+    with budget.prepaid():
+        pass
 
 
 async def _turns(budget: RequestBudget, names: list[tuple[str, Priority]]) -> list[str]:
-    """Ask for a turn for each of ``names`` at once, while the budget is busy; return
-    the names in the order their turns came."""
-    await budget.turn(Priority.RESULT)  # the next turn is a whole interval away
+    """Ask for a turn for each of ``names`` at once, while the budget is full; return
+    the names in the order their turns came as places are freed one by one."""
+    await _full(budget)
     order: list[str] = []
 
     async def wait(name: str, priority: Priority) -> None:
         await budget.turn(priority)
         order.append(name)
 
-    await asyncio.gather(*(wait(name, priority) for name, priority in names))
+    waits = [asyncio.create_task(wait(name, priority)) for name, priority in names]
+    await asyncio.sleep(0)
+    while len(order) < len(names):
+        _free_one(budget)
+        await asyncio.sleep(0)
+    await asyncio.gather(*waits)
     return order
 
 
-async def test_no_second_holds_more_turns_than_the_budget() -> None:
-    budget = RequestBudget(400)
-    loop = asyncio.get_running_loop()
-    given: list[float] = []
+class _Clock:
+    """A stand-in event loop whose time is set by the test (``RequestBudget._departs``
+    asks only its ``time()``)."""
 
-    async def one() -> None:
-        await budget.turn(Priority.ROUTINE)
-        given.append(loop.time())
+    def __init__(self) -> None:
+        self.now = 0.0
 
-    await asyncio.gather(*(one() for _ in range(600)))
-    given.sort()
-    # Any 400 turns in a row span more than a second: Discord's window never holds 401.
-    assert min(b - a for a, b in zip(given, given[400:], strict=False)) > 1.0
+    def time(self) -> float:
+        return self.now
+
+
+def test_no_second_holds_more_departures_than_the_pace() -> None:
+    budget = RequestBudget(50)
+    clock = _Clock()
+    loop = cast(asyncio.AbstractEventLoop, clock)
+    left: list[float] = []
+    for _ in range(200):  # each request leaves as soon as it may
+        clock.now = max(clock.now, budget._departs(loop))
+        budget._left.append(clock.now)
+        left.append(clock.now)
+    per_window = budget._per_window
+    assert per_window == 45
+    # Any 46 departures in a row span more than a second: Discord's count never sees 46.
+    assert min(b - a for a, b in itertools.pairwise(left)) >= budget._gap - 1e-9
+    assert min(b - a for a, b in zip(left, left[per_window:], strict=False)) >= 1.0 - 1e-9
+
+
+def test_a_loop_that_ran_late_catches_up_within_the_pace() -> None:
+    """Departures are counted, not scheduled: after a stall the requests that waited
+    leave half a turn apart until the second holds the pace, so lateness costs no
+    turns; before, each late timer pushed every later turn back (35 a second sent
+    where 45 were allowed, at 300 busy games)."""
+    budget = RequestBudget(50)
+    assert budget.pace is not None
+    clock = _Clock()
+    loop = cast(asyncio.AbstractEventLoop, clock)
+    for i in range(20):  # 20 left on the pace in the last half second
+        budget._left.append(i / budget.pace)
+    clock.now = 20 / budget.pace + 0.2  # then the loop stalled for 0.2 s
+    assert budget._departs(loop) <= clock.now  # the next may leave at once
+    left = []
+    for _ in range(25):
+        clock.now = max(clock.now, budget._departs(loop))
+        budget._left.append(clock.now)
+        left.append(clock.now)
+    gaps = [b - a for a, b in itertools.pairwise(left)]
+    assert max(gaps) == pytest.approx(budget._gap)  # twice the pace while catching up
+    # ...and the second from the first departure holds 45 exactly.
+    assert sum(t < 1.0 for t in budget._left) == budget._per_window
+
+
+async def test_turns_run_ahead_of_departures_by_a_few_only() -> None:
+    budget = RequestBudget(50)
+    assert budget._ahead == round(45 * AHEAD)
+    await _full(budget)
+    late = asyncio.create_task(budget.turn(Priority.RESULT))
+    await asyncio.sleep(0.05)
+    assert not late.done() and budget.waiting == 1
+    _free_one(budget)  # an edit that never sent its request
+    await late
     assert budget.waiting == 0
+
+
+async def test_a_turn_no_request_used_lapses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A turn taken and then forgotten (no prepaid edit followed: the task ended) holds
+    its place ``LEASE`` seconds only."""
+    monkeypatch.setattr(budget_module, "LEASE", 0.05)
+    budget = RequestBudget(50)
+    await _full(budget)
+    await asyncio.wait_for(budget.turn(Priority.ROUTINE), timeout=30)
+
+
+async def test_lapsed_turns_free_their_places_with_no_one_waiting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(budget_module, "LEASE", 0.05)
+    budget = RequestBudget(50)
+    await _full(budget)
+    await asyncio.sleep(0.3)
+    assert not budget._granted and budget._expiry is None  # no timer left spinning
 
 
 async def test_a_result_goes_first_then_a_members_turn_then_the_rest() -> None:
@@ -79,7 +167,7 @@ async def test_a_result_goes_first_then_a_members_turn_then_the_rest() -> None:
 
 async def test_a_table_whose_urgency_rises_while_it_waits_goes_sooner() -> None:
     budget = RequestBudget(20)
-    await budget.turn(Priority.RESULT)
+    await _full(budget)
     urgency = {"table": Priority.ROUTINE}
     order: list[str] = []
 
@@ -93,6 +181,9 @@ async def test_a_table_whose_urgency_rises_while_it_waits_goes_sooner() -> None:
     ]
     await asyncio.sleep(0)  # both wait now
     urgency["table"] = Priority.RESULT  # its hand ended meanwhile
+    for _ in range(2):
+        _free_one(budget)
+        await asyncio.sleep(0)
     await asyncio.gather(*waits)
     assert order == ["table", "other table"]
 
@@ -100,8 +191,8 @@ async def test_a_table_whose_urgency_rises_while_it_waits_goes_sooner() -> None:
 async def test_a_table_waiting_past_its_allowance_goes_before_a_fresh_result() -> None:
     """No table starves behind results: one that waited longer than a computer's card
     may (``ALLOWANCE``) goes before a result that came later."""
-    budget = RequestBudget(0.8)  # a turn every 1.4 s
-    await budget.turn(Priority.RESULT)
+    budget = RequestBudget(20)
+    await _full(budget)
     order: list[str] = []
 
     async def wait(name: str, priority: Priority) -> None:
@@ -110,13 +201,18 @@ async def test_a_table_waiting_past_its_allowance_goes_before_a_fresh_result() -
 
     table = asyncio.create_task(wait("table", Priority.ROUTINE))
     await asyncio.sleep(ALLOWANCE[Priority.ROUTINE] + 0.05)
-    await asyncio.gather(table, wait("result", Priority.RESULT))
+    result = asyncio.create_task(wait("result", Priority.RESULT))
+    await asyncio.sleep(0)
+    for _ in range(2):
+        _free_one(budget)
+        await asyncio.sleep(0)
+    await asyncio.gather(table, result)
     assert order == ["table", "result"]
 
 
 async def test_a_cancelled_wait_gives_its_place_up() -> None:
     budget = RequestBudget(20)
-    await budget.turn(Priority.RESULT)
+    await _full(budget)
     first = asyncio.create_task(budget.turn(Priority.RESULT))
     second = asyncio.create_task(budget.turn(Priority.ROUTINE))
     await asyncio.sleep(0)
@@ -124,6 +220,7 @@ async def test_a_cancelled_wait_gives_its_place_up() -> None:
     first.cancel()
     await asyncio.gather(first, return_exceptions=True)
     assert budget.waiting == 1
+    _free_one(budget)
     await second
     assert budget.waiting == 0
 
@@ -242,24 +339,29 @@ async def test_a_turn_taken_before_drawing_covers_the_edit(
 async def test_edits_whose_pictures_are_ready_at_once_still_leave_paced(
     discord_api: _Discord,
 ) -> None:
-    """Three tables took their turns one after another, then their pictures came from a
-    held-up drawer together: their requests leave a turn apart, not in one burst that
-    Discord would count in one second."""
-    budget = RequestBudget(5)  # a turn every 0.22 s
-    assert budget.pace is not None
+    """Tables took their turns one after another, then their pictures came from a
+    held-up drawer together: their requests leave half a turn apart at least, not in
+    one burst."""
+    budget = RequestBudget(5)  # 4.5 a second: 0.11 s apart at least
     loop = asyncio.get_running_loop()
+    left: list[float] = []
+
+    async def leaving(*_: object) -> None:
+        left.append(loop.time())
+
+    budget.trace.on_request_start.append(leaving)  # after the gate's own callback
     async with aiohttp.ClientSession(trace_configs=[budget.trace]) as session:
-        for _ in range(3):
+        for _ in range(budget._ahead):
             await budget.turn(Priority.ROUTINE)
 
         async def edit(i: int) -> None:
             with budget.prepaid():
                 await _get(session, f"/channels/1/messages/{i}")
 
-        began = loop.time()
-        await asyncio.gather(*(edit(i) for i in range(3)))
-        assert loop.time() - began >= 2 / budget.pace - 0.01
-    assert budget.sent == 3
+        await asyncio.gather(*(edit(i) for i in range(budget._ahead)))
+    gaps = [b - a for a, b in itertools.pairwise(left)]
+    assert len(left) == budget._ahead and min(gaps) >= budget._gap - 0.005
+    assert budget.sent == budget._ahead
 
 
 async def test_invalid_answers_are_counted_as_discord_counts_them(
@@ -288,13 +390,13 @@ async def test_invalid_answers_are_counted_as_discord_counts_them(
     assert "10000" in warning.getMessage()
 
 
-async def test_requests_held_up_by_a_stalled_loop_still_leave_a_turn_apart(
+async def test_requests_held_up_by_a_stalled_loop_still_leave_apart(
     discord_api: _Discord,
 ) -> None:
-    """Two edits were due to leave while the event loop was stalled (a long drawing in
-    a thread, a collection): they leave a turn apart once it runs again, not together."""
-    budget = RequestBudget(5)  # a turn every 0.22 s
-    assert budget.pace is not None
+    """Edits were due to leave while the event loop was stalled (a long drawing in a
+    thread, a collection): they leave half a turn apart once it runs again, not
+    together."""
+    budget = RequestBudget(5)  # 0.11 s apart at least
     loop = asyncio.get_running_loop()
     left: list[float] = []
 
@@ -303,10 +405,9 @@ async def test_requests_held_up_by_a_stalled_loop_still_leave_a_turn_apart(
 
     budget.trace.on_request_start.append(leaving)  # after the gate's own callback
     async with aiohttp.ClientSession(trace_configs=[budget.trace]) as session:
-        for _ in range(3):  # three tables' turns, taken before their pictures
-            await budget.turn(Priority.ROUTINE)
 
         async def edit(i: int) -> None:
+            await budget.turn(Priority.ROUTINE)  # the table's turn, before its picture
             with budget.prepaid():
                 await _get(session, f"/channels/1/messages/{i}")
 
@@ -315,4 +416,4 @@ async def test_requests_held_up_by_a_stalled_loop_still_leave_a_turn_apart(
         time.sleep(1.0)  # the stall: both fall due meanwhile
         await asyncio.gather(*edits)
     gaps = [b - a for a, b in itertools.pairwise(left)]
-    assert len(gaps) == 2 and min(gaps) >= 1 / budget.pace - 0.005
+    assert len(gaps) == 2 and min(gaps) >= budget._gap - 0.005
