@@ -424,7 +424,9 @@ class EventsCog(TuqueCog, name="Events"):
                 match what:
                     case "join":
                         await store.upsert_player(row.guild_id, user.id, user.display_name)
-                        row = await store.change_event(event_id, lambda e: e.join(user.id))
+                        row = await store.change_event(
+                            event_id, lambda e: e.join(user.id), joining=user.id
+                        )
                         said = f"You're in **{row.event.config.name}**."
                         if row.event.status is not Status.SIGN_UP:
                             said += " You play from the next round."
@@ -713,7 +715,9 @@ class EventsCog(TuqueCog, name="Events"):
             return
         try:
             if interested:
-                row = await self.bot.store.change_event(row.id, lambda e: e.join(user_id))
+                row = await self.bot.store.change_event(
+                    row.id, lambda e: e.join(user_id), joining=user_id
+                )
             else:
                 row = await self._leave(row, user_id)
         except EventError:

@@ -58,6 +58,7 @@ __all__ = [
     "AlreadyStarted",
     "Event",
     "EventClosed",
+    "InAnother",
     "NotIn",
     "NotRunning",
     "RoundNotOver",
@@ -117,6 +118,11 @@ class AlreadyIn(EventError):
 
 class NotIn(EventError):
     """A member who is not (or no longer) in the event."""
+
+
+class InAnother(EventError):
+    """A member signs up while in another event not over yet: one seat a night
+    (docs/rulings.md R37)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,14 @@ from typing import Any
 
 from sqlalchemy import and_, insert, select, update
 
-from bot.events.event import AlreadyStarted, Event, EventClosed, StaleRound, Status
+from bot.events.event import (
+    AlreadyStarted,
+    Event,
+    EventClosed,
+    InAnother,
+    StaleRound,
+    Status,
+)
 from bot.events.model import Config
 from bot.store.base import Connection, StoreBase, StoreError, _now
 from bot.store.schema import event_tables, events, players
@@ -131,6 +138,27 @@ async def _load(db: Connection, event_id: int, *, lock: bool = False) -> EventRo
     )
 
 
+async def _check_free(db: Connection, event_id: int, member: int) -> None:
+    """Raise ``InAnother`` if ``member`` is in an open event other than ``event_id``.
+    Every open event's row is locked, in id order (as a single event's change locks
+    one row only, no two transactions wait on each other in a circle)."""
+    open_events = (
+        select(events.c.id, events.c.record)
+        .where(events.c.status.in_(_OPEN))
+        .order_by(events.c.id)
+        .with_for_update()
+    )
+    for other in await db.execute(open_events):
+        if other.id == event_id:
+            continue
+        event = Event.from_record(json.loads(other.record))
+        known = event.member(member)
+        if known is not None and known.left is None:
+            raise InAnother(
+                f"You're in **{event.config.name}** until it is over: one event at a time."
+            )
+
+
 def _dump(event: Event) -> str:
     return json.dumps(event.to_record(), separators=(",", ":"))
 
@@ -226,20 +254,28 @@ class EventQueries(StoreBase):
         change: Callable[[Event], Event],
         *,
         seated: bool = False,
+        joining: int | None = None,
         now: float | None = None,
     ) -> EventRow:
         """Apply ``change`` (a request of :class:`Event`: ``lambda e: e.join(user)``) to
         the event as stored, in one transaction that locks its row first, and store the
         event it returns. ``seated``: the change seats a round (its clock starts now).
+        ``joining``: the change signs this member up; refused while they are in another
+        event not over (any server's: one seat a night, rulings R37), checked with
+        every open event's row locked, so two sign-ups racing for two events cannot
+        both pass.
 
         Raises:
             EventNotFound: no such event.
+            InAnother: ``joining`` is in another open event.
             EventError: the event refused the request (``change`` raised it); nothing
                 was written.
         """
         now = _now(now)
 
         async def work(db: Connection) -> EventRow:
+            if joining is not None:
+                await _check_free(db, event_id, joining)
             row = await _load(db, event_id, lock=True)
             after = change(row.event)
             values: dict[str, Any] = {

@@ -61,10 +61,15 @@ def button(message: StoredMessage, label: str) -> str:
 
 async def new_event(t: Table, bot: TuqueBot, **options: object) -> tuple[int, StoredMessage]:
     """Ann announces an event; returns its id and its sign-up message."""
+    before = {m.id for m in t.double.channel_messages(t.channel)}
+
+    def posted() -> list[StoredMessage]:
+        return [m for m in t.double.channel_messages(t.channel) if m.buttons and m.id not in before]
+
     rec = await t.double.slash(t.ann, t.channel, "tuque", "event", "new", **options)
     await rec.settled()
-    await t.double.wait_until(lambda: any(m.buttons for m in t.double.channel_messages(t.channel)))
-    sign_up = next(m for m in t.double.channel_messages(t.channel) if m.buttons)
+    await t.double.wait_until(posted)
+    sign_up = posted()[0]
     event_id = int(button(sign_up, "Join").split(":")[2])
     await t.double.wait_until(lambda: _scheduled(bot, event_id), 5)
     return event_id, sign_up
@@ -229,8 +234,9 @@ async def refused(t: Table, click: Awaitable[InteractionRecord]) -> str:
 
 async def test_forged_stale_and_racing_clicks_change_nothing(table: Table) -> None:
     """A stranger's Start or Cancel, a second Join, a Leave of a member not in, a click
-    on an event that is not there and one on an event cancelled are each refused with a
-    sentence and change nothing; two hosts pressing Start at once start it once."""
+    on an event that is not there, one on an event cancelled and a Join of a member
+    playing another event are each refused with a sentence and change nothing; two
+    hosts pressing Start at once start it once."""
     t = table
     host_may_manage_events(t)
     cat = t.double.add_user("cat", guild=t.guild)
@@ -263,6 +269,15 @@ async def test_forged_stale_and_racing_clicks_change_nothing(table: Table) -> No
         assert row.event.round_no == 1 and len(row.event.rounds[0].seatings) == 2
         assert sorted(g for (g,) in event_tables(t)) == sorted(row.round_games(1).values())
 
+        # One seat a night (R37): Bob, playing this event, cannot join another yet.
+        other_id, other = await new_event(
+            t, bot, name="Later night", game="tuque", format="swiss", rounds=1, hands=1
+        )
+        other_join = button(other, "Join")
+        assert "Quick night" in await refused(t, t.double.click(t.bob, other, other_join))
+        other_row = await bot.store.load_event(other_id)
+        assert other_row.event.member(t.bob.id) is None
+
         # A stale Start on the message as it was, then the host cancels (the Discord
         # event, active, can only end); then a Join.
         assert "started already" in await refused(t, t.double.forge_click(t.ann, sign_up, start))
@@ -270,6 +285,8 @@ async def test_forged_stale_and_racing_clicks_change_nothing(table: Table) -> No
         await (await t.double.forge_click(t.ann, sign_up, cancel)).settled()
         assert (await bot.store.load_event(event_id)).event.status is Status.CANCELLED
         assert "cancelled" in await refused(t, t.double.forge_click(t.eve, sign_up, join))
+        await (await t.double.click(t.bob, other, other_join)).settled()  # free again
+        assert (await bot.store.load_event(other_id)).event.member(t.bob.id) is not None
         assert row.scheduled_event_id is not None
         scheduled = t.double.scheduled_event(row.scheduled_event_id)
         await t.double.wait_until(lambda: scheduled.status == COMPLETED, 5)

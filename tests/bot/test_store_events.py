@@ -88,6 +88,31 @@ async def test_two_starts_at_once_start_the_event_once(stores: tuple[Store, Stor
         assert (400 in seated) == (member.joined == 1)
 
 
+async def test_a_member_racing_into_two_events_gets_one(stores: tuple[Store, Store]) -> None:
+    """One seat a night (R37): a member's Joins of two open events at once, from two
+    processes, sign them up for one; the other is refused and writes nothing. Once
+    that event is over they may join another."""
+    one, two = stores
+    for n in range(RACES):
+        member = 1000 + n
+        first = await one.create_event(1, 2, 100, swiss(), starts_at=T0)
+        second = await one.create_event(1, 3, 100, swiss(), starts_at=T0)
+        results = await asyncio.gather(
+            jittered(one.change_event(first.id, lambda e, m=member: e.join(m), joining=member)),
+            jittered(two.change_event(second.id, lambda e, m=member: e.join(m), joining=member)),
+            return_exceptions=True,
+        )
+        assert sorted(type(r).__name__ for r in results) == ["EventRow", "InAnother"]
+        rows = [await one.load_event(x.id) for x in (first, second)]
+        assert sum(r.event.member(member) is not None for r in rows) == 1
+        joined, refused = rows if rows[0].event.member(member) else rows[::-1]
+        assert refused.updated_at == (first if refused.id == first.id else second).updated_at
+        await one.change_event(joined.id, lambda e: e.cancel())
+        again = await two.change_event(refused.id, lambda e, m=member: e.join(m), joining=member)
+        assert again.event.member(member) is not None
+        await one.change_event(refused.id, lambda e: e.cancel())
+
+
 async def test_a_table_opens_one_game_for_its_round_only(stores: tuple[Store, Store]) -> None:
     """Two openings of one table at once make one game, the other raises TableOpened
     and writes nothing; a table of a round no longer in play is refused."""
