@@ -48,6 +48,7 @@ defaults to ``time.time()`` and tests pass fixed values.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import random
@@ -64,13 +65,24 @@ from typing import Any, Self, TypeVar
 
 import aiosqlite
 import asyncpg
-from sqlalchemy import ColumnElement, Table, create_engine, event, func, literal, select, true
+from sqlalchemy import (
+    ColumnElement,
+    Executable,
+    Table,
+    create_engine,
+    event,
+    func,
+    literal,
+    select,
+    true,
+)
 from sqlalchemy.dialects.postgresql import Insert as PostgresqlInsert
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.postgresql.asyncpg import PGDialect_asyncpg
 from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import URL, AdaptedConnection, make_url
-from sqlalchemy.exc import DBAPIError, DisconnectionError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 
@@ -109,6 +121,34 @@ POOL_RECYCLE_SECONDS = 230
 # SQLSTATEs after which a transaction may simply run again: serialization_failure and
 # deadlock_detected.
 _RETRYABLE = frozenset({"40001", "40P01"})
+
+
+class TryAgain(Exception):
+    """A statement run straight on asyncpg (``StoreBase._returns_row``) failed other
+    than by a broken key: run it again through ``_write``."""
+
+
+def _dropped(error: asyncpg.PostgresError) -> bool:
+    """Whether the server ended the connection (class 08, or 57: shut down, terminated)."""
+    state = error.sqlstate or ""
+    return state.startswith(("08", "57"))
+
+
+@functools.cache
+def _postgres_sql(statement: Executable) -> tuple[str, tuple[str, ...], dict[str, Any]]:
+    """``statement`` compiled for asyncpg once: its SQL (``$1``, ``$2``, ...), its
+    parameters' names in order, and the values of the constants it binds itself."""
+    compiled = statement.compile(dialect=_ASYNCPG)
+    names = tuple(compiled.positiontup or ())
+    constants = {
+        name: bind.value
+        for name, bind in compiled.binds.items()
+        if name in names and not bind.required and bind.callable is None
+    }
+    return str(compiled), names, constants
+
+
+_ASYNCPG = PGDialect_asyncpg()
 
 T = TypeVar("T")
 
@@ -406,6 +446,43 @@ class StoreBase:
                 self.on_write(time.perf_counter() - started)
             return result
         raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def _returns_row(self, statement: Executable, parameters: Mapping[str, Any]) -> bool:
+        """PostgreSQL: run ``statement``, one statement atomic on its own, with
+        ``parameters`` outside a transaction (as ``_write``'s ``atomic``), straight on a
+        pooled connection's asyncpg driver; return whether it returned a row.
+
+        A click's change is the store's most frequent write, and SQLAlchemy's execution
+        (its asyncpg adaptor, the result) cost three times asyncpg's own in the bot's event
+        loop (``bench.store``: 1.3 ms of CPU a change, 0.3 ms on the driver), so the
+        statement is compiled once (:func:`_postgres_sql`) and run by asyncpg, which keeps
+        it prepared per connection.
+
+        Raises:
+            sqlalchemy.exc.IntegrityError: the statement broke a key or a constraint.
+            TryAgain: anything else went wrong, the connection dropped included (it is
+                discarded): the statement may have committed, and the caller runs it
+                again through ``_write``, which retries and raises as for any write.
+        """
+        self._check_open()
+        assert not isinstance(self._database, SQLiteConnection)
+        sql, names, constants = _postgres_sql(statement)
+        values = {**constants, **parameters}
+        started = time.perf_counter()
+        async with self._database.connect() as conn:
+            driver = (await conn.get_raw_connection()).driver_connection
+            assert isinstance(driver, asyncpg.Connection)
+            try:
+                row = await driver.fetchrow(sql, *[values[name] for name in names])
+            except asyncpg.IntegrityConstraintViolationError as error:
+                raise IntegrityError(sql, None, error) from error
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
+                if not isinstance(error, asyncpg.PostgresError) or _dropped(error):
+                    await conn.invalidate()
+                raise TryAgain(str(error)) from error
+        if self.on_write is not None:
+            self.on_write(time.perf_counter() - started)
+        return row is not None
 
     async def _commit_with_others(self, work: Callable[[Connection], Awaitable[T]]) -> T:
         """SQLite: queue ``work`` for the next batch and wait for its outcome."""

@@ -98,6 +98,7 @@ from bot.store.base import (
     SeatKind,
     StoreBase,
     StoreError,
+    TryAgain,
     _dump_options,
     _now,
     lock_members,
@@ -1050,7 +1051,13 @@ class GameQueries(StoreBase):
                 return runs > 1 and await _logged(db, game_id, first_seq, actions)
 
             try:
-                changed = await self._write(change, atomic=True)
+                try:
+                    changed = await self._returns_row(statement, parameters)
+                except TryAgain:
+                    # Its connection may have dropped after it committed: ``change``
+                    # then finds its actions logged.
+                    runs = 1
+                    changed = await self._write(change, atomic=True)
             except IntegrityError:
                 # Beaten to the seq by a change committed meanwhile (or a hand recorded
                 # twice): the transaction finds out which.

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -13,7 +14,8 @@ from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.pool import ConnectionPoolEntry
 
-from bot.store import HandRecord, SeatRow, Store
+from bot.store import HandRecord, SeatRow, StaleAction, Store
+from bot.store import base as store_base
 from bot.store import games as store_games
 from tests.postgres import PostgresServer
 
@@ -113,16 +115,67 @@ async def _drop_connection_after(
     return dropped
 
 
-async def test_a_change_whose_connection_dropped_after_it_committed_is_applied_once(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+def _drop_change(monkeypatch: pytest.MonkeyPatch, *, before: bool) -> list[str]:
+    """The next click's change (run straight on asyncpg: ``StoreBase._returns_row``)
+    ends its own connection on the server, right after it ran (or ``before``), and its
+    caller sees the connection gone, as when the server restarts mid-click."""
+    sql = store_base._postgres_sql(store_games._CHANGE)[0]
+    run = asyncpg.Connection.fetchrow
+    dropped: list[str] = []
+
+    async def fetchrow(self: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> Any:
+        if dropped or query != sql:
+            return await run(self, query, *args, **kwargs)
+        dropped.append(query)
+        if not before:
+            await run(self, query, *args, **kwargs)
+        # The server ends the connection: asyncpg reads its goodbye.
+        with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError):
+            await self.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+        raise asyncpg.ConnectionDoesNotExistError("connection was closed mid-operation")
+
+    monkeypatch.setattr(asyncpg.Connection, "fetchrow", fetchrow)
+    return dropped
+
+
+@pytest.mark.parametrize("before", [False, True], ids=["after it ran", "before it ran"])
+async def test_a_change_whose_connection_dropped_is_applied_once(
+    store: Store, monkeypatch: pytest.MonkeyPatch, before: bool
 ) -> None:
-    """The change committed, then its connection dropped before the answer came: run
-    again, it finds its own actions at its seqs and reports success, not StaleAction."""
+    """The change's connection dropped after it committed, before the answer came: run
+    again, it finds its own actions at its seqs and reports success, not StaleAction.
+    Dropped before it ran, it runs again and is made once. Either way the dropped
+    connection is not used again."""
     game_id = await _new_game(store)
-    dropped = await _drop_connection_after(monkeypatch, lambda s: s is store_games._CHANGE)
+    dropped = _drop_change(monkeypatch, before=before)
     assert await store.append_actions(game_id, 0, ["deal", "pass"]) == 2
     assert dropped
     assert (await store.load_game(game_id)).actions == ("deal", "pass")
+    for _ in range(4):  # every pooled connection is alive
+        await store.load_game(game_id)
+    assert await store.append_actions(game_id, 2, ["pass"]) == 3
+
+
+async def test_a_change_that_breaks_a_key_is_refused_as_stale(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A click's change that meets a broken key on asyncpg (a change at the same seq
+    committed between its check and its insert) is refused as the transaction finds it:
+    StaleAction, and the log as the winner left it."""
+    game_id = await _new_game(store)
+    assert await store.append_actions(game_id, 0, ["deal"]) == 1
+    sql = store_base._postgres_sql(store_games._CHANGE)[0]
+    run = asyncpg.Connection.fetchrow
+
+    async def fetchrow(self: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> Any:
+        if query == sql:
+            raise asyncpg.UniqueViolationError("duplicate key value violates unique constraint")
+        return await run(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(asyncpg.Connection, "fetchrow", fetchrow)
+    with pytest.raises(StaleAction):
+        await store.append_actions(game_id, 0, ["pass"])
+    assert (await store.load_game(game_id)).actions == ("deal",)
 
 
 async def test_a_transaction_whose_connection_dropped_before_commit_runs_again(
