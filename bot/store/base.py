@@ -66,8 +66,8 @@ from typing import Any, Self, TypeVar
 import aiosqlite
 import asyncpg
 from sqlalchemy import (
+    ClauseElement,
     ColumnElement,
-    Executable,
     Table,
     create_engine,
     event,
@@ -85,6 +85,7 @@ from sqlalchemy.engine import URL, AdaptedConnection, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from bot.migrations import (
     MIGRATIONS_DIR,
@@ -135,10 +136,11 @@ def _dropped(error: asyncpg.PostgresError) -> bool:
 
 
 @functools.cache
-def _postgres_sql(statement: Executable) -> tuple[str, tuple[str, ...], dict[str, Any]]:
+def _postgres_sql(statement: ClauseElement) -> tuple[str, tuple[str, ...], dict[str, Any]]:
     """``statement`` compiled for asyncpg once: its SQL (``$1``, ``$2``, ...), its
     parameters' names in order, and the values of the constants it binds itself."""
     compiled = statement.compile(dialect=_ASYNCPG)
+    assert isinstance(compiled, SQLCompiler)
     names = tuple(compiled.positiontup or ())
     constants = {
         name: bind.value
@@ -447,7 +449,7 @@ class StoreBase:
             return result
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    async def _returns_row(self, statement: Executable, parameters: Mapping[str, Any]) -> bool:
+    async def _returns_row(self, statement: ClauseElement, parameters: Mapping[str, Any]) -> bool:
         """PostgreSQL: run ``statement``, one statement atomic on its own, with
         ``parameters`` outside a transaction (as ``_write``'s ``atomic``), straight on a
         pooled connection's asyncpg driver; return whether it returned a row.
