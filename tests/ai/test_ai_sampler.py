@@ -213,7 +213,7 @@ def test_the_called_card_is_never_the_makers(pack: int, level: str) -> None:
     cards of the 17 unseen). Players who bid as normal and then discard, call and play at
     random call discarded cards and show many voids."""
     checked = out = 0
-    for seed in (*range(36), 74):  # seed 74, 28 cards: a place that leaves no fit (a void)
+    for seed in range(80):  # seed 74, 28 cards: a place that leaves no fit (a void)
         game = Game("auction", seed=seed, pack=pack)
         players = [make_player("normal", seed=seed * 8 + s) for s in range(5)]
         rng = random.Random(seed)
@@ -245,7 +245,7 @@ def test_the_called_card_is_never_the_makers(pack: int, level: str) -> None:
             if level == "random" and view.phase is not Phase.AUCTION:
                 action = rng.choice(view.legal_actions)
             game.apply(game.turn, action)
-    assert checked > 150
+    assert checked > 300
     if level == "normal":
         assert (out > 0) == (pack == 32)
 
