@@ -465,7 +465,7 @@ def _drawn_boxes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, drawing.Box
         box(canvas, shape, fill, *a)  # type: ignore[arg-type]
 
     def paste_spy(canvas: drawing._Canvas, image: Image.Image, at: drawing.Point) -> None:
-        w, h = image.width / drawing._K, image.height / drawing._K
+        w, h = image.width, image.height
         drawn.append(("paste", (at[0], at[1], at[0] + w, at[1] + h), None))
         paste(canvas, image, at)
 
@@ -712,7 +712,7 @@ def test_a_replay_shows_each_hand_whole_and_its_caption_uncut(
     paste = drawing._Canvas.paste
 
     def spy(canvas: drawing._Canvas, image: Image.Image, at: drawing.Point) -> None:
-        pasted.append((at[0], at[1], image.width // drawing._K))
+        pasted.append((at[0], at[1], image.width))
         paste(canvas, image, at)
 
     monkeypatch.setattr(drawing._Canvas, "paste", spy)
