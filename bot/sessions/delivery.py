@@ -508,7 +508,7 @@ class Delivery:
 
     async def _table(self, session: Session) -> tuple[discord.ui.LayoutView, bytes]:
         """The table message as the game stands: its layout and its picture, drawn in
-        the drawer (about 9 ms) from the public view only."""
+        the drawer (under 5 ms of CPU) from the public view only."""
         public = session.game.view(None)
         loop = asyncio.get_running_loop()
         names = session.seating.names
