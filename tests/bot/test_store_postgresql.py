@@ -34,6 +34,15 @@ async def store(url: str) -> AsyncIterator[Store]:
         yield opened
 
 
+@pytest.fixture(params=[2, 8], ids=["pool of 2, none held", "pool of 8, 2 held"])
+async def clicks_store(request: pytest.FixtureRequest, url: str) -> AsyncIterator[Store]:
+    """A store whose clicks' changes take a pooled connection each (a small pool), or
+    run on connections held for them (``HELD_CONNECTIONS``)."""
+    async with await Store.open(url, pool_size=request.param) as opened:
+        assert opened._held_max == request.param // 4
+        yield opened
+
+
 async def _new_game(store: Store) -> int:
     seats = [SeatRow.human(0, ANN, "ann"), SeatRow.human(1, BOB, "bob")]
     return await store.create_game(1, 10, "tuque", {}, 7, 0, seats)
@@ -74,10 +83,12 @@ async def test_a_game_change_is_one_round_trip(store: Store) -> None:
     assert (await store.load_game(game_id)).next_seq == seq == 10
 
 
-async def test_connections_the_server_closed_are_replaced_unseen(store: Store, url: str) -> None:
+async def test_connections_the_server_closed_are_replaced_unseen(
+    clicks_store: Store, url: str
+) -> None:
     """The server ends every pooled connection (a restart, an idle timeout): the next
     read and write take new ones, without an error."""
-    game_id = await _new_game(store)
+    game_id = await _new_game(clicks_store)
     admin = await asyncpg.connect(url)
     try:
         ended = await admin.fetchval(
@@ -88,8 +99,50 @@ async def test_connections_the_server_closed_are_replaced_unseen(store: Store, u
         await admin.close()
     assert ended >= 1
     await asyncio.sleep(0.2)  # asyncpg reads the server's goodbye
-    assert await store.append_actions(game_id, 0, ["deal"]) == 1
-    assert (await store.load_game(game_id)).actions == ("deal",)
+    assert await clicks_store.append_actions(game_id, 0, ["deal"]) == 1
+    assert (await clicks_store.load_game(game_id)).actions == ("deal",)
+
+
+async def test_the_clicks_hold_a_few_connections_and_leave_the_pool_to_the_rest(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forty games' changes at once run on the two connections held for them (a pool of
+    8), never more at a time, while a read still gets a pooled connection; a held
+    connection past its age is replaced by a fresh one."""
+    sql = store_base._postgres_sql(store_games._CHANGE)[0]
+    run = asyncpg.Connection.fetchrow
+    used: set[int] = set()
+    running = most = 0
+
+    async def fetchrow(self: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> Any:
+        nonlocal running, most
+        if query != sql:
+            return await run(self, query, *args, **kwargs)
+        used.add(id(self))
+        running += 1
+        most = max(most, running)
+        try:
+            return await run(self, query, *args, **kwargs)
+        finally:
+            running -= 1
+
+    monkeypatch.setattr(asyncpg.Connection, "fetchrow", fetchrow)
+    async with await Store.open(url, pool_size=8) as store:
+        games = []
+        for i in range(40):  # each of two members of its own
+            seats = [SeatRow.human(0, 1000 + 2 * i, "ann"), SeatRow.human(1, 1001 + 2 * i, "bob")]
+            games.append(await store.create_game(1, 10 + i, "tuque", {}, 7, 0, seats))
+        changes = [store.append_actions(game_id, 0, ["deal"]) for game_id in games]
+        *seqs, loaded = await asyncio.gather(*changes, store.load_game(games[0]))
+        assert seqs == [1] * 40
+        assert loaded.actions in ((), ("deal",))
+        assert most == 2 and len(used) == 2
+        held = {id(connection) for connection, _ in store._held}
+        assert len(held) == 2
+        monkeypatch.setattr(store_base, "POOL_RECYCLE_SECONDS", -1.0)
+        assert await store.append_actions(games[0], 1, ["pass"]) == 2
+        assert len(store._held) == 2
+        assert {id(connection) for connection, _ in store._held} != held
 
 
 async def _drop_connection_after(
@@ -140,30 +193,31 @@ def _drop_change(monkeypatch: pytest.MonkeyPatch, *, before: bool) -> list[str]:
 
 @pytest.mark.parametrize("before", [False, True], ids=["after it ran", "before it ran"])
 async def test_a_change_whose_connection_dropped_is_applied_once(
-    store: Store, monkeypatch: pytest.MonkeyPatch, before: bool
+    clicks_store: Store, monkeypatch: pytest.MonkeyPatch, before: bool
 ) -> None:
     """The change's connection dropped after it committed, before the answer came: run
     again, it finds its own actions at its seqs and reports success, not StaleAction.
     Dropped before it ran, it runs again and is made once. Either way the dropped
     connection is not used again."""
-    game_id = await _new_game(store)
+    game_id = await _new_game(clicks_store)
     dropped = _drop_change(monkeypatch, before=before)
-    assert await store.append_actions(game_id, 0, ["deal", "pass"]) == 2
+    assert await clicks_store.append_actions(game_id, 0, ["deal", "pass"]) == 2
     assert dropped
-    assert (await store.load_game(game_id)).actions == ("deal", "pass")
+    assert (await clicks_store.load_game(game_id)).actions == ("deal", "pass")
     for _ in range(4):  # every pooled connection is alive
-        await store.load_game(game_id)
-    assert await store.append_actions(game_id, 2, ["pass"]) == 3
+        await clicks_store.load_game(game_id)
+    assert await clicks_store.append_actions(game_id, 2, ["pass"]) == 3
+    assert len(clicks_store._held) == min(1, clicks_store._held_max)  # a live one held again
 
 
 async def test_a_change_that_breaks_a_key_is_refused_as_stale(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    clicks_store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A click's change that meets a broken key on asyncpg (a change at the same seq
     committed between its check and its insert) is refused as the transaction finds it:
     StaleAction, and the log as the winner left it."""
-    game_id = await _new_game(store)
-    assert await store.append_actions(game_id, 0, ["deal"]) == 1
+    game_id = await _new_game(clicks_store)
+    assert await clicks_store.append_actions(game_id, 0, ["deal"]) == 1
     sql = store_base._postgres_sql(store_games._CHANGE)[0]
     run = asyncpg.Connection.fetchrow
 
@@ -174,8 +228,8 @@ async def test_a_change_that_breaks_a_key_is_refused_as_stale(
 
     monkeypatch.setattr(asyncpg.Connection, "fetchrow", fetchrow)
     with pytest.raises(StaleAction):
-        await store.append_actions(game_id, 0, ["pass"])
-    assert (await store.load_game(game_id)).actions == ("deal",)
+        await clicks_store.append_actions(game_id, 0, ["pass"])
+    assert (await clicks_store.load_game(game_id)).actions == ("deal",)
 
 
 async def test_a_transaction_whose_connection_dropped_before_commit_runs_again(
