@@ -123,8 +123,10 @@ POOL_RECYCLE_SECONDS = 230
 #: How many of a PostgreSQL store's pooled connections it keeps out of the pool for the
 #: clicks' changes (``StoreBase._returns_row``), each one replaced when it is
 #: ``POOL_RECYCLE_SECONDS`` old, closed or dropped: taking a connection from the pool
-#: cost the event loop twice the change itself (0.19-0.20 ms of CPU against 0.09).
-HELD_CONNECTIONS = 4
+#: cost the event loop twice the change itself (0.19-0.20 ms of CPU against 0.09). The
+#: changes take them in turn, so there are enough for a busy loop: at 300 games, whose
+#: loop answers a statement tens of milliseconds late, 4 queued the clicks (p50 332 ms).
+HELD_CONNECTIONS = 10
 
 # SQLSTATEs after which a transaction may simply run again: serialization_failure and
 # deadlock_detected.
@@ -343,7 +345,7 @@ class StoreBase:
             store = cls(engine, shards)
             store._connect_args = {**engine.dialect.create_connect_args(engine.url)[1], **_ssl(url)}
             # Most of the pool stays free for the rest: a small pool holds none.
-            store._held_max = min(HELD_CONNECTIONS, pool_size // 4)
+            store._held_max = min(HELD_CONNECTIONS, pool_size // 3)
             if store._held_max:
                 store._held_turns = asyncio.Semaphore(store._held_max)
             return store

@@ -39,7 +39,7 @@ async def clicks_store(request: pytest.FixtureRequest, url: str) -> AsyncIterato
     """A store whose clicks' changes take a pooled connection each (a small pool), or
     run on connections held for them (``HELD_CONNECTIONS``)."""
     async with await Store.open(url, pool_size=request.param) as opened:
-        assert opened._held_max == request.param // 4
+        assert opened._held_max == request.param // 3
         yield opened
 
 
