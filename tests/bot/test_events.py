@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import datetime
 import io
 import random
 import secrets
@@ -290,6 +291,54 @@ async def test_forged_stale_and_racing_clicks_change_nothing(table: Table) -> No
         assert row.scheduled_event_id is not None
         scheduled = t.double.scheduled_event(row.scheduled_event_id)
         await t.double.wait_until(lambda: scheduled.status == COMPLETED, 5)
+
+
+async def test_an_event_moved_cancelled_or_deleted_in_discord_follows_there(
+    table: Table,
+) -> None:
+    """The server's Discord event changed in Discord's own UI, where Discord tells the
+    bot: a new start time moves the event's start while it signs up, a cancel there
+    cancels it, and a deleted Discord event cancels the event whose it was; each
+    sign-up message says so, and a Join after is refused."""
+    t = table
+    host_may_manage_events(t)
+    async with running_bot(t) as bot:
+        moved_id, moved_sign_up = await new_event(
+            t, bot, name="Moved night", game="tuque", format="swiss", rounds=1, hands=1
+        )
+        deleted_id, deleted_sign_up = await new_event(
+            t, bot, name="Deleted night", game="tuque", format="swiss", rounds=1, hands=1
+        )
+        moved = t.double.scheduled_event(
+            cast(int, (await bot.store.load_event(moved_id)).scheduled_event_id)
+        )
+        later = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
+        later += datetime.timedelta(days=2)
+        # An event elsewhere (not a voice channel's) has an end: it moves with its start.
+        end = later + datetime.timedelta(hours=3)
+        await t.double.edit_scheduled_event(moved, t.ann, start=later, end=end)
+
+        def says(message: StoredMessage, words: str) -> bool:
+            return words in t.double.message(message.id).text
+
+        await t.double.wait_until(lambda: says(moved_sign_up, f"<t:{int(later.timestamp())}:F>"), 5)
+        row = await bot.store.load_event(moved_id)
+        assert row.starts_at == later.timestamp()
+        assert row.event.status is Status.SIGN_UP
+
+        join = button(moved_sign_up, "Join")
+        await t.double.cancel_scheduled_event(moved, t.ann)
+        await t.double.wait_until(lambda: says(moved_sign_up, "Cancelled"), 5)
+        assert (await bot.store.load_event(moved_id)).event.status is Status.CANCELLED
+        assert "cancelled" in await refused(t, t.double.forge_click(t.bob, moved_sign_up, join))
+
+        deleted = t.double.scheduled_event(
+            cast(int, (await bot.store.load_event(deleted_id)).scheduled_event_id)
+        )
+        await t.double.delete_scheduled_event(deleted, t.ann)
+        await t.double.wait_until(lambda: says(deleted_sign_up, "Cancelled"), 5)
+        assert (await bot.store.load_event(deleted_id)).event.status is Status.CANCELLED
+        assert (await bot.store.load_event(moved_id)).event.status is Status.CANCELLED
 
 
 def event_tables(t: Table) -> list[tuple[int]]:
