@@ -140,6 +140,15 @@ class _Standings:
         self.task: asyncio.Task[None] | None = None
 
 
+def _discord_times(row: EventRow) -> tuple[datetime.datetime, datetime.datetime]:
+    """When the event's Discord Scheduled Event starts and ends: at the event's start, and
+    its rounds' length later (with a few minutes to spare)."""
+    config = row.event.config
+    start = datetime.datetime.fromtimestamp(row.starts_at, datetime.UTC)
+    minutes = config.minutes or (config.hands or 1) * _MINUTES_A_HAND
+    return start, start + datetime.timedelta(minutes=minutes * config.rounds + 5)
+
+
 class EventsCog(TuqueCog, name="Events"):
     """Events ("euchre nights"): ``buttons.EventControls`` and the runner."""
 
@@ -305,6 +314,45 @@ class EventsCog(TuqueCog, name="Events"):
         await self._post_sign_up(row)
         await self._schedule(row, location)
 
+    @event.command(name="move", description="Move the start of this channel's euchre night.")
+    @app_commands.describe(starts_in="Minutes from now until it starts by itself")
+    async def move(
+        self,
+        interaction: discord.Interaction,
+        starts_in: app_commands.Range[int, 1, _HOURS_AHEAD * 60],
+    ) -> None:
+        """Move the start of the newest event signing up in this channel, and its
+        Discord Scheduled Event with it. Its host or an event host only; refused
+        (ephemeral, nothing changed) once it has started."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        here = await self.bot.store.open_events_here(interaction.guild_id, interaction.channel_id)
+        signing_up = [row for row in here if row.event.status is Status.SIGN_UP]
+        if not signing_up:
+            await replies.deny(interaction, "No euchre night is signing up in this channel.")
+            return
+        row = signing_up[-1]
+        if not await self._may_run(interaction, row):
+            await replies.deny(interaction, f"Only the host can move {row.event.config.name}.")
+            return
+        # Whole seconds: the Discord event's start comes back as it was set.
+        starts_at = float(int(time.time()) + starts_in * 60)
+        try:
+            row = await self.bot.store.set_event_start(row.id, starts_at)
+        except EventError as error:
+            await replies.deny(interaction, str(error))
+            return
+        when = f"<t:{int(starts_at)}:F>"
+        await replies.deliver(
+            f"event {row.id}: move answer",
+            lambda: replies.send(
+                interaction,
+                content=f"**{row.event.config.name}** now starts {when}.",
+                ephemeral=True,
+            ),
+        )
+        await self._show_sign_up(row)
+        await self._move_discord_event(row)
+
     async def _post_sign_up(self, row: EventRow) -> None:
         channel = self.bot.get_partial_messageable(row.channel_id)
         nonce = replies.nonce("event", row.id, row.event.config.seed)
@@ -326,9 +374,7 @@ class EventsCog(TuqueCog, name="Events"):
             log.warning("event %d: guild not in the cache, no Discord event", row.id)
             return
         config = row.event.config
-        start = datetime.datetime.fromtimestamp(row.starts_at, datetime.UTC)
-        minutes = config.minutes or (config.hands or 1) * _MINUTES_A_HAND
-        end = start + datetime.timedelta(minutes=minutes * config.rounds + 5)
+        start, end = _discord_times(row)
         channel = guild.get_channel(row.channel_id)
         where = location or (f"#{channel.name}" if channel is not None else "this server")
         description = (
@@ -349,6 +395,17 @@ class EventsCog(TuqueCog, name="Events"):
             await self.bot.store.set_event_messages(row.id, scheduled_event_id=created.id)
 
         await replies.deliver(f"event {row.id}: Discord event", create)
+
+    async def _move_discord_event(self, row: EventRow) -> None:
+        """Give the event's Discord Scheduled Event the event's start (and an end after it)."""
+        scheduled = await self._discord_event(row)
+        if scheduled is None or scheduled.status is not discord.EventStatus.scheduled:
+            return
+        start, end = _discord_times(row)
+        await replies.deliver(
+            f"event {row.id}: Discord event moved",
+            partial(scheduled.edit, start_time=start, end_time=end),
+        )
 
     async def _discord_event(self, row: EventRow) -> discord.ScheduledEvent | None:
         """The event's Discord Scheduled Event, from the cache or asked of Discord."""

@@ -296,10 +296,12 @@ async def test_forged_stale_and_racing_clicks_change_nothing(table: Table) -> No
 async def test_an_event_moved_cancelled_or_deleted_in_discord_follows_there(
     table: Table,
 ) -> None:
-    """The server's Discord event changed in Discord's own UI, where Discord tells the
-    bot: a new start time moves the event's start while it signs up, a cancel there
-    cancels it, and a deleted Discord event cancels the event whose it was; each
-    sign-up message says so, and a Join after is refused."""
+    """``/tuque event move`` moves the start of the channel's newest event signing up
+    and its Discord event (a member who does not host it is refused, nothing changed).
+    The other way round, the server's Discord event changed in Discord's own UI, where
+    Discord tells the bot: a new start time moves the event's start while it signs up,
+    a cancel there cancels it, and a deleted Discord event cancels the event whose it
+    was; each sign-up message says so, and a Join after is refused, as is a move."""
     t = table
     host_may_manage_events(t)
     async with running_bot(t) as bot:
@@ -312,15 +314,38 @@ async def test_an_event_moved_cancelled_or_deleted_in_discord_follows_there(
         moved = t.double.scheduled_event(
             cast(int, (await bot.store.load_event(moved_id)).scheduled_event_id)
         )
+
+        def says(message: StoredMessage, words: str) -> bool:
+            return words in t.double.message(message.id).text
+
+        # From the bot: Bob hosts nothing; Ann moves the newest, the deleted night.
+        rows = event_rows(t)
+        rec = await (
+            await t.double.slash(t.bob, t.channel, "tuque", "event", "move", starts_in=90)
+        ).settled()
+        assert rec.original is not None and rec.original.ephemeral
+        assert "Only the host" in rec.original.text and event_rows(t) == rows
+        asked = time.time()
+        rec = await (
+            await t.double.slash(t.ann, t.channel, "tuque", "event", "move", starts_in=90)
+        ).settled()
+        assert rec.original is not None and rec.original.ephemeral
+        row = await bot.store.load_event(deleted_id)
+        assert asked + 90 * 60 - 1 <= row.starts_at <= time.time() + 90 * 60
+        assert (await bot.store.load_event(moved_id)).starts_at < row.starts_at - 30 * 60
+        assert f"<t:{int(row.starts_at)}:F>" in rec.original.text
+        deleted = t.double.scheduled_event(cast(int, row.scheduled_event_id))
+        await t.double.wait_until(
+            lambda: deleted.scheduled_start_time.timestamp() == row.starts_at, 5
+        )
+        await t.double.wait_until(lambda: says(deleted_sign_up, f"<t:{int(row.starts_at)}:F>"), 5)
+
+        # From Discord.
         later = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
         later += datetime.timedelta(days=2)
         # An event elsewhere (not a voice channel's) has an end: it moves with its start.
         end = later + datetime.timedelta(hours=3)
         await t.double.edit_scheduled_event(moved, t.ann, start=later, end=end)
-
-        def says(message: StoredMessage, words: str) -> bool:
-            return words in t.double.message(message.id).text
-
         await t.double.wait_until(lambda: says(moved_sign_up, f"<t:{int(later.timestamp())}:F>"), 5)
         row = await bot.store.load_event(moved_id)
         assert row.starts_at == later.timestamp()
@@ -332,13 +357,16 @@ async def test_an_event_moved_cancelled_or_deleted_in_discord_follows_there(
         assert (await bot.store.load_event(moved_id)).event.status is Status.CANCELLED
         assert "cancelled" in await refused(t, t.double.forge_click(t.bob, moved_sign_up, join))
 
-        deleted = t.double.scheduled_event(
-            cast(int, (await bot.store.load_event(deleted_id)).scheduled_event_id)
-        )
         await t.double.delete_scheduled_event(deleted, t.ann)
         await t.double.wait_until(lambda: says(deleted_sign_up, "Cancelled"), 5)
         assert (await bot.store.load_event(deleted_id)).event.status is Status.CANCELLED
         assert (await bot.store.load_event(moved_id)).event.status is Status.CANCELLED
+        rows = event_rows(t)
+        rec = await (
+            await t.double.slash(t.ann, t.channel, "tuque", "event", "move", starts_in=5)
+        ).settled()
+        assert rec.original is not None and "No euchre night" in rec.original.text
+        assert event_rows(t) == rows
 
 
 def event_tables(t: Table) -> list[tuple[int]]:
