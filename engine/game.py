@@ -227,9 +227,12 @@ class Game:
         "_pool",
         "_results",
         "_scores",
+        "_shared",
         "_turn",
         "_turned_down",
         "_uncode",
+        "_views",
+        "_views_at",
         "_winner",
         "first_dealer",
         "options",
@@ -283,6 +286,9 @@ class Game:
         self._code: list[int] = []
         self._uncode: tuple[list[int], ...] = ()
         self._follows: dict[int, tuple[Action, ...]] = {}
+        self._views: dict[int | None, PlayerView] = {}
+        self._shared: dict[str, Any] | None = None
+        self._views_at = -1
         self._start_hand()
 
     def _start_hand(self) -> None:
@@ -878,12 +884,52 @@ class Game:
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may see now; ``None`` gives the public view (no hand at all).
 
+        Built once a seat and state: a game changes only by a new log entry, so the
+        views of one log length are kept until the next (the bot reads the public view
+        several times a change: the table, the ping, the auto-play check).
+
         Raises:
             ValueError: ``seat`` is not a seat of this game.
         """
+        if self._views_at != len(self._log):
+            self._views = {}
+            self._shared = None
+            self._views_at = len(self._log)
+        else:
+            kept = self._views.get(seat)
+            if kept is not None:
+                return kept
+        view = self._view(seat)
+        self._views[seat] = view
+        return view
+
+    def _view(self, seat: int | None) -> PlayerView:
         v = self.variant
         if seat is not None and not 0 <= seat < v.players:
             raise ValueError(f"no seat {seat} in {v.title}")
+        shared = self._shared
+        if shared is None:
+            shared = self._shared = self._shared_view()
+        own = [c for s, c in self._discards if s == seat]
+        # RULES.md §4, §6: a dealer naming trump for a turned-up Ben has not seen their hand.
+        blind = self._phase is Phase.BLIND_NAMING and seat == self._turn
+        held: tuple[Card, ...] = ()
+        if seat is not None and self._hand is not None and not blind:
+            held = tuple(cards_in(self._split(seat)[0]))
+        return PlayerView(
+            seat=seat,
+            hand=held,
+            discard=CARDS[own[-1]] if own else None,
+            legal_actions=self.legal_actions(seat) if seat is not None else (),
+            blind=blind,
+            discards=tuple(CARDS[c] for c in own),
+            **shared,
+        )
+
+    def _shared_view(self) -> dict[str, Any]:
+        """The fields of :class:`PlayerView` that are the same for every viewer, as
+        keywords: built once a state, they are most of a view's cost."""
+        v = self.variant
         hand = self._hand
         tableaus = tuple(
             tuple(TableauPile(CARDS[u] if u >= 0 else None, d >= 0) for u, d in self._piles(s))
@@ -893,57 +939,46 @@ class Game:
         trick = Trick(
             hand.leader if hand is not None else -1, tuple((s, CARDS[c]) for s, c in current)
         )
-        own = [c for s, c in self._discards if s == seat]
-        in_hand = hand is not None
-        hands = [self._split(s)[0] for s in range(v.players)]
-        # RULES.md §4, §6: a dealer naming trump for a turned-up Ben has not seen their hand.
-        blind = self._phase is Phase.BLIND_NAMING and seat == self._turn
         called = hand.called if hand is not None else -1
         suit_call = v.makers == "call_suit"
         # RULES.md §7 Auction: each bid names trump, but trump and its maker are made only
         # when the bidding closes; until then the bids say who bid what.
         auction = self._phase is Phase.AUCTION
-        return PlayerView(
-            variant=v.name,
-            seat=seat,
-            sides=v.sides,
-            phase=self._phase,
-            turn=self._turn,
-            dealer=self._dealer,
-            hand_no=self._hand_no,
-            hand=tuple(cards_in(hands[seat])) if seat is not None and in_hand and not blind else (),
-            hand_sizes=tuple(h.bit_count() for h in hands),
-            tableaus=tableaus,
-            up_card=self.up_card,
-            up_card_turned_down=self._turned_down,
-            trump=None if auction else self.trump,
-            maker=None if auction else self.maker,
-            alone=self.alone,
-            bids=tuple(self._bids),
-            trick=trick,
-            tricks=tricks,
-            tricks_won=tuple(hand.won) if hand is not None else (0,) * v.players,
-            scores=tuple(self._scores),
-            target=self.options.target,
-            stick_the_dealer=self.options.stick_the_dealer,
-            discard=CARDS[own[-1]] if own else None,
-            last_hand=self._built_results()[-1] if self._results else None,
-            legal_actions=self.legal_actions(seat) if seat is not None else (),
-            winner=self._winner,
-            lone_defender=hand.lone_def if hand is not None and hand.lone_def >= 0 else None,
-            out=tuple(core.bits(hand.out)) if hand is not None else (),
-            bid_suit=SUITS[hand.up_suit] if hand is not None and hand.up_suit >= 0 else None,
-            called_suit=SUITS[called] if called >= 0 and suit_call else None,
-            called_card=CARDS[called] if called >= 0 and not suit_call else None,
-            bid=hand.bid if hand is not None else 0,
-            pool=hand.pool if hand is not None else self._pool,
-            widow=hand.widow.bit_count() if hand is not None else 0,
-            blind=blind,
-            options=self.options,
-            discards=tuple(CARDS[c] for c in own),
-            tie_break=self._deciding,
-            bid_phases=tuple(self._bid_phases),
-        )
+        return {
+            "variant": v.name,
+            "sides": v.sides,
+            "phase": self._phase,
+            "turn": self._turn,
+            "dealer": self._dealer,
+            "hand_no": self._hand_no,
+            "hand_sizes": tuple(self._split(s)[0].bit_count() for s in range(v.players)),
+            "tableaus": tableaus,
+            "up_card": self.up_card,
+            "up_card_turned_down": self._turned_down,
+            "trump": None if auction else self.trump,
+            "maker": None if auction else self.maker,
+            "alone": self.alone,
+            "bids": tuple(self._bids),
+            "trick": trick,
+            "tricks": tricks,
+            "tricks_won": tuple(hand.won) if hand is not None else (0,) * v.players,
+            "scores": tuple(self._scores),
+            "target": self.options.target,
+            "stick_the_dealer": self.options.stick_the_dealer,
+            "last_hand": self._built_results()[-1] if self._results else None,
+            "winner": self._winner,
+            "lone_defender": hand.lone_def if hand is not None and hand.lone_def >= 0 else None,
+            "out": tuple(core.bits(hand.out)) if hand is not None else (),
+            "bid_suit": SUITS[hand.up_suit] if hand is not None and hand.up_suit >= 0 else None,
+            "called_suit": SUITS[called] if called >= 0 and suit_call else None,
+            "called_card": CARDS[called] if called >= 0 and not suit_call else None,
+            "bid": hand.bid if hand is not None else 0,
+            "pool": hand.pool if hand is not None else self._pool,
+            "widow": hand.widow.bit_count() if hand is not None else 0,
+            "options": self.options,
+            "tie_break": self._deciding,
+            "bid_phases": tuple(self._bid_phases),
+        }
 
     def zones(self) -> dict[str, int]:
         """Every place a card can be, as ``name -> card mask`` (hidden: for tests and checks).
@@ -983,6 +1018,9 @@ class Game:
         other._dealer = self._dealer
         other._deciding = self._deciding
         other._follows = self._follows
+        other._views = {}
+        other._shared = None
+        other._views_at = -1
         other._hand = self._hand.copy() if self._hand is not None else None
         other._hand_no = self._hand_no
         other._legal = self._legal

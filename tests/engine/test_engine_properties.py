@@ -204,6 +204,23 @@ def test_copy_is_independent(config, seed, rng, count) -> None:
     assert snapshot(game) == before
 
 
+@settings(PROPERTY, max_examples=20)
+@given(configs, seeds, st.randoms(use_true_random=False), walks)
+def test_a_kept_view_is_the_view_of_the_game_as_it_stands(config, seed, rng, count) -> None:
+    """Views are built once a state and kept (issue 41): after every move each seat's
+    view is the one a fresh copy builds, and a copy moved on alone shows its own state,
+    never the kept views of the game it was copied from."""
+    for game in walk(config, seed, rng, count):
+        kept = views(game)
+        assert views(game) == kept
+        assert views(game.copy()) == kept
+        other = game.copy()
+        views(other)
+        if step(other, rng):
+            assert views(other) == views(other.copy())
+            assert views(game) == kept
+
+
 # --- hidden information ---------------------------------------------------------------------------
 
 VIEW_FIELDS = {
