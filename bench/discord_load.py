@@ -89,6 +89,9 @@ from tests.postgres import PostgresServer
 T = TypeVar("T")
 
 MANAGE_GUILD = 1 << 5
+EARLY = 40.0
+"""Seconds of play, from the moment every game has started, whose changes' table lag is
+also printed apart from the rest's."""
 """Discord's Manage Server permission, which ``/tuque settings`` asks of a change."""
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -216,9 +219,12 @@ def _record_table_shows() -> tuple[list[list[float]], list[list[float]], list[fl
     return stored, shown, merged
 
 
-def _table_lags(stored: list[list[float]], shown: list[list[float]]) -> tuple[list[float], int]:
-    """Each stored change's seconds until a table showing it was answered, and how many
-    changes no table showed (the run ended first)."""
+def _table_lags(
+    stored: list[list[float]], shown: list[list[float]]
+) -> tuple[list[tuple[float, float]], int]:
+    """Each stored change's ``(commit time, seconds until a table showing it was
+    answered)``, by commit time, and how many changes no table showed (the run ended
+    first)."""
     by_game: dict[int, list[tuple[float, float]]] = {}
     for game, seq, at in shown:
         by_game.setdefault(int(game), []).append((at, seq))
@@ -231,7 +237,7 @@ def _table_lags(stored: list[list[float]], shown: list[list[float]]) -> tuple[li
         if first is None:
             never += 1
         else:
-            lags.append(first - at)
+            lags.append((at, first - at))
     return sorted(lags), never
 
 
@@ -651,7 +657,12 @@ async def main(
     )
     decided = [t for m in measured for t in m["decided"] if play_started <= t <= play_ended]
     stored = [x for m in measured for x in m["stored"] if play_started <= x[2] <= play_ended]
-    lags, never = _table_lags(stored, [x for m in measured for x in m["shown"]])
+    timed_lags, never = _table_lags(stored, [x for m in measured for x in m["shown"]])
+    lags = sorted(lag for _, lag in timed_lags)
+    # The games start together (a crowd, an event's round): their first deals, bids and
+    # the start's posts still waiting make the first seconds the busiest.
+    early = sorted(lag for at, lag in timed_lags if at < play_started + EARLY)
+    later = sorted(lag for at, lag in timed_lags if at >= play_started + EARLY)
     merged = sum(play_started <= t <= play_ended for m in measured for t in m["merged"])
     # Every card played, the computers' too (``played`` counts the members' clicks).
     all_cards = sum(int(x[3]) for x in stored)
@@ -706,6 +717,12 @@ async def main(
             f"(goal p95 <= 1.5 s while demand fits the budget, else <= busy tables / "
             f"budget + 1.5 s; {len(lags)} changes, {never} not shown by the end)"
         )
+        for name, some in ((f"first {EARLY:.0f} s", early), (f"after {EARLY:.0f} s", later)):
+            if some:
+                print(
+                    f"    {name:>10} of play: p50 / p95 {statistics.median(some):.2f} / "
+                    f"{_quantile(some, 0.95):.2f} s ({len(some)} changes)"
+                )
     for route, count in routes.most_common(8):
         print(f"    {count / max(played, 1):5.2f}  {route}")
     print(f"store writes during play:  {_writes_line(writes)}   (the click is deferred past 2 s)")

@@ -415,7 +415,8 @@ async def main(
             measured = json.loads(report.read_text())
             asked = json.loads(events_report.read_text())["standings"]
     stored = [x for x in measured["stored"] if play_started <= x[2] <= play_ended]
-    lags, never = _table_lags(stored, measured["shown"])
+    timed_lags, never = _table_lags(stored, measured["shown"])
+    lags = sorted(lag for _, lag in timed_lags)
     all_cards = sum(int(x[3]) for x in stored)
     first, later = _round_starts(nights, stored)
     by_event = Counter(event for event, _ in asked)
