@@ -24,6 +24,7 @@ it matches case-insensitively by default; a DynamicItem needs the exact expressi
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 __all__ = ["MAX_LENGTH", "CustomId", "Fields"]
 
@@ -39,6 +40,15 @@ _NUMBERS = {
     "int": ("0|[1-9][0-9]*", range(2**63)),
 }
 _WORD = "[a-z0-9_]+"
+_WORD_CHAR = re.compile("[a-z0-9_]")
+
+
+def _word_check(kind: str) -> Callable[[str], bool]:
+    """Whether a value fits a ``word`` field, or a field of the words ``kind`` lists."""
+    if kind == "word":
+        word = re.compile(_WORD)
+        return lambda value: word.fullmatch(value) is not None
+    return frozenset(kind.split("|")).__contains__
 
 
 class CustomId:
@@ -72,6 +82,18 @@ class CustomId:
         self.pattern = re.compile(rf"(?=.{{1,{MAX_LENGTH}}}\Z){expression}")
         """Matches (``fullmatch``) exactly the ids of this format, with a group per field
         named as the field: a DynamicItem's ``template``."""
+        # build() checks each field alone and fills in a template, where every field
+        # ends the format or is followed by a character no field holds: only then does
+        # an id split into its fields in one way (else it parses what it built, to see).
+        self._template = _FIELD.sub(lambda field: "{" + field[1] + "}", format)
+        self._values = {
+            name: _word_check(kind) for name, kind in _FIELD.findall(format) if kind not in _NUMBERS
+        }
+        self._split_once = all(
+            field.end() == len(format)
+            or not (format[field.end()] == "{" or _WORD_CHAR.match(format, field.end()))
+            for field in _FIELD.finditer(format)
+        )
 
     def build(self, **fields: int | str) -> str:
         """The id of ``fields`` (each of the format's fields, typed as :attr:`types`).
@@ -82,9 +104,22 @@ class CustomId:
         """
         if fields.keys() != self.types.keys():
             raise ValueError(f"{self.format!r} takes {list(self.types)}, not {list(fields)}")
-        built = _FIELD.sub(lambda field: str(fields[field[1]]), self.format)
-        if self.parse(built) != fields:
-            raise ValueError(f"{fields} make no id of {self.format!r}")
+        if not self._split_once:
+            built = self._template.format_map(fields)
+            if self.parse(built) != fields:
+                raise ValueError(f"{fields} make no id of {self.format!r}")
+            return built
+        for name, value in fields.items():
+            numbers = self._ranges.get(name)
+            if numbers is not None:
+                fits = type(value) is int and value in numbers
+            else:
+                fits = type(value) is str and self._values[name](value)
+            if not fits:
+                raise ValueError(f"{fields} make no id of {self.format!r}")
+        built = self._template.format_map(fields)
+        if len(built) > MAX_LENGTH:
+            raise ValueError(f"{fields} make an id longer than {MAX_LENGTH}: {built!r}")
         return built
 
     def parse(self, custom_id: str) -> Fields | None:

@@ -53,10 +53,14 @@ class CardFaces:
     of a double-pack card show one face. Immutable.
     """
 
-    __slots__ = ("_ids",)
+    __slots__ = ("_emojis", "_ids", "_shown")
 
     def __init__(self, ids: Mapping[str, int] | None = None) -> None:
         self._ids = MappingProxyType(dict(ids or {}))
+        # Each card's emoji and text, made when first asked: a hand message shows its
+        # cards twice (its words and its buttons), every time a seat's turn comes.
+        self._emojis: dict[Card, discord.PartialEmoji | None] = {}
+        self._shown: dict[Card, str] = {}
 
     @property
     def ids(self) -> Mapping[str, int]:
@@ -70,12 +74,20 @@ class CardFaces:
 
     def emoji(self, card: Card) -> discord.PartialEmoji | None:
         """``card``'s face as an emoji for a button or a select option; None without one."""
-        return self._partial(emoji_name(card))
+        try:
+            return self._emojis[card]
+        except KeyError:
+            emoji = self._emojis[card] = self._partial(emoji_name(card))
+            return emoji
 
     def show(self, card: Card) -> str:
         """``card`` in message text: ``<:tq_10h:1234>``, or ``10♥`` when its face has no emoji."""
-        emoji = self.emoji(card)
-        return card.pretty() if emoji is None else str(emoji)
+        try:
+            return self._shown[card]
+        except KeyError:
+            emoji = self.emoji(card)
+            shown = self._shown[card] = card.pretty() if emoji is None else str(emoji)
+            return shown
 
     def back(self) -> str:
         """A face-down card in message text: ``<:tq_back:1234>``, or ``▮`` without the emoji."""

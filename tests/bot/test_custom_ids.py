@@ -253,3 +253,12 @@ def test_a_kind_whose_route_does_not_take_its_fields_is_refused() -> None:
         class _Mistyped(Control[discord.ui.Button[Any]], ids="tuque:x:{game:id}"):
             async def route(self, interaction: discord.Interaction, *, game: str) -> None:
                 raise AssertionError
+
+
+def test_where_two_fields_touch_an_id_that_reads_back_otherwise_is_refused() -> None:
+    """Fields checked one by one make one id only where a separator follows each; where
+    two touch, build checks the id it made parses back to its fields."""
+    spec = CustomId("tuque:x:{name:word}{seq:int}")
+    assert spec.build(name="ab", seq=1) == "tuque:x:ab1"
+    with pytest.raises(ValueError):
+        spec.build(name="a1", seq=23)  # "a123" reads back as a12 and 3
