@@ -429,8 +429,6 @@ def serve(config: dict[str, Any]) -> None:
         log_level="WARNING",
         _env_file=None,
     )
-    if os.environ.get("DIAG"):
-        sys.path.insert(0, "/work/notes/s4"); import diag2  # noqa  DIAG
     writes, changes = _record_store_writes()
     stored, shown, merged = _record_table_shows()
     decided = _record_decisions()
@@ -620,8 +618,6 @@ async def main(
                 requests_before = len(double.requests)
                 started = time.perf_counter()
                 play_started = time.time()
-                if os.environ.get("DIAG"):
-                    Path("/work/notes/s4/play_started").write_text(str(play_started))  # DIAG
                 results = await asyncio.gather(
                     *(
                         _play(double, members[i], cards, think, random.Random(rng.random()))
