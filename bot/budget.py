@@ -242,6 +242,12 @@ class RequestBudget:
         turns = sum(not w.future.done() for w in self._waiters)
         return turns + sum(not f.done() for f in self._leaving)
 
+    @property
+    def backlog(self) -> float:
+        """Seconds of the pace the requests waiting now fill (0 without a pace): past a
+        second or so, the bot asks more than the budget gives."""
+        return 0.0 if self.pace is None else self.waiting / self.pace
+
     async def turn(self, priority: Priority | Callable[[], Priority]) -> None:
         """Wait for this process's next turn: at once if no request waits and turns are
         less than ``AHEAD`` seconds ahead of the departures, else when the turns before

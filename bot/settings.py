@@ -132,7 +132,8 @@ class Settings(BaseSettings):
 
     computer_move_delay_seconds: float = Field(default=1.0, ge=0)
     """Pause before each computer move so that humans can follow the play; a server's
-    own setting wins."""
+    own setting wins. Up to three times longer while the bot asks Discord for more
+    than its request budget gives (docs/bot.md, "Back-pressure")."""
 
     table_edit_delay_seconds: float = Field(default=0.25, ge=0)
     """How long a table edit waits after the change that asks for it, so that a burst of

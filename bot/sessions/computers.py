@@ -24,6 +24,8 @@ __all__ = [
     "HAND_END_PAUSE",
     "HINT_SECONDS",
     "QUICK_LEVELS",
+    "SLOWER_FROM",
+    "SLOWEST",
     "Computers",
     "advise",
     "choose_action",
@@ -68,6 +70,13 @@ def advise(seed: int, view: PlayerView) -> tuple[int, dict[int, float]]:
 HAND_END_PAUSE = 3.0
 """How many move delays a computer waits before a hand's first move (3 s by default)."""
 
+SLOWER_FROM = 1.0
+"""Seconds of the request budget's backlog (requests waiting for their turn, over the
+pace they leave at) from which computers pause longer between moves: the tables are
+then edited less often than the computers play. Each second more adds one move delay."""
+SLOWEST = 3.0
+"""The most move delays a computer's pause grows to under load."""
+
 
 class Computers:
     """Decides the moves the bot plays itself; the session manager stores and shows
@@ -79,9 +88,16 @@ class Computers:
             ``move_delays`` wins).
     """
 
-    def __init__(self, executor: Executor, *, move_delay: float) -> None:
+    def __init__(
+        self,
+        executor: Executor,
+        *,
+        move_delay: float,
+        backlog: Callable[[], float] = lambda: 0.0,
+    ) -> None:
         self.executor = executor
         self.move_delay = move_delay
+        self._backlog = backlog
         self.move_delays: dict[int, float] = {}
         """Guild id -> its own computer move delay (``/tuque settings`` keeps it up to
         date); other guilds' computers wait ``move_delay``."""
@@ -93,11 +109,22 @@ class Computers:
         """Seconds to wait before the bot's move at ``table`` in ``guild_id``: the guild's
         move delay, and ``HAND_END_PAUSE`` times that while the table shows the hand just
         over (the computer would open the next hand), so that everyone can read its last
-        trick and result before the next hand's first move replaces them."""
+        trick and result before the next hand's first move replaces them; otherwise
+        :meth:`slowed` times the delay while the bot is behind."""
         delay = self.move_delays.get(guild_id, self.move_delay)
         if table.game.view(None).hand_just_over is not None:
             return delay * HAND_END_PAUSE
-        return delay
+        return delay * self.slowed()
+
+    def slowed(self) -> float:
+        """How many times longer than usual computers pause now: 1, and while the request
+        budget's backlog holds more than ``SLOWER_FROM`` seconds of requests, one more
+        for each second past it, up to ``SLOWEST`` (issue 41). The back-pressure of a
+        crowd: its tables are then edited every few seconds, so a computer that played
+        every second would move several cards between two pictures, and its changes
+        would take the bot's time from the members' clicks and the pictures; the
+        members' own moves are never slowed."""
+        return min(SLOWEST, 1.0 + max(0.0, self._backlog() - SLOWER_FROM))
 
     async def decide(self, table: Table) -> Action:
         """The move the bot plays now at ``table`` (``table.bot_to_move``): the member's

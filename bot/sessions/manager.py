@@ -183,6 +183,7 @@ class GameSessions:
         # under way: ``showing`` looks at them too, until they are shown.
         self._ended: dict[int, Session] = {}
         self.background = Background()
+        budget = budget or RequestBudget(None)
         self.delivery = Delivery(
             client,
             store,
@@ -193,9 +194,9 @@ class GameSessions:
             ping_delay=ping_delay,
             faces=faces,
             hints_on=self.hints_on,
-            budget=budget or RequestBudget(None),
+            budget=budget,
         )
-        self.computers = Computers(executor, move_delay=move_delay)
+        self.computers = Computers(executor, move_delay=move_delay, backlog=lambda: budget.backlog)
         self.screens: list[Screen] = [self.delivery]
 
     @property

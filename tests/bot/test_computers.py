@@ -4,11 +4,13 @@ result) for everyone to read."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from bot.sessions.computers import HAND_END_PAUSE, QUICK_LEVELS, Computers
+from bot.budget import Priority, RequestBudget
+from bot.sessions.computers import HAND_END_PAUSE, QUICK_LEVELS, SLOWEST, Computers
 from engine.game import Game
 from tests.bot.test_table import computer, last_card, member, moved_on, table_of
 
@@ -35,6 +37,32 @@ def test_a_computer_pauses_longer_before_a_hands_first_move() -> None:
         after: Game = over.game.copy()
         after.apply(turn, after.legal_actions(turn)[0])
         assert computers.delay(dataclasses.replace(over, game=after), 1) == 1.0
+
+
+async def test_computers_slow_down_while_the_request_budget_is_backed_up() -> None:
+    """Back-pressure (issue 41): past a second of requests waiting for the budget, each
+    second more adds a move delay to a computer's pause, to three; a hand's first move
+    keeps its own longer pause; nothing waiting, the usual pace."""
+    budget = RequestBudget(10, headroom=0.0)  # 10 a second: 10 waiting fill a second
+    with ThreadPoolExecutor(1) as pool:
+        computers = Computers(pool, move_delay=1.0, backlog=lambda: budget.backlog)
+        table = moved_on(table_of("tuque", member(0, 1), computer(1)), last_card)
+        assert budget.backlog == 0.0
+        assert computers.delay(table, 1) == 1.0
+        # Two turns go at once (AHEAD of the departures): the 25 others wait.
+        waits = [asyncio.create_task(budget.turn(Priority.ROUTINE)) for _ in range(27)]
+        await asyncio.sleep(0)
+        assert budget.waiting == 25
+        assert budget.backlog == 2.5
+        assert computers.delay(table, 1) == 2.5
+        waits += [asyncio.create_task(budget.turn(Priority.ROUTINE)) for _ in range(50)]
+        await asyncio.sleep(0)
+        assert computers.delay(table, 1) == SLOWEST * 1.0 == 3.0
+        for wait in waits:
+            wait.cancel()
+        await asyncio.gather(*waits, return_exceptions=True)
+        assert budget.backlog == 0.0
+        assert computers.delay(table, 1) == 1.0
 
 
 class _Counting(ThreadPoolExecutor):
