@@ -113,15 +113,25 @@ async def test_the_clicks_hold_a_few_connections_and_leave_the_pool_to_the_rest(
     run = asyncpg.Connection.fetchrow
     used: set[int] = set()
     running = most = 0
+    both = asyncio.Event()
+    waited = False
 
     async def fetchrow(self: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> Any:
-        nonlocal running, most
+        nonlocal running, most, waited
         if query != sql:
             return await run(self, query, *args, **kwargs)
         used.add(id(self))
         running += 1
         most = max(most, running)
+        if running == 2:
+            both.set()
         try:
+            if not waited:
+                # The first change waits for a second beside it (30 s if none can come):
+                # on a loaded machine it could otherwise end before the next began.
+                waited = True
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(both.wait(), 30)
             return await run(self, query, *args, **kwargs)
         finally:
             running -= 1
