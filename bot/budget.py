@@ -97,8 +97,8 @@ _EXEMPT = ("/interactions/", "/webhooks/")
 
 class Priority(enum.IntEnum):
     """How urgent a request is (issue 41: a result, then a turn passed to a member, then
-    the rest): the budget's next turn goes to the request whose wait is longest past its
-    priority's :data:`ALLOWANCE`."""
+    the rest, and last the clean-up): the budget's next turn goes to the request whose
+    wait is longest past its priority's :data:`ALLOWANCE`."""
 
     RESULT = 0
     """A post that carries a result (a hand's or the game's end, a notice), a table
@@ -108,12 +108,16 @@ class Priority(enum.IntEnum):
     """A table whose turn just passed to a member, and that turn's ping."""
     ROUTINE = 2
     """Any other table edit (a computer's card, a trick gathered mid-hand)."""
+    CLEANUP = 3
+    """Taking away what no longer matters (the ping of a turn that is over): nobody
+    waits for it, so it goes after every table that waits, within its allowance."""
 
 
 ALLOWANCE: dict[Priority, float] = {
     Priority.RESULT: 0.0,
     Priority.TURN: 0.25,
     Priority.ROUTINE: 1.0,
+    Priority.CLEANUP: 5.0,
 }
 """Seconds a request of each priority lets the more urgent ones that came after it go
 first. A fresh result goes before a table that waited less than a second for a
@@ -302,11 +306,12 @@ class RequestBudget:
 
     def _give_turns(self, loop: asyncio.AbstractEventLoop) -> None:
         """Grant turns while there is room, each to the request most due."""
-        live = [w for w in self._waiters if not w.future.done()]
-        self._waiters = live
-        while live and self._room(loop):
-            chosen = min(live, key=_Waiter.due)
-            live.remove(chosen)
+        waiters = self._waiters
+        while waiters and self._room(loop):
+            chosen = _most_due(waiters)
+            if chosen is None:
+                return
+            waiters.remove(chosen)
             chosen.future.set_result(None)
             self._grant(loop)
 
@@ -413,6 +418,26 @@ class RequestBudget:
         status = params.response.status
         if status in INVALID_STATUSES and str(params.url).startswith(Route.BASE):
             self.invalid.note(status, params.response.headers.get("X-RateLimit-Scope"))
+
+
+def _most_due(waiters: list[_Waiter]) -> _Waiter | None:
+    """The waiter most due (:meth:`_Waiter.due`) of ``waiters``, in the order they came;
+    None if every one's wait is over (cancelled, its task not yet resumed).
+
+    Hundreds wait while the bot asks more than its budget, and a turn is given dozens of
+    times a second: the scan stops at the first waiter that came after the best due time
+    found, since none after it can be due sooner (an allowance is never negative)."""
+    best: _Waiter | None = None
+    best_due = (float("inf"), 0)
+    for waiter in waiters:
+        if waiter.since >= best_due[0]:
+            break
+        if waiter.future.done():
+            continue
+        due = waiter.due()
+        if due < best_due:
+            best, best_due = waiter, due
+    return best
 
 
 def _constant(priority: Priority) -> Callable[[], Priority]:

@@ -714,12 +714,19 @@ class Delivery:
             self.queue(session, partial(self._post_ping, session, seat, seq))
 
     async def _drop_ping(self, session: Session, keep: int | None) -> None:
-        """Delete the standing ping unless it is for ``keep``'s turn (a restart finds it)."""
-        if session.discord.ping_message_id is not None and (
-            keep is None or session.discord.ping_seat != keep
-        ):
-            with self.budget.priority(Priority.TURN):
-                await self._unping(session)
+        """Take the standing ping away unless it is for ``keep``'s turn (a restart finds
+        it): forgotten at once, so the next turn's ping need not wait for it, and
+        deleted in the background at the lowest priority. Nobody waits for that deletion:
+        while the bot asks more than its budget, every table edit goes first, and the
+        game's later posts (its next ping, a hand's result) never queue behind it."""
+        state = session.discord
+        if state.ping_message_id is None or (keep is not None and state.ping_seat == keep):
+            return
+        standing = (state.ping_message_id, state.ping_channel_id)
+        state.ping_message_id = state.ping_seat = state.ping_channel_id = None
+        deletion = self.background.spawn(self._unping(session, *standing), f"unping-{session.id}")
+        state.ping_deletions.add(deletion)
+        deletion.add_done_callback(state.ping_deletions.discard)
 
     async def _post_ping(self, session: Session, seat: int, seq: int) -> None:
         """Post the ping of ``seat``'s member, unless the game moved on from log length
@@ -743,19 +750,20 @@ class Delivery:
         if posted:
             await self._store_ping(session)
 
-    async def _unping(self, session: Session) -> None:
-        state = session.discord
-        assert state.ping_message_id is not None
+    async def _unping(self, session: Session, message_id: int, channel_id: int | None) -> None:
+        """Delete the ping ``message_id``, posted in ``channel_id`` (None: not known, a
+        ping a restart found), then forget it in the store unless a newer one stands."""
         # Where it was posted; a ping a restart found is in the thread, or in the channel
         # if it came before the thread: a 404 in one is looked for in the other.
-        if state.ping_channel_id is not None:
-            places = [state.ping_channel_id]
+        if channel_id is not None:
+            places = [channel_id]
         else:
+            state = session.discord
             places = list(
                 dict.fromkeys((state.thread_id or session.channel_id, session.channel_id))
             )
         messages = [
-            self.client.get_partial_messageable(place).get_partial_message(state.ping_message_id)
+            self.client.get_partial_messageable(place).get_partial_message(message_id)
             for place in places
         ]
 
@@ -767,11 +775,12 @@ class Delivery:
                     await message.delete()
                     return
 
-        await replies.deliver(f"game {session.id}: ping deletion", delete)
-        # Forgotten even when Discord refused: a ping that cannot be deleted must not
-        # keep the next member's from being posted.
-        state.ping_message_id = state.ping_seat = state.ping_channel_id = None
-        await self._store_ping(session)
+        with self.budget.priority(Priority.CLEANUP):
+            await replies.deliver(f"game {session.id}: ping deletion", delete)
+        # Forgotten even when Discord refused (a ping that cannot be deleted must not
+        # keep the next one from being posted), and only if no newer ping stands.
+        if session.discord.ping_message_id is None:
+            await self._store_ping(session)
 
     async def _store_ping(self, session: Session) -> None:
         try:

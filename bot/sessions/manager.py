@@ -315,9 +315,9 @@ class GameSessions:
         return [s for s in self._sessions.values() if not s.finished]
 
     def showing(self) -> bool:
-        """Whether a game's table edit, post or hand view is still to be made (waiting for
-        its turn in the channel's rate limits or the request budget, or under way): what
-        Discord shows lags the store until not."""
+        """Whether a game's table edit, post, hand view or ping deletion is still to be
+        made (waiting for its turn in the channel's rate limits or the request budget, or
+        under way): what Discord shows lags the store until not."""
         self._forget_shown()
         return any(map(_showing, self._sessions.values())) or bool(self._ended)
 
@@ -937,7 +937,9 @@ class GameSessions:
 
 
 def _showing(session: Session) -> bool:
-    """Whether ``session``'s table edit, posts or hand views are still to be made."""
+    """Whether ``session``'s table edit, posts, hand views or ping deletions are still
+    to be made."""
     state = session.discord
     editing = state.table_edit is not None and not state.table_edit.done()
-    return editing or not state.outbox.idle or not state.hand_outbox.idle
+    outboxes = not state.outbox.idle or not state.hand_outbox.idle
+    return editing or outboxes or bool(state.ping_deletions)

@@ -102,6 +102,8 @@ class DiscordState:
     ping_message_id: int | None = None
     ping_seat: int | None = None
     ping_channel_id: int | None = None
+    # Pings forgotten, their deletions under way (the lowest priority: they may wait).
+    ping_deletions: set[asyncio.Task[None]] = field(default_factory=set)
     hands: dict[int, HandMessage] = field(default_factory=dict)
     # Each seat's newest hand message, even once its token is too old to edit it: the
     # only one whose controls count (an older one's clicks are refused).

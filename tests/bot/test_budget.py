@@ -22,6 +22,8 @@ import aiohttp
 import pytest
 from aiohttp import web
 from discord.http import Route
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot import budget as budget_module
 from bot.budget import AHEAD, ALLOWANCE, Priority, RequestBudget, counts_globally
@@ -147,6 +149,7 @@ async def test_a_result_goes_first_then_a_members_turn_then_the_rest() -> None:
     order = await _turns(
         budget,
         [
+            ("ping deletion", Priority.CLEANUP),
             ("computer card 1", Priority.ROUTINE),
             ("member's turn 1", Priority.TURN),
             ("hand result 1", Priority.RESULT),
@@ -162,7 +165,38 @@ async def test_a_result_goes_first_then_a_members_turn_then_the_rest() -> None:
         "member's turn 2",
         "computer card 1",
         "computer card 2",
+        "ping deletion",
     ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.floats(0, 0.5), st.sampled_from(list(Priority)), st.booleans()),
+        max_size=40,
+    )
+)
+def test_the_next_turn_goes_to_the_waiter_most_due_of_all(
+    arrivals: list[tuple[float, Priority, bool]],
+) -> None:
+    """The scan that stops early picks what a scan of every waiter would: the live
+    waiter with the earliest due time (its wait plus its priority's allowance), the
+    first come of equals; a waiter whose wait is over (cancelled) is never picked."""
+    loop = asyncio.new_event_loop()
+    try:
+        waiters, since = [], 0.0
+        for order, (gap, priority, cancelled) in enumerate(arrivals):
+            since += gap
+            rank = budget_module._constant(priority)
+            waiter = budget_module._Waiter(rank, since, order, loop.create_future())
+            if cancelled:
+                waiter.future.cancel()
+            waiters.append(waiter)
+        live = [w for w in waiters if not w.future.done()]
+        expected = min(live, key=budget_module._Waiter.due) if live else None
+        assert budget_module._most_due(waiters) is expected
+    finally:
+        loop.close()
 
 
 async def test_a_table_whose_urgency_rises_while_it_waits_goes_sooner() -> None:

@@ -15,8 +15,10 @@ from typing import Any
 
 from e2e import (
     Table,
+    action_buttons,
     challenge_and_accept,
     game_posts,
+    newest_hand,
     play_turn,
     running_bot,
     table_message,
@@ -30,6 +32,7 @@ from tests.discord_double.models import (
     CREATE_PUBLIC_THREADS,
     EVERYONE_PERMISSIONS,
     StoredMessage,
+    User,
     walk_components,
 )
 
@@ -48,9 +51,11 @@ def _pings(t: Table, *, deleted: bool = False) -> list[StoredMessage]:
 
 
 async def _settled(t: Table, session: Session) -> None:
-    """Wait until the game's outboxes (pings, posts, hand views) are delivered."""
+    """Wait until the game's outboxes (pings, posts, hand views) are delivered and its
+    old pings deleted."""
+    state = session.discord
     await t.double.wait_until(
-        lambda: session.discord.outbox.idle and session.discord.hand_outbox.idle, 10
+        lambda: state.outbox.idle and state.hand_outbox.idle and not state.ping_deletions, 10
     )
     await t.double.idle()
 
@@ -137,6 +142,53 @@ async def test_a_game_between_members_pings_each_turn_in_its_thread(table: Table
     assert sum("Game over" in text for text in in_channel) == 1
     with_rematch = [m for m in game_posts(t) if any(b.label == "Rematch" for b in m.buttons)]
     assert len(with_rematch) == 2
+    t.double.check()
+
+
+async def test_a_ping_whose_deletion_discord_has_not_answered_holds_up_nothing(
+    table: Table,
+) -> None:
+    """A ping's deletion waits at the lowest priority and holds up no post: while
+    Discord has not answered the deletion of the first member's ping, the next member's
+    turn is pinged; once it answers, the old ping is gone and one stands."""
+    t = table
+    answer = asyncio.Event()
+    fault = t.double.fail(
+        "DELETE /channels/{channel_id}/messages/{message_id}", 500, performed=True, until=answer
+    )
+    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        await t.double.wait_until(lambda: _pings(t), 10)
+        (first,) = _pings(t)
+        # The member pinged acts until the turn passes; the deletion of their ping stays
+        # unanswered, so the double is never idle: each click waits for its answer only.
+        users = {t.ann.id: t.ann, t.bob.id: t.bob}
+        pinged = session.table.seats[session.game.turn].member
+        while session.table.seats[session.game.turn].member == pinged:
+            seq = len(session.game.log)
+            user = users[pinged]  # type: ignore[index]
+
+            def offered(user: User = user, seq: int = seq) -> list[str]:
+                message = newest_hand(t, user)
+                return [b for b in action_buttons(message) if f":{seq}:" in b] if message else []
+
+            await t.double.wait_until(offered, 10)
+            clicked = await t.double.click(user, newest_hand(t, user), offered()[0])  # type: ignore[arg-type]
+            await clicked.response()
+            await t.double.wait_until(lambda seq=seq: len(session.game.log) > seq, 10)
+        on_turn = session.table.seats[session.game.turn].member
+        assert on_turn is not None
+        await t.double.wait_until(
+            lambda: any(m.content.startswith(f"<@{on_turn}>") for m in _pings(t)), 10
+        )
+        assert fault.hits == 1 and session.discord.ping_deletions, "still not answered"
+        answer.set()
+        await _settled(t, session)
+        (standing,) = _pings(t)
+        assert standing.content.startswith(f"<@{on_turn}>")
+        assert t.double.message(first.id).deleted
     t.double.check()
 
 

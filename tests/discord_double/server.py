@@ -203,7 +203,8 @@ class Fault:
 
     `times` counts down as requests fail; `hits` counts them; `hold` is how many
     seconds the failed answer waits before it is sent (longer than the client's
-    timeout: a timeout). Made by `DiscordDouble.fail`.
+    timeout: a timeout), `until` an event it waits for (the test's own moment). Made by
+    `DiscordDouble.fail`.
     """
 
     route: str
@@ -214,6 +215,7 @@ class Fault:
     match: Callable[[str, Any], bool] | None
     performed: bool = False
     hold: float = 0.0
+    until: asyncio.Event | None = None
     hits: int = 0
 
     def response(self) -> web.Response:
@@ -1026,12 +1028,14 @@ class DiscordDouble:
         match: Callable[[str, Any], bool] | None = None,
         performed: bool = False,
         hold: float = 0.0,
+        until: asyncio.Event | None = None,
     ) -> Fault:
         """Make the next `times` requests to `route` fail with `status`, unserved; or,
         with `performed`, served (a message is posted, an emoji created) and then
         answered with `status` instead: the answer is lost, and a retry meets the
         work done. `hold` delays the failed answer by that many seconds: longer than
-        the client waits, it is a timeout.
+        the client waits, it is a timeout; `until` delays it until the test sets that
+        event.
 
         `route` is "METHOD /template" as counted in `rest_calls`, e.g.
         "POST /channels/{channel_id}/messages"; `match(path, json_body)`, if given,
@@ -1047,7 +1051,7 @@ class DiscordDouble:
         known = {f"{method} {path}" for method, path, _ in self._routes()}
         if route not in known:
             raise ScriptError(f"unknown route {route!r}; known: {sorted(known)}")
-        fault = Fault(route, status, times, retry_after, global_, match, performed, hold)
+        fault = Fault(route, status, times, retry_after, global_, match, performed, hold, until)
         self.faults.append(fault)
         return fault
 
@@ -1954,6 +1958,8 @@ class DiscordDouble:
                         response = fault.response()  # performed, and the answer lost
                 if fault is not None and fault.hold:
                     await asyncio.sleep(fault.hold)
+                if fault is not None and fault.until is not None:
+                    await fault.until.wait()
             status = response.status
             return response
         except Exception:
