@@ -72,7 +72,7 @@ from sqlalchemy import event
 from sqlalchemy.pool import ConnectionPoolEntry, Pool
 
 from bot import workers
-from bot.client import TuqueBot, run_loop, tune_gc
+from bot.client import TuqueBot, tune_gc
 from bot.sessions.computers import Computers
 from bot.sessions.delivery import Delivery
 from bot.sessions.state import Session
@@ -435,20 +435,13 @@ def serve(config: dict[str, Any]) -> None:
     executor = workers.computer_pool(settings.computer_processes)
 
     def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt  # run()'s "async with bot" closes the bot cleanly on it
+        raise KeyboardInterrupt  # bot.run closes the bot cleanly on it
 
     signal.signal(signal.SIGTERM, stop)
     bot = TuqueBot(settings, executor=executor, guild_ready_timeout=0.05)
     tune_gc()
-
-    async def run() -> None:
-        async with bot:
-            await bot.start(config["token"])
-
     try:
-        # As python -m bot runs it (bot/__main__.py): on uvloop's loop where installed.
-        with contextlib.suppress(KeyboardInterrupt):
-            run_loop(run())
+        bot.run(config["token"], log_handler=None)
     finally:
         executor.shutdown(cancel_futures=True)
         Path(config["report"]).write_text(

@@ -69,7 +69,7 @@ import psutil
 from discord.http import Route
 
 from bench.discord_load import _newest_buttons
-from bot.client import TuqueBot, run_loop, tune_gc
+from bot.client import TuqueBot, tune_gc
 from bot.settings import Settings
 from engine.actions import ACTIONS, Play
 from tests.discord_double import DiscordDouble
@@ -854,9 +854,9 @@ def _numbers(text: str) -> list[int]:
 
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--serve":
-        # The server process collects, and loops, as the bot's does (bot/__main__.py).
+        # The server process collects as the bot's does (bot/__main__.py).
         tune_gc()
-        run_loop(_serve(int(sys.argv[2]), sys.argv[3] == "--pin"))
+        asyncio.run(_serve(int(sys.argv[2]), sys.argv[3] == "--pin"))
         sys.exit(0)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(

@@ -24,7 +24,7 @@ import discord
 from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
 
-from bot.client import TuqueBot, process_shards, run_loop, tune_gc
+from bot.client import TuqueBot, process_shards, tune_gc
 from bot.metrics import MetricsUnavailable
 from bot.migrations import MigrationError
 from bot.settings import Settings
@@ -190,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
     tune_gc()
-    return run_loop(serve(settings, settings.discord_token.get_secret_value()))
+    return asyncio.run(serve(settings, settings.discord_token.get_secret_value()))
 
 
 if __name__ == "__main__":

@@ -15,9 +15,8 @@ import contextlib
 import gc
 import logging
 import secrets
-from collections.abc import Coroutine
 from concurrent.futures import Executor
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 import aiohttp
 import discord
@@ -42,11 +41,6 @@ from bot.web.links import Links
 from bot.web.server import WebServer
 from bot.workers import computer_pool, drawing_pool
 
-try:
-    import uvloop
-except ImportError:  # no build for this platform (Windows): asyncio's own loop
-    uvloop = None
-
 __all__ = [
     "FACES_WAIT_SECONDS",
     "GC_YOUNG_THRESHOLD",
@@ -55,7 +49,6 @@ __all__ = [
     "TuqueBot",
     "TuqueTree",
     "process_shards",
-    "run_loop",
     "tune_gc",
 ]
 
@@ -107,27 +100,6 @@ def tune_gc() -> None:
     """
     gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 20)
     gc.freeze()
-
-
-_T = TypeVar("_T")
-
-
-def run_loop(main: Coroutine[Any, Any, _T]) -> _T:
-    """Run ``main`` to its end on a new event loop, then close the loop, as
-    ``asyncio.run`` does: uvloop's where it is installed (every platform but Windows),
-    asyncio's own where not. Every process that serves runs on it: the bot, ``tuque-web``
-    and the benches' servers.
-
-    Under a crowd the bot's one loop is its bottleneck, and much of a click's work is
-    the loop's own (timers, ready callbacks, reading and writing sockets for discord.py's
-    gateway and HTTP and for the web table): uvloop does that in C on libuv.
-
-    Returns:
-        what ``main`` returns; raises what it raises (``KeyboardInterrupt`` included).
-    """
-    if uvloop is None:
-        return asyncio.run(main)
-    return uvloop.run(main)
 
 
 def _completes(interaction: discord.Interaction[TuqueBot]) -> bool:
@@ -400,11 +372,10 @@ class TuqueBot(commands.AutoShardedBot):
             )
         compiled = engine.compiled_modules()
         log.info(
-            "this process runs %s; database: %s; engine: %s; event loop: %s",
+            "this process runs %s; database: %s; engine: %s",
             _described(self.own_shards, self.settings),
             self.store.backend,
             f"compiled ({', '.join(compiled)})" if compiled else "pure Python (not compiled)",
-            type(asyncio.get_running_loop()).__module__.split(".")[0],
         )
         executor = self._executor or computer_pool(self.settings.computer_processes)
         self._executor = executor

@@ -35,7 +35,7 @@ from pathlib import Path
 from aiohttp import web
 
 from bot import render
-from bot.client import run_loop, tune_gc
+from bot.client import tune_gc
 from bot.migrations import MigrationError
 from bot.sessions import GameSessions, Session
 from bot.store import GameNotFound, GameStatus, SeatRow, Store, StoreError
@@ -426,7 +426,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # bot's p99, bot.client.tune_gc).
     tune_gc()
     with contextlib.suppress(KeyboardInterrupt):
-        return run_loop(_serve(args))
+        return asyncio.run(_serve(args))
     # A Ctrl-C before the signal handlers were in place: nothing had started.
     return 0
 

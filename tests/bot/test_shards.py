@@ -135,9 +135,8 @@ async def test_each_shard_process_plays_only_its_guilds_games(
                     assert moves(bot, game_id) > before
     lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("this process")]
     backend = "postgresql" if str(tables[0].db).startswith("postgresql") else "sqlite"
-    # The tests run the editable install (the pure sources), on pytest's asyncio loop
-    # (python -m bot runs on uvloop: tests/bot/test_process.py).
-    engine = "pure Python (not compiled); event loop: asyncio"
+    # The tests run the editable install: the pure sources.
+    engine = "pure Python (not compiled)"
     assert lines == [
         f"this process runs shard 0 of 2; database: {backend}; engine: {engine}",
         f"this process runs shard 1 of 2; database: {backend}; engine: {engine}",
