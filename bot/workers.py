@@ -19,7 +19,7 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-__all__ = ["DRAWING_NICENESS", "NICENESS", "PARENT_POLL", "computer_pool", "drawing_pool"]
+__all__ = ["NICENESS", "PARENT_POLL", "computer_pool", "drawing_pool"]
 
 PARENT_POLL = 0.5
 """Seconds between a worker's checks that the bot is still alive."""
@@ -31,17 +31,12 @@ Discord's 3 s goes first, and a table's drawing or a search waits (a table waiti
 merges its edits; a click waiting past 3 s is lost). At 300 busy games on one core,
 workers as nice as the bot let clicks go unanswered past 3 s once the budget was
 used in full."""
-DRAWING_NICENESS = 5
-"""How much nicer than the bot the drawing worker is: less than the computers. When a
-crowd's games start, the event loop takes most of a shared core for a minute, and at
-Linux's weights a worker at 10 gets a tenth of what is left: the tables' pictures, and
-so their edits, fell to 15-20 a second with 45 allowed. At 5 it gets a quarter."""
 
 
-def _worker_start(parent: int, niceness: int) -> None:
-    """Worker initializer: yield the CPU to the bot (``niceness``), and end this process
-    once ``parent`` is gone (its ppid changes)."""
-    os.nice(niceness)
+def _worker_start(parent: int) -> None:
+    """Worker initializer: yield the CPU to the bot (:data:`NICENESS`), and end this
+    process once ``parent`` is gone (its ppid changes)."""
+    os.nice(NICENESS)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -56,7 +51,7 @@ def computer_pool(processes: int = 1) -> ProcessPoolExecutor:
     """A pool of ``processes`` worker processes for the computer players' moves and the
     hints (started as moves are asked for, up to ``processes``). Raises ``ValueError``
     if ``processes`` < 1."""
-    return _pool(processes, NICENESS)
+    return _pool(processes)
 
 
 def drawing_pool() -> ProcessPoolExecutor:
@@ -64,14 +59,14 @@ def drawing_pool() -> ProcessPoolExecutor:
     thread of the bot would hold the GIL for milliseconds at a time and stall the
     event loop (bench/discord_load.py at 100 games: a click's p99 70-300 ms in a thread,
     50 ms in this process), and a computer's search must not hold up a table."""
-    return _pool(1, DRAWING_NICENESS)
+    return _pool(1)
 
 
-def _pool(processes: int, niceness: int) -> ProcessPoolExecutor:
+def _pool(processes: int) -> ProcessPoolExecutor:
     # The initializer runs in every worker: each one exits with the bot.
     return ProcessPoolExecutor(
         max_workers=processes,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_worker_start,
-        initargs=(os.getpid(), niceness),
+        initargs=(os.getpid(),),
     )
