@@ -87,9 +87,9 @@ __all__ = [
     "leaderboard_embed",
     "lobby_embed",
     "lobby_seat_label",
-    "page_words",
     "ping_text",
     "played_for_text",
+    "prompt_words",
     "reminder_text",
     "replay_caption",
     "replay_embed",
@@ -104,6 +104,7 @@ __all__ = [
     "table_note_text",
     "table_status",
     "table_title",
+    "table_words",
 ]
 
 TABLE_COLOUR = discord.Colour.dark_green()
@@ -288,41 +289,52 @@ def _hand_end(result: HandResult, view: PlayerView, seating: Seating) -> str:
     return f"{head}{' ' + said if said else ''}: {words}{last}"
 
 
-def page_words(view: PlayerView, seating: Seating, ended: str | None = None) -> dict[str, Any]:
-    """The web table's words for ``view`` (a seat's or the public view), the same words
-    as the Discord messages', without their markdown: the page writes them and decides
-    nothing (``docs/web.md`` "The page").
+def table_words(public: PlayerView, seating: Seating, ended: str | None = None) -> dict[str, Any]:
+    """The web table's words that every viewer of the game shares, from the public view:
+    the same words as the Discord messages', without their markdown. The page writes
+    them and decides nothing (``docs/web.md`` "The page"). Made from the public view,
+    they hold nothing one seat may see and another may not, so one set serves every
+    viewer of a change; each viewer's own words are :func:`prompt_words`.
 
     Returns:
         ``title`` (the game's name), ``status`` (who acts, doing what, or the game's
-        end), ``prompt`` (what the
-        viewer is asked, empty when they have nothing to do), ``trump`` (trump and its
-        maker, or None before it is made), ``call`` (a Call-Ace or Auction call, or
-        None), ``tricks`` (tricks taken this hand and what the makers need, during the
-        play, else None), ``score`` (the score and what it is played to), ``hand_end``
-        (the hand just over, while the table shows it, else None), ``bids`` (each
-        bid of this hand in the past, in order: ``Ann ordered it up``) and ``sides``
-        (each side's name, in side order: ``Ann & Cleo``, ``Ann, Cleo and Eve``).
+        end), ``trump`` (trump and its maker, or None before it is made), ``call`` (a
+        Call-Ace or Auction call, or None), ``tricks`` (tricks taken this hand and what
+        the makers need, during the play, else None), ``score`` (the score and what it
+        is played to), ``hand_end`` (the hand just over, while the table shows it, else
+        None), ``bids`` (each bid of this hand in the past, in order: ``Ann ordered it
+        up``) and ``sides`` (each side's name, in side order: ``Ann & Cleo``, ``Ann,
+        Cleo and Eve``).
+
+    Raises:
+        ValueError: ``public`` is a seat's view (``game.view(seat)``), not the public one.
     """
-    previous = view.hand_just_over
+    if public.seat is not None:
+        raise ValueError("the words every viewer shares come from the public view")
+    previous = public.hand_just_over
     return {
-        "title": _variant(view).title,
+        "title": _variant(public).title,
         # The page draws its own trophy: an emoji font is not on every machine.
-        "status": _status(view, seating, ended).replace("**", "").lstrip("🏆🏁 "),
-        "prompt": _prompt(view) if view.legal_actions else "",
-        "trump": _short_trump(view, seating) if view.phase is not Phase.GAME_OVER else None,
-        "call": _called_once(view, TEXT_FACES),
-        "tricks": _tricks_line(view, seating).replace("\n", " · ")
-        if view.phase is Phase.PLAY
+        "status": _status(public, seating, ended).replace("**", "").lstrip("🏆🏁 "),
+        "trump": _short_trump(public, seating) if public.phase is not Phase.GAME_OVER else None,
+        "call": _called_once(public, TEXT_FACES),
+        "tricks": _tricks_line(public, seating).replace("\n", " · ")
+        if public.phase is Phase.PLAY
         else None,
-        "score": score_line(view, seating),
-        "hand_end": None if previous is None else _hand_end(previous, view, seating),
+        "score": score_line(public, seating),
+        "hand_end": None if previous is None else _hand_end(previous, public, seating),
         "bids": [
-            _describe_bid(seat, action, phase, view, seating)
-            for (seat, action), phase in zip(view.bids, view.bid_phases, strict=True)
+            _describe_bid(seat, action, phase, public, seating)
+            for (seat, action), phase in zip(public.bids, public.bid_phases, strict=True)
         ],
-        "sides": [seating.side_names(side, view.sides) for side in range(len(view.scores))],
+        "sides": [seating.side_names(side, public.sides) for side in range(len(public.scores))],
     }
+
+
+def prompt_words(view: PlayerView) -> str:
+    """What the web table asks the viewer of ``view`` (a seat's or the public view), as
+    the hand message asks it: empty when they have nothing to do."""
+    return _prompt(view) if view.legal_actions else ""
 
 
 def hand_call_text(user_ids: Sequence[int], game_id: int) -> str:

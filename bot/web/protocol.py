@@ -263,7 +263,8 @@ def view_of(session: Session, seat: int | None) -> Json:
     "card"}]`` with the hand message's button labels), and: ``hand_groups`` (the hand
     as the hand message groups it: ``[{"suit", "trump", "cards"}]``, trump first, high
     to low; ``suit`` null for the jokers before trump is made), ``words`` (the
-    Discord messages' words for the view: :func:`bot.render.page_words`), ``game`` (its
+    Discord messages' words: :func:`bot.render.table_words`, the same for every viewer,
+    and ``prompt``, the viewer's own, :func:`bot.render.prompt_words`), ``game`` (its
     id), ``names`` and ``computer``
     per seat (a computer plays it: a computer's seat, an away or resigned member's),
     ``away`` (the away members' seats), ``hand_just_over`` (the hand whose end the
@@ -283,7 +284,8 @@ def views_of(session: Session, seats: Iterable[int | None]) -> dict[int | None, 
     built together once per change: what every viewer shares is made once.
 
     The table's parts (``game``, ``names``, ``computer``, ``away``, ``history``,
-    ``result``, ``ended``) are the same objects in every view. Each viewer's
+    ``result``, ``ended``, and the words but the prompt, made from the public view)
+    are the same objects in every view. Each viewer's
     ``PlayerView`` is still the engine's for their seat (:meth:`engine.game.Game.view`),
     and a field of it is converted to JSON values only where it differs from the first
     view's (its hand, discards, ...); where it equals the first view's, that view's JSON
@@ -298,6 +300,7 @@ def views_of(session: Session, seats: Iterable[int | None]) -> dict[int | None, 
     game = table.game
     result = table.result
     why = ended(session)
+    shared_words = render.table_words(game.view(None), session.seating, why)
     names = list(session.seating.names)
     computer = [table.is_computer(s.number) for s in table.seats]
     away = sorted(table.away)
@@ -347,7 +350,7 @@ def views_of(session: Session, seats: Iterable[int | None]) -> dict[int | None, 
                 }
                 for suit, cards in suit_groups(view.hand, view.trump, game.variant.twins)
             ],
-            "words": render.page_words(view, session.seating, why),
+            "words": {**shared_words, "prompt": render.prompt_words(view)},
             "names": names,
             "computer": computer,
             "away": away,

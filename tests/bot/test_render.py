@@ -747,7 +747,7 @@ def test_a_side_of_three_reads_as_a_list() -> None:
     game = drawing._advanced(
         "six_hand", 1, lambda v: v.hand_just_over is not None and v.hand_just_over.points[0] > 0
     )
-    words = render.page_words(game.view(0), seating)
+    words = render.table_words(game.view(None), seating)
     assert words["sides"] == ["Ann, Cleo and Eve", "Bob, Dev and Fay"]
     assert "Ann, Cleo and Eve +" in words["hand_end"] and " & " not in words["hand_end"]
 
@@ -763,7 +763,7 @@ def test_declining_to_go_alone_is_told_so_on_the_web() -> None:
     assert render.button_label(Pass(), game.view(seat), seating) == "Not alone"
     game.apply(seat, Pass())
     name = seating.names[seat]
-    assert render.page_words(game.view(0), seating)["bids"][-1] == f"{name} didn't go alone"
+    assert render.table_words(game.view(None), seating)["bids"][-1] == f"{name} didn't go alone"
 
 
 def test_wins_and_losses_and_ratings_read_alike() -> None:
@@ -787,3 +787,33 @@ def test_a_lobby_has_no_number_of_its_own_and_no_team_letters() -> None:
     assert "**Seat 2 · partner of seat 4**" in seats and "team" not in seats
     six = render.lobby_seat_label(_lobby("six_hand", {}), 0)
     assert six == "Seat 1 · partner of seats 3 & 5"
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_web_tables_shared_words_come_from_the_public_view_and_the_prompt_is_the_seats(
+    variant: str,
+) -> None:
+    """Issue 41: the web table's words but the prompt are made once a change for every
+    viewer, from the public view, so they can hold nothing of a seat's; a seat's view is
+    refused there. The prompt is the seat's own: what it is asked on its turn (as the
+    hand message asks it), empty off its turn and for a spectator."""
+    game = Game(variant, seed=5)
+    seating = _seated(game)
+    rng = random.Random(variant)
+    with pytest.raises(ValueError, match="public view"):
+        render.table_words(game.view(0), seating)
+    for _ in range(120):
+        if game.phase is Phase.GAME_OVER:
+            break
+        if game.turn is None:
+            game.deal()
+            continue
+        words = render.table_words(game.view(None), seating)
+        assert "prompt" not in words and words["score"] and words["status"]
+        for seat in range(VARIANTS[variant].players):
+            view = game.view(seat)
+            asked = render.prompt_words(view)
+            assert asked == (prompt(view, VARIANTS[variant]) if seat == game.turn else "")
+        assert render.prompt_words(game.view(None)) == ""
+        legal = game.legal_actions(game.turn)
+        game.apply(game.turn, legal[rng.randrange(len(legal))])
