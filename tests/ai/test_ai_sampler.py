@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -10,11 +11,11 @@ from hypothesis import strategies as st
 
 from engine.actions import Pass
 from engine.ai.sampler import Sampler, voids
-from engine.cards import Card, effective_suit
+from engine.cards import Card, Suit, effective_suit
 from engine.core import BID1, BID2, DISCARD, PASS, PLAY, HandState
 from engine.game import Game
 from engine.players import make_player
-from engine.variants import get_variant
+from engine.variants import Options, get_variant
 from engine.view import Phase, PlayerView
 
 
@@ -50,7 +51,13 @@ CONFIGS = {
 
 
 def _pack(view: PlayerView) -> tuple[Card, ...]:
-    return get_variant(view.variant).configured(view.options).pack  # type: ignore[arg-type]
+    return _pack_of(view.variant, view.options)  # type: ignore[arg-type]
+
+
+# The checks ask thousands of times; configuring a variant copies it each time.
+@functools.cache
+def _pack_of(variant: str, options: Options) -> tuple[Card, ...]:
+    return get_variant(variant).configured(options).pack
 
 
 def _ruled_out(view: PlayerView, seat: int) -> int:
@@ -63,8 +70,14 @@ def _ruled_out(view: PlayerView, seat: int) -> int:
         led = effective_suit(trick.plays[0][1], view.trump)
         for s, card in trick.plays[1:]:
             if s == seat and effective_suit(card, view.trump) != led:
-                out |= sum(1 << c.index for c in pack if effective_suit(c, view.trump) == led)
+                out |= _suit_mask(pack, view.trump, led)
     return out
+
+
+@functools.cache
+def _suit_mask(pack: tuple[Card, ...], trump: Suit | None, suit: Suit | None) -> int:
+    """The cards of ``pack`` whose effective suit is ``suit`` under ``trump``, as a mask."""
+    return sum(1 << c.index for c in pack if effective_suit(c, trump) == suit)
 
 
 def _play_to(config: str, seed: int, steps: int) -> Game:
