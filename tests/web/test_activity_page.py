@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlencode, urlsplit
 
+import pytest
 from browser import (
     open_page,
     page_errors,
@@ -32,7 +33,7 @@ from bot.client import TuqueBot
 from bot.cogs.events import EventsCog
 from bot.events.model import Config, Format
 from engine.variants import VARIANTS
-from tests.bot.e2e import Table, challenge_and_accept, running_bot, table_message
+from tests.bot.e2e import Table, challenge_and_accept, dealt_from, running_bot, table_message
 from tests.discord_double import DiscordDouble
 from tests.discord_double.models import ActivityInstance, User
 from tests.discord_double.server import CLIENT_SECRET
@@ -142,12 +143,15 @@ async def error_of(page: Page) -> tuple[str | None, str]:
 
 
 async def test_two_members_play_a_game_in_the_activity_and_a_third_watches(
-    table: Table, browser: Browser
+    table: Table, browser: Browser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Ann's and Bob's pages open their seats at once (their only game), Eve's lists the
     channel's game to watch; clicking in the two pages plays it to its end, and Eve's
     page follows it with no hand."""
     t = table
+    # The same game every run: a deal these clicks end in two hands (73 moves, some 17 s
+    # alone); other deals took up to eight (291 moves, 57 s).
+    dealt_from(monkeypatch, 9)
     t.double.enable_activities()
     async with running_bot(t, **ACTIVITY) as bot:
         assert bot.web is not None
