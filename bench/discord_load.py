@@ -72,6 +72,7 @@ from sqlalchemy import event
 from sqlalchemy.pool import ConnectionPoolEntry, Pool
 
 from bot import workers
+from bot.budget import HEADROOM
 from bot.client import TuqueBot, tune_gc
 from bot.sessions.computers import Computers
 from bot.sessions.delivery import Delivery
@@ -702,7 +703,13 @@ async def main(
     )
     sent = limited / elapsed
     asked = (limited + merged) / elapsed
-    used = f"{sent / global_limit:.0%} of {global_limit} a second" if global_limit else "no limit"
+    # The bot sends at most its pace, the budget less HEADROOM: both shares are shown.
+    used = (
+        f"{sent / global_limit:.0%} of {global_limit} a second, "
+        f"{sent / (global_limit * (1 - HEADROOM)):.0%} of the bot's pace"
+        if global_limit
+        else "no limit"
+    )
     print(
         f"global-limit requests:     asked {asked:.1f} a second, sent {sent:.1f}; "
         f"budget used {used}   ({merged} table edits merged into one waiting)"
@@ -711,11 +718,12 @@ async def main(
     for what, count in refused.most_common(4):
         print(f"    {count:5d}  {what}")
     if lags:
+        limit = f" = {games / global_limit + 1.5:.1f} s" if global_limit else ""
         print(
             f"table lag p50 / p95 / p99: {statistics.median(lags):.2f} / "
             f"{_quantile(lags, 0.95):.2f} / {_quantile(lags, 0.99):.2f} s   "
             f"(goal p95 <= 1.5 s while demand fits the budget, else <= busy tables / "
-            f"budget + 1.5 s; {len(lags)} changes, {never} not shown by the end)"
+            f"budget + 1.5 s{limit}; {len(lags)} changes, {never} not shown by the end)"
         )
         for name, some in ((f"first {EARLY:.0f} s", early), (f"after {EARLY:.0f} s", later)):
             if some:
