@@ -83,8 +83,8 @@ def test_no_second_holds_more_departures_than_the_pace() -> None:
         budget._left.append(clock.now)
         left.append(clock.now)
     per_window = budget._per_window
-    assert per_window == 45
-    # Any 46 departures in a row span more than a second: Discord's count never sees 46.
+    assert per_window == 47
+    # Any 48 departures in a row span more than a second: Discord's count never sees 48.
     assert min(b - a for a, b in itertools.pairwise(left)) >= budget._gap - 1e-9
     assert min(b - a for a, b in zip(left, left[per_window:], strict=False)) >= 1.0 - 1e-9
 
@@ -103,19 +103,19 @@ def test_a_loop_that_ran_late_catches_up_within_the_pace() -> None:
     clock.now = 20 / budget.pace + 0.2  # then the loop stalled for 0.2 s
     assert budget._departs(loop) <= clock.now  # the next may leave at once
     left = []
-    for _ in range(25):
+    for _ in range(budget._per_window - 20):
         clock.now = max(clock.now, budget._departs(loop))
         budget._left.append(clock.now)
         left.append(clock.now)
     gaps = [b - a for a, b in itertools.pairwise(left)]
     assert max(gaps) == pytest.approx(budget._gap)  # twice the pace while catching up
-    # ...and the second from the first departure holds 45 exactly.
+    # ...and the second from the first departure holds the pace (47) exactly.
     assert sum(t < 1.0 for t in budget._left) == budget._per_window
 
 
 async def test_turns_run_ahead_of_departures_by_a_few_only() -> None:
     budget = RequestBudget(50)
-    assert budget._ahead == round(45 * AHEAD)
+    assert budget._ahead == round(47 * AHEAD)
     await _full(budget)
     late = asyncio.create_task(budget.turn(Priority.RESULT))
     await asyncio.sleep(0.05)
