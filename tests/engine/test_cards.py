@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from engine.cards import (
@@ -28,6 +30,15 @@ EUCHRE_PACK = VARIANTS["euchre"].pack
 def test_code_round_trips(card: Card) -> None:
     """Every card parses back from its code to the very same object."""
     assert Card.parse(card.code) is card
+
+
+def test_pickled_cards_come_back_interned() -> None:
+    """A card sent to another process (the table's view to the drawing process) is the
+    very same card there; one built by hand, not interned, comes back equal."""
+    assert all(pickle.loads(pickle.dumps(card)) is card for card in CARDS)
+    loose = Card(Rank.ACE, Suit.SPADES)
+    back = pickle.loads(pickle.dumps(loose))
+    assert back == loose and back.index == -1
 
 
 @pytest.mark.parametrize(
