@@ -695,7 +695,10 @@ async def main(
     )
     print(f"cards played:              {played}")
     print(f"computer decisions:        {len(decided)} ({len(decided) / elapsed:.1f} a second)")
-    print(f"REST calls per card:       {rest / max(played, 1):.2f}   (goal <= 3; bids included)")
+    print(
+        f"REST calls per card:       {rest / max(played, 1):.2f}   (bids included; goal <= 3 in "
+        "two-member games: a table of more members refreshes more hands a card)"
+    )
     print(
         f"rate-limited per card:     {limited / max(all_cards, 1):.2f}   (goal <= 1.5, over "
         f"{all_cards} cards computers' included: every request but the interaction "
