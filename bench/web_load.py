@@ -10,7 +10,8 @@ Three parts, each printed as a row of one compact table:
   pinned to the other cores, holds every socket of every table: each seat's page and a
   spectator's page, three sockets a table, negotiating permessage-deflate as a browser
   does. At each table the member on turn clicks a legal action (``legal[].id`` of the
-  newest view, at its ``seq``) after thinking ``--think`` seconds on average
+  newest view, at its ``seq``; never a move the server plays for them, as a page shows
+  none to click) after thinking ``--think`` seconds on average
   (exponentially distributed, from the moment the table showed the last change). A
   click's latency is measured in this process alone, on one clock: from sending the
   ``act`` frame to the moment the last of the table's three sockets has received a
@@ -264,8 +265,12 @@ async def _read(page: _Page, table: _Table, load: _Load) -> None:
         kind = received["type"]
         if kind == "view":
             page.seq = received["seq"]
-            # Only the ids: another helper adds fields to legal entries.
-            page.legal = [entry["id"] for entry in received["view"]["legal"]]
+            # Only the ids: another helper adds fields to legal entries. A move the
+            # server plays for the member (auto-play) is not theirs to click: the page
+            # shows it on its way, so the generator waits for it as a member would.
+            view = received["view"]
+            forced = view.get("played_for_you") is not None
+            page.legal = [] if forced else [entry["id"] for entry in view["legal"]]
             page.viewed.set()
             table.changed.set()
             if table.sent_seq is not None and page.seq > table.sent_seq:
