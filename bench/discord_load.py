@@ -180,15 +180,29 @@ def _record_table_shows() -> tuple[list[list[float]], list[list[float]], list[fl
     drawn, when its edit or post was answered]`` (seconds since the epoch): a change's
     lag is the time to the first table shown that holds it; and when a table edit was
     asked for while one was waiting already, and merged into it (the edits the bot
-    would have made with one a change: asked, beside the ones sent)."""
+    would have made with one a change: asked, beside the ones sent).
+
+    A table is shown when Discord answers its edit (or post), which discord.py may
+    return to the bot a second later: a request that leaves its rate-limit bucket
+    empty sleeps until the bucket resets before it returns (``Ratelimit.__aexit__``),
+    as a thread's fifth edit in five seconds does. So the time is taken as the
+    answer's headers are read (``Ratelimit.update``), in the edit's own context."""
     stored: list[list[float]] = []
     shown: list[list[float]] = []
     merged: list[float] = []
     drawn: dict[int, int] = {}
+    answered: ContextVar[list[float] | None] = ContextVar("answered", default=None)
     record_change = GameQueries.record_change
     draw = Delivery._table
     update = Delivery.update_table
     schedule = Delivery.schedule_table_edit
+    read_answer = discord.http.Ratelimit.update
+
+    def recorded_answer(self: discord.http.Ratelimit, *args: Any, **kwargs: Any) -> None:
+        box = answered.get()
+        if box is not None:
+            box.append(time.time())
+        read_answer(self, *args, **kwargs)
 
     def recorded_schedule(self: Delivery, session: Session, *args: Any) -> None:
         if session.discord.table_stale:
@@ -208,15 +222,22 @@ def _record_table_shows() -> tuple[list[list[float]], list[list[float]], list[fl
 
     async def recorded_update(self: Delivery, session: Session) -> None:
         drawn.pop(session.id, None)
-        await update(self, session)
+        box: list[float] = []
+        token = answered.set(box)
+        try:
+            await update(self, session)
+        finally:
+            answered.reset(token)
         seq = drawn.pop(session.id, None)
         if seq is not None:
-            shown.append([session.id, seq, time.time()])
+            # The last answer read: the edit's (or, for a replaced table, its post's).
+            shown.append([session.id, seq, box[-1] if box else time.time()])
 
     GameQueries.record_change = recorded_change  # type: ignore[method-assign]
     Delivery._table = recorded_draw  # type: ignore[method-assign]
     Delivery.update_table = recorded_update  # type: ignore[method-assign]
     Delivery.schedule_table_edit = recorded_schedule  # type: ignore[method-assign]
+    discord.http.Ratelimit.update = recorded_answer  # type: ignore[method-assign]
     return stored, shown, merged
 
 
