@@ -451,6 +451,8 @@ class Delivery:
         state = session.discord
         if state.table_stale:
             self.budget.merged += 1
+        else:
+            state.table_stale_since = asyncio.get_running_loop().time()
         state.table_stale = True
         state.table_priority = min(state.table_priority, priority)
         if state.table_edit is None or state.table_edit.done():
@@ -464,7 +466,10 @@ class Delivery:
         state = session.discord
         while state.table_stale:
             channel_id = state.thread_id or session.channel_id
-            await self._slot(channel_id, "edit", loop.time() + self.table_delay)
+            # table_delay after the first change it shows, not after the edit before
+            # it: a change made while that edit was under way (or while discord.py held
+            # it back as it emptied the thread's rate-limit bucket) has waited already.
+            await self._slot(channel_id, "edit", state.table_stale_since + self.table_delay)
             if session.private:  # outside a server the table is a webhook's: no turn
                 state.table_stale = False
                 state.table_priority = Priority.ROUTINE

@@ -110,8 +110,10 @@ class DiscordState:
     newest_hand: dict[int, int] = field(default_factory=dict)
     table_edit: asyncio.Task[None] | None = None
     # A change the table message does not show yet (the table edit's loop clears it),
-    # and how urgent the table's edit is: the most urgent of those changes.
+    # the loop time the first of them was made, and how urgent the table's edit is: the
+    # most urgent of those changes.
     table_stale: bool = False
+    table_stale_since: float = 0.0
     table_priority: Priority = Priority.ROUTINE
     # Channel posts (pings, results, notices), which wait for the bot's request budget,
     # and the hand views (interaction webhooks, which never do): each in order, apart,
