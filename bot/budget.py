@@ -77,8 +77,9 @@ HEADROOM = 0.06
 so that requests that reach Discord bunched (the network's delay varies) still fall in
 seconds that hold no more than the budget: no second of departures holds more than 47,
 so Discord counts 51 only if four requests of the next second's arrive early enough to
-join them (some 85 ms early at this pace). At 10% (45 of 50), a crowd's tables were
-edited 2-3% less often for no 429 seen either way (``docs/bot.md``)."""
+join them (some 85 ms early at this pace). At 10% (45 of 50) a crowd's tables were
+edited 3-4% less often; at 6% two runs of eight at 300 games met a single 429 each,
+with the Discord double's core contended (``docs/bot.md``)."""
 AHEAD = 0.25
 """Seconds of the pace by which turns may run ahead of departures: enough to draw the
 next tables while the last ones leave, too few for a picture to go stale waiting."""
