@@ -187,14 +187,34 @@ def _card_of(codes: list[int], size: int) -> list[int]:
     return card_of
 
 
+def _card_masks(card_of: list[int]) -> list[list[int]]:
+    """``card_of`` a byte of codes at a time: ``table[k][b]`` is the engine card mask of
+    the codes ``8k`` to ``8k + 7`` whose bits are set in ``b`` (a view converts whole
+    hands of codes: a lookup a byte instead of a step a card)."""
+    tables = []
+    for k in range(0, len(card_of), 8):
+        table = [0] * 256
+        for b in range(1, 256):
+            low = b & -b
+            code = k + low.bit_length() - 1
+            card = card_of[code] if code < len(card_of) else -1
+            table[b] = table[b ^ low] | (1 << card if card >= 0 else 0)
+        tables.append(table)
+    return tables
+
+
 CODE: list[list[int]] = [_codes(t) for t in range(4)]
 """``CODE[trump][card]``: the card code of engine card index ``card``."""
 CARD_OF: list[list[int]] = [_card_of(CODE[t], 52) for t in range(4)]
 """``CARD_OF[trump][code]``: the engine card index of a code (``-1``: no such card)."""
+CARD_MASKS: list[list[list[int]]] = [_card_masks(card_of) for card_of in CARD_OF]
+"""``CARD_MASKS[trump]``: :data:`CARD_OF` by byte of a code mask (:func:`_card_masks`)."""
 DOUBLE_CODE: list[list[int]] = [_double_codes(t) for t in range(4)]
 """:data:`CODE` of the double pack (RULES.md §6)."""
 DOUBLE_CARD_OF: list[list[int]] = [_card_of(DOUBLE_CODE[t], TRUMP + 16) for t in range(4)]
 """:data:`CARD_OF` of the double pack."""
+DOUBLE_CARD_MASKS: list[list[list[int]]] = [_card_masks(card_of) for card_of in DOUBLE_CARD_OF]
+""":data:`CARD_MASKS` of the double pack."""
 TWIN_CODE: Final[list[int]] = [-1] * (TRUMP + 16)
 """``TWIN_CODE[code]``: the double pack's code of the identical card, -1 if none (the
 same under every trump: twins are the neighbours ``2k`` and ``2k + 1`` of a block)."""
@@ -363,6 +383,8 @@ class HandState:
     """The card-code table: ``code_of[trump][card]`` (:data:`CODE`)."""
     card_of: ClassVar[list[list[int]]] = CARD_OF
     """``card_of[trump][code]``: the engine card of a code (:data:`CARD_OF`)."""
+    card_masks: ClassVar[list[list[list[int]]]] = CARD_MASKS
+    """``card_masks[trump]``: ``card_of`` by byte of a code mask (:data:`CARD_MASKS`)."""
     play_id: ClassVar[list[list[int]]] = PLAY_ID
     """``play_id[trump][code]``: the action id of playing a code (:data:`PLAY_ID`)."""
 
@@ -984,6 +1006,7 @@ class DoublePackHand(HandState):
     twins: ClassVar[bool] = True
     code_of: ClassVar[list[list[int]]] = DOUBLE_CODE
     card_of: ClassVar[list[list[int]]] = DOUBLE_CARD_OF
+    card_masks: ClassVar[list[list[list[int]]]] = DOUBLE_CARD_MASKS
     play_id: ClassVar[list[list[int]]] = DOUBLE_PLAY_ID
 
     def __init__(

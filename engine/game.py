@@ -228,6 +228,7 @@ class Game:
         "_results",
         "_scores",
         "_shared",
+        "_splits",
         "_turn",
         "_turned_down",
         "_uncode",
@@ -288,6 +289,7 @@ class Game:
         self._follows: dict[int, tuple[Action, ...]] = {}
         self._views: dict[int | None, PlayerView] = {}
         self._shared: dict[str, Any] | None = None
+        self._splits: tuple[tuple[int, int], ...] = ()
         self._views_at = -1
         self._start_hand()
 
@@ -806,12 +808,12 @@ class Game:
         hand = self._hand
         if hand is None or not hand.coded:
             return mask
-        card_of = hand.card_of[hand.trump]
         out = 0
-        while mask:
-            low = mask & -mask
-            out |= 1 << card_of[low.bit_length() - 1]
-            mask ^= low
+        for table in hand.card_masks[hand.trump]:
+            if not mask:
+                break
+            out |= table[mask & 255]
+            mask >>= 8
         return out
 
     def _piles(self, seat: int) -> tuple[tuple[int, int], ...]:
@@ -838,15 +840,20 @@ class Game:
                 piles.append((-1, -1))
         return tuple(piles)
 
-    def _split(self, seat: int) -> tuple[int, int]:
-        """``seat``'s (hand, face-up tableau) as engine card masks."""
+    def _split(
+        self, seat: int, piles: tuple[tuple[int, int], ...] | None = None
+    ) -> tuple[int, int]:
+        """``seat``'s (hand, face-up tableau) as engine card masks; ``piles``, if given,
+        are :meth:`_piles` of ``seat`` now."""
         hand = self._hand
         if hand is None:
             return 0, 0
         if not hand.coded:
             return hand.hand[seat], hand.tab[seat]
         held = self._engine_mask(hand.hand[seat])
-        up = sum(1 << u for u, _ in self._piles(seat) if u >= 0)
+        if piles is None:
+            piles = self._piles(seat)
+        up = sum(1 << u for u, _ in piles if u >= 0)
         return held & ~up, up
 
     def _tricks(self) -> tuple[tuple[Trick, ...], list[tuple[int, int]]]:
@@ -915,7 +922,7 @@ class Game:
         blind = self._phase is Phase.BLIND_NAMING and seat == self._turn
         held: tuple[Card, ...] = ()
         if seat is not None and self._hand is not None and not blind:
-            held = tuple(cards_in(self._split(seat)[0]))
+            held = tuple(cards_in(self._splits[seat][0]))
         return PlayerView(
             seat=seat,
             hand=held,
@@ -928,12 +935,15 @@ class Game:
 
     def _shared_view(self) -> dict[str, Any]:
         """The fields of :class:`PlayerView` that are the same for every viewer, as
-        keywords: built once a state, they are most of a view's cost."""
+        keywords: built once a state, they are most of a view's cost. Keeps each seat's
+        :meth:`_split` in ``_splits`` for the seats' own views."""
         v = self.variant
         hand = self._hand
+        piles = [self._piles(s) for s in range(v.players)]
+        self._splits = tuple(self._split(s, piles[s]) for s in range(v.players))
         tableaus = tuple(
-            tuple(TableauPile(CARDS[u] if u >= 0 else None, d >= 0) for u, d in self._piles(s))
-            for s in range(v.players)
+            tuple(TableauPile(CARDS[u] if u >= 0 else None, d >= 0) for u, d in seat_piles)
+            for seat_piles in piles
         )
         tricks, current = self._tricks()
         trick = Trick(
@@ -951,7 +961,7 @@ class Game:
             "turn": self._turn,
             "dealer": self._dealer,
             "hand_no": self._hand_no,
-            "hand_sizes": tuple(self._split(s)[0].bit_count() for s in range(v.players)),
+            "hand_sizes": tuple(held.bit_count() for held, _ in self._splits),
             "tableaus": tableaus,
             "up_card": self.up_card,
             "up_card_turned_down": self._turned_down,
@@ -1020,6 +1030,7 @@ class Game:
         other._follows = self._follows
         other._views = {}
         other._shared = None
+        other._splits = ()
         other._views_at = -1
         other._hand = self._hand.copy() if self._hand is not None else None
         other._hand_no = self._hand_no
