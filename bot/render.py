@@ -12,6 +12,7 @@ followed by their text (``<:tq_10h:…> 10♥``), which screen readers read; wit
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import re
 from collections.abc import Mapping, Sequence
@@ -48,7 +49,7 @@ from engine.game import Game
 from engine.players.heuristic import known_partner
 from engine.replay import Frame, FrameKind
 from engine.rules_text import rules_text
-from engine.variants import VARIANTS, Variant
+from engine.variants import VARIANTS, Options, Variant
 from engine.view import HandResult, Phase, PlayerView
 from engine.wording import (
     DEALING,
@@ -162,7 +163,17 @@ def action_label(action: Action, view: PlayerView, seating: Seating | None = Non
     ``seating``'s names for the seats an action names (default ``Seat 1``...).
     """
     names = seating.names if seating else tuple(f"Seat {s + 1}" for s in range(view.players))
-    return Wording(_variant(view), names).action_label(view, action)
+    return _action_label(action, view.phase, view.variant, view.options, names)
+
+
+@functools.lru_cache(maxsize=4096)
+def _action_label(
+    action: Action, phase: Phase, variant: str, options: Options | None, names: tuple[str, ...]
+) -> str:
+    # Kept: every change labels its turn's legal actions again (the hand message's
+    # buttons, each web page's), and a label reads nothing of a view but its phase.
+    configured = VARIANTS[variant] if options is None else VARIANTS[variant].configured(options)
+    return Wording(configured, names).label(action, phase)
 
 
 _BID_ALONE_SHORT = {8: "alone with widow", 15: "alone, no widow"}

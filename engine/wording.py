@@ -386,7 +386,16 @@ class Wording:
         Raises:
             ValueError: ``action`` is not an action.
         """
-        said = verb(action, view.phase)
+        return self.label(action, view.phase)
+
+    def label(self, action: Action, phase: Phase | None) -> str:
+        """:meth:`action_label` of ``action`` in ``phase``: all a label reads of the
+        view is its phase (a pass's verb depends on it).
+
+        Raises:
+            ValueError: ``action`` is not an action.
+        """
+        said = verb(action, phase)
         # A pass's button says what its bubble will: "Go alone" / "Not alone".
         label = said.short if isinstance(action, Pass) else capital(said.you)
         match action:

@@ -163,7 +163,13 @@ def action_kind(action: Action) -> str:
     ``pass``, ``order_up``, ``take_up``, ``name_trump``, ``go_alone``, ``turn_down``,
     ``call_suit``, ``ask``, ``give``, ``bid``, ``call_card``. A page lays it out by
     this (a card's action on the card), never by its label."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(action).__name__).lower()
+    return _kind_of(type(action))
+
+
+@functools.cache
+def _kind_of(kind: type[Action]) -> str:
+    # A regex a class, not a regex each legal action of every view.
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", kind.__name__).lower()
 
 
 _CODES: tuple[str, ...] = tuple(card.code for card in CARDS)
@@ -194,15 +200,23 @@ def _plain(value: object) -> Any:
     if isinstance(value, Action):
         return {"id": value.id, "text": str(value)}
     if kind is Trick:
-        # A dozen in every view of a long hand: written out rather than walked.
-        plays = [[seat, _CODES[card.index]] for seat, card in value.plays]  # type: ignore[attr-defined]
-        return {"leader": value.leader, "plays": plays, "winner": value.winner}  # type: ignore[attr-defined]
+        return _trick(value)  # type: ignore[arg-type]
     if kind is TableauPile:
-        up = value.up  # type: ignore[attr-defined]
-        return {"up": None if up is None else _CODES[up.index], "face_down": value.face_down}  # type: ignore[attr-defined]
+        return _pile(value)  # type: ignore[arg-type]
     if kind in _SETTLED:
         return _settled(value)
     return _fields(value)
+
+
+def _trick(trick: Trick) -> Json:
+    # A dozen in every view of a long hand: written out rather than walked.
+    plays = [[seat, _CODES[card.index]] for seat, card in trick.plays]  # type: ignore[attr-defined]
+    return {"leader": trick.leader, "plays": plays, "winner": trick.winner}
+
+
+def _pile(pile: TableauPile) -> Json:
+    up = pile.up
+    return {"up": None if up is None else _CODES[up.index], "face_down": pile.face_down}  # type: ignore[attr-defined]
 
 
 def _fields(value: object) -> Json:
@@ -253,6 +267,30 @@ def _legal(action: Action, view: PlayerView, session: Session) -> Json:
 
 _VIEW_FIELDS = tuple(f.name for f in dataclasses.fields(PlayerView) if f.name != "legal_actions")
 """A view's fields as sent: its legal actions go as ``legal``, with their labels."""
+
+
+def _cards(cards: tuple[Card, ...]) -> list[str]:
+    return [_CODES[card.index] for card in cards]  # type: ignore[attr-defined]
+
+
+def _tableaus(tableaus: tuple[tuple[TableauPile, ...], ...]) -> list[list[Any]]:
+    return [[_pile(pile) for pile in piles] for piles in tableaus]
+
+
+def _tricks(tricks: tuple[Trick, ...]) -> list[Any]:
+    return [_trick(trick) for trick in tricks]
+
+
+_CONVERT = {
+    "hand": _cards,
+    "discards": _cards,
+    "tableaus": _tableaus,
+    "tricks": _tricks,
+    "trick": _trick,
+}
+"""The fields of every view whose values are always of one shape, converted without
+:func:`_plain`'s search for their kind (the same JSON): a dozen tricks and piles a view."""
+_FIELD_CONVERTERS = tuple((name, _CONVERT.get(name, _plain)) for name in _VIEW_FIELDS)
 
 
 def view_of(session: Session, seat: int | None) -> Json:
@@ -324,15 +362,17 @@ def views_of(session: Session, seats: Iterable[int | None]) -> dict[int | None, 
             continue
         view = game.view(seat)
         if first is None:
-            fields = {name: _plain(getattr(view, name)) for name in _VIEW_FIELDS}
+            fields = {name: convert(getattr(view, name)) for name, convert in _FIELD_CONVERTERS}
             first, first_fields = view, fields
         else:
             fields = {}
-            for name in _VIEW_FIELDS:
+            for name, convert in _FIELD_CONVERTERS:
                 value = getattr(view, name)
-                # Only equal values share their JSON: a seat's own cards never do.
-                same = value == getattr(first, name)
-                fields[name] = first_fields[name] if same else _plain(value)
+                mine = getattr(first, name)
+                # Only equal values share their JSON: a seat's own cards never do. (The
+                # fields every seat shares are the same objects: no comparing them.)
+                same = value is mine or value == mine
+                fields[name] = first_fields[name] if same else convert(value)
         # The viewer's only move, played for them after a pause (their auto-play
         # choice): not theirs to click, so the page shows it as on its way.
         forced = table.forced(seat) if seat is not None and seat == game.turn else None
