@@ -72,7 +72,7 @@ from sqlalchemy import event
 from sqlalchemy.pool import ConnectionPoolEntry, Pool
 
 from bot import workers
-from bot.budget import HEADROOM
+from bot.budget import HEADROOM, RequestBudget, counts_globally
 from bot.client import TuqueBot, tune_gc
 from bot.sessions.computers import Computers
 from bot.sessions.delivery import Delivery
@@ -84,6 +84,7 @@ from bot.table import Table
 from engine.actions import ACTIONS, Action, Play
 from tests.discord_double import DiscordDouble, InteractionRecord, StoredMessage
 from tests.discord_double.models import Channel, Guild, User
+from tests.discord_double.ratelimits import Refusal
 from tests.discord_double.server import DISCORD_LIMITS
 from tests.postgres import PostgresServer
 
@@ -261,6 +262,64 @@ def _table_lags(
         else:
             lags.append((at, first - at))
     return sorted(lags), never
+
+
+def _record_departures() -> tuple[list[float], list[float]]:
+    """Record from now on, for each request that counts against the global limit, when
+    the budget let it go and when its headers were written to the socket, in loop time
+    (``time.monotonic``: one clock for every process of the machine, so comparable with
+    the double's arrival stamps). Between the two the bot's loop may run late."""
+    let_go: list[float] = []
+    written: list[float] = []
+    leave = RequestBudget._leave
+    init = RequestBudget.__init__
+
+    async def recorded_leave(self: RequestBudget, loop: asyncio.AbstractEventLoop) -> None:
+        await leave(self, loop)
+        if self.pace is not None:
+            let_go.append(loop.time())
+
+    async def headers_sent(session: Any, context: Any, params: Any) -> None:
+        if counts_globally(str(params.url)):
+            written.append(time.monotonic())
+
+    def recorded_init(self: RequestBudget, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        self.trace.on_request_headers_sent.append(headers_sent)
+
+    RequestBudget._leave = recorded_leave  # type: ignore[method-assign]
+    RequestBudget.__init__ = recorded_init  # type: ignore[method-assign]
+    return let_go, written
+
+
+def _record_arrivals(double: DiscordDouble) -> list[float]:
+    """Record from now on when each request the double counted against the global limit
+    arrived (its loop time, as its limiter counts it)."""
+    counted: list[float] = []
+    limiter = double.limiter
+    assert limiter is not None
+    take = limiter.take
+
+    def recorded_take(method: str, template: str, params: Any, arrived: float | None = None) -> Any:
+        verdict = take(method, template, params, arrived)
+        exempt = template.startswith(("/interactions/", "/webhooks/"))
+        if not exempt and not isinstance(verdict, Refusal):
+            counted.append(arrived if arrived is not None else time.monotonic())
+        return verdict
+
+    limiter.take = recorded_take  # type: ignore[method-assign]
+    return counted
+
+
+def _most_in_a_second(times: Sequence[float]) -> int:
+    """The most of ``times`` (seconds) in any window of one second."""
+    ordered = sorted(times)
+    most = first = 0
+    for last, at in enumerate(ordered):
+        while ordered[first] <= at - 1.0:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
 
 
 def _record_decisions() -> list[float]:
@@ -454,6 +513,7 @@ def serve(config: dict[str, Any]) -> None:
     writes, changes = _record_store_writes()
     stored, shown, merged = _record_table_shows()
     decided = _record_decisions()
+    let_go, written = _record_departures()
     executor = workers.computer_pool(settings.computer_processes)
 
     def stop(signum: int, frame: object) -> None:
@@ -475,6 +535,8 @@ def serve(config: dict[str, Any]) -> None:
                     "stored": stored,
                     "shown": shown,
                     "merged": merged,
+                    "let_go": let_go,
+                    "written": written,
                 }
             )
         )
@@ -638,8 +700,10 @@ async def main(
                     _cpu_seconds(watched, children=False),
                 )
                 requests_before = len(double.requests)
+                arrivals = _record_arrivals(double) if double.limiter else []
                 started = time.perf_counter()
                 play_started = time.time()
+                clock_started = time.monotonic()
                 results = await asyncio.gather(
                     *(
                         _play(double, members[i], cards, think, random.Random(rng.random()))
@@ -652,6 +716,7 @@ async def main(
                 await asyncio.sleep(3)
                 elapsed = time.perf_counter() - started
                 play_ended = time.time()
+                clock_ended = time.monotonic()
                 cpu = (
                     _cpu_seconds(watched) - cpu_before[0],
                     _cpu_seconds(postgres) - cpu_before[1],
@@ -686,6 +751,13 @@ async def main(
     early = sorted(lag for at, lag in timed_lags if at < play_started + EARLY)
     later = sorted(lag for at, lag in timed_lags if at >= play_started + EARLY)
     merged = sum(play_started <= t <= play_ended for m in measured for t in m["merged"])
+    most = {
+        kind: _most_in_a_second(
+            [t for m in measured for t in m[kind] if clock_started <= t <= clock_ended]
+        )
+        for kind in ("let_go", "written")
+    }
+    most["counted"] = _most_in_a_second(arrivals)
     # Every card played, the computers' too (``played`` counts the members' clicks).
     all_cards = sum(int(x[3]) for x in stored)
     played = sum(p for p, _ in results)
@@ -739,6 +811,11 @@ async def main(
         f"budget used {used}   ({merged} table edits merged into one waiting)"
     )
     print(f"429 answers:               {too_many}   (goal 0)")
+    print(
+        f"most in any second:        {most['let_go']} let go by the budget, "
+        f"{most['written']} written to the socket, {most['counted']} counted by the double "
+        f"on arrival (its limit {global_limit})"
+    )
     for what, count in refused.most_common(4):
         print(f"    {count:5d}  {what}")
     if lags:

@@ -91,6 +91,9 @@ class Links:
         self._secret = secret
         self.base_url = base_url.rstrip("/")
         self.lifetime = lifetime
+        # renewed's tokens of the current minute, by (game, seat, member).
+        self._minute = -1
+        self._renewed: dict[tuple[int, int | None, int | None], str] = {}
 
     def token(
         self, game: int, seat: int | None, member: int | None, now: float | None = None
@@ -104,8 +107,20 @@ class Links:
         return f"{body}.{self._sign(body)}"
 
     def renewed(self, grant: Grant, now: float | None = None) -> str:
-        """A fresh token for the same game, seat and member as ``grant``."""
-        return self.token(grant.game, grant.seat, grant.member, now)
+        """A fresh token for the same game, seat and member as ``grant``: one made this
+        minute of the clock is fresh enough (it opens the table for :attr:`lifetime`
+        less at most a minute), and a page is sent a new token with every view, a
+        signature a frame when made anew each time."""
+        now = time.time() if now is None else now
+        minute = int(now // 60)
+        if minute != self._minute:
+            self._minute = minute
+            self._renewed = {}
+        key = (grant.game, grant.seat, grant.member)
+        token = self._renewed.get(key)
+        if token is None:
+            token = self._renewed[key] = self.token(grant.game, grant.seat, grant.member, now)
+        return token
 
     def seat_link(self, game: int, seat: int, member: int) -> str:
         """The link that opens ``seat`` of ``game`` for the member ``member``."""

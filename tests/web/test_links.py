@@ -44,3 +44,21 @@ def test_a_link_names_its_game_and_no_card() -> None:
 def test_a_short_secret_is_refused() -> None:
     with pytest.raises(ValueError, match="16 bytes"):
         Links(b"short", "http://x", 60)
+
+
+def test_a_renewed_token_is_made_once_a_minute_for_each_grant() -> None:
+    links = Links(b"a test secret of enough bytes", "https://tuque.example.org/", 600)
+    minute = 60 * (NOW // 60)
+    seat, other, watcher = Grant(7, 0, 101, 0), Grant(7, 1, 102, 0), Grant(7, None, None, 0)
+    first = links.renewed(seat, now=minute + 1)
+    # Within the minute: the same token, opening the seat for the lifetime less under a minute.
+    assert links.renewed(seat, now=minute + 59) == first
+    assert links.check(first, 7, now=minute + 59).expires == int(minute + 601)
+    assert (
+        len({first, links.renewed(other, now=minute + 2), links.renewed(watcher, now=minute + 3)})
+        == 3
+    )
+    # The next minute: a new one, which expires later.
+    later = links.renewed(seat, now=minute + 60)
+    assert later != first
+    assert links.check(later, 7, now=minute + 600).expires == int(minute + 660)
