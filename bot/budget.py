@@ -72,14 +72,15 @@ log = logging.getLogger(__name__)
 DISCORD_GLOBAL_LIMIT = 50
 """Requests a second Discord allows a bot token over every route but the interaction
 ones, unless it granted the bot more."""
-HEADROOM = 0.06
-"""The share of the budget left unused: requests leave at 94% of it (47 a second of 50),
+HEADROOM = 0.08
+"""The share of the budget left unused: requests leave at 92% of it (46 a second of 50),
 so that requests that reach Discord bunched (the network's delay varies) still fall in
-seconds that hold no more than the budget: no second of departures holds more than 47,
-so Discord counts 51 only if four requests of the next second's arrive early enough to
-join them (some 85 ms early at this pace). At 10% (45 of 50) a crowd's tables were
-edited 3-4% less often; at 6% two runs of eight at 300 games met a single 429 each,
-with the Discord double's core contended (``docs/bot.md``)."""
+seconds that hold no more than the budget: no second of departures holds more than 46,
+so Discord counts 51 only if five requests of the next second's arrive early enough to
+join them. At 6% (47 of 50) the Discord double counted 50 in a second at 300 games (its
+stamps bunch two requests or so when its loop is busy) and three runs of ten met a
+single 429; at 8% it counted 49 at most, and the tables were edited 2% less often; at
+10% (45) 4% less often, and the lag at 300 games passed its limit (``docs/bot.md``)."""
 AHEAD = 0.25
 """Seconds of the pace by which turns may run ahead of departures: enough to draw the
 next tables while the last ones leave, too few for a picture to go stale waiting."""

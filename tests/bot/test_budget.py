@@ -83,8 +83,8 @@ def test_no_second_holds_more_departures_than_the_pace() -> None:
         budget._left.append(clock.now)
         left.append(clock.now)
     per_window = budget._per_window
-    assert per_window == 47
-    # Any 48 departures in a row span more than a second: Discord's count never sees 48.
+    assert per_window == 46
+    # Any 47 departures in a row span more than a second: Discord's count never sees 47.
     assert min(b - a for a, b in itertools.pairwise(left)) >= budget._gap - 1e-9
     assert min(b - a for a, b in zip(left, left[per_window:], strict=False)) >= 1.0 - 1e-9
 
@@ -109,13 +109,13 @@ def test_a_loop_that_ran_late_catches_up_within_the_pace() -> None:
         left.append(clock.now)
     gaps = [b - a for a, b in itertools.pairwise(left)]
     assert max(gaps) == pytest.approx(budget._gap)  # twice the pace while catching up
-    # ...and the second from the first departure holds the pace (47) exactly.
+    # ...and the second from the first departure holds the pace (46) exactly.
     assert sum(t < 1.0 for t in budget._left) == budget._per_window
 
 
 async def test_turns_run_ahead_of_departures_by_a_few_only() -> None:
     budget = RequestBudget(50)
-    assert budget._ahead == round(47 * AHEAD)
+    assert budget._ahead == round(46 * AHEAD)
     await _full(budget)
     late = asyncio.create_task(budget.turn(Priority.RESULT))
     await asyncio.sleep(0.05)
