@@ -27,7 +27,7 @@ from bot.store import (
     SeatKind,
     SeatRow,
 )
-from engine.actions import Discard, OrderUp, Pass
+from engine.actions import Ask, Discard, OrderUp, Pass
 from engine.cards import CARDS, Card, Suit, parse_cards
 from engine.game import Game
 from engine.players.heuristic import known_partner
@@ -764,6 +764,23 @@ def test_declining_to_go_alone_is_told_so_on_the_web() -> None:
     game.apply(seat, Pass())
     name = seating.names[seat]
     assert render.table_words(game.view(None), seating)["bids"][-1] == f"{name} didn't go alone"
+
+
+def test_a_kept_label_is_its_own_phases_and_names() -> None:
+    """Issue 41: labels are kept by what they read (the action, the phase, the variant
+    and the names), so one pass reads ``Pass`` while bidding and ``Not alone`` in the
+    going-alone round, and a button that names a seat names it as its own table does."""
+    seating = render.Seating(("Ann", "Bob", "Cleo", "Dev"), (101, None, None, None))
+    bidding = drawing._advanced("euchre", 2, lambda v: v.phase is Phase.BIDDING_1)
+    alone = drawing._advanced("euchre", 2, lambda v: v.phase is Phase.GOING_ALONE)
+    assert bidding.turn is not None and alone.turn is not None
+    labels = [render.button_label(Pass(), g.view(g.turn), seating) for g in (bidding, alone)]
+    assert labels == ["Pass", "Not alone"]
+    assert render.button_label(Pass(), bidding.view(bidding.turn), seating) == "Pass"
+    view = bidding.view(bidding.turn)
+    other = render.Seating(("Eve", "Fay", "Gus", "Hal"), (102, None, None, None))
+    assert render.action_label(Ask(2), view, seating) == "Ask Cleo for a card"
+    assert render.action_label(Ask(2), view, other) == "Ask Gus for a card"
 
 
 def test_wins_and_losses_and_ratings_read_alike() -> None:
