@@ -13,9 +13,9 @@ the global limit first waits for its *turn*, then *leaves* (is sent):
 
 - Requests leave so that no second holds more than ``pace`` of them (``pace``: the
   budget less ``HEADROOM``), counted over the last second of actual departures, and at
-  least half a ``1 / pace`` apart: a loop that ran late sends what waited at up to
-  twice the pace, never more than the pace in any second, and so loses no turns to its
-  lateness.
+  least ``1 / (CATCH_UP * pace)`` apart: a loop that ran late sends what waited at up
+  to ``CATCH_UP`` times the pace, never more than the pace in any second, and so loses
+  no turns to its lateness.
 - A turn lets a request start towards leaving: a table edit takes its turn *before* its
   picture is drawn (:meth:`RequestBudget.turn`, then :meth:`RequestBudget.prepaid`
   around the edit). Turns run at most ``AHEAD`` seconds of the pace ahead of the
@@ -54,6 +54,7 @@ from discord.http import Route
 __all__ = [
     "AHEAD",
     "ALLOWANCE",
+    "CATCH_UP",
     "DISCORD_GLOBAL_LIMIT",
     "HEADROOM",
     "INVALID_LIMIT",
@@ -81,6 +82,13 @@ join them. At 6% (47 of 50) the Discord double counted 50 in a second at 300 gam
 stamps bunch two requests or so when its loop is busy) and three runs of ten met a
 single 429; at 8% it counted 49 at most, and the tables were edited 2% less often; at
 10% (45) 4% less often, and the lag at 300 games passed its limit (``docs/bot.md``)."""
+CATCH_UP = 1.25
+"""How much faster than the pace requests may leave while a loop that ran late catches
+up. At twice the pace, the bunches it sent came back a second later (no second holds
+more than the pace, so a slot opens a second after each departure), and four
+requests 11 ms apart were enough for a Discord that stamps arrivals 45 ms unevenly to
+count a 51st; at 1.25 times it takes some 70 ms (the double counted 48 at most, where
+at twice the pace it counted 50 and met 429s, ``docs/bot.md``)."""
 AHEAD = 0.25
 """Seconds of the pace by which turns may run ahead of departures: enough to draw the
 next tables while the last ones leave, too few for a picture to go stale waiting."""
@@ -229,7 +237,7 @@ class RequestBudget:
         # In any second at most `_per_window` leave, at least `_gap` apart; turns run at
         # most `_ahead` ahead of them.
         self._per_window = 0 if self.pace is None else max(1, int(self.pace))
-        self._gap = 0.0 if self.pace is None else 0.5 / self.pace
+        self._gap = 0.0 if self.pace is None else 1 / (CATCH_UP * self.pace)
         self._ahead = 0 if self.pace is None else max(2, round(self.pace * AHEAD))
         self._waiters: list[_Waiter] = []
         self._order = 0

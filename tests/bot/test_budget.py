@@ -26,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot import budget as budget_module
-from bot.budget import AHEAD, ALLOWANCE, Priority, RequestBudget, counts_globally
+from bot.budget import AHEAD, ALLOWANCE, CATCH_UP, Priority, RequestBudget, counts_globally
 
 
 async def _full(budget: RequestBudget) -> None:
@@ -91,8 +91,8 @@ def test_no_second_holds_more_departures_than_the_pace() -> None:
 
 def test_a_loop_that_ran_late_catches_up_within_the_pace() -> None:
     """Departures are counted, not scheduled: after a stall the requests that waited
-    leave half a turn apart until the second holds the pace, so lateness costs no
-    turns; before, each late timer pushed every later turn back (35 a second sent
+    leave at CATCH_UP times the pace until the second holds the pace, so lateness costs
+    no turns; before, each late timer pushed every later turn back (35 a second sent
     where 45 were allowed, at 300 busy games)."""
     budget = RequestBudget(50)
     assert budget.pace is not None
@@ -100,7 +100,7 @@ def test_a_loop_that_ran_late_catches_up_within_the_pace() -> None:
     loop = cast(asyncio.AbstractEventLoop, clock)
     for i in range(20):  # 20 left on the pace in the last half second
         budget._left.append(i / budget.pace)
-    clock.now = 20 / budget.pace + 0.2  # then the loop stalled for 0.2 s
+    clock.now = 20 / budget.pace + 0.1  # then the loop stalled for 0.1 s
     assert budget._departs(loop) <= clock.now  # the next may leave at once
     left = []
     for _ in range(budget._per_window - 20):
@@ -108,7 +108,8 @@ def test_a_loop_that_ran_late_catches_up_within_the_pace() -> None:
         budget._left.append(clock.now)
         left.append(clock.now)
     gaps = [b - a for a, b in itertools.pairwise(left)]
-    assert max(gaps) == pytest.approx(budget._gap)  # twice the pace while catching up
+    # CATCH_UP times the pace while catching up, no faster.
+    assert max(gaps) == pytest.approx(budget._gap) == pytest.approx(1 / (CATCH_UP * budget.pace))
     # ...and the second from the first departure holds the pace (46) exactly.
     assert sum(t < 1.0 for t in budget._left) == budget._per_window
 
