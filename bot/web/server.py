@@ -285,7 +285,8 @@ class WebServer:
         self.sites.add_name(host)
         # Every page negotiates permessage-deflate, and deflating each view frame was
         # a sixth of a click's CPU with the stdlib's zlib (docs/web.md); zlib-ng
-        # writes the same format in about a third of the time. Process-wide: aiohttp's
+        # writes the same format in 0.6 of its time with 1,000 tables' compressors
+        # interleaved (10% more bytes). Process-wide: aiohttp's
         # other (de)compression, the Discord client's included, takes it too.
         aiohttp.set_zlib_backend(zlib_ng)
         runner = web.AppRunner(
