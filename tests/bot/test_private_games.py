@@ -19,6 +19,7 @@ from tests.bot.e2e import (
     action_buttons,
     assert_nothing_hidden_shown,
     assert_refused,
+    dealt_from,
     newest_hand,
     running_bot,
 )
@@ -95,12 +96,15 @@ def no_channel_call(t: Table, channel: Channel) -> None:
 
 
 async def test_a_challenge_in_a_group_dm_is_played_to_its_end(
-    table: Table, caplog: pytest.LogCaptureFixture
+    table: Table, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Ann challenges Bob in their group DM; the challenge, the table and the hands are
     answers to their interactions; they play to the end; nothing public shows a hidden
     card; the game is unrated."""
     t = table
+    # A dealt game with a discard to keep hidden (a random deal to 5 had none one run
+    # in six, and the check of hidden cards then had nothing to check).
+    dealt_from(monkeypatch, 1)
     rng = random.Random(7)
     caplog.set_level(logging.DEBUG, logger="bot")
     group = t.double.add_private_channel(t.guild, t.ann, t.bob, t.eve)
