@@ -92,6 +92,14 @@ def test_the_compiled_build_plays_exactly_as_the_sources(tmp_path: Path) -> None
     for path in where.stdout.split():  # the extension modules, not the sources
         assert path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), path
 
+    # A copy is a blank filled in, not a new game: compiled, Game.__new__ runs __init__,
+    # which must not draw a seed from the OS (nor deal, nor check options) for a blank.
+    blank = (
+        "import random; from engine.game import Game; g = Game('tuque', seed=3); g.deal(); "
+        "random.SystemRandom.randrange = None; c = g.copy(); assert c.view(0) == g.view(0)"
+    )
+    subprocess.run([sys.executable, "-c", blank], cwd=tmp_path, check=True)
+
     # The goldens replay every variant's whole games through the compiled rules, byte for
     # byte; the engine's property tests run against the pure modules in the suite itself.
     tests = ["tests/engine/test_golden_playthroughs.py"]
