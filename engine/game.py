@@ -217,6 +217,7 @@ class Game:
         "_dealer",
         "_deciding",
         "_discards",
+        "_done_tricks",
         "_follows",
         "_hand",
         "_hand_no",
@@ -306,6 +307,9 @@ class Game:
         self._bids: list[tuple[int, Action]] = []
         self._bid_phases: list[Phase] = []
         self._leads: list[int] = []  # the seat that led each trick of this hand so far
+        # This hand's completed tricks as the views show them: a completed trick never
+        # changes, and each state's view would build them all again (half its cost).
+        self._done_tricks: tuple[Trick, ...] = ()
 
     # --- public state ---------------------------------------------------------------
 
@@ -874,25 +878,32 @@ class Game:
         if hand is None or not leads:
             return (), []
         size = hand.active
-        count = hand.done * size + hand.in_trick
+        done = self._done_tricks  # the tricks completed when last asked, kept
+        first = len(done)
+        count = (hand.done - first) * size + hand.in_trick
         log = self._log
         cards = [action.card.index for action in log[len(log) - count :]]  # type: ignore[union-attr]
         nxt = hand.nxt
         plays = []
-        for number, lead in enumerate(leads):
-            seat = lead
-            for card in cards[number * size : (number + 1) * size]:
+        for number in range(first, len(leads)):
+            seat = leads[number]
+            start = (number - first) * size
+            for card in cards[start : start + size]:
                 plays.append((seat, card))
                 seat = nxt[seat]
-        tricks = tuple(
-            Trick(
-                leads[number],
-                tuple((s, CARDS[c]) for s, c in plays[number * size : (number + 1) * size]),
-                leads[number + 1] if number + 1 < len(leads) else hand.last_winner,
+        if hand.done > first:
+            done = self._done_tricks = done + tuple(
+                Trick(
+                    leads[number],
+                    tuple(
+                        (s, CARDS[c])
+                        for s, c in plays[(number - first) * size : (number - first + 1) * size]
+                    ),
+                    leads[number + 1] if number + 1 < len(leads) else hand.last_winner,
+                )
+                for number in range(first, hand.done)
             )
-            for number in range(hand.done)
-        )
-        return tricks, plays[hand.done * size :]
+        return done, plays[(hand.done - first) * size :]
 
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may see now; ``None`` gives the public view (no hand at all).
@@ -929,15 +940,14 @@ class Game:
         held: tuple[Card, ...] = ()
         if seat is not None and self._hand is not None and not blind:
             held = tuple(cards_in(self._splits[seat][0]))
-        return PlayerView(
-            seat=seat,
-            hand=held,
-            discard=CARDS[own[-1]] if own else None,
-            legal_actions=self.legal_actions(seat) if seat is not None else (),
-            blind=blind,
-            discards=tuple(CARDS[c] for c in own),
-            **shared,
-        )
+        fields = shared.copy()
+        fields["seat"] = seat
+        fields["hand"] = held
+        fields["discard"] = CARDS[own[-1]] if own else None
+        fields["legal_actions"] = self.legal_actions(seat) if seat is not None else ()
+        fields["blind"] = blind
+        fields["discards"] = tuple(CARDS[c] for c in own)
+        return PlayerView._of(fields)
 
     def _shared_view(self) -> dict[str, Any]:
         """The fields of :class:`PlayerView` that are the same for every viewer, as
@@ -948,8 +958,7 @@ class Game:
         piles = [self._piles(s) for s in range(v.players)]
         self._splits = tuple(self._split(s, piles[s]) for s in range(v.players))
         tableaus = tuple(
-            tuple(TableauPile(CARDS[u] if u >= 0 else None, d >= 0) for u, d in seat_piles)
-            for seat_piles in piles
+            tuple(_PILES[u + 1][d >= 0] for u, d in seat_piles) for seat_piles in piles
         )
         tricks, current = self._tricks()
         trick = Trick(
@@ -1056,6 +1065,7 @@ class Game:
         other._bid_phases = self._bid_phases[:]
         other._discards = self._discards[:]
         other._leads = self._leads[:]
+        other._done_tricks = self._done_tricks
         other._log = self._log[:]
         other._results = self._results[:]
         other._scores = self._scores[:]
@@ -1137,6 +1147,13 @@ class Game:
             raise WrongPhase(f"no seat is to act before {entry!r}")
         else:
             self.apply(self._turn, parse_action(entry))
+
+
+_PILES: tuple[tuple[TableauPile, TableauPile], ...] = tuple(
+    (TableauPile(card, False), TableauPile(card, True)) for card in (None, *CARDS)
+)
+"""Every tableau pile a view can show, by its face-up card's index + 1 (0: none) and
+whether a card lies face down beneath: values, shared by every view."""
 
 
 def _shown(value: object) -> str:

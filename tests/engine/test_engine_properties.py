@@ -221,6 +221,31 @@ def test_a_kept_view_is_the_view_of_the_game_as_it_stands(config, seed, rng, cou
             assert views(game) == kept
 
 
+@settings(PROPERTY, max_examples=20)
+@given(configs, seeds, st.randoms(use_true_random=False), walks)
+def test_a_view_is_the_one_a_rebuilt_game_shows(config, seed, rng, count) -> None:
+    """Views keep the hand's completed tricks from state to state (issue 41): after every
+    move, each seat's view is the view of the game rebuilt from its record, whose tricks
+    are built at once."""
+    for game in walk(config, seed, rng, count):
+        assert views(game) == views(Game.from_record(game.to_record()))
+
+
+@settings(PROPERTY, max_examples=20)
+@given(configs, seeds, st.randoms(use_true_random=False), walks)
+def test_a_view_is_what_its_constructor_makes(config, seed, rng, count) -> None:
+    """The engine builds a view from its fields' dict in one step (``PlayerView._of``,
+    issue 41): each view has every field and no other, and equals, and reads as, the
+    view that ``PlayerView(**fields)`` makes of the same values."""
+    for game in walk(config, seed, rng, count):
+        for view in views(game):
+            values = {name: getattr(view, name) for name in VIEW_FIELDS}
+            assert set(vars(view)) == VIEW_FIELDS
+            made = PlayerView(**values)
+            assert view == made
+            assert repr(view) == repr(made)
+
+
 # --- hidden information ---------------------------------------------------------------------------
 
 VIEW_FIELDS = {
