@@ -519,7 +519,8 @@ class Table:
                     winner = moved.winner_without(seat)
                     result = moved.standings(Ending.FORFEITED, winner, by=seat)
                     break
-        after = dataclasses.replace(moved, result=result)
+        # A running table has no result: ``moved`` is the table after unless this ends it.
+        after = moved if result is None else dataclasses.replace(moved, result=result)
         return Change(
             before=self,
             after=after,
