@@ -43,6 +43,7 @@ __all__ = [
     "Malformed",
     "action_kind",
     "encode",
+    "encoded_views",
     "frame",
     "parse",
     "read_json",
@@ -321,19 +322,59 @@ def views_of(session: Session, seats: Iterable[int | None]) -> dict[int | None, 
     """The view of each of ``seats`` (None: a spectator), each exactly :func:`view_of`'s,
     built together once per change: what every viewer shares is made once.
 
-    The table's parts (``game``, ``names``, ``computer``, ``away``, ``history``,
-    ``result``, ``ended``, and the words but the prompt, made from the public view)
-    are the same objects in every view. Each viewer's
-    ``PlayerView`` is still the engine's for their seat (:meth:`engine.game.Game.view`),
-    and a field of it is converted to JSON values only where it differs from the first
-    view's (its hand, discards, ...); where it equals the first view's, that view's JSON
-    values are reused. Equal values have equal JSON, so no viewer is sent a value that
-    is not their own: nothing hidden can pass from one seat's view to another's.
+    A view's keys come in two runs: first what the viewers share (``game``, the fields
+    of the state that the engine gives every viewer alike, ``names``, ``computer``,
+    ``away``, ``history``, ``result``, ``ended``, ``hand_just_over``), the same JSON
+    values in every view, then the viewer's own (``seat``, ``hand``, ``discard``,
+    ``blind``, ``discards``, ``legal``, ``hand_groups``, ``words``, ``played_for_you``).
+    Each viewer's ``PlayerView`` is still the engine's for their seat
+    (:meth:`engine.game.Game.view`), and a viewer shares the first one's JSON only if
+    every shared field of theirs is the first's (the same object, or equal): equal
+    values have equal JSON, so no viewer is sent a value that is not their own.
 
     Returns:
         ``{seat: view}`` for each distinct seat, in the order first given. The views
         share parts: never mutate one.
     """
+    parts, _ = _view_parts(session, seats)
+    return {seat: {**shared[0], **own} for seat, (shared, own) in parts.items()}
+
+
+def encoded_views(
+    session: Session, seats: Iterable[int | None]
+) -> dict[int | None, tuple[bytes, str]]:
+    """Each of :func:`views_of`'s views encoded as :func:`encode` would (the same bytes
+    and tag), with the shared run of keys encoded once for all viewers who share it.
+
+    Raises:
+        TypeError: as :func:`encode`.
+    """
+    parts, runs = _view_parts(session, seats)
+    heads = [orjson.dumps(shared)[:-1] for shared, _ in runs]
+    encoded: dict[int | None, tuple[bytes, str]] = {}
+    for seat, ((_, run), own) in parts.items():
+        # {"shared": ...} and {"own": ...} joined are the JSON of {**shared, **own}.
+        text = b"".join((heads[run], b",", orjson.dumps(own)[1:]))
+        encoded[seat] = text, _tag(text)
+    return encoded
+
+
+_OWN_FIELDS = ("seat", "hand", "discard", "blind", "discards")
+"""The fields of a ``PlayerView`` that are the viewer's own (besides its legal actions,
+sent as ``legal``); the engine gives every viewer of a state the others alike."""
+_SHARED_CONVERTERS = tuple((n, c) for n, c in _FIELD_CONVERTERS if n not in _OWN_FIELDS)
+_OWN_CONVERTERS = tuple((n, c) for n, c in _FIELD_CONVERTERS if n in _OWN_FIELDS)
+
+_Shared = tuple[Json, int]
+"""A run of shared keys and its number in :func:`_view_parts`' list of runs."""
+
+
+def _view_parts(
+    session: Session, seats: Iterable[int | None]
+) -> tuple[dict[int | None, tuple[_Shared, Json]], list[tuple[Json, PlayerView]]]:
+    """Each seat's view in its two runs of keys (:func:`views_of`): ``{seat: ((shared,
+    run number), own)}``, and the distinct shared runs, each with the first view it was
+    made from."""
     table = session.table
     game = table.game
     result = table.result
@@ -354,55 +395,58 @@ def views_of(session: Session, seats: Iterable[int | None]) -> dict[int | None, 
             "places": list(result.places),
         }
     )
-    views: dict[int | None, Json] = {}
-    first: PlayerView | None = None
-    first_fields: Json = {}
+    parts: dict[int | None, tuple[_Shared, Json]] = {}
+    runs: list[tuple[Json, PlayerView]] = []
     for seat in seats:
-        if seat in views:
+        if seat in parts:
             continue
         view = game.view(seat)
-        if first is None:
-            fields = {name: convert(getattr(view, name)) for name, convert in _FIELD_CONVERTERS}
-            first, first_fields = view, fields
-        else:
-            fields = {}
-            for name, convert in _FIELD_CONVERTERS:
-                value = getattr(view, name)
-                mine = getattr(first, name)
-                # Only equal values share their JSON: a seat's own cards never do. (The
-                # fields every seat shares are the same objects: no comparing them.)
-                same = value is mine or value == mine
-                fields[name] = first_fields[name] if same else convert(value)
+        run = next((i for i, (_, made) in enumerate(runs) if _shares(view, made)), None)
+        if run is None:
+            shared: Json = {"game": table.id}
+            for name, convert in _SHARED_CONVERTERS:
+                shared[name] = convert(getattr(view, name))
+            shared["names"] = names
+            shared["computer"] = computer
+            shared["away"] = away
+            shared["history"] = history
+            shared["result"] = outcome
+            shared["ended"] = why
+            shared["hand_just_over"] = _plain(view.hand_just_over)
+            run = len(runs)
+            runs.append((shared, view))
+        own = {name: convert(getattr(view, name)) for name, convert in _OWN_CONVERTERS}
+        own["legal"] = (
+            [_legal(a, view, session) for a in view.legal_actions] if not table.finished else []
+        )
+        own["hand_groups"] = [
+            {
+                "suit": _plain(suit),
+                "trump": suit is not None and suit is view.trump,
+                "cards": _plain(cards),
+            }
+            for suit, cards in suit_groups(view.hand, view.trump, game.variant.twins)
+        ]
+        own["words"] = {**shared_words, "prompt": render.prompt_words(view)}
         # The viewer's only move, played for them after a pause (their auto-play
         # choice): not theirs to click, so the page shows it as on its way.
         forced = table.forced(seat) if seat is not None and seat == game.turn else None
-        views[seat] = {
-            "game": table.id,
-            **fields,
-            "legal": [_legal(a, view, session) for a in view.legal_actions]
-            if not table.finished
-            else [],
-            "hand_groups": [
-                {
-                    "suit": _plain(suit),
-                    "trump": suit is not None and suit is view.trump,
-                    "cards": _plain(cards),
-                }
-                for suit, cards in suit_groups(view.hand, view.trump, game.variant.twins)
-            ],
-            "words": {**shared_words, "prompt": render.prompt_words(view)},
-            "names": names,
-            "computer": computer,
-            "away": away,
-            "hand_just_over": _plain(view.hand_just_over),
-            "history": history,
-            "result": outcome,
-            "ended": why,
-            "played_for_you": None
-            if forced is None
-            else render.playing_for_text(forced, view, session.seating),
-        }
-    return views
+        own["played_for_you"] = (
+            None if forced is None else render.playing_for_text(forced, view, session.seating)
+        )
+        parts[seat] = ((runs[run][0], run), own)
+    return parts, runs
+
+
+def _shares(view: PlayerView, made: PlayerView) -> bool:
+    """Whether every shared field of ``view`` is ``made``'s (the engine gives every
+    viewer the same objects: no comparing them)."""
+    for name, _ in _SHARED_CONVERTERS:
+        value = getattr(view, name)
+        mine = getattr(made, name)
+        if value is not mine and value != mine:
+            return False
+    return True
 
 
 def encode(view: Json) -> tuple[bytes, str]:
@@ -414,7 +458,11 @@ def encode(view: Json) -> tuple[bytes, str]:
         TypeError: a value JSON has no form for (orjson's, a ``TypeError``).
     """
     text = orjson.dumps(view)
-    return text, hashlib.sha256(text).hexdigest()[:16]
+    return text, _tag(text)
+
+
+def _tag(text: bytes) -> str:
+    return hashlib.sha256(text).hexdigest()[:16]
 
 
 def tag_of(view: Json) -> str:

@@ -27,7 +27,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from bot.sessions.state import Session
 from bot.table import Change, Table
 from bot.web.links import Grant, Links
-from bot.web.protocol import encode, view_frame, view_of, views_of
+from bot.web.protocol import encode, encoded_views, view_frame, view_of
 
 __all__ = ["GAME_OVER", "Viewer", "WebScreen"]
 
@@ -181,11 +181,9 @@ class WebScreen:
         if not pages:
             return
         seats = [(viewer, viewer.seat_at(table)) for viewer in pages]
-        # Each view built once, its shared parts once (views_of), and each distinct
-        # frame encoded once: pages of one seat, and spectators, share theirs.
-        encoded = {
-            seat: encode(view) for seat, view in views_of(session, (s for _, s in seats)).items()
-        }
+        # Each view built once, its shared parts built and encoded once (encoded_views),
+        # and each distinct frame made once: pages of one seat, and spectators, share theirs.
+        encoded = encoded_views(session, (s for _, s in seats))
         clock = self.clock(session.id)
         tokens: dict[tuple[int | None, int | None], str] = {}
         frames: dict[tuple[int | None, str], bytes] = {}

@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from web_helpers import ANN, BOB, Page, cards_in, engine_cards, running_web
 
 from bot.sessions.state import record_of
-from bot.web.protocol import views_of
+from bot.web.protocol import encode, encoded_views, views_of
 from engine.actions import Pass
 from engine.game import Game
 from engine.variants import VARIANTS
+from engine.view import PlayerView
 
 PASS = Pass().id
 
@@ -97,7 +99,8 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(tmp_path: Path, vari
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 async def test_views_built_together_are_each_viewers_own(tmp_path: Path, variant: str) -> None:
-    """Views built together share parts yet each is its seat's own, none showing more."""
+    """Views built together share parts yet each is its seat's own, none showing more,
+    and encoded together each is the text (and tag) of its view encoded alone."""
     players = VARIANTS[variant].players
     members = [ANN + n for n in range(players)]
     rng = random.Random(variant)
@@ -109,9 +112,13 @@ async def test_views_built_together_are_each_viewers_own(tmp_path: Path, variant
             game = session.table.game
             for order in (seats, seats[::-1], [seats[-2], *seats, seats[0]]):
                 together = views_of(session, order)
-                assert list(together) == list(dict.fromkeys(order))
+                texts = encoded_views(session, order)
+                assert list(together) == list(dict.fromkeys(order)) == list(texts)
                 for seat, view in together.items():
-                    assert view == views_of(session, (seat,))[seat], f"seat {seat}"
+                    alone = views_of(session, (seat,))[seat]
+                    assert view == alone, f"seat {seat}"
+                    # Encoded together (the shared keys once) or alone: the same bytes.
+                    assert texts[seat] == encode(alone), f"seat {seat}"
                     hidden = cards_in(view) - engine_cards(game.view(seat))
                     assert not hidden, f"seat {seat} at seq {session.table.seq} was shown {hidden}"
                     checked += 1
@@ -122,3 +129,26 @@ async def test_views_built_together_are_each_viewers_own(tmp_path: Path, variant
             action = PASS if PASS in ids else rng.choice(ids)
             await web.sessions.act(session.id, members[turn], session.table.seq, action)
     assert checked > 3 * len(seats)
+
+
+async def test_a_view_unlike_the_others_is_not_given_their_shared_keys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Views share their shared keys only where the engine gave each viewer the same
+    values: a seat whose view differs in one of them (as no engine view does today) is
+    sent its own, encoded together or alone."""
+    async with running_web(tmp_path / "tuque.db") as web:
+        session = await web.start("tuque", [ANN, BOB])
+        engine_view = Game.view
+
+        def view(game: Game, seat: int | None) -> PlayerView:
+            made = engine_view(game, seat)
+            return replace(made, scores=(7, 7)) if seat == 1 else made
+
+        monkeypatch.setattr(Game, "view", view)
+        order = (0, 1, None)
+        together = views_of(session, order)
+        texts = encoded_views(session, order)
+        assert [together[s]["scores"] for s in order] == [[0, 0], [7, 7], [0, 0]]
+        for seat in order:
+            assert texts[seat] == encode(together[seat]) == encode(views_of(session, (seat,))[seat])
