@@ -126,7 +126,13 @@ class Seating:
 
     def side_names(self, side: int, sides: Sequence[int]) -> str:
         """The side ``side`` by its players' names (:func:`engine.wording.side_name`)."""
-        return side_name([n for n, s in zip(self.names, sides, strict=True) if s == side])
+        return _side_name(self.names, tuple(sides), side)
+
+
+@functools.lru_cache(maxsize=4096)
+def _side_name(names: tuple[str, ...], sides: tuple[int, ...], side: int) -> str:
+    # Kept: every table message, score line and web view names each side again.
+    return side_name([n for n, s in zip(names, sides, strict=True) if s == side])
 
 
 def seating_of(seats: Sequence[SeatRow]) -> Seating:
@@ -210,7 +216,22 @@ def _describe_bid(
 ) -> str:
     """One bid of the hand so far, made in ``phase``, in the past: ``Ann ordered it up``,
     ``Ann didn't go alone``."""
-    return Wording(_variant(view), seating.names).narrate(seat, action, phase, past=True)
+    return _past_bid(seat, action, phase, view.variant, view.options, seating.names)
+
+
+@functools.lru_cache(maxsize=4096)
+def _past_bid(
+    seat: int,
+    action: Action,
+    phase: Phase,
+    variant: str,
+    options: Options | None,
+    names: tuple[str, ...],
+) -> str:
+    # Kept, as _action_label: every change of a hand tells its bids again (the table
+    # message, each web page's words), and a bid's words read only these.
+    configured = VARIANTS[variant] if options is None else VARIANTS[variant].configured(options)
+    return Wording(configured, names).narrate(seat, action, phase, past=True)
 
 
 def _trump_line(view: PlayerView, seating: Seating) -> str:

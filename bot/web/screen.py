@@ -68,7 +68,7 @@ class Viewer:
     def send(self, text: bytes, *, view: bool = False) -> None:
         """Queue ``text`` (a frame's JSON in UTF-8, sent as a text frame); a ``view``
         drops any view still queued (it is out of date)."""
-        if view:
+        if view and self.frames:
             self.frames = deque(f for f in self.frames if not f[0])
         self.frames.append((view, text))
         self._wake.set()
