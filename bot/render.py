@@ -80,6 +80,7 @@ __all__ = [
     "Seating",
     "action_label",
     "button_label",
+    "button_labels",
     "end_reason",
     "game_over_embed",
     "hand_call_text",
@@ -191,13 +192,40 @@ def button_label(action: Action, view: PlayerView, seating: Seating | None = Non
     suit shown by its symbol only where the words would be wider than a phone's button
     (about 25 characters at 360 px): ``Bid 8 ♥ alone with widow`` for ``Bid 8 in ♥
     hearts, alone after the widow``, ``Order it up, ♥ trump``."""
+    names = seating.names if seating else tuple(f"Seat {s + 1}" for s in range(view.players))
+    return _button_label(action, view.phase, view.variant, view.options, names)
+
+
+def button_labels(view: PlayerView, seating: Seating | None = None) -> tuple[str, ...]:
+    """The labels of ``view``'s legal actions' buttons, in their order
+    (:func:`button_label` of each)."""
+    names = seating.names if seating else tuple(f"Seat {s + 1}" for s in range(view.players))
+    return _button_labels(view.legal_actions, view.phase, view.variant, view.options, names)
+
+
+@functools.lru_cache(maxsize=4096)
+def _button_labels(
+    actions: tuple[Action, ...],
+    phase: Phase,
+    variant: str,
+    options: Options | None,
+    names: tuple[str, ...],
+) -> tuple[str, ...]:
+    # Kept, as _action_label: every change offers its turn's actions again (the hand
+    # message's buttons, each web page's), and one key a turn costs less than one each.
+    return tuple(_button_label(a, phase, variant, options, names) for a in actions)
+
+
+def _button_label(
+    action: Action, phase: Phase, variant: str, options: Options | None, names: tuple[str, ...]
+) -> str:
     match action:
         case Bid(level=level, suit=suit):
             alone = f" {_BID_ALONE_SHORT[level]}" if level in _BID_ALONE_SHORT else ""
             return f"{capital(verb(action).you)} {level} {suit.symbol}{alone}"
         case OrderUp(suit=suit) | TakeUp(suit=suit) if suit is not None:
-            return f"{capital(verb(action, view.phase).you)}, {suit.symbol} trump"
-    return action_label(action, view, seating)
+            return f"{capital(verb(action, phase).you)}, {suit.symbol} trump"
+    return _action_label(action, phase, variant, options, names)
 
 
 def _status(view: PlayerView, seating: Seating, ended: str | None = None) -> str:

@@ -320,7 +320,7 @@ class Delivery:
         game = session.game
         view = game.view(seat)
         seq = len(game.log)
-        labels = [render.button_label(a, view, session.seating) for a in view.legal_actions]
+        labels = render.button_labels(view, session.seating)
         faces = self.faces()
         on_turn = not session.finished and view.turn == seat
         hinted = session.aids.hinted if on_turn else None

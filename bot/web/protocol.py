@@ -254,16 +254,20 @@ def _pad_line(result: HandResult) -> Json:
     return {name: _plain(getattr(result, name)) for name in _PAD_FIELDS}
 
 
-def _legal(action: Action, view: PlayerView, session: Session) -> Json:
-    """One legal action as a page offers it: its id, its button's label, its kind
-    (:func:`action_kind`) and the card it plays, discards, gives or calls (or null)."""
-    card = getattr(action, "card", None)
-    return {
-        "id": action.id,
-        "label": render.button_label(action, view, session.seating),
-        "kind": action_kind(action),
-        "card": None if card is None else card.code,
-    }
+@functools.lru_cache(maxsize=4096)
+def _legal(actions: tuple[Action, ...], labels: tuple[str, ...]) -> list[Json]:
+    """Legal actions as a page offers them: each one's id, its button's label
+    (``labels``, in order), its kind (:func:`action_kind`) and the card it plays,
+    discards, gives or calls (or null). Kept: the views share it, never changing it."""
+    return [
+        {
+            "id": action.id,
+            "label": label,
+            "kind": action_kind(action),
+            "card": None if (card := getattr(action, "card", None)) is None else card.code,
+        }
+        for action, label in zip(actions, labels, strict=True)
+    ]
 
 
 _VIEW_FIELDS = tuple(f.name for f in dataclasses.fields(PlayerView) if f.name != "legal_actions")
@@ -417,7 +421,9 @@ def _view_parts(
             runs.append((shared, view))
         own = {name: convert(getattr(view, name)) for name, convert in _OWN_CONVERTERS}
         own["legal"] = (
-            [_legal(a, view, session) for a in view.legal_actions] if not table.finished else []
+            _legal(view.legal_actions, render.button_labels(view, session.seating))
+            if not table.finished
+            else []
         )
         own["hand_groups"] = [
             {
