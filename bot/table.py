@@ -277,7 +277,7 @@ class Change:
     @property
     def first_seq(self) -> int:
         """The seq of the first new log entry."""
-        return len(self.before.game.log)
+        return self.before.game.log_length
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,11 +323,11 @@ class Table:
     @property
     def seq(self) -> int:
         """The log's length: what a button of this turn carries."""
-        return len(self.game.log)
+        return self.game.log_length
 
     def at(self, seq: int) -> bool:
         """Whether the game runs and still stands at log length ``seq``."""
-        return not self.finished and len(self.game.log) == seq
+        return not self.finished and self.game.log_length == seq
 
     def seat_of(self, member: int) -> int | None:
         """The seat of the member ``member`` (resigned or not), or None for a stranger."""
@@ -444,7 +444,7 @@ class Table:
     def _check(self, seq: int | None) -> None:
         if self.finished:
             raise TableClosed(f"Game #{self.id} is over.")
-        if seq is not None and seq != len(self.game.log):
+        if seq is not None and seq != self.game.log_length:
             raise StaleTurn("That was for an earlier turn: it's over now.")
 
     def apply(self, seat: int, action: Action, seq: int | None = None) -> Change:
@@ -525,7 +525,7 @@ class Table:
             before=self,
             after=after,
             actor=actor,
-            entries=tuple(str(e) for e in game.log[len(before.log) :]),
+            entries=tuple(str(e) for e in game.log_from(before.log_length)),
             hands=hands,
             new_turn=game.turn != before.turn or bool(hands),
             result=result,

@@ -377,6 +377,15 @@ class Game:
         """Every deal and action so far, in order (holds hidden cards: never show it)."""
         return tuple(self._log)
 
+    @property
+    def log_length(self) -> int:
+        """How many entries :attr:`log` holds (a driver's turn counter), without copying it."""
+        return len(self._log)
+
+    def log_from(self, start: int) -> tuple[LogEntry, ...]:
+        """The log's entries from index ``start`` on (hidden cards: as :attr:`log`)."""
+        return tuple(self._log[start:])
+
     def hand_of(self, seat: int) -> tuple[Card, ...]:
         """The cards in ``seat``'s hand (hidden information: for tests and the owner only)."""
         return tuple(cards_in(self._split(seat)[0]))

@@ -141,7 +141,7 @@ class Computers:
         if forced is not None:
             return forced
         level = table.level_of(seat)
-        seq = len(game.log)
+        seq = game.log_length
         seed = hash((game.seed, seq, seat)) & ((1 << 62) - 1)
         asked = time.perf_counter()
         if level in QUICK_LEVELS:

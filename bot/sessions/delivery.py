@@ -319,7 +319,7 @@ class Delivery:
         button this turn's hint means, marked."""
         game = session.game
         view = game.view(seat)
-        seq = len(game.log)
+        seq = game.log_length
         labels = render.button_labels(view, session.seating)
         faces = self.faces()
         on_turn = not session.finished and view.turn == seat
@@ -710,7 +710,7 @@ class Delivery:
         wanted = not session.finished and seat is not None and not session.table.moves_itself(seat)
         self.queue(session, partial(self._drop_ping, session, seat if wanted else None))
         if wanted and seat is not None:
-            later = self._ping_later(session, seat, len(game.log))
+            later = self._ping_later(session, seat, game.log_length)
             self.background.spawn(later, f"ping-{session.id}")
 
     async def _ping_later(self, session: Session, seat: int, seq: int) -> None:

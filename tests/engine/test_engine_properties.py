@@ -419,3 +419,14 @@ def test_replaying_the_log_entry_by_entry() -> None:
     for entry in record["actions"]:
         replayed.replay(entry)
     assert snapshot(replayed) == snapshot(game)
+
+
+@settings(PROPERTY, max_examples=20)
+@given(configs, seeds, st.randoms(use_true_random=False), walks)
+def test_the_log_read_in_part_is_the_log(config, seed, rng, count) -> None:
+    """``log_length`` and ``log_from`` read the log without copying it whole."""
+    for game in walk(config, seed, rng, count):
+        log = game.log
+        assert game.log_length == len(log)
+        start = rng.randrange(len(log) + 2)
+        assert game.log_from(start) == log[start:]
