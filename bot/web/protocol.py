@@ -283,7 +283,20 @@ def _tableaus(tableaus: tuple[tuple[TableauPile, ...], ...]) -> list[list[Any]]:
 
 
 def _tricks(tricks: tuple[Trick, ...]) -> list[Any]:
-    return [_trick(trick) for trick in tricks]
+    # The engine keeps a hand's completed tricks in one tuple from state to state until
+    # the next trick completes: its JSON is kept by the tuple's identity (the tuple held
+    # here, so that its id is not reused while kept), the oldest let go past 4,096.
+    kept = _KEPT_TRICKS.get(id(tricks))
+    if kept is not None and kept[0] is tricks:
+        return kept[1]
+    made = [_trick(trick) for trick in tricks]
+    if len(_KEPT_TRICKS) >= 4096:
+        del _KEPT_TRICKS[next(iter(_KEPT_TRICKS))]
+    _KEPT_TRICKS[id(tricks)] = (tricks, made)
+    return made
+
+
+_KEPT_TRICKS: dict[int, tuple[tuple[Trick, ...], list[Any]]] = {}
 
 
 _CONVERT = {

@@ -152,3 +152,37 @@ async def test_a_view_unlike_the_others_is_not_given_their_shared_keys(
         assert [together[s]["scores"] for s in order] == [[0, 0], [7, 7], [0, 0]]
         for seat in order:
             assert texts[seat] == encode(together[seat]) == encode(views_of(session, (seat,))[seat])
+
+
+async def test_kept_tricks_are_each_states_own(tmp_path: Path) -> None:
+    """A hand's completed tricks are sent as the engine's view has them at every state,
+    though their JSON is kept from state to state (by the identity of the engine's tuple
+    of them) and shared between games."""
+    rng = random.Random(5)
+    async with running_web(tmp_path / "tuque.db") as web:
+        sessions = [await web.start("tuque", [ANN + 2 * n, BOB + 2 * n]) for n in range(2)]
+        most = 0
+        for _ in range(150):
+            await asyncio.sleep(0)  # the bot's forced moves, in tasks of their own
+            for session in sessions:
+                if session.table.finished:
+                    continue
+                game = session.table.game
+                sent = views_of(session, (None,))[None]["tricks"]
+                assert sent == [
+                    {
+                        "leader": trick.leader,
+                        "plays": [[seat, card.code] for seat, card in trick.plays],
+                        "winner": trick.winner,
+                    }
+                    for trick in game.view(None).tricks
+                ]
+                most = max(most, len(sent))
+                turn = game.turn
+                assert turn is not None
+                member = session.table.seats[turn].member
+                ids = [a.id for a in game.legal_actions(turn)]
+                if session.table.bot_to_move:
+                    continue  # a member's forced last card: the bot plays it, as a page waits
+                await web.sessions.act(session.id, member, session.table.seq, rng.choice(ids))
+        assert most >= 5
