@@ -159,8 +159,12 @@ def _cards(cards: Sequence[Card], trump: Suit | None, twins: bool) -> str:
 
 def _variant(view: PlayerView) -> Variant:
     """The variant as this game is set up (seats and pack for its options)."""
-    variant = VARIANTS[view.variant]
-    return variant.configured(view.options) if view.options is not None else variant
+    return _set_up(view.variant, view.options)
+
+
+def _set_up(name: str, options: Options | None) -> Variant:
+    variant = VARIANTS[name]
+    return variant.configured(options) if options is not None else variant
 
 
 def action_label(action: Action, view: PlayerView, seating: Seating | None = None) -> str:
@@ -179,7 +183,7 @@ def _action_label(
 ) -> str:
     # Kept: every change labels its turn's legal actions again (the hand message's
     # buttons, each web page's), and a label reads nothing of a view but its phase.
-    configured = VARIANTS[variant] if options is None else VARIANTS[variant].configured(options)
+    configured = _set_up(variant, options)
     return Wording(configured, names).label(action, phase)
 
 
@@ -258,7 +262,7 @@ def _past_bid(
 ) -> str:
     # Kept, as _action_label: every change of a hand tells its bids again (the table
     # message, each web page's words), and a bid's words read only these.
-    configured = VARIANTS[variant] if options is None else VARIANTS[variant].configured(options)
+    configured = _set_up(variant, options)
     return Wording(configured, names).narrate(seat, action, phase, past=True)
 
 
