@@ -458,7 +458,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
                 )
                 return
             self._challengers.pop(challenge_id, None)
-            await replies.deliver(
+            accepted = await replies.deliver(
                 f"game {session.id}: accept",
                 lambda: replies.edit_clicked(
                     interaction,
@@ -472,7 +472,10 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
             # The challenge's own interaction still lives (challenges expire first), so the
             # challenger's hand arrives as a follow-up under "Challenge sent".
             greetings.append((challenger, 0, f"Game #{session.id} is on."))
-        await self.sessions.open(session, greetings)
+        # The challenge, now saying the game is on, starts the game's thread: one post
+        # fewer at a game's start, where a crowd's starts share the bot's request budget.
+        starter = challenge.message_id if accepted else None
+        await self.sessions.open(session, greetings, starter=starter)
 
     # --- lobbies --------------------------------------------------------------------------
 
@@ -575,11 +578,11 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
             self._members.pop(lobby.id, None)
             await _tell_not_posted(interaction, f"lobby {lobby.id}", off)
 
-    async def _show(self, lobby: LobbyRow, what: str) -> None:
+    async def _show(self, lobby: LobbyRow, what: str) -> bool:
         """Edit the lobby's message to show ``lobby`` (after a change whose click was not
-        answered with the lobby: expiry, a refused start)."""
+        answered with the lobby: expiry, a refused start). Returns whether it did."""
         if lobby.message_id is None:
-            return
+            return False
         message = self.bot.get_partial_messageable(lobby.channel_id).get_partial_message(
             lobby.message_id
         )
@@ -588,7 +591,7 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
             view = lobby_view(latest, activity=self.bot.activities)
             await message.edit(embed=render.lobby_embed(latest), view=view)
 
-        await replies.deliver(f"lobby {lobby.id}: {what}", self._showing(lobby.id, edit))
+        return await replies.deliver(f"lobby {lobby.id}: {what}", self._showing(lobby.id, edit))
 
     def _showing(
         self, lobby_id: int, edit: Callable[[LobbyRow], Awaitable[object]]
@@ -826,11 +829,11 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
             await self._show(lobby, "start refused")
             return
         if clicked_lobby:
-            await replies.deliver(
+            shown = await replies.deliver(
                 f"lobby {lobby.id}: start", self._showing(lobby.id, partial(_answer, interaction))
             )
         else:
-            await self._show(lobby, "start")
+            shown = await self._show(lobby, "start")
         # Each member gets their hand as the start shows it: the clicker as the answer,
         # the others as a follow-up of their newest interaction with the lobby while its
         # token lives; the rest are pinged in the game's thread (docs/bot.md, Lobbies).
@@ -846,7 +849,9 @@ class LobbiesCog(TuqueCog, name="Lobbies"):
                 greetings.append((token, seat.number, note))
             else:
                 pinged.append(seat.number)
-        await self.sessions.open(session, greetings, pinged)
+        # The lobby's message, now saying the game is on, starts the game's thread.
+        starter = lobby.message_id if shown else None
+        await self.sessions.open(session, greetings, pinged, starter=starter)
         if lobby.rematch_of is not None:
             self.sessions.background.spawn(
                 self.sessions.delivery.retire_rematch_buttons(lobby.rematch_of, session.id),

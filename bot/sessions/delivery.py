@@ -65,6 +65,8 @@ log = logging.getLogger(__name__)
 
 UNKNOWN_CHANNEL = 10003
 """Discord's error code for a channel (or thread) that no longer exists."""
+THREAD_EXISTS = 160004
+"""Discord's error code for a thread started from a message that has one already."""
 OLD_MESSAGE_EDITS = 30046
 """Discord's error code for an edit of a message older than an hour, past the few an
 hour a channel is allowed."""
@@ -658,12 +660,14 @@ class Delivery:
         """Where the game's posts go: its thread, or its channel when it has none."""
         return self.client.get_partial_messageable(session.discord.thread_id or session.channel_id)
 
-    async def open_thread(self, session: Session) -> None:
+    async def open_thread(self, session: Session, starter: int | None = None) -> None:
         """Start the game's thread, once per game, where the server keeps threads on
-        (``threads_off``): a short message in the channel names the game and its
-        players, and starts the thread the table then plays in. Without the thread
-        permissions (or any refusal) the game plays in the channel, and says why in the
-        log only; the start message, which would point to no thread, is deleted."""
+        (``threads_off``), for the table to play in. It starts from ``starter``, a
+        message of the game's channel that announces the game already (an accepted
+        challenge, a started lobby), or else from a short message posted in the channel
+        that names the game and its players. Without the thread permissions (or any
+        refusal) the game plays in the channel, and says why in the log only; a start
+        message posted for it, which would point to no thread, is deleted."""
         if session.discord.thread_tried:
             return
         session.discord.thread_tried = True
@@ -674,6 +678,7 @@ class Delivery:
         started: list[discord.Message] = []
 
         async def start() -> None:
+            nonlocal starter
             # A thread needs the guild's channel, not a partial one (its guild is known).
             channel = self.client.get_channel(
                 session.channel_id
@@ -682,11 +687,19 @@ class Delivery:
                 return  # a game started in a thread (a Rematch clicked there) plays there
             if not isinstance(channel, discord.TextChannel):
                 raise TypeError("a game's thread starts in a text channel")
+            if starter is not None:
+                try:
+                    await self._thread_from(session, channel.get_partial_message(starter), name)
+                    return
+                except discord.NotFound as error:
+                    if error.code == UNKNOWN_CHANNEL:
+                        raise
+                    # Deleted meanwhile: a start message takes the announcement's place.
+                    starter = None
             if not started:
                 await self._slot(channel.id, "post")
                 started.append(await channel.send(text, nonce=post_nonce(session, "start")))
-            thread = await started[0].create_thread(name=name, auto_archive_duration=1440)
-            session.discord.thread_id = thread.id
+            await self._thread_from(session, started[0], name)
 
         if not await replies.deliver(f"game {session.id}: thread", start):
             log.info("game %d: no thread (refused or failed); it plays in the channel", session.id)
@@ -694,6 +707,23 @@ class Delivery:
                 await replies.deliver(
                     f"game {session.id}: start message deletion", started[0].delete
                 )
+
+    @staticmethod
+    async def _thread_from(
+        session: Session, message: discord.Message | discord.PartialMessage, name: str
+    ) -> None:
+        """Start the game's thread from ``message`` (a public thread, archived after a
+        day without a post). Raises what Discord refuses, but the refusal of a thread
+        that a try whose answer was lost made already: that thread is the game's."""
+        try:
+            thread = await message.create_thread(name=name, auto_archive_duration=1440)
+        except discord.HTTPException as error:
+            if error.code != THREAD_EXISTS:
+                raise
+            # A thread started from a message shares the message's id.
+            session.discord.thread_id = message.id
+            return
+        session.discord.thread_id = thread.id
 
     # --- the ping on a member's turn ---------------------------------------------------
 

@@ -418,18 +418,23 @@ class GameSessions:
         session: Session,
         greetings: Sequence[tuple[discord.Interaction, int, str]],
         pinged: Sequence[int] = (),
+        *,
+        starter: int | None = None,
     ) -> None:
         """Show a game ``start`` stored: each ``(interaction, seat, note)`` of
         ``greetings`` gets that seat's hand view as its answer (or a follow-up), the
-        table is posted, the members of the ``pinged`` seats and of the greetings that
-        failed are mentioned in the game's thread with a "Show my hand" button, the
-        first turn's timer starts and a computer on turn plays. Discord's failures are
-        logged and never raised: the game is stored already."""
+        game's thread starts (from ``starter``, the id of a message in the game's
+        channel that announces the game, else from a start message:
+        ``Delivery.open_thread``), the table is posted, the members of the ``pinged``
+        seats and of the greetings that failed are mentioned in the game's thread with a
+        "Show my hand" button, the first turn's timer starts and a computer on turn
+        plays. Discord's failures are logged and never raised: the game is stored
+        already."""
         missed = list(pinged)
         for interaction, seat, note in greetings:
             if not await self.delivery.send_hand_after_commit(interaction, session, seat, note):
                 missed.append(seat)
-        await self.delivery.open_thread(session)
+        await self.delivery.open_thread(session, starter)
         await self.delivery.update_table(session)
         if missed:
             self.delivery.call_to_hands(session, sorted(missed))

@@ -316,6 +316,12 @@ async def test_bad_lobby_clicks_are_explained_and_change_nothing(table: Table) -
         game_id = game_of_lobby(t)
         session = bot.sessions.session(game_id)
         assert session is not None
+        # The lobby's message, which now says the game is on, starts the game's thread.
+        await t.double.wait_until(lambda: session.discord.table_message_id is not None, 10)
+        started = lobby_message(t)
+        assert session.discord.thread_id == started.id
+        assert f"Game #{game_id} is on" in str(started.embeds)
+        assert t.double.message(session.discord.table_message_id).channel.id == started.id
         # A stranger pressing the game's Show my hand gets told, and sees no card.
         show = next(b.custom_id for b in table_message(t).buttons if b.label == "Show my hand")
         rec = await t.double.click(t.eve, table_message(t), show)  # type: ignore[arg-type]

@@ -110,10 +110,10 @@ async def test_the_table_is_a_picture_with_one_status_line(table: Table) -> None
 async def test_a_game_between_members_pings_each_turn_in_its_thread(table: Table) -> None:
     """One whole game between members. Discord notifies on a new message, never on an
     edit: each member's turn brings a new message that mentions them (never edited),
-    deleted once they have acted; one a game at a time, none at the end. A short
-    message in the channel names the game and starts its thread; the table, the pings
-    and hand results go there; the channel keeps the challenge, that start and the
-    game's result."""
+    deleted once they have acted; one a game at a time, none at the end. The
+    challenge, which now says the game is on, starts the game's thread (no start
+    message: one global-limit post fewer at each start); the table, the pings and hand
+    results go there; the channel keeps the challenge and the game's result."""
     t = table
     async with running_bot(t, turn_ping_delay_seconds=0) as bot:
         game_id = await challenge_and_accept(t, target=5)
@@ -129,9 +129,9 @@ async def test_a_game_between_members_pings_each_turn_in_its_thread(table: Table
     (thread,) = t.guild.threads.values()
     assert shown.channel.id == thread.id and thread.parent_id == t.channel.id
     start = t.double.message(thread.id)
-    assert start.channel.id == t.channel.id and not start.history
-    title = f"**Tuque · game #{game_id}**"
-    assert start.text == f"{title}: ann vs bob, first to 5 points. The table is in the thread."
+    assert start.channel.id == t.channel.id and not start.buttons
+    assert start.text == f"bob accepted the challenge from <@{t.ann.id}>: game #{game_id} is on."
+    assert "challenges you" in start.history[0].content, "the challenge's own message"
     assert thread.name == f"Game #{game_id} · Tuque"
     assert all(m.channel.id == thread.id for m in every)
     in_thread = [m.text for m in t.double.channel_messages(thread)]
@@ -140,8 +140,70 @@ async def test_a_game_between_members_pings_each_turn_in_its_thread(table: Table
     in_channel = [m.text for m in t.double.channel_messages(t.channel)]
     assert not any("Hand 1 result" in text or "it's your turn" in text for text in in_channel)
     assert sum("Game over" in text for text in in_channel) == 1
+    assert not any("The table is in the thread" in text for text in in_channel)
     with_rematch = [m for m in game_posts(t) if any(b.label == "Rematch" for b in m.buttons)]
     assert len(with_rematch) == 2
+    t.double.check()
+
+
+async def test_a_game_against_the_computer_starts_its_thread_from_a_start_message(
+    table: Table,
+) -> None:
+    """``/tuque bot`` has no public message of its own (its answer is the member's hand):
+    a short message in the channel names the game and its players and starts its
+    thread, where the table plays."""
+    t = table
+    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
+        rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", variant="euchre")
+        await rec.settled()
+        (session,) = bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)
+        await _settled(t, session)
+        (thread,) = t.guild.threads.values()
+        start = t.double.message(thread.id)
+        assert start.channel.id == t.channel.id and not start.history
+        text = render.start_text(session.game.view(None), session.seating, session.id)
+        assert start.text == text and f" · game #{session.id}**: ann & " in text
+        assert table_message(t).channel.id == thread.id == session.discord.thread_id
+    t.double.check()
+
+
+async def test_a_thread_made_by_a_try_whose_answer_was_lost_is_the_games(
+    table: Table,
+) -> None:
+    """Discord starts the thread but its answer is lost (503): the try after it meets
+    "a thread has already been created for this message" (160004), and that thread,
+    which shares the message's id, is the game's: the table plays in it."""
+    t = table
+    t.double.fail("POST /channels/{channel_id}/messages/{message_id}/threads", 503, performed=True)
+    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        await _settled(t, session)
+        (thread,) = t.guild.threads.values()
+        assert session.discord.thread_id == thread.id
+        assert table_message(t).channel.id == thread.id
+    problems = t.double.take_problems()
+    assert len(problems) == 1 and "400 160004" in problems[0]
+    t.double.check()
+
+
+async def test_a_challenge_gone_before_its_thread_gives_way_to_a_start_message(
+    table: Table,
+) -> None:
+    """The accepted challenge cannot start the thread (Discord answers 404: deleted by
+    a moderator meanwhile): a start message in the channel starts it instead."""
+    t = table
+    t.double.fail("POST /channels/{channel_id}/messages/{message_id}/threads", 404)
+    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        await _settled(t, session)
+        (thread,) = t.guild.threads.values()
+        start = t.double.message(thread.id)
+        assert start.text == render.start_text(session.game.view(None), session.seating, game_id)
+        assert table_message(t).channel.id == thread.id
     t.double.check()
 
 
