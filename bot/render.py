@@ -43,7 +43,7 @@ from bot.store import (
     SeatRow,
 )
 from bot.table import Ending, Note, NoteKind, Result
-from engine.actions import Action, Bid, Discard, OrderUp, Play, TakeUp, parse_action
+from engine.actions import Action, Ask, Bid, Discard, OrderUp, Play, TakeUp, parse_action
 from engine.cards import Card, Suit, cards_in, is_trump
 from engine.game import Game
 from engine.players.heuristic import known_partner
@@ -173,7 +173,7 @@ def action_label(action: Action, view: PlayerView, seating: Seating | None = Non
     The terminal's words (:meth:`engine.wording.Wording.action_label`), with
     ``seating``'s names for the seats an action names (default ``Seat 1``...).
     """
-    names = seating.names if seating else tuple(f"Seat {s + 1}" for s in range(view.players))
+    names = _names(view, seating) if isinstance(action, Ask) else ()
     return _action_label(action, view.phase, view.variant, view.options, names)
 
 
@@ -196,15 +196,22 @@ def button_label(action: Action, view: PlayerView, seating: Seating | None = Non
     suit shown by its symbol only where the words would be wider than a phone's button
     (about 25 characters at 360 px): ``Bid 8 ♥ alone with widow`` for ``Bid 8 in ♥
     hearts, alone after the widow``, ``Order it up, ♥ trump``."""
-    names = seating.names if seating else tuple(f"Seat {s + 1}" for s in range(view.players))
+    names = _names(view, seating) if isinstance(action, Ask) else ()
     return _button_label(action, view.phase, view.variant, view.options, names)
 
 
 def button_labels(view: PlayerView, seating: Seating | None = None) -> tuple[str, ...]:
     """The labels of ``view``'s legal actions' buttons, in their order
     (:func:`button_label` of each)."""
-    names = seating.names if seating else tuple(f"Seat {s + 1}" for s in range(view.players))
+    # Only a loner's request for a card names a seat (Ask, offered in its phase only):
+    # every other turn's labels read no name, and are kept for every table alike.
+    names = _names(view, seating) if view.phase is Phase.CARD_REQUEST else ()
     return _button_labels(view.legal_actions, view.phase, view.variant, view.options, names)
+
+
+def _names(view: PlayerView, seating: Seating | None) -> tuple[str, ...]:
+    """The seats' names a label says (default ``Seat 1``...)."""
+    return seating.names if seating else tuple(f"Seat {s + 1}" for s in range(view.players))
 
 
 @functools.lru_cache(maxsize=4096)

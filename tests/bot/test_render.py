@@ -781,6 +781,17 @@ def test_a_kept_label_is_its_own_phases_and_names() -> None:
     other = render.Seating(("Eve", "Fay", "Gus", "Hal"), (102, None, None, None))
     assert render.action_label(Ask(2), view, seating) == "Ask Cleo for a card"
     assert render.action_label(Ask(2), view, other) == "Ask Gus for a card"
+    # A turn whose labels name no seat is kept once for every table, whatever its names.
+    assert render.button_labels(view, seating) is render.button_labels(view, other)
+    # A loner's request for a card names the partners of its own table (six-hand, R6).
+    six = ("Ann", "Bob", "Cleo", "Dev", "Eve", "Fay")
+    asking = drawing._advanced("six_hand", 1, lambda v: v.phase is Phase.CARD_REQUEST)
+    assert asking.phase is Phase.CARD_REQUEST and asking.turn is not None
+    view = asking.view(asking.turn)
+    assert view.legal_actions == (Pass(), Ask(0), Ask(4))
+    for names in (six, tuple(n.upper() for n in six)):
+        labels = render.button_labels(view, render.Seating(names, (101, *(None,) * 5)))
+        assert labels[1:] == (f"Ask {names[0]} for a card", f"Ask {names[4]} for a card")
 
 
 def test_wins_and_losses_and_ratings_read_alike() -> None:
