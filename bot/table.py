@@ -331,7 +331,10 @@ class Table:
 
     def seat_of(self, member: int) -> int | None:
         """The seat of the member ``member`` (resigned or not), or None for a stranger."""
-        return next((s.number for s in self.seats if s.member == member), None)
+        for seat in self.seats:  # a loop, not next() of a generator: asked every click
+            if seat.member == member:
+                return seat.number
+        return None
 
     @property
     def rated(self) -> bool:
