@@ -123,14 +123,16 @@ class Priority(enum.IntEnum):
     """Any other table edit (a computer's card, a trick gathered mid-hand)."""
     CLEANUP = 3
     """Taking away what no longer matters (the ping of a turn that is over): nobody
-    waits for it, so it goes after every table that waits, within its allowance."""
+    waits for it, so it goes after every table that waits, within its allowance (a
+    minute: past the stretch of a crowd's start when every table waits, where its
+    deletions took half the budget for ten seconds at an allowance of 5 s)."""
 
 
 ALLOWANCE: dict[Priority, float] = {
     Priority.RESULT: 0.0,
     Priority.TURN: 0.25,
     Priority.ROUTINE: 1.0,
-    Priority.CLEANUP: 5.0,
+    Priority.CLEANUP: 60.0,
 }
 """Seconds a request of each priority lets the more urgent ones that came after it go
 first. A fresh result goes before a table that waited less than a second for a

@@ -810,7 +810,10 @@ class Delivery:
                     await message.delete()
                     return
 
-        with self.budget.priority(Priority.CLEANUP):
+        # Its turn is taken before the call, outside a try's timeout: while every table
+        # waits, a clean-up waits longer than a try may take (ALLOWANCE).
+        await self.budget.turn(Priority.CLEANUP)
+        with self.budget.prepaid(), self.budget.priority(Priority.CLEANUP):
             await replies.deliver(f"game {session.id}: ping deletion", delete)
         # Forgotten even when Discord refused (a ping that cannot be deleted must not
         # keep the next one from being posted), and only if no newer ping stands.

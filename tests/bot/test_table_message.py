@@ -13,6 +13,7 @@ import sqlite3
 from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from e2e import (
     Table,
     action_buttons,
@@ -24,7 +25,9 @@ from e2e import (
     table_message,
 )
 
-from bot import render
+from bot import budget as budget_module
+from bot import render, replies
+from bot.budget import Priority
 from bot.client import TuqueBot
 from bot.sessions import Session
 from tests.discord_double.models import (
@@ -252,6 +255,46 @@ async def test_a_ping_whose_deletion_discord_has_not_answered_holds_up_nothing(
         assert standing.content.startswith(f"<@{on_turn}>")
         assert t.double.message(first.id).deleted
     t.double.check()
+
+
+async def test_a_ping_deletion_that_waits_longer_than_a_try_still_deletes_the_ping(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While every table waits for the budget, a ping's deletion lets them go first for
+    up to a minute (``ALLOWANCE``): it waits for its turn outside a try's timeout, so a
+    wait longer than every try together still deletes the ping once a turn comes (a
+    deletion whose wait counted against its tries gave up, and the ping stood)."""
+    t = table
+    monkeypatch.setattr(replies, "CALL_TIMEOUT", 0.5)
+    monkeypatch.setattr(replies, "RETRY_DELAYS", (0.1,))
+    monkeypatch.setattr(budget_module, "LEASE", 60.0)  # the turns held do not lapse
+    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        await t.double.wait_until(lambda: _pings(t), 10)
+        (first,) = _pings(t)
+        budget = bot.sessions.delivery.budget
+        loop = asyncio.get_running_loop()
+        held = 0
+        while budget._room(loop):  # every turn taken: whatever comes next waits
+            await budget.turn(Priority.RESULT)
+            held += 1
+        # The member pinged acts (the click's answer goes past the budget: its own).
+        seq = len(session.game.log)
+        user = {t.ann.id: t.ann, t.bob.id: t.bob}[session.table.seats[session.game.turn].member]  # type: ignore[index]
+        message = newest_hand(t, user)
+        assert message is not None
+        mine = [b for b in action_buttons(message) if f":{seq}:" in b]
+        await (await t.double.click(user, message, mine[0])).response()
+        # Forgotten as the turn passed, and its deletion waiting for a turn.
+        await t.double.wait_until(lambda: session.discord.ping_message_id != first.id, 10)
+        await asyncio.sleep(1.5)  # longer than both tries of 0.5 s and the pause between
+        assert not t.double.message(first.id).deleted
+        for _ in range(held):
+            with budget.prepaid():  # a turn given up: its place is free
+                pass
+        await t.double.wait_until(lambda: t.double.message(first.id).deleted, 10)
 
 
 async def test_without_the_thread_permission_the_game_plays_in_the_channel(
