@@ -63,6 +63,15 @@ async def _settled(t: Table, session: Session) -> None:
     await t.double.idle()
 
 
+async def _computers_game(t: Table, bot: TuqueBot) -> Session:
+    """Ann's ``/tuque bot`` game of Euchre in the channel, once its posts are delivered."""
+    rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", variant="euchre")
+    await rec.settled()
+    (session,) = bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)
+    await _settled(t, session)
+    return session
+
+
 async def _play_out(t: Table, bot: TuqueBot, game_id: int, seed: int) -> list[int | None]:
     """Members click random legal actions to the game's end. Before each click, checks
     the ping: at most one live, and it mentions the member on turn. Returns who was on
@@ -157,10 +166,7 @@ async def test_a_game_against_the_computer_starts_its_thread_from_a_start_messag
     thread, where the table plays."""
     t = table
     async with running_bot(t, turn_ping_delay_seconds=0) as bot:
-        rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", variant="euchre")
-        await rec.settled()
-        (session,) = bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)
-        await _settled(t, session)
+        session = await _computers_game(t, bot)
         (thread,) = t.guild.threads.values()
         start = t.double.message(thread.id)
         assert start.channel.id == t.channel.id and not start.history
@@ -365,10 +371,7 @@ async def test_a_rematch_clicked_in_the_games_thread_gets_a_table_and_thread_of_
     plays in it. Nothing is refused."""
     t = table
     async with running_bot(t, turn_ping_delay_seconds=0) as bot:
-        rec = await t.double.slash(t.ann, t.channel, "tuque", "bot", variant="euchre")
-        await rec.settled()
-        (first,) = bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)
-        await _settled(t, first)
+        first = await _computers_game(t, bot)
         resign = await t.double.slash(t.ann, t.channel, "tuque", "resign")
         await resign.settled()
         assert resign.original is not None
