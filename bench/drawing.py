@@ -4,12 +4,14 @@ Usage::
 
     python -m bench.drawing                            # this checkout, 3 rounds
     python -m bench.drawing --base ../before --rounds 4
+    python -m bench.drawing --games 40 --pictures 480  # a few tables, their texts all kept
 
 Every table edit on Discord draws the table's picture in the bot's drawing process, so
 a picture's CPU is paid at every card. A round draws ``--pictures`` tables in a fresh
 process: the public views of ``--games`` seeded games (Tuque, Euchre, three-hand and
 six-hand in turn, each played with seeded random legal actions, its seats named after
-the game so that no two games share names), taken in turns one state of each game at a
+the game so that no two games share names; by default 300, a crowd's tables, whose
+names outnumber what a small cache keeps), taken in turns one state of each game at a
 time as the tables of a busy bot take turns; each state is drawn once, after as many
 untimed pictures of other games (the process's caches as a long-running bot has them,
 never this state's pictures). It prints the CPU milliseconds a picture (the process's
@@ -195,8 +197,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", metavar="DIR", help="compare with the checkout at DIR")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of each checkout")
-    parser.add_argument("--games", type=int, default=40, help="games drawn in turn")
-    parser.add_argument("--pictures", type=int, default=480, help="pictures timed a round")
+    parser.add_argument("--games", type=int, default=300, help="games drawn in turn")
+    parser.add_argument("--pictures", type=int, default=1800, help="pictures timed a round")
     parser.add_argument("--round", nargs=2, type=int, help=argparse.SUPPRESS)
     parser.add_argument("--keep", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -429,7 +429,15 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
     return font
 
 
-@lru_cache(maxsize=1024)
+_KEPT_TEXTS = 8192
+"""How many texts' masks, widths and cuts the drawing keeps. Every table names its seats,
+so the texts drawn grow with the tables a bot keeps busy: 300 games draw some 2,000
+masks in turn, and with 1,024 kept each picture rendered its names again, 3.9 ms of CPU
+a picture instead of 2.05 (``bench.drawing --games 300``, issue 41). 8,192 keep the
+texts of some 1,200 busy games."""
+
+
+@lru_cache(maxsize=_KEPT_TEXTS)
 def _text_mask(
     text: str, size: int, bold: bool, anchor: str
 ) -> tuple[ImagingCore, tuple[int, int]]:
@@ -439,8 +447,9 @@ def _text_mask(
 
     The same words recur from picture to picture (names, counts, labels) and FreeType's
     rendering was a quarter of a picture's CPU: each is rendered once. A mask is about
-    5 KB, 12 KB at most (the words are cut to their room): about 5 MB for the 1,024 kept,
-    12 MB at most. A bold text is stroked in its own colour, so one mask draws it.
+    4 KB, 10 KB at most (the words are cut to their room): about 30 MB for the
+    :data:`_KEPT_TEXTS` kept, 85 MB at most. A bold text is stroked in its own colour, so
+    one mask draws it.
     """
     core, (x, y) = _font(size).getmask2(
         text, "L", stroke_width=_K // 2 if bold else 0, anchor=anchor, stroke_filled=True
@@ -536,7 +545,7 @@ def _shape(
     return _Sprite(tuple(fills), tuple(blends))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2 * _KEPT_TEXTS)  # a cut name asks for each shorter one
 def _width(text: str, size: int) -> float:
     """``text``'s width in picture pixels, at ``size``."""
     return _font(size).getlength(text) / _K + 1
@@ -558,7 +567,7 @@ def _plain(name: str) -> str:
     return " ".join(kept.split())
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=_KEPT_TEXTS)
 def _cut(text: str, size: int, room: float) -> str:
     """``text`` cut to fit ``room`` pixels at ``size``, ending with an ellipsis if cut."""
     if _width(text, size) <= room:
