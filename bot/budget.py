@@ -47,6 +47,7 @@ from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from types import SimpleNamespace
+from typing import Any
 
 import aiohttp
 from discord.http import Route
@@ -62,10 +63,12 @@ __all__ = [
     "INVALID_WINDOW",
     "LEASE",
     "PRIORITY",
+    "TRY_DEADLINE",
     "InvalidRequests",
     "Priority",
     "RequestBudget",
     "counts_globally",
+    "pacing",
 ]
 
 log = logging.getLogger(__name__)
@@ -141,6 +144,42 @@ the budget's turns, each is still edited about every (tables ÷ pace) seconds.""
 
 PRIORITY: ContextVar[Priority] = ContextVar("tuque_priority", default=Priority.RESULT)
 """The priority of the requests this task makes (set with :meth:`RequestBudget.priority`)."""
+
+
+TRY_DEADLINE: ContextVar[tuple[asyncio.Timeout, asyncio.Task[Any]] | None] = ContextVar(
+    "tuque_try_deadline", default=None
+)
+"""The timeout of the try a request is made in, and the task that made the try
+(:func:`bot.replies.deliver` sets them): its clock stops while that task waits for the
+bot's own pacing (:func:`pacing`)."""
+
+
+@contextlib.contextmanager
+def pacing() -> Iterator[None]:
+    """A wait of the bot's own pacing (a turn of the budget, a channel's slot): the try's
+    clock (:data:`TRY_DEADLINE`) stops inside, and the try keeps the time it had left.
+    A try is given time for Discord to answer, not for the bot's queue: while a crowd's
+    tables wait, a turn can take longer than every try together, and a post that must
+    land (a result) would fail with none of it sent."""
+    tried = TRY_DEADLINE.get()
+    # Only in the try's own task: a task it started has a copy of its context, and may
+    # outlive the try, whose timeout can then no longer be moved.
+    if tried is None or tried[1] is not asyncio.current_task():
+        yield
+        return
+    deadline = tried[0]
+    when = None if deadline.expired() else deadline.when()
+    if when is None:
+        yield
+        return
+    loop = asyncio.get_running_loop()
+    left = when - loop.time()
+    deadline.reschedule(None)
+    try:
+        yield
+    finally:
+        if not deadline.expired():
+            deadline.reschedule(loop.time() + left)
 
 
 @dataclass(slots=True)
@@ -367,15 +406,16 @@ class RequestBudget:
         if not counts_globally(str(params.url)):
             return
         ticket = _PREPAID.get()
-        if ticket is not None and not ticket.used:
-            ticket.used = True
-        else:
-            await self.turn(PRIORITY.get())
         loop = asyncio.get_running_loop()
-        try:
-            await self._leave(loop)
-        finally:
-            self._used(loop)
+        with pacing():
+            if ticket is not None and not ticket.used:
+                ticket.used = True
+            else:
+                await self.turn(PRIORITY.get())
+            try:
+                await self._leave(loop)
+            finally:
+                self._used(loop)
         self.sent += 1
 
     def _departs(self, loop: asyncio.AbstractEventLoop) -> float:

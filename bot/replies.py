@@ -44,6 +44,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from bot.budget import TRY_DEADLINE
 from bot.store import StoreClosed
 
 __all__ = [
@@ -75,7 +76,9 @@ DEFER_AFTER = 2.0
 RETRY_DELAYS = (0.5, 2.0, 5.0)
 """Seconds between the attempts of a Discord call that follows a stored action."""
 CALL_TIMEOUT = 20.0
-"""Seconds one attempt may take, discord.py's own rate-limit waits and 5xx retries included."""
+"""Seconds one attempt may take, discord.py's own rate-limit waits and 5xx retries
+included, the bot's own pacing not (the request budget's turn, a channel's slot:
+:func:`bot.budget.pacing`)."""
 
 NONCE_LENGTH = 24
 """Characters of a post's nonce: 15 bytes in base32 (Discord takes at most 25)."""
@@ -270,17 +273,25 @@ async def deliver(what: str, call: Callable[[], Awaitable[object]]) -> bool:
 
     Returns whether it succeeded; a final failure is logged once and never
     raised. ``what`` names the game or challenge and the call, never a card. Each try
-    after the first runs with :data:`RETRY` set.
+    after the first runs with :data:`RETRY` set. A try has :data:`CALL_TIMEOUT` seconds,
+    not counting its waits for the bot's own pacing (:func:`bot.budget.pacing`).
     """
     failure = ""
     retry: Retry | None = None
+    task = asyncio.current_task()
+    assert task is not None, "deliver runs in a task"
     for delay in (0.0, *RETRY_DELAYS):
         if delay:
             await asyncio.sleep(delay)
         marked = RETRY.set(retry)
         try:
-            async with asyncio.timeout(CALL_TIMEOUT):
-                await call()
+            async with asyncio.timeout(CALL_TIMEOUT) as deadline:
+                # The budget's turn and a channel's slot stop this try's clock (pacing).
+                timed = TRY_DEADLINE.set((deadline, task))
+                try:
+                    await call()
+                finally:
+                    TRY_DEADLINE.reset(timed)
             return True
         except TimeoutError:
             failure = f"no answer in {CALL_TIMEOUT:.0f} s"

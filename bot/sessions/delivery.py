@@ -34,7 +34,7 @@ from typing import Any
 import discord
 
 from bot import render, replies
-from bot.budget import Priority, RequestBudget
+from bot.budget import Priority, RequestBudget, pacing
 from bot.drawing import draw_table
 from bot.emojis import CardFaces
 from bot.layout import (
@@ -511,7 +511,8 @@ class Delivery:
         loop = asyncio.get_running_loop()
         start = max(not_before, loop.time(), self._next.get((channel_id, kind), 0.0))
         self._next[channel_id, kind] = start + self.table_gap
-        await asyncio.sleep(start - loop.time())
+        with pacing():  # a busy channel's turns are no part of a try's time
+            await asyncio.sleep(start - loop.time())
 
     async def _table(self, session: Session) -> tuple[discord.ui.LayoutView, bytes]:
         """The table message as the game stands: its layout and its picture, drawn in
@@ -810,10 +811,9 @@ class Delivery:
                     await message.delete()
                     return
 
-        # Its turn is taken before the call, outside a try's timeout: while every table
-        # waits, a clean-up waits longer than a try may take (ALLOWANCE).
-        await self.budget.turn(Priority.CLEANUP)
-        with self.budget.prepaid(), self.budget.priority(Priority.CLEANUP):
+        # While every table waits, a clean-up waits longer than a try may take
+        # (ALLOWANCE): its wait stops the try's clock (budget.pacing).
+        with self.budget.priority(Priority.CLEANUP):
             await replies.deliver(f"game {session.id}: ping deletion", delete)
         # Forgotten even when Discord refused (a ping that cannot be deleted must not
         # keep the next one from being posted), and only if no newer ping stands.

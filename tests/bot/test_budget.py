@@ -26,7 +26,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot import budget as budget_module
-from bot.budget import AHEAD, ALLOWANCE, CATCH_UP, Priority, RequestBudget, counts_globally
+from bot import replies
+from bot.budget import (
+    AHEAD,
+    ALLOWANCE,
+    CATCH_UP,
+    TRY_DEADLINE,
+    Priority,
+    RequestBudget,
+    counts_globally,
+    pacing,
+)
 
 
 async def _full(budget: RequestBudget) -> None:
@@ -369,6 +379,60 @@ async def test_a_turn_taken_before_drawing_covers_the_edit(
             again.cancel()
             await asyncio.gather(again, return_exceptions=True)
     assert budget.sent == 1
+
+
+async def test_a_wait_for_a_turn_is_no_part_of_a_tries_time(
+    discord_api: _Discord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A post delivered with tries of 0.2 s waits longer than that for its turn, and is
+    sent once the turn comes: the try's clock stopped while it waited (a try that
+    counted the wait timed out, and its post was never sent)."""
+    monkeypatch.setattr(replies, "CALL_TIMEOUT", 0.2)
+    monkeypatch.setattr(replies, "RETRY_DELAYS", ())
+    monkeypatch.setattr(budget_module, "LEASE", 60.0)  # the turns held do not lapse
+    budget = RequestBudget(2)
+    loop = asyncio.get_running_loop()
+    async with aiohttp.ClientSession(trace_configs=[budget.trace]) as session:
+        held = 0
+        while budget._room(loop):
+            await budget.turn(Priority.RESULT)
+            held += 1
+        post = asyncio.create_task(
+            replies.deliver("a result", lambda: _get(session, "/channels/1/messages"))
+        )
+        await _until(lambda: budget.waiting == 1)
+        await asyncio.sleep(0.5)  # longer than the try
+        assert not post.done()
+        for _ in range(held):
+            with budget.prepaid():  # a turn given up: its place is free
+                pass
+        assert await post
+    assert discord_api.arrived == ["/api/v10/channels/1/messages"]
+
+
+async def test_pacing_stops_the_tries_clock_and_keeps_the_time_it_had_left() -> None:
+    """Inside ``pacing`` the try's timeout does not run; after it, the try has what it
+    had left, and then times out. A task the try started does not stop its clock."""
+    task = asyncio.current_task()
+    assert task is not None
+    paced = False
+    with pytest.raises(TimeoutError):
+        async with asyncio.timeout(0.3) as deadline:
+            TRY_DEADLINE.set((deadline, task))
+            with pacing():
+                await asyncio.sleep(0.5)
+            paced = True
+            await asyncio.sleep(30)
+    assert paced
+
+    async def paced_elsewhere() -> None:
+        with pacing():
+            await asyncio.sleep(30)
+
+    with pytest.raises(TimeoutError):
+        async with asyncio.timeout(0.3) as deadline:
+            TRY_DEADLINE.set((deadline, task))
+            await asyncio.create_task(paced_elsewhere())
 
 
 async def test_edits_whose_pictures_are_ready_at_once_still_leave_paced(

@@ -267,9 +267,9 @@ async def test_a_ping_deletion_that_waits_longer_than_a_try_still_deletes_the_pi
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """While every table waits for the budget, a ping's deletion lets them go first for
-    up to a minute (``ALLOWANCE``): it waits for its turn outside a try's timeout, so a
-    wait longer than every try together still deletes the ping once a turn comes (a
-    deletion whose wait counted against its tries gave up, and the ping stood)."""
+    up to a minute (``ALLOWANCE``): its wait for a turn stops its try's clock, so a wait
+    longer than every try together still deletes the ping once a turn comes (a deletion
+    whose wait counted against its tries gave up, and the ping stood)."""
     t = table
     monkeypatch.setattr(replies, "CALL_TIMEOUT", 0.5)
     monkeypatch.setattr(replies, "RETRY_DELAYS", (0.1,))
@@ -301,6 +301,53 @@ async def test_a_ping_deletion_that_waits_longer_than_a_try_still_deletes_the_pi
             with budget.prepaid():  # a turn given up: its place is free
                 pass
         await t.double.wait_until(lambda: t.double.message(first.id).deleted, 10)
+
+
+async def test_a_ping_that_waits_longer_than_every_try_for_its_turn_is_still_posted(
+    table: Table, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A post waits for the budget's turn while every table waits (seconds in a crowd):
+    that wait stops its try's clock (``budget.pacing``), so a wait longer than every try
+    together still posts it once a turn comes, once (a post whose wait counted against
+    its tries failed them all: "ping failed after 2 tries", and nobody was pinged)."""
+    t = table
+    monkeypatch.setattr(replies, "CALL_TIMEOUT", 0.5)
+    monkeypatch.setattr(replies, "RETRY_DELAYS", (0.1,))
+    monkeypatch.setattr(budget_module, "LEASE", 60.0)  # the turns held do not lapse
+    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
+        game_id = await challenge_and_accept(t, target=5)
+        session = bot.sessions.session(game_id)
+        assert session is not None
+        await t.double.wait_until(lambda: _pings(t), 10)
+        (first,) = _pings(t)
+        budget = bot.sessions.delivery.budget
+        loop = asyncio.get_running_loop()
+        held = 0
+        while budget._room(loop):  # every turn taken: whatever comes next waits
+            await budget.turn(Priority.RESULT)
+            held += 1
+        seq = len(session.game.log)
+        user = {t.ann.id: t.ann, t.bob.id: t.bob}[session.table.seats[session.game.turn].member]  # type: ignore[index]
+        message = newest_hand(t, user)
+        assert message is not None
+        mine = [b for b in action_buttons(message) if f":{seq}:" in b]
+        await (await t.double.click(user, message, mine[0])).response()
+        next_seat = session.game.turn
+        assert next_seat is not None and not session.table.moves_itself(next_seat)
+        next_member = session.table.seats[next_seat].member
+        await asyncio.sleep(1.5)  # longer than both tries of 0.5 s and the pause between
+        assert [m.id for m in _pings(t, deleted=True)] == [first.id], "nothing sent yet"
+        for _ in range(held):
+            with budget.prepaid():  # a turn given up: its place is free
+                pass
+        await t.double.wait_until(
+            lambda: any(m.content.startswith(f"<@{next_member}>") for m in _pings(t)), 10
+        )
+        await _settled(t, session)
+    (pinged,) = [m for m in _pings(t, deleted=True) if m.id != first.id]
+    assert pinged.content.startswith(f"<@{next_member}>")
+    assert not [r for r in caplog.records if "ping failed" in r.getMessage()]
+    t.double.check()
 
 
 async def test_without_the_thread_permission_the_game_plays_in_the_channel(
