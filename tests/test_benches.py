@@ -102,3 +102,17 @@ def test_the_events_bench_plays_a_night_at_its_smallest() -> None:
     for figure in ("standings edits per event", "round 1 start", "table lag p50 / p95 / p99"):
         assert figure in lines and "none" not in lines[figure], run.stdout
     assert "bot CPU per card" in lines, run.stdout
+
+
+def test_the_drawing_bench_compares_two_checkouts_at_its_smallest() -> None:
+    """``bench.drawing`` at its smallest, this checkout against itself as the base: the
+    CPU a picture of each and their ratio, and the same JPEG files from both."""
+    root = str(Path(__file__).resolve().parent.parent)
+    run = _run(
+        "-m", "bench.drawing", "--rounds", "1", "--games", "4", "--pictures", "8",
+        "--base", root,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert re.search(r"this\s+CPU ms a picture: best\s+[\d.]+", run.stdout), run.stdout
+    assert "this/base CPU a picture" in run.stdout, run.stdout
+    assert "the same JPEG files as base, every one" in run.stdout, run.stdout
