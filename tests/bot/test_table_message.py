@@ -27,7 +27,7 @@ from e2e import (
 
 from bot import budget as budget_module
 from bot import render, replies
-from bot.budget import Priority
+from bot.budget import Priority, RequestBudget
 from bot.client import TuqueBot
 from bot.sessions import Session
 from tests.discord_double.models import (
@@ -70,6 +70,40 @@ async def _computers_game(t: Table, bot: TuqueBot) -> Session:
     (session,) = bot.sessions.games_of(t.guild.id, t.channel.id, t.ann.id)
     await _settled(t, session)
     return session
+
+
+def _short_tries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two tries of 0.5 s, 0.1 s apart, and turns that do not lapse while held."""
+    monkeypatch.setattr(replies, "CALL_TIMEOUT", 0.5)
+    monkeypatch.setattr(replies, "RETRY_DELAYS", (0.1,))
+    monkeypatch.setattr(budget_module, "LEASE", 60.0)
+
+
+async def _hold_every_turn(budget: RequestBudget) -> int:
+    """Take every turn there is room for (whatever asks next waits); how many taken."""
+    loop = asyncio.get_running_loop()
+    held = 0
+    while budget._room(loop):
+        await budget.turn(Priority.RESULT)
+        held += 1
+    return held
+
+
+def _give_up_turns(budget: RequestBudget, held: int) -> None:
+    for _ in range(held):
+        with budget.prepaid():  # a turn given up: its place is free
+            pass
+
+
+async def _pinged_member_acts(t: Table, session: Session) -> None:
+    """The member on turn clicks their first legal action (the click's answer goes past
+    the budget: its own)."""
+    seq = len(session.game.log)
+    user = {t.ann.id: t.ann, t.bob.id: t.bob}[session.table.seats[session.game.turn].member]  # type: ignore[index]
+    message = newest_hand(t, user)
+    assert message is not None
+    mine = [b for b in action_buttons(message) if f":{seq}:" in b]
+    await (await t.double.click(user, message, mine[0])).response()
 
 
 async def _play_out(t: Table, bot: TuqueBot, game_id: int, seed: int) -> list[int | None]:
@@ -271,9 +305,7 @@ async def test_a_ping_deletion_that_waits_longer_than_a_try_still_deletes_the_pi
     longer than every try together still deletes the ping once a turn comes (a deletion
     whose wait counted against its tries gave up, and the ping stood)."""
     t = table
-    monkeypatch.setattr(replies, "CALL_TIMEOUT", 0.5)
-    monkeypatch.setattr(replies, "RETRY_DELAYS", (0.1,))
-    monkeypatch.setattr(budget_module, "LEASE", 60.0)  # the turns held do not lapse
+    _short_tries(monkeypatch)
     async with running_bot(t, turn_ping_delay_seconds=0) as bot:
         game_id = await challenge_and_accept(t, target=5)
         session = bot.sessions.session(game_id)
@@ -281,25 +313,13 @@ async def test_a_ping_deletion_that_waits_longer_than_a_try_still_deletes_the_pi
         await t.double.wait_until(lambda: _pings(t), 10)
         (first,) = _pings(t)
         budget = bot.sessions.delivery.budget
-        loop = asyncio.get_running_loop()
-        held = 0
-        while budget._room(loop):  # every turn taken: whatever comes next waits
-            await budget.turn(Priority.RESULT)
-            held += 1
-        # The member pinged acts (the click's answer goes past the budget: its own).
-        seq = len(session.game.log)
-        user = {t.ann.id: t.ann, t.bob.id: t.bob}[session.table.seats[session.game.turn].member]  # type: ignore[index]
-        message = newest_hand(t, user)
-        assert message is not None
-        mine = [b for b in action_buttons(message) if f":{seq}:" in b]
-        await (await t.double.click(user, message, mine[0])).response()
+        held = await _hold_every_turn(budget)
+        await _pinged_member_acts(t, session)
         # Forgotten as the turn passed, and its deletion waiting for a turn.
         await t.double.wait_until(lambda: session.discord.ping_message_id != first.id, 10)
         await asyncio.sleep(1.5)  # longer than both tries of 0.5 s and the pause between
         assert not t.double.message(first.id).deleted
-        for _ in range(held):
-            with budget.prepaid():  # a turn given up: its place is free
-                pass
+        _give_up_turns(budget, held)
         await t.double.wait_until(lambda: t.double.message(first.id).deleted, 10)
 
 
@@ -311,9 +331,7 @@ async def test_a_ping_that_waits_longer_than_every_try_for_its_turn_is_still_pos
     together still posts it once a turn comes, once (a post whose wait counted against
     its tries failed them all: "ping failed after 2 tries", and nobody was pinged)."""
     t = table
-    monkeypatch.setattr(replies, "CALL_TIMEOUT", 0.5)
-    monkeypatch.setattr(replies, "RETRY_DELAYS", (0.1,))
-    monkeypatch.setattr(budget_module, "LEASE", 60.0)  # the turns held do not lapse
+    _short_tries(monkeypatch)
     async with running_bot(t, turn_ping_delay_seconds=0) as bot:
         game_id = await challenge_and_accept(t, target=5)
         session = bot.sessions.session(game_id)
@@ -321,25 +339,14 @@ async def test_a_ping_that_waits_longer_than_every_try_for_its_turn_is_still_pos
         await t.double.wait_until(lambda: _pings(t), 10)
         (first,) = _pings(t)
         budget = bot.sessions.delivery.budget
-        loop = asyncio.get_running_loop()
-        held = 0
-        while budget._room(loop):  # every turn taken: whatever comes next waits
-            await budget.turn(Priority.RESULT)
-            held += 1
-        seq = len(session.game.log)
-        user = {t.ann.id: t.ann, t.bob.id: t.bob}[session.table.seats[session.game.turn].member]  # type: ignore[index]
-        message = newest_hand(t, user)
-        assert message is not None
-        mine = [b for b in action_buttons(message) if f":{seq}:" in b]
-        await (await t.double.click(user, message, mine[0])).response()
+        held = await _hold_every_turn(budget)
+        await _pinged_member_acts(t, session)
         next_seat = session.game.turn
         assert next_seat is not None and not session.table.moves_itself(next_seat)
         next_member = session.table.seats[next_seat].member
         await asyncio.sleep(1.5)  # longer than both tries of 0.5 s and the pause between
         assert [m.id for m in _pings(t, deleted=True)] == [first.id], "nothing sent yet"
-        for _ in range(held):
-            with budget.prepaid():  # a turn given up: its place is free
-                pass
+        _give_up_turns(budget, held)
         await t.double.wait_until(
             lambda: any(m.content.startswith(f"<@{next_member}>") for m in _pings(t)), 10
         )
