@@ -28,7 +28,8 @@ While a table waits for its turn, the changes made meanwhile merge into its one 
 (``bot.sessions.delivery``). So when the bot asks for more than the budget, its tables
 are edited less often, each showing its newest state, in priority order, and no request
 meets a 429 of the bot's own making. A member's own hand (interaction responses and
-their webhooks) never waits.
+their webhooks) never waits. A wait for a turn is no part of a try's time
+(:func:`pacing`): a post that waits out a crowd is not given up.
 
 The gate also counts what Discord counts against the bot: every 401, 403 and 429 in the
 last ten minutes (:class:`InvalidRequests`), with a warning in the log from a tenth of
@@ -164,12 +165,9 @@ def pacing() -> Iterator[None]:
     tried = TRY_DEADLINE.get()
     # Only in the try's own task: a task it started has a copy of its context, and may
     # outlive the try, whose timeout can then no longer be moved.
-    if tried is None or tried[1] is not asyncio.current_task():
-        yield
-        return
-    deadline = tried[0]
-    when = None if deadline.expired() else deadline.when()
-    if when is None:
+    deadline = tried[0] if tried is not None and tried[1] is asyncio.current_task() else None
+    when = None if deadline is None or deadline.expired() else deadline.when()
+    if deadline is None or when is None:
         yield
         return
     loop = asyncio.get_running_loop()
