@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import json
 import re
 from collections.abc import Iterable
@@ -26,11 +25,12 @@ from enum import Enum
 from typing import Any
 
 import orjson
+from zlib_ng import zlib_ng
 
 from bot import render
 from bot.sessions.state import Session, ended
 from engine.actions import Action
-from engine.cards import CARDS, Card
+from engine.cards import CARDS, Card, Suit
 from engine.variants import Options
 from engine.view import HandResult, PlayerView, TableauPile, Trick
 from engine.wording import suit_groups
@@ -259,15 +259,20 @@ def _legal(actions: tuple[Action, ...], labels: tuple[str, ...]) -> list[Json]:
     """Legal actions as a page offers them: each one's id, its button's label
     (``labels``, in order), its kind (:func:`action_kind`) and the card it plays,
     discards, gives or calls (or null). Kept: the views share it, never changing it."""
-    return [
-        {
-            "id": action.id,
-            "label": label,
-            "kind": action_kind(action),
-            "card": None if (card := getattr(action, "card", None)) is None else card.code,
-        }
-        for action, label in zip(actions, labels, strict=True)
-    ]
+    return [_legal_one(action, label) for action, label in zip(actions, labels, strict=True)]
+
+
+@functools.lru_cache(maxsize=8192)
+def _legal_one(action: Action, label: str) -> Json:
+    # Kept one by one too: a turn's set of actions is seldom another table's, its
+    # actions (a card to play, a suit to name) and their labels often are.
+    card = getattr(action, "card", None)
+    return {
+        "id": action.id,
+        "label": label,
+        "kind": action_kind(action),
+        "card": None if card is None else card.code,
+    }
 
 
 _VIEW_FIELDS = tuple(f.name for f in dataclasses.fields(PlayerView) if f.name != "legal_actions")
@@ -289,7 +294,7 @@ def _tricks(tricks: tuple[Trick, ...]) -> list[Any]:
     kept = _KEPT_TRICKS.get(id(tricks))
     if kept is not None and kept[0] is tricks:
         return kept[1]
-    made = [_trick(trick) for trick in tricks]
+    made = [_done_trick(trick) for trick in tricks]
     if len(_KEPT_TRICKS) >= 4096:
         del _KEPT_TRICKS[next(iter(_KEPT_TRICKS))]
     _KEPT_TRICKS[id(tricks)] = (tricks, made)
@@ -297,6 +302,23 @@ def _tricks(tricks: tuple[Trick, ...]) -> list[Any]:
 
 
 _KEPT_TRICKS: dict[int, tuple[tuple[Trick, ...], list[Any]]] = {}
+
+
+def _done_trick(trick: Trick) -> Json:
+    # A trick completed this hand: the engine's next tuple of tricks holds the same
+    # Trick, so only the newest one is made (kept as the tuples are, by identity; a
+    # thousand tables' hands hold some 12,000).
+    kept = _KEPT_DONE.get(id(trick))
+    if kept is not None and kept[0] is trick:
+        return kept[1]
+    made = _trick(trick)
+    if len(_KEPT_DONE) >= 16384:
+        del _KEPT_DONE[next(iter(_KEPT_DONE))]
+    _KEPT_DONE[id(trick)] = (trick, made)
+    return made
+
+
+_KEPT_DONE: dict[int, tuple[Trick, Json]] = {}
 
 
 _CONVERT = {
@@ -438,14 +460,7 @@ def _view_parts(
             if not table.finished
             else []
         )
-        own["hand_groups"] = [
-            {
-                "suit": _plain(suit),
-                "trump": suit is not None and suit is view.trump,
-                "cards": _plain(cards),
-            }
-            for suit, cards in suit_groups(view.hand, view.trump, game.variant.twins)
-        ]
+        own["hand_groups"] = _hand_groups(view.hand, view.trump, game.variant.twins)
         own["words"] = {**shared_words, "prompt": render.prompt_words(view)}
         # The viewer's only move, played for them after a pause (their auto-play
         # choice): not theirs to click, so the page shows it as on its way.
@@ -455,6 +470,21 @@ def _view_parts(
         )
         parts[seat] = ((runs[run][0], run), own)
     return parts, runs
+
+
+@functools.lru_cache(maxsize=8192)
+def _hand_groups(hand: tuple[Card, ...], trump: Suit | None, twins: bool) -> list[Json]:
+    """``hand`` as the hand message groups it (:func:`engine.wording.suit_groups`), as
+    JSON. Kept: a seat's hand stands from change to change until it plays (the views
+    share the list, never changing it); 8,192 hold a thousand busy tables' hands."""
+    return [
+        {
+            "suit": None if suit is None else suit.value,
+            "trump": suit is not None and suit is trump,
+            "cards": _cards(tuple(cards)),
+        }
+        for suit, cards in suit_groups(hand, trump, twins)
+    ]
 
 
 def _shares(view: PlayerView, made: PlayerView) -> bool:
@@ -481,7 +511,10 @@ def encode(view: Json) -> tuple[bytes, str]:
 
 
 def _tag(text: bytes) -> str:
-    return hashlib.sha256(text).hexdigest()[:16]
+    # A resume's check, not a secret: a page can only be shown a view of its own. A
+    # CRC-32 sees every change of up to 4 bytes together, Adler-32 is another kind of sum
+    # (64 bits in all), and the two take a tenth of SHA-256's time on a 3 KB view.
+    return f"{zlib_ng.crc32(text):08x}{zlib_ng.adler32(text):08x}"
 
 
 def tag_of(view: Json) -> str:

@@ -13,12 +13,14 @@ from pathlib import Path
 import pytest
 from web_helpers import ANN, BOB, Page, cards_in, engine_cards, running_web
 
+from bot.render import button_labels
 from bot.sessions.state import record_of
-from bot.web.protocol import encode, encoded_views, views_of
+from bot.web.protocol import action_kind, encode, encoded_views, views_of
 from engine.actions import Pass
 from engine.game import Game
 from engine.variants import VARIANTS
 from engine.view import PlayerView
+from engine.wording import suit_groups
 
 PASS = Pass().id
 
@@ -186,3 +188,68 @@ async def test_kept_tricks_are_each_states_own(tmp_path: Path) -> None:
                     continue  # a member's forced last card: the bot plays it, as a page waits
                 await web.sessions.act(session.id, member, session.table.seq, rng.choice(ids))
         assert most >= 5
+
+
+@pytest.mark.parametrize(("variant", "double_pack"), [("tuque", False), ("six_hand", True)])
+async def test_kept_hands_and_actions_are_each_views_own(
+    tmp_path: Path, variant: str, double_pack: bool
+) -> None:
+    """Each seat's hand groups and legal actions are its view's at every state, though
+    their JSON is kept between states and games (by value: the same hand, trump and pack
+    give the same groups; the same action and label, the same entry)."""
+    rng = random.Random(variant)
+    players = VARIANTS[variant].players
+    async with running_web(tmp_path / "tuque.db") as web:
+        sessions = [
+            await web.start(
+                variant,
+                [ANN + players * n + s for s in range(players)],
+                **({"double_pack": True} if double_pack else {}),
+            )
+            for n in range(2)
+        ]
+        checked = 0
+        for _ in range(120):
+            await asyncio.sleep(0)  # the bot's forced moves, in tasks of their own
+            for session in sessions:
+                if session.table.finished:
+                    continue
+                game = session.table.game
+                views = views_of(session, [*range(players), None])
+                for seat, view in views.items():
+                    engine = game.view(seat)
+                    assert view["hand_groups"] == [
+                        {
+                            "suit": None if suit is None else suit.value,
+                            "trump": suit is not None and suit is engine.trump,
+                            "cards": [card.code for card in cards],
+                        }
+                        for suit, cards in suit_groups(
+                            engine.hand, engine.trump, game.variant.twins
+                        )
+                    ]
+                    labels = button_labels(engine, session.seating)
+                    assert (
+                        view["legal"]
+                        == [
+                            {
+                                "id": a.id,
+                                "label": label,
+                                "kind": action_kind(a),
+                                "card": getattr(getattr(a, "card", None), "code", None),
+                            }
+                            for a, label in zip(engine.legal_actions, labels, strict=True)
+                        ]
+                        if not session.table.finished
+                        else []
+                    )
+                    checked += 1
+                turn = game.turn
+                assert turn is not None
+                if session.table.bot_to_move:
+                    continue
+                member = session.table.seats[turn].member
+                ids = [a.id for a in game.legal_actions(turn)]
+                action = PASS if PASS in ids else rng.choice(ids)
+                await web.sessions.act(session.id, member, session.table.seq, action)
+        assert checked > 100
