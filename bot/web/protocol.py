@@ -82,6 +82,10 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is no JSON value")
 
 
+_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_no_constant)
+"""Made once: ``json.loads`` with a hook makes a decoder for every message."""
+
+
 def read_json(text: str | bytes) -> Any:
     """The JSON value a page sent: a socket message's, or an HTTP request body's (UTF-8).
 
@@ -96,7 +100,7 @@ def read_json(text: str | bytes) -> Any:
             key twice.
     """
     try:
-        return json.loads(text, object_pairs_hook=_object, parse_constant=_no_constant)
+        return _DECODER.decode(text if isinstance(text, str) else text.decode())
     except _KeyTwice:
         raise Malformed("That message gives a key twice.") from None
     except RecursionError:
