@@ -516,8 +516,9 @@ def encode(view: Json) -> tuple[bytes, str]:
 
 def _tag(text: bytes) -> str:
     # A resume's check, not a secret: a page can only be shown a view of its own. A
-    # CRC-32 sees every change of up to 4 bytes together, Adler-32 is another kind of sum
-    # (64 bits in all), and the two take a tenth of SHA-256's time on a 3 KB view.
+    # CRC-32 sees every change that lies within 4 bytes in a row, Adler-32 is a sum of
+    # another kind (64 bits in all), and the two take a tenth of SHA-256's time on a
+    # 3 kB view.
     return f"{zlib_ng.crc32(text):08x}{zlib_ng.adler32(text):08x}"
 
 
