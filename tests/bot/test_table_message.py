@@ -8,8 +8,10 @@ specification and fails the test on any violation.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import sqlite3
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -104,6 +106,32 @@ async def _pinged_member_acts(t: Table, session: Session) -> None:
     assert message is not None
     mine = [b for b in action_buttons(message) if f":{seq}:" in b]
     await (await t.double.click(user, message, mine[0])).response()
+
+
+async def _first_ping(t: Table, bot: TuqueBot) -> tuple[Session, StoredMessage]:
+    """A challenge to 5 accepted, and its game's first ping: the game, and the ping."""
+    game_id = await challenge_and_accept(t, target=5)
+    session = bot.sessions.session(game_id)
+    assert session is not None
+    await t.double.wait_until(lambda: _pings(t), 10)
+    (first,) = _pings(t)
+    return session, first
+
+
+@contextlib.asynccontextmanager
+async def _turns_held_past_a_ping(
+    t: Table, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[tuple[Session, StoredMessage, Callable[[], None]]]:
+    """A running bot with short tries (:func:`_short_tries`) whose game pinged its member
+    on turn, every turn of the budget then held, and the pinged member's click made.
+    Yields the game, the first ping, and what gives the held turns up."""
+    _short_tries(monkeypatch)
+    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
+        session, first = await _first_ping(t, bot)
+        budget = bot.sessions.delivery.budget
+        held = await _hold_every_turn(budget)
+        await _pinged_member_acts(t, session)
+        yield session, first, lambda: _give_up_turns(budget, held)
 
 
 async def _play_out(t: Table, bot: TuqueBot, game_id: int, seed: int) -> list[int | None]:
@@ -262,11 +290,7 @@ async def test_a_ping_whose_deletion_discord_has_not_answered_holds_up_nothing(
         "DELETE /channels/{channel_id}/messages/{message_id}", 500, performed=True, until=answer
     )
     async with running_bot(t, turn_ping_delay_seconds=0) as bot:
-        game_id = await challenge_and_accept(t, target=5)
-        session = bot.sessions.session(game_id)
-        assert session is not None
-        await t.double.wait_until(lambda: _pings(t), 10)
-        (first,) = _pings(t)
+        session, first = await _first_ping(t, bot)
         # The member pinged acts until the turn passes; the deletion of their ping stays
         # unanswered, so the double is never idle: each click waits for its answer only.
         users = {t.ann.id: t.ann, t.bob.id: t.bob}
@@ -305,21 +329,12 @@ async def test_a_ping_deletion_that_waits_longer_than_a_try_still_deletes_the_pi
     longer than every try together still deletes the ping once a turn comes (a deletion
     whose wait counted against its tries gave up, and the ping stood)."""
     t = table
-    _short_tries(monkeypatch)
-    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
-        game_id = await challenge_and_accept(t, target=5)
-        session = bot.sessions.session(game_id)
-        assert session is not None
-        await t.double.wait_until(lambda: _pings(t), 10)
-        (first,) = _pings(t)
-        budget = bot.sessions.delivery.budget
-        held = await _hold_every_turn(budget)
-        await _pinged_member_acts(t, session)
+    async with _turns_held_past_a_ping(t, monkeypatch) as (session, first, give_up):
         # Forgotten as the turn passed, and its deletion waiting for a turn.
         await t.double.wait_until(lambda: session.discord.ping_message_id != first.id, 10)
         await asyncio.sleep(1.5)  # longer than both tries of 0.5 s and the pause between
         assert not t.double.message(first.id).deleted
-        _give_up_turns(budget, held)
+        give_up()
         await t.double.wait_until(lambda: t.double.message(first.id).deleted, 10)
 
 
@@ -331,22 +346,13 @@ async def test_a_ping_that_waits_longer_than_every_try_for_its_turn_is_still_pos
     together still posts it once a turn comes, once (a post whose wait counted against
     its tries failed them all: "ping failed after 2 tries", and nobody was pinged)."""
     t = table
-    _short_tries(monkeypatch)
-    async with running_bot(t, turn_ping_delay_seconds=0) as bot:
-        game_id = await challenge_and_accept(t, target=5)
-        session = bot.sessions.session(game_id)
-        assert session is not None
-        await t.double.wait_until(lambda: _pings(t), 10)
-        (first,) = _pings(t)
-        budget = bot.sessions.delivery.budget
-        held = await _hold_every_turn(budget)
-        await _pinged_member_acts(t, session)
+    async with _turns_held_past_a_ping(t, monkeypatch) as (session, first, give_up):
         next_seat = session.game.turn
         assert next_seat is not None and not session.table.moves_itself(next_seat)
         next_member = session.table.seats[next_seat].member
         await asyncio.sleep(1.5)  # longer than both tries of 0.5 s and the pause between
         assert [m.id for m in _pings(t, deleted=True)] == [first.id], "nothing sent yet"
-        _give_up_turns(budget, held)
+        give_up()
         await t.double.wait_until(
             lambda: any(m.content.startswith(f"<@{next_member}>") for m in _pings(t)), 10
         )

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from web_helpers import ANN, BOB, Page, cards_in, engine_cards, running_web
+from web_helpers import ANN, BOB, Page, Web, cards_in, engine_cards, running_web
 
 from bot.render import button_labels
+from bot.sessions import Session
 from bot.sessions.state import record_of
 from bot.web.protocol import action_kind, encode, encoded_views, views_of
 from engine.actions import Pass
@@ -156,6 +158,28 @@ async def test_a_view_unlike_the_others_is_not_given_their_shared_keys(
             assert texts[seat] == encode(together[seat]) == encode(views_of(session, (seat,))[seat])
 
 
+async def _each_state(
+    web: Web, sessions: list[Session], rng: random.Random, rounds: int
+) -> AsyncIterator[Session]:
+    """Play ``sessions`` side by side for ``rounds`` rounds, yielding each running game at
+    each of its states before its member on turn makes a random legal move (a member's
+    forced last card is left to the bot, as a page waits for it)."""
+    for _ in range(rounds):
+        await asyncio.sleep(0)  # the bot's forced moves, in tasks of their own
+        for session in sessions:
+            if session.table.finished:
+                continue
+            yield session
+            game = session.table.game
+            turn = game.turn
+            assert turn is not None
+            if session.table.bot_to_move:
+                continue
+            member = session.table.seats[turn].member
+            ids = [a.id for a in game.legal_actions(turn)]
+            await web.sessions.act(session.id, member, session.table.seq, rng.choice(ids))
+
+
 async def test_kept_tricks_are_each_states_own(tmp_path: Path) -> None:
     """A hand's completed tricks are sent as the engine's view has them at every state,
     though their JSON is kept from state to state (by the identity of the engine's tuple
@@ -164,29 +188,17 @@ async def test_kept_tricks_are_each_states_own(tmp_path: Path) -> None:
     async with running_web(tmp_path / "tuque.db") as web:
         sessions = [await web.start("tuque", [ANN + 2 * n, BOB + 2 * n]) for n in range(2)]
         most = 0
-        for _ in range(150):
-            await asyncio.sleep(0)  # the bot's forced moves, in tasks of their own
-            for session in sessions:
-                if session.table.finished:
-                    continue
-                game = session.table.game
-                sent = views_of(session, (None,))[None]["tricks"]
-                assert sent == [
-                    {
-                        "leader": trick.leader,
-                        "plays": [[seat, card.code] for seat, card in trick.plays],
-                        "winner": trick.winner,
-                    }
-                    for trick in game.view(None).tricks
-                ]
-                most = max(most, len(sent))
-                turn = game.turn
-                assert turn is not None
-                member = session.table.seats[turn].member
-                ids = [a.id for a in game.legal_actions(turn)]
-                if session.table.bot_to_move:
-                    continue  # a member's forced last card: the bot plays it, as a page waits
-                await web.sessions.act(session.id, member, session.table.seq, rng.choice(ids))
+        async for session in _each_state(web, sessions, rng, 150):
+            sent = views_of(session, (None,))[None]["tricks"]
+            assert sent == [
+                {
+                    "leader": trick.leader,
+                    "plays": [[seat, card.code] for seat, card in trick.plays],
+                    "winner": trick.winner,
+                }
+                for trick in session.table.game.view(None).tricks
+            ]
+            most = max(most, len(sent))
         assert most >= 5
 
 
@@ -209,47 +221,27 @@ async def test_kept_hands_and_actions_are_each_views_own(
             for n in range(2)
         ]
         checked = 0
-        for _ in range(120):
-            await asyncio.sleep(0)  # the bot's forced moves, in tasks of their own
-            for session in sessions:
-                if session.table.finished:
-                    continue
-                game = session.table.game
-                views = views_of(session, [*range(players), None])
-                for seat, view in views.items():
-                    engine = game.view(seat)
-                    assert view["hand_groups"] == [
-                        {
-                            "suit": None if suit is None else suit.value,
-                            "trump": suit is not None and suit is engine.trump,
-                            "cards": [card.code for card in cards],
-                        }
-                        for suit, cards in suit_groups(
-                            engine.hand, engine.trump, game.variant.twins
-                        )
-                    ]
-                    labels = button_labels(engine, session.seating)
-                    assert (
-                        view["legal"]
-                        == [
-                            {
-                                "id": a.id,
-                                "label": label,
-                                "kind": action_kind(a),
-                                "card": getattr(getattr(a, "card", None), "code", None),
-                            }
-                            for a, label in zip(engine.legal_actions, labels, strict=True)
-                        ]
-                        if not session.table.finished
-                        else []
-                    )
-                    checked += 1
-                turn = game.turn
-                assert turn is not None
-                if session.table.bot_to_move:
-                    continue
-                member = session.table.seats[turn].member
-                ids = [a.id for a in game.legal_actions(turn)]
-                action = PASS if PASS in ids else rng.choice(ids)
-                await web.sessions.act(session.id, member, session.table.seq, action)
+        async for session in _each_state(web, sessions, rng, 120):
+            game = session.table.game
+            for seat, view in views_of(session, [*range(players), None]).items():
+                engine = game.view(seat)
+                assert view["hand_groups"] == [
+                    {
+                        "suit": None if suit is None else suit.value,
+                        "trump": suit is not None and suit is engine.trump,
+                        "cards": [card.code for card in cards],
+                    }
+                    for suit, cards in suit_groups(engine.hand, engine.trump, game.variant.twins)
+                ]
+                labels = button_labels(engine, session.seating)
+                assert view["legal"] == [
+                    {
+                        "id": a.id,
+                        "label": label,
+                        "kind": action_kind(a),
+                        "card": getattr(getattr(a, "card", None), "code", None),
+                    }
+                    for a, label in zip(engine.legal_actions, labels, strict=True)
+                ]
+                checked += 1
         assert checked > 100
